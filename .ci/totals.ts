@@ -14,7 +14,10 @@ interface VitestReport {
 }
 
 const root = new URL("..", import.meta.url).pathname;
-const packageDirectories = ["openapi", ...["packages", "apps"].flatMap((group) => readdirSync(join(root, group)).map((name) => join(group, name)))];
+const packageDirectories = [
+  "openapi",
+  ...["packages", "apps"].filter((group) => existsSync(join(root, group))).flatMap((group) => readdirSync(join(root, group)).map((name) => join(group, name))),
+];
 
 let passed = 0;
 let failed = 0;
