@@ -2,11 +2,13 @@ import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
 
 const run = promisify(execFile);
+const attwBin = fileURLToPath(new URL("../node_modules/.bin/attw", import.meta.url));
 
 /** What publint and attw said about a packed package, and which files the tarball holds. */
 export interface PackageLintReport {
@@ -29,7 +31,7 @@ export async function lintPackage(packageDir: string): Promise<PackageLintReport
     const linted = await publint({ pack: { tarball: new Uint8Array(tarball).buffer }, level: "suggestion", strict: true });
     // attw exits non-zero when the profile finds a problem; its JSON report lists problems of every
     // resolution mode, so keep only those the esm-only profile counts (it skips node10 and node16-cjs).
-    const attw = await run(join(packageDir, "node_modules/.bin/attw"), [packed.filename, "--profile", "esm-only", "--format", "json"], {
+    const attw = await run(attwBin, [packed.filename, "--profile", "esm-only", "--format", "json"], {
       cwd: packageDir,
     }).catch((error: { stdout: string }) => error);
     const attwReport = JSON.parse(attw.stdout) as { analysis: { problems: { resolutionKind?: string }[] } };
