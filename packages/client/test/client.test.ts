@@ -1,3 +1,4 @@
+import type { ExternalEventTrigger } from "@bot-conversation/types";
 import { inspect } from "node:util";
 import { afterEach, describe, expect, test } from "vitest";
 import {
@@ -15,7 +16,7 @@ import {
 } from "../src/index.js";
 import { sendJson, startServer, type Handler, type TestServer } from "./support/server.js";
 
-const trigger = { externalEventId: "order-status-changed", externalEventName: "Order status changed", parameters: { orderTotal: { name: "Total", type: "Number" } } };
+const trigger: ExternalEventTrigger = { externalEventId: "order-status-changed", externalEventName: "Order status changed", parameters: { orderTotal: { name: "Total", type: "Number" } } };
 const page = { items: [], hasMore: false, pageIndex: 0, pageSize: 20, totalItemCount: 0, totalPageCount: 0, fromItemInclusive: 0, toItemExclusive: 0 };
 const fire = { conversationId: "c-1", externalEventId: "order-status-changed" } as const;
 
