@@ -1,0 +1,25 @@
+/** Typed client of the Bot Conversation Service, on openapi-fetch. */
+export {
+  createBotConversationClient,
+  type BotConversationClient,
+  type BotConversationClientOptions,
+  type FireOptions,
+  type RequestOptions,
+} from "./client.js";
+export {
+  AbortError,
+  ApiError,
+  AuthenticationError,
+  BotConversationError,
+  ConnectionError,
+  NotFoundError,
+  PaginationError,
+  ServerError,
+  TimeoutError,
+  UnexpectedResponseError,
+  type ApiErrorInit,
+} from "./errors.js";
+export type { TokenSource } from "./internal/transport.js";
+export type { IterateOptions } from "./pagination.js";
+export { EventValidationError, platformConversationId, validateEventPayload, type PayloadProblem } from "./payload.js";
+export { isRetryableStatus, parseRetryAfter, retryDefaults, retryDelay } from "./retry.js";

@@ -1,0 +1,106 @@
+import { createRequire } from "node:module";
+import { readFile } from "node:fs/promises";
+import { describe, expect, inject, test } from "vitest";
+import {
+  AuthenticationError,
+  createBotConversationClient,
+  NotFoundError,
+  platformConversationId,
+} from "../src/index.js";
+
+const bundle = JSON.parse(await readFile(createRequire(import.meta.url).resolve("@bot-conversation/openapi/openapi.json"), "utf8")) as {
+  components: { examples: Record<string, { value: unknown }> };
+};
+const example = (name: string): unknown => bundle.components.examples[name]?.value;
+
+const baseUrl = inject("prismUrl");
+const client = createBotConversationClient({ baseUrl, token: "prism-token" });
+const agentStageId = "5f0c6d1e-8a4b-4f3e-9c2d-7b1a2e3f4d5c";
+const anonymous = createBotConversationClient({ baseUrl, token: "" });
+
+describe("against a real Prism mock of the bundled description", () => {
+  test("searchConversations returns the typed page", async () => {
+    const page = await client.searchConversations({ agentStageId, status: "Active", pageSize: 20 });
+    expect(page).toEqual(example("ConversationPageFirst"));
+  });
+
+  test("listExternalEventTriggers resolves to the array of triggers", async () => {
+    const triggers = await client.listExternalEventTriggers(agentStageId);
+    expect(triggers).toEqual(example("ExternalEventTriggerArray"));
+    expect(triggers.map((trigger) => trigger.externalEventId)).toContain("order-status-changed");
+  });
+
+  test("fireExternalEvent by conversationId and by platform conversation id resolve", async () => {
+    await expect(
+      client.fireExternalEvent({
+        conversationId: "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c",
+        externalEventId: "order-status-changed",
+        externalEventPayload: { orderNumber: "10482" },
+      }),
+    ).resolves.toBeUndefined();
+    await expect(
+      client.fireExternalEvent({
+        externalConversationId: platformConversationId("8d41b7a2-61c4-4d9e-b0f3-5a7c2e9d1b46"),
+        externalEventId: "order-status-changed",
+      }),
+    ).resolves.toBeUndefined();
+  });
+
+  test("fireExternalEvent checked against the trigger Prism lists", async () => {
+    const [trigger] = await client.listExternalEventTriggers(agentStageId);
+    await expect(
+      client.fireExternalEvent(
+        { conversationId: "c-1", externalEventId: "order-status-changed", externalEventPayload: { orderTotal: 149.9, isPaid: true } },
+        { trigger: trigger! },
+      ),
+    ).resolves.toBeUndefined();
+  });
+
+  test.each([
+    ["searchConversations", () => anonymous.searchConversations({ agentStageId })],
+    ["listExternalEventTriggers", () => anonymous.listExternalEventTriggers(agentStageId)],
+    ["fireExternalEvent", () => anonymous.fireExternalEvent({ conversationId: "c-1", externalEventId: "order-status-changed" })],
+  ])("%s without a token is an AuthenticationError (401)", async (_name, call) => {
+    const error = await call().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toMatchObject({ status: 401 });
+  });
+
+  test.each([
+    ["listExternalEventTriggers", () => client.listExternalEventTriggers(agentStageId, { headers: { Prefer: "code=404" } })],
+    [
+      "fireExternalEvent",
+      () => client.fireExternalEvent({ conversationId: "missing", externalEventId: "order-status-changed" }, { headers: { Prefer: "code=404" } }),
+    ],
+  ])("%s with Prefer: code=404 is a NotFoundError carrying the body", async (_name, call) => {
+    const error = await call().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ status: 404, body: { message: expect.any(String) } });
+  });
+
+  test("client-wide headers reach Prism too", async () => {
+    const notFound = createBotConversationClient({ baseUrl, token: "t", headers: { Prefer: "code=404" } });
+    await expect(notFound.listExternalEventTriggers(agentStageId)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  test("iterateConversations reads every page, following hasMore (firstPage, then lastPage)", async () => {
+    const queries: unknown[] = [];
+    const conversations = [];
+    for await (const conversation of client.iterateConversations(
+      { agentStageId, pageSize: 2 },
+      {
+        headers: (query) => {
+          queries.push(query.pageIndex);
+          return { Prefer: query.pageIndex === undefined ? "example=firstPage" : "example=lastPage" };
+        },
+      },
+    )) {
+      conversations.push(conversation.id);
+    }
+    const pages = ["ConversationPageFirst", "ConversationPageLast"].map((name) => example(name) as { items: { id: string }[] });
+    expect(conversations).toEqual(pages.flatMap((page) => page.items.map((item) => item.id)));
+    expect(queries).toEqual([undefined, 1]);
+  });
+});
+
+

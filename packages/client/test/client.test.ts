@@ -1,0 +1,262 @@
+import type { ExternalEventTrigger } from "@bot-conversation/types";
+import { inspect } from "node:util";
+import { afterEach, describe, expect, test } from "vitest";
+import {
+  AbortError,
+  ApiError,
+  AuthenticationError,
+  ConnectionError,
+  createBotConversationClient,
+  EventValidationError,
+  NotFoundError,
+  ServerError,
+  TimeoutError,
+  UnexpectedResponseError,
+  type BotConversationClientOptions,
+} from "../src/index.js";
+import { sendJson, startServer, type Handler, type TestServer } from "./support/server.js";
+
+const trigger: ExternalEventTrigger = { externalEventId: "order-status-changed", externalEventName: "Order status changed", parameters: { orderTotal: { name: "Total", type: "Number" } } };
+const page = { items: [], hasMore: false, pageIndex: 0, pageSize: 20, totalItemCount: 0, totalPageCount: 0, fromItemInclusive: 0, toItemExclusive: 0 };
+const fire = { conversationId: "c-1", externalEventId: "order-status-changed" } as const;
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** Starts a node:http server and a client pointed at it. */
+async function setUp(handler: Handler, options: Partial<BotConversationClientOptions> = {}) {
+  server = await startServer(handler);
+  return { server, client: createBotConversationClient({ baseUrl: server.url, token: "secret-token-123", ...options }) };
+}
+
+describe("retries of GET requests", () => {
+  test.each([408, 429, 502, 503, 504])("a GET answered %i is retried, and succeeds on the next attempt", async (status) => {
+    const { client, server } = await setUp((_request, response, index) =>
+      index === 0 ? sendJson(response, status, { message: "later" }, { "retry-after": "0" }) : sendJson(response, 200, page),
+    );
+    await expect(client.searchConversations()).resolves.toEqual(page);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  test("twice by default: the third failure is thrown", async () => {
+    const { client, server } = await setUp((_request, response) => sendJson(response, 503, { message: "busy" }, { "retry-after": "0" }));
+    await expect(client.searchConversations()).rejects.toMatchObject({ name: "ServerError", status: 503 });
+    expect(server.requests).toHaveLength(3);
+  });
+
+  test("maxRetries: 0 turns retries off", async () => {
+    const { client, server } = await setUp((_request, response) => sendJson(response, 429, {}, { "retry-after": "0" }), { maxRetries: 0 });
+    await expect(client.searchConversations()).rejects.toBeInstanceOf(ApiError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  test("Retry-After in seconds is honoured", async () => {
+    const { client, server } = await setUp((_request, response, index) =>
+      index === 0 ? sendJson(response, 429, {}, { "retry-after": "1" }) : sendJson(response, 200, page),
+    );
+    const started = performance.now();
+    await client.searchConversations();
+    expect(server.requests).toHaveLength(2);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
+  test.each([400, 401, 404, 500])("a GET answered %i is not retried", async (status) => {
+    const { client, server } = await setUp((_request, response) => sendJson(response, status, { message: "no" }));
+    await expect(client.listExternalEventTriggers("bot")).rejects.toMatchObject({ status });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  test("firing an event is never retried, even on 503", async () => {
+    const { client, server } = await setUp((_request, response) => sendJson(response, 503, {}, { "retry-after": "0" }));
+    await expect(client.fireExternalEvent(fire)).rejects.toBeInstanceOf(ServerError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  test("a refused connection is a ConnectionError after the retries", async () => {
+    const { client, server } = await setUp(() => {}, { maxRetries: 1 });
+    await server.close();
+    await expect(client.searchConversations()).rejects.toBeInstanceOf(ConnectionError);
+  });
+});
+
+describe("timeouts and aborts", () => {
+  test("an attempt slower than timeoutMs is a TimeoutError", async () => {
+    const { client } = await setUp((_request, response) => setTimeout(() => sendJson(response, 200, page), 2_000), { timeoutMs: 100 });
+    await expect(client.fireExternalEvent(fire)).rejects.toBeInstanceOf(TimeoutError);
+  });
+
+  test("a body slower than timeoutMs is a TimeoutError too", async () => {
+    const { client } = await setUp(
+      (_request, response) => {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.write('{"items":');
+        setTimeout(() => response.end("[]}"), 2_000);
+      },
+      { timeoutMs: 150 },
+    );
+    await expect(client.searchConversations()).rejects.toBeInstanceOf(TimeoutError);
+  });
+
+  test("the caller's AbortSignal aborts the request with an AbortError", async () => {
+    const { client } = await setUp((_request, response) => setTimeout(() => sendJson(response, 200, page), 2_000));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    await expect(client.searchConversations({}, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+  });
+
+  test("an abort during the wait before a retry is an AbortError, and stops retrying", async () => {
+    const { client, server } = await setUp((_request, response) => sendJson(response, 503, {}, { "retry-after": "30" }));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    await expect(client.searchConversations({}, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe("bodies", () => {
+  test("a non-JSON error body is kept as raw text on the ApiError", async () => {
+    const { client } = await setUp((_request, response) => response.writeHead(500, { "content-type": "text/html" }).end("<h1>Oops</h1>"));
+    const error = await client.listExternalEventTriggers("bot").catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error).toMatchObject({ body: "<h1>Oops</h1>", details: "<h1>Oops</h1>", method: "GET" });
+  });
+
+  test("a 500 on firing carries the validation details", async () => {
+    const details = { message: "Variable 'deliveryDate' expects a DateTime" };
+    const { client } = await setUp((_request, response) => sendJson(response, 500, details, { "x-request-id": "req-42" }));
+    const error = await client.fireExternalEvent(fire).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error).toMatchObject({ details, requestId: "req-42", status: 500, method: "POST", path: "/api/v1/runtime/simple/external/events" });
+    expect((error as ServerError).headers["x-request-id"]).toBe("req-42");
+  });
+
+  test.each([
+    ["HTML", "<html>maintenance</html>"],
+    ["truncated JSON", '{"items": ['],
+    ["an empty body", ""],
+  ])("a 2xx search with %s is an UnexpectedResponseError, not a SyntaxError", async (_label, text) => {
+    const { client } = await setUp((_request, response) => response.writeHead(200, { "content-type": "text/html" }).end(text));
+    const error = await client.searchConversations().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect((error as Error).message).toContain("expected a JSON body");
+  });
+
+  test("a 401 is an AuthenticationError and a 404 a NotFoundError", async () => {
+    const { client } = await setUp((request, response) => sendJson(response, request.url.endsWith("/missing") ? 404 : 401, { message: "no" }));
+    await expect(client.listExternalEventTriggers("missing")).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client.listExternalEventTriggers("bot")).rejects.toBeInstanceOf(AuthenticationError);
+  });
+});
+
+describe("the trigger list", () => {
+  test.each([
+    ["an array", [trigger, { ...trigger, externalEventId: "second" }], 2],
+    ["a single descriptor", trigger, 1],
+    ["an empty array", [], 0],
+  ])("%s resolves to an array", async (_label, body, length) => {
+    const { client } = await setUp((_request, response) => sendJson(response, 200, body));
+    const triggers = await client.listExternalEventTriggers("bot");
+    expect(triggers).toHaveLength(length);
+    expect(triggers[0] ?? trigger).toEqual(trigger);
+  });
+
+  test.each([
+    ["a number", 42, "a number (42)"],
+    ["null", null, "null"],
+    ["an object without a trigger", { items: [] }, 'an object with keys ["items"]'],
+    ["an array with a bad item", [trigger, "x"], 'item 1 of the trigger list is not a trigger descriptor; received a string ("x")'],
+  ])("%s is rejected with an UnexpectedResponseError naming what was received", async (_label, body, received) => {
+    const { client } = await setUp((_request, response) => sendJson(response, 200, body));
+    const error = await client.listExternalEventTriggers("bot").catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect((error as Error).message).toContain(received);
+    expect((error as UnexpectedResponseError).body).toEqual(body);
+  });
+});
+
+describe("the token", () => {
+  test("is sent as X-Token on every request, with client-wide and per-call headers", async () => {
+    const { client, server } = await setUp((_request, response) => sendJson(response, 200, page), { headers: { "x-client": "a" } });
+    await client.searchConversations({}, { headers: { "x-call": "b" } });
+    await client.fireExternalEvent(fire);
+    expect(server.requests.map((request) => request.headers["x-token"])).toEqual(["secret-token-123", "secret-token-123"]);
+    expect(server.requests[0]?.headers).toMatchObject({ "x-client": "a", "x-call": "b" });
+    expect(JSON.parse(server.requests[1]?.body ?? "")).toEqual(fire);
+  });
+
+  test("a token function is called before every attempt, so a refreshed token is used", async () => {
+    let refreshes = 0;
+    const { client, server } = await setUp(
+      (request, response) =>
+        request.headers["x-token"] === "token-2" ? sendJson(response, 200, page) : sendJson(response, 503, {}, { "retry-after": "0" }),
+      { token: async () => `token-${++refreshes}` },
+    );
+    await expect(client.searchConversations()).resolves.toEqual(page);
+    expect(server.requests.map((request) => request.headers["x-token"])).toEqual(["token-1", "token-2"]);
+  });
+
+  test("a sync token function works too", async () => {
+    const { client, server } = await setUp((_request, response) => sendJson(response, 200, [trigger]), { token: () => "sync-token" });
+    await client.listExternalEventTriggers("bot");
+    expect(server.requests[0]?.headers["x-token"]).toBe("sync-token");
+  });
+
+  test.each([
+    ["an error body and header echoing it", 401, { message: "token secret-token-123 is invalid" }],
+    ["a server error", 500, { echoed: { token: "secret-token-123" } }],
+    ["a non-JSON 2xx", 200, "x-token=secret-token-123"],
+  ])("never shows up in an error: %s", async (_label, status, body) => {
+    const { client } = await setUp((_request, response) =>
+      typeof body === "string"
+        ? response.writeHead(status, { "x-echo": "secret-token-123" }).end(body)
+        : sendJson(response, status, body, { "x-echo": "secret-token-123", "x-request-id": "r-1" }),
+    );
+    const error = await client.searchConversations().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    for (const form of [(error as Error).message, JSON.stringify(error), inspect(error, { depth: 10, showHidden: true }), String((error as Error).stack)]) {
+      expect(form).not.toContain("secret-token-123");
+    }
+    expect(JSON.stringify(error)).toContain("[redacted]");
+  });
+
+  test("never shows up in timeout, connection or validation errors", async () => {
+    const { client, server } = await setUp((_request, response) => setTimeout(() => sendJson(response, 200, page), 1_000), { timeoutMs: 50 });
+    const errors = [await client.searchConversations().catch((caught: unknown) => caught)];
+    errors.push(await client.fireExternalEvent({ ...fire, externalEventPayload: { orderTotal: "x" } }, { trigger }).catch((caught: unknown) => caught));
+    await server.close();
+    errors.push(await client.fireExternalEvent(fire).catch((caught: unknown) => caught));
+    expect(errors.map((error) => (error as Error).name)).toEqual(["TimeoutError", "EventValidationError", "ConnectionError"]);
+    for (const error of errors) {
+      expect([(error as Error).message, JSON.stringify(error), inspect(error, { depth: 10, showHidden: true })].join()).not.toContain("secret-token-123");
+    }
+  });
+});
+
+describe("fireExternalEvent with a trigger", () => {
+  test("a payload that does not fit is never sent", async () => {
+    const { client, server } = await setUp((_request, response) => response.writeHead(200).end());
+    const error = await client
+      .fireExternalEvent({ ...fire, externalEventPayload: { orderTotal: "12", unknown: 1 } }, { trigger })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(EventValidationError);
+    expect((error as EventValidationError).problems.map((problem) => problem.variableCode)).toEqual(["orderTotal", "unknown"]);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  test("an externalEventId other than the trigger's is refused", async () => {
+    const { client, server } = await setUp((_request, response) => response.writeHead(200).end());
+    const error = await client.fireExternalEvent({ ...fire, externalEventId: "other" }, { trigger }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(EventValidationError);
+    expect((error as EventValidationError).externalEventIdMismatch).toEqual({ expected: "order-status-changed", received: "other" });
+    expect(server.requests).toHaveLength(0);
+  });
+
+  test("a fitting payload is sent", async () => {
+    const { client, server } = await setUp((_request, response) => response.writeHead(200).end());
+    await client.fireExternalEvent({ ...fire, externalEventPayload: { orderTotal: 12 } }, { trigger });
+    expect(server.requests).toHaveLength(1);
+  });
+});

@@ -1,0 +1,94 @@
+import type { ExternalEventTrigger } from "@bot-conversation/types";
+import { describe, expect, test } from "vitest";
+import { platformConversationId, validateEventPayload } from "../src/payload.js";
+
+const trigger: ExternalEventTrigger = {
+  externalEventId: "order-status-changed",
+  externalEventName: "Order status changed",
+  parameters: {
+    orderNumber: { name: "Order number", type: "String" },
+    orderTotal: { name: "Order total", type: "Number" },
+    isPaid: { name: "Paid", type: "Boolean" },
+    deliveryDate: { name: "Delivery date", type: "DateTime" },
+    deliveryAddress: { name: "Delivery address", type: "ComplexObject" },
+    courierName: { name: "Courier", type: "PersonName" },
+    invoice: { name: "Invoice", type: "File" },
+  },
+};
+
+describe("validateEventPayload accepts each variable type's format", () => {
+  test.each([
+    ["orderNumber", "10482"],
+    ["orderTotal", 149.9],
+    ["orderTotal", 0],
+    ["isPaid", false],
+    ["deliveryDate", "2026-11-24T12:00:00+03:00"],
+    ["deliveryDate", "2026-11-24T09:00:00.125Z"],
+    ["deliveryDate", "2026-11-24"],
+    ["deliveryAddress", { city: "Kazan" }],
+    ["deliveryAddress", {}],
+    ["courierName", "Pavel Smirnov"],
+    ["invoice", { name: "invoice.pdf", fileUrl: "https://files.example.com/invoice.pdf" }],
+  ])("%s = %j", (variableCode, value) => {
+    expect(validateEventPayload(trigger, { [variableCode]: value })).toEqual([]);
+  });
+});
+
+describe("validateEventPayload rejects values of the wrong format", () => {
+  test.each([
+    ["orderNumber", "String", 10482, "a number (10482)"],
+    ["orderTotal", "Number", "149.9", 'a string ("149.9")'],
+    ["orderTotal", "Number", Number.NaN, "a non-finite number (NaN)"],
+    ["orderTotal", "Number", Number.POSITIVE_INFINITY, "a non-finite number (Infinity)"],
+    ["isPaid", "Boolean", "true", 'a string ("true")'],
+    ["deliveryDate", "DateTime", "next Tuesday", 'a string ("next Tuesday")'],
+    ["deliveryDate", "DateTime", "2026-13-45T99:00:00Z", 'a string ("2026-13-45T99:00:00Z")'],
+    ["deliveryDate", "DateTime", 1732435200000, "a number (1732435200000)"],
+    ["deliveryAddress", "ComplexObject", [], "an array of 0"],
+    ["deliveryAddress", "ComplexObject", null, "null"],
+    ["deliveryAddress", "ComplexObject", "Kazan", 'a string ("Kazan")'],
+    ["courierName", "PersonName", { first: "Pavel" }, 'an object with keys ["first"]'],
+    ["invoice", "File", { name: "invoice.pdf" }, 'an object with keys ["name"]'],
+    ["invoice", "File", { name: "invoice.pdf", fileUrl: 7 }, 'an object with keys ["name","fileUrl"]'],
+    ["invoice", "File", "https://files.example.com/invoice.pdf", 'a string ("https://files.example.com/invoice.pdf")'],
+  ])("%s (%s) = %j", (variableCode, expectedType, value, received) => {
+    const problems = validateEventPayload(trigger, { [variableCode]: value });
+    expect(problems).toEqual([{ variableCode, expectedType, received, message: expect.stringContaining(`expected ${expectedType}`) }]);
+    expect(problems[0]?.message).toContain(received);
+  });
+});
+
+describe("validateEventPayload reports every problem", () => {
+  test("unknown codes and wrong types together, nothing dropped", () => {
+    const problems = validateEventPayload(trigger, { orderTotal: "x", isPaid: 1, colour: "red", __proto__x: 1, orderNumber: "ok" });
+    expect(problems.map((problem) => [problem.variableCode, problem.expectedType])).toEqual([
+      ["orderTotal", "Number"],
+      ["isPaid", "Boolean"],
+      ["colour", null],
+      ["__proto__x", null],
+    ]);
+    expect(problems[2]?.message).toContain("has no variable with this code");
+  });
+
+  test("inherited names such as toString are unknown codes, not variables", () => {
+    expect(validateEventPayload(trigger, { toString: "x" })).toHaveLength(1);
+  });
+
+  test("a type the trigger declares but the table does not know is a problem", () => {
+    const odd = { ...trigger, parameters: { when: { name: "When", type: "Date" } } } as unknown as ExternalEventTrigger;
+    expect(validateEventPayload(odd, { when: "2026-11-24" })[0]).toMatchObject({ variableCode: "when", expectedType: "Date" });
+  });
+
+  test("no payload is valid", () => {
+    expect(validateEventPayload(trigger, undefined)).toEqual([]);
+  });
+});
+
+describe("platformConversationId", () => {
+  test("builds <SESSION_ID>|livechat", () => {
+    expect(platformConversationId("8d41b7a2-61c4-4d9e-b0f3-5a7c2e9d1b46")).toBe("8d41b7a2-61c4-4d9e-b0f3-5a7c2e9d1b46|livechat");
+  });
+  test.each(["", "   "])("rejects %j", (sessionId) => {
+    expect(() => platformConversationId(sessionId)).toThrow(/non-empty session identifier/);
+  });
+});

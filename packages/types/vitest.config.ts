@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    // Type tests (`*.test-d.ts`) run through tsc; a type error fails the run and is counted.
+    typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "tsconfig.json" },
+    reporters: ["default", "json"],
+    outputFile: { json: "test-results/vitest.json" },
+    testTimeout: 60_000,
+  },
+});
