@@ -367,9 +367,6 @@ export interface components {
          * @description Error body. The service says an error body carries details (for a failed payload validation,
          *     the reasons), but not its field layout nor any error codes, so any JSON value is accepted here.
          *     Clients should show it to a developer and not parse fields out of it.
-         * @example {
-         *       "message": "Variable 'deliveryDate' expects a DateTime in ISO 8601."
-         *     }
          */
         ErrorDetails: unknown;
         /**
