@@ -41,8 +41,17 @@ function scheduleRebuild(reason: string, rebundle: boolean): void {
 
 await buildSite();
 await serveSite("Live preview", 8080);
-watch(openapiDirectory, { recursive: true }, (_event, file) => {
-  if (file && isDescriptionSource(file)) scheduleRebuild(`openapi/${file}`, true);
-});
-watch(samplesDirectory, (_event, file) => scheduleRebuild(`samples/${file ?? ""}`, false));
-watch(templatePath, () => scheduleRebuild("template.hbs", false));
+const watchers = [
+  watch(openapiDirectory, { recursive: true }, (_event, file) => {
+    if (file && isDescriptionSource(file)) scheduleRebuild(`openapi/${file}`, true);
+  }),
+  watch(samplesDirectory, (_event, file) => scheduleRebuild(`samples/${file ?? ""}`, false)),
+  watch(templatePath, () => scheduleRebuild("template.hbs", false)),
+];
+// serveSite closes the server on these signals; the watchers would keep the process alive.
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    clearTimeout(timer);
+    for (const watcher of watchers) watcher.close();
+  });
+}
