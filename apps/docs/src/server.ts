@@ -1,0 +1,70 @@
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import { extname, join, normalize, sep } from "node:path";
+
+/** Content types of the files the site is made of. */
+const contentTypes: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+};
+
+/** Maps a request path to a file under `root`, or `undefined` when it would leave `root`. */
+export function resolveFile(root: string, requestUrl: string): string | undefined {
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(new URL(requestUrl, "http://localhost").pathname);
+  } catch {
+    return undefined;
+  }
+  if (pathname.endsWith("/")) pathname += "index.html";
+  const file = normalize(join(root, pathname));
+  return file.startsWith(normalize(root.endsWith(sep) ? root : root + sep)) ? file : undefined;
+}
+
+/**
+ * A static file server for a built site: GET and HEAD only, `index.html` for directories, no
+ * listing. A path without a file extension that names no file gets `index.html`, because the
+ * viewer routes by path (`/section/errors`, `/conversations`) and a reload must land on the page.
+ */
+export function createStaticServer(root: string): Server {
+  return createServer(async (request, response) => {
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      response.writeHead(405, { allow: "GET, HEAD" }).end();
+      return;
+    }
+    let file = resolveFile(root, request.url ?? "/");
+    let info = file ? await stat(file).catch(() => undefined) : undefined;
+    if (file && !info?.isFile() && extname(file) === "") {
+      file = join(root, "index.html");
+      info = await stat(file).catch(() => undefined);
+    }
+    if (!file || !info?.isFile()) {
+      response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found\n");
+      return;
+    }
+    response.writeHead(200, {
+      "content-type": contentTypes[extname(file)] ?? "application/octet-stream",
+      "content-length": info.size,
+      "cache-control": "no-cache",
+      "x-content-type-options": "nosniff",
+    });
+    if (request.method === "HEAD") response.end();
+    else createReadStream(file).pipe(response);
+  });
+}
+
+/** Starts `server` on `host`:`port` (0 for an ephemeral port) and resolves with its URL. */
+export async function listen(server: Server, host: string, port: number): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("server has no TCP address");
+  return `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
+}

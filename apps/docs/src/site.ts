@@ -1,0 +1,38 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { contentSecurityPolicy, policyPlaceholder } from "./csp.ts";
+import { bundlePath, distDirectory, templatePath } from "./paths.ts";
+import { runRedocly } from "./redocly.ts";
+import { withCodeSamples } from "./samples.ts";
+import { integrity, servedViewer, viewerFileName } from "./viewer.ts";
+
+/** Points the page at the local viewer instead of Redocly's CDN, and sets its integrity to the served file. */
+export function useLocalViewer(html: string, viewer: { source: string; version: string }): string {
+  const cdnUrl = `https://cdn.redocly.com/redoc/v${viewer.version}/bundles/redoc.standalone.js`;
+  // The page is prerendered by the CLI's own Redoc; hydrating with another version would break it.
+  if (!html.includes(cdnUrl)) throw new Error(`build-docs output does not load Redoc ${viewer.version} from ${cdnUrl}`);
+  return html
+    .replaceAll(cdnUrl, `./${viewerFileName}`)
+    .replace(/(<link rel="modulepreload" href="\.\/redoc\.standalone\.js" integrity=")[^"]+(")/, `$1${integrity(viewer.source)}$2`);
+}
+
+/** Fills the template's Content-Security-Policy placeholder with the policy for this page. */
+export function applyContentSecurityPolicy(html: string): string {
+  if (!html.includes(policyPlaceholder)) throw new Error(`template.hbs lost its ${policyPlaceholder} placeholder`);
+  return html.replace(policyPlaceholder, contentSecurityPolicy(html));
+}
+
+/** Builds `dist/`: the description with code samples, `index.html` from `redocly build-docs`, and the viewer. */
+export async function buildSite(): Promise<void> {
+  mkdirSync(distDirectory, { recursive: true });
+  const description = withCodeSamples(JSON.parse(readFileSync(bundlePath, "utf8")));
+  const descriptionPath = join(distDirectory, "openapi.json");
+  writeFileSync(descriptionPath, `${JSON.stringify(description, null, 2)}\n`);
+
+  const indexPath = join(distDirectory, "index.html");
+  await runRedocly(["build-docs", descriptionPath, "--output", indexPath, "--template", templatePath]);
+
+  const viewer = servedViewer();
+  writeFileSync(join(distDirectory, viewerFileName), viewer.source);
+  writeFileSync(indexPath, applyContentSecurityPolicy(useLocalViewer(readFileSync(indexPath, "utf8"), viewer)));
+}

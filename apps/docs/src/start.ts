@@ -1,0 +1,3 @@
+import { serveSite } from "./serve.ts";
+
+await serveSite("Reference ready", 8080);

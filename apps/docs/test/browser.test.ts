@@ -1,0 +1,113 @@
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSite, type OpenSite } from "./support/browser.ts";
+
+const screenshotDirectory = fileURLToPath(new URL("../screenshots/", import.meta.url));
+
+let site: OpenSite;
+beforeAll(async () => {
+  site = await openSite();
+});
+afterAll(async () => {
+  await site?.close();
+});
+
+/** Clicks a sidebar entry by its link target and waits for the page heading it leads to. */
+async function openFromSidebar(href: string, heading: string): Promise<void> {
+  await site.page.locator(`a[href="${href}"]`).first().click();
+  await site.page.getByRole("heading", { name: heading }).first().waitFor({ state: "visible" });
+}
+
+describe("the seed's nine parts in the sidebar", () => {
+  it.each([
+    ["Purpose", "/section/purpose"],
+    ["Resources", "/section/resources"],
+    ["States and transitions", "/section/states-and-transitions"],
+    ["Endpoints", "/section/endpoints"],
+    ["Authentication", "/section/authentication"],
+    ["Events", "/section/events"],
+    ["Errors", "/section/errors"],
+    ["Limits", "/section/limits"],
+    ["Versioning", "/section/versioning"],
+  ])("%s has its own sidebar entry", async (title, href) => {
+    const link = site.page.locator(`a[href="${href}"]`).first();
+    expect(await link.isVisible()).toBe(true);
+    expect((await link.innerText()).trim()).toBe(title);
+  });
+});
+
+describe("sections", () => {
+  it("Authentication shows the X-Token header", async () => {
+    await openFromSidebar("/section/authentication", "Authentication");
+    expect(await site.page.getByText("X-Token: <API_TOKEN>").first().isVisible()).toBe(true);
+  });
+
+  it("Errors shows the error table, one row per operation and status", async () => {
+    await openFromSidebar("/section/errors", "Errors");
+    const table = site.page.locator("table", { hasText: "Authorization failed; check the token." }).first();
+    expect(await table.isVisible()).toBe(true);
+    const rows = await table.locator("tbody tr").allInnerTexts();
+    expect(rows.some((row) => row.includes("Fire event") && row.includes("404"))).toBe(true);
+    expect(rows.some((row) => row.includes("List triggers") && row.includes("500"))).toBe(true);
+  });
+});
+
+describe("operations", () => {
+  it.each([
+    ["/conversations", "Search conversations"],
+    ["/external-events", "List external event triggers"],
+    ["/external-events", "Fire an external event"],
+  ])("%s › %s has a page with its curl sample", async (tagHref, summary) => {
+    await site.page.locator(`a[href="${tagHref}"]`).first().click();
+    await site.page.locator("a", { hasText: summary }).first().click();
+    await site.page.getByRole("heading", { name: summary }).first().waitFor({ state: "visible" });
+    expect(await site.page.getByText("X-Token: $BOT_CONVERSATION_TOKEN").first().isVisible()).toBe(true);
+  });
+});
+
+describe("models", () => {
+  it("the conversation export has its own page with its fields", async () => {
+    await openFromSidebar("/conversation-export", "Conversation export model");
+    for (const field of ["history", "members", "closingReason"]) {
+      expect(await site.page.getByText(field, { exact: true }).filter({ visible: true }).count()).toBeGreaterThan(0);
+    }
+  });
+
+  it("each event activity has its own page", async () => {
+    await openFromSidebar("/event-trigger-fired", "Event: trigger-fired");
+    expect(await site.page.getByText("triggerType", { exact: true }).filter({ visible: true }).count()).toBeGreaterThan(0);
+  });
+});
+
+describe("search", () => {
+  it('finds "externalEventId" in the operations that use it', async () => {
+    await site.page.locator("body").click();
+    await site.page.keyboard.press("Control+k");
+    const input = site.page.getByPlaceholder("Search docs...");
+    await input.waitFor({ state: "visible" });
+    try {
+      await input.fill("externalEventId");
+      // The hit inside the request body of fireExternalEvent, with the term highlighted.
+      await site.page.getByText("request fields").filter({ visible: true }).first().waitFor({ state: "visible" });
+      expect(await site.page.getByText("externalEventId", { exact: true }).filter({ visible: true }).count()).toBeGreaterThan(0);
+    } finally {
+      await site.page.keyboard.press("Escape");
+    }
+  });
+});
+
+describe("self-contained", () => {
+  it("saves a screenshot of the overview", async () => {
+    await site.page.locator('a[href="/"]').first().click();
+    await site.page.getByRole("heading", { name: "Purpose" }).first().waitFor({ state: "visible" });
+    mkdirSync(screenshotDirectory, { recursive: true });
+    const image = await site.page.screenshot({ path: `${screenshotDirectory}reference.png` });
+    expect(image.byteLength).toBeGreaterThan(10_000);
+  });
+
+  it("logged no console error and requested nothing from another host", () => {
+    expect(site.errors).toEqual([]);
+    expect(site.foreignRequests).toEqual([]);
+  });
+});

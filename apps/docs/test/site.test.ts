@@ -1,0 +1,44 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { inlineScripts } from "../src/csp.ts";
+import { distDirectory } from "../src/paths.ts";
+import { operationsById, readCodeSamples } from "../src/samples.ts";
+import { viewerFileName } from "../src/viewer.ts";
+
+const html = readFileSync(join(distDirectory, "index.html"), "utf8");
+const viewer = readFileSync(join(distDirectory, viewerFileName), "utf8");
+const description = JSON.parse(readFileSync(join(distDirectory, "openapi.json"), "utf8"));
+
+describe("the built site is self-contained", () => {
+  it("loads every script, style and link from its own origin", () => {
+    const external = [...html.matchAll(/<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)="([^"]+)"/gi)]
+      .map((match) => match[1] ?? "")
+      .filter((url) => /^(https?:)?\/\//i.test(url));
+    expect(external).toEqual([]);
+    expect(html).not.toContain("cdn.redocly.com");
+  });
+
+  it("serves the viewer from the site, with no remote images left in it", () => {
+    expect(html).toContain(`from "./${viewerFileName}"`);
+    expect(viewer).not.toContain("https://cdn.redoc.ly/redoc/logo-mini");
+  });
+
+  it("declares a Content-Security-Policy that allows exactly its inline scripts", () => {
+    const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1];
+    expect(policy).toMatch(/default-src 'none'/);
+    expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    const hashes = policy?.match(/'sha256-[^']+'/g) ?? [];
+    expect(hashes).toHaveLength(inlineScripts(html).length);
+  });
+});
+
+describe("code samples", () => {
+  it.each([...operationsById(description).entries()].map(([operationId, operation]) => ({ operationId, operation })))(
+    "$operationId shows the curl and TypeScript files from samples/",
+    ({ operationId, operation }) => {
+      expect(operation["x-codeSamples"]).toEqual(readCodeSamples(operationId));
+      expect((operation["x-codeSamples"] as { label: string }[]).map(({ label }) => label)).toEqual(["curl", "TypeScript"]);
+    },
+  );
+});

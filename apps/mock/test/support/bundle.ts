@@ -1,0 +1,106 @@
+import { readFileSync } from "node:fs";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { bundlePath } from "../../src/prism.ts";
+
+/** The part of an OpenAPI document these tests read. */
+interface OpenApiDocument {
+  paths: Record<string, Record<string, OperationObject | unknown>>;
+  components: { examples: Record<string, { value: unknown }> };
+}
+interface MediaTypeObject {
+  schema?: { $ref?: string };
+  examples?: Record<string, { $ref?: string; value?: unknown }>;
+}
+interface OperationObject {
+  operationId: string;
+  requestBody?: { content: Record<string, MediaTypeObject> };
+  responses: Record<string, { $ref?: string; content?: Record<string, MediaTypeObject> }>;
+}
+
+/** One operation of the bundle with what a test needs to call it. */
+export interface Operation {
+  operationId: string;
+  method: string;
+  /** Path with every path parameter filled with a sample value. */
+  path: string;
+  /** First named request example, for operations with a body. */
+  requestBody: unknown;
+  /** Responses by status key (`200`, `404`, `4XX`). */
+  responses: Record<string, MediaTypeObject | undefined>;
+}
+
+/** One named example of one response. */
+export interface NamedResponseExample {
+  operation: Operation;
+  status: string;
+  name: string;
+  value: unknown;
+}
+
+/** The bundled description Prism serves, parsed. */
+export const bundle = JSON.parse(readFileSync(bundlePath, "utf8")) as OpenApiDocument;
+
+const httpMethods = new Set(["get", "put", "post", "delete", "patch", "head", "options"]);
+const sampleAgentStageId = "5f0c6d1e-8a4b-4f3e-9c2d-7b1a2e3f4d5c";
+
+/** Follows a local `#/...` reference inside the bundle. */
+export function resolveLocal<T>(node: T & { $ref?: string }): T {
+  if (!node.$ref) return node;
+  let target: unknown = bundle;
+  for (const segment of node.$ref.replace(/^#\//, "").split("/")) {
+    target = (target as Record<string, unknown>)[segment.replaceAll("~1", "/").replaceAll("~0", "~")];
+  }
+  if (target === undefined) throw new Error(`Unresolved reference ${node.$ref}`);
+  return resolveLocal(target as T & { $ref?: string });
+}
+
+/** Value of a named example, following its `$ref`. */
+export function exampleValue(example: { $ref?: string; value?: unknown }): unknown {
+  return resolveLocal(example).value;
+}
+
+/** Every operation of the bundle. */
+export const operations: Operation[] = Object.entries(bundle.paths).flatMap(([path, item]) =>
+  Object.entries(item)
+    .filter(([method]) => httpMethods.has(method))
+    .map(([method, value]) => {
+      const operation = value as OperationObject;
+      const requestExamples = operation.requestBody?.content["application/json"]?.examples ?? {};
+      const firstRequestExample = Object.values(requestExamples)[0];
+      return {
+        operationId: operation.operationId,
+        method: method.toUpperCase(),
+        path: path.replace("{agentStageId}", sampleAgentStageId),
+        requestBody: firstRequestExample ? exampleValue(firstRequestExample) : undefined,
+        responses: Object.fromEntries(
+          Object.entries(operation.responses).map(([status, response]) => [status, resolveLocal(response).content?.["application/json"]]),
+        ),
+      };
+    }),
+);
+
+/** Every named example of every response, across all operations. */
+export const namedResponseExamples: NamedResponseExample[] = operations.flatMap((operation) =>
+  Object.entries(operation.responses).flatMap(([status, media]) =>
+    Object.entries(media?.examples ?? {}).map(([name, example]) => ({ operation, status, name, value: exampleValue(example) })),
+  ),
+);
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats.default(ajv);
+ajv.addSchema(bundle, "bundle.json");
+
+/** Validates `value` against the schema of a media type; returns Ajv's errors as text, or `undefined` when valid. */
+export function schemaErrors(media: MediaTypeObject, value: unknown): string | undefined {
+  const ref = media.schema?.$ref;
+  if (!ref) throw new Error("These tests expect every response schema to be a component reference");
+  const validate = ajv.getSchema(`bundle.json${ref}`);
+  if (!validate) throw new Error(`No schema at ${ref}`);
+  return validate(value) ? undefined : ajv.errorsText(validate.errors);
+}
+
+/** A status key of the description as a concrete status Prism can be asked for (`4XX` becomes `400`). */
+export function concreteStatus(status: string): number {
+  return Number(status.replace(/XX$/, "00"));
+}
