@@ -68,9 +68,9 @@ function schemaExamples(): ExampleCase[] {
   return cases;
 }
 
-/** Model pages pair a schema with a named example through Redoc's SchemaDefinition tag. */
+/** Model pages pair a schema with a named example through the reference's schemaDefinition tag. */
 function modelPageExamples(): ExampleCase[] {
-  const pairing = /<SchemaDefinition schemaRef="#\/components\/schemas\/(\w+)" exampleRef="(#\/components\/examples\/\w+)"/g;
+  const pairing = /\{% schemaDefinition schemaRef="#\/components\/schemas\/(\w+)" exampleRef="(#\/components\/examples\/\w+)"/g;
   return description.tags.flatMap((tag) =>
     [...tag.description.matchAll(pairing)].map(([, schema, example]) => ({
       where: `model page ${schema} example ${example}`,
