@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { operations, schemaErrors, type Operation } from "./support/bundle.ts";
+import { exampleValue, operations, schemaErrors, type Operation } from "./support/bundle.ts";
 import { call, jsonBody, token, useTestMock } from "./support/mock.ts";
 
 const mock = useTestMock();
@@ -13,13 +13,14 @@ describe("forced error statuses", () => {
     expect(withListedErrors.map(({ operationId }) => operationId).sort()).toEqual(["fireExternalEvent", "listExternalEventTriggers"]);
   });
 
-  it.each(cases)("$operationId answers Prefer: code=$status with the documented error body", async ({ operation, status }) => {
+  it.each(cases)("$operationId answers Prefer: code=$status with that response's own named example", async ({ operation, status }) => {
     const response = await call(mock(), operation, { ...token, Prefer: `code=${status}` });
     expect(response.status).toBe(status);
     expect(response.headers.get("content-type")).toMatch(/application\/json/);
     const body = await jsonBody(response);
-    expect(body).toEqual({ message: expect.any(String) });
-    expect(schemaErrors(operation.responses[String(status)]!, body)).toBeUndefined();
+    const documented = operation.responses[String(status)]!;
+    expect(body).toEqual(exampleValue(Object.values(documented.examples ?? {})[0]!));
+    expect(schemaErrors(documented, body)).toBeUndefined();
   });
 
   it.each([404, 500])("searchConversations answers Prefer: code=%i from its error range", async (status) => {
