@@ -11,11 +11,16 @@ export interface ReadmeExample {
 }
 
 /**
- * Type-checks every ```ts block of `<packageDir>/README.md` with the compiler API, as ES modules
- * inside the package (so `import ... from "<package name>"` resolves through its own `exports`).
+ * Type-checks every ```ts block of a README (by default `<packageDir>/README.md`) with the compiler
+ * API, as ES modules inside the package (so `import ... from "<package name>"` resolves through its
+ * own `exports`).
  */
-export async function checkReadmeExamples(packageDir: string, compilerOptions: ts.CompilerOptions = {}): Promise<ReadmeExample[]> {
-  const readme = await readFile(join(packageDir, "README.md"), "utf8");
+export async function checkReadmeExamples(
+  packageDir: string,
+  compilerOptions: ts.CompilerOptions = {},
+  readmePath = join(packageDir, "README.md"),
+): Promise<ReadmeExample[]> {
+  const readme = await readFile(readmePath, "utf8");
   const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => ({
     line: readme.slice(0, match.index).split("\n").length,
     source: match[1] ?? "",

@@ -1,0 +1,10 @@
+import { fileURLToPath } from "node:url";
+import { expect, test } from "vitest";
+import { checkReadmeExamples } from "@bot-conversation/test-support/readme-examples";
+
+test("the ts example of the repository README compiles against the built client", async () => {
+  const packageDir = fileURLToPath(new URL("..", import.meta.url));
+  const examples = await checkReadmeExamples(packageDir, {}, fileURLToPath(new URL("../../../README.md", import.meta.url)));
+  expect(examples.length).toBeGreaterThanOrEqual(1);
+  expect(examples.filter((example) => example.diagnostics.length > 0)).toEqual([]);
+});
