@@ -1,11 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { workspaceTestConfig } from "@bot-conversation/test-support/vitest-config";
 
-export default defineConfig({
-  test: {
-    include: ["test/**/*.test.ts"],
-    reporters: ["default", "json"],
-    outputFile: { json: "test-results/vitest.json" },
-    // The Redocly CLI checks spawn a process each; give them room on a 2-core machine.
-    testTimeout: 60_000,
-  },
-});
+// The Redocly CLI checks spawn a process each; give them room on a 2-core machine.
+export default workspaceTestConfig({ testTimeout: 60_000 });

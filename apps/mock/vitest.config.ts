@@ -1,12 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { workspaceTestConfig } from "@bot-conversation/test-support/vitest-config";
 
-/** Tests run against the real Prism process; the JSON report feeds CI. */
-export default defineConfig({
-  test: {
-    include: ["test/**/*.test.ts"],
-    reporters: ["default", "json"],
-    outputFile: { json: "test-results/vitest.json" },
-    testTimeout: 30_000,
-    hookTimeout: 90_000,
-  },
-});
+/** Tests run against the real Prism process. */
+export default workspaceTestConfig({ testTimeout: 30_000, hookTimeout: 90_000 });

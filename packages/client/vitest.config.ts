@@ -1,14 +1,9 @@
-import { defineConfig } from "vitest/config";
+import { workspaceTestConfig } from "@bot-conversation/test-support/vitest-config";
 
-export default defineConfig({
-  test: {
-    include: ["test/**/*.test.ts"],
-    // A real Prism process serves the bundled description for the whole run, and is stopped after.
-    globalSetup: ["test/setup/prism.ts"],
-    // Type tests (`*.test-d.ts`) run through tsc; a type error fails the run and is counted.
-    typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "tsconfig.json" },
-    reporters: ["default", "json"],
-    outputFile: { json: "test-results/vitest.json" },
-    testTimeout: 30_000,
-  },
+export default workspaceTestConfig({
+  // A real Prism process serves the bundled description for the whole run, and is stopped after.
+  globalSetup: ["test/setup/prism.ts"],
+  // Type tests (`*.test-d.ts`) run through tsc; a type error fails the run and is counted.
+  typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "tsconfig.json" },
+  testTimeout: 30_000,
 });

@@ -1,12 +1,7 @@
-import { defineConfig } from "vitest/config";
+import { workspaceTestConfig } from "@bot-conversation/test-support/vitest-config";
 
-export default defineConfig({
-  test: {
-    include: ["test/**/*.test.ts"],
-    // Type tests (`*.test-d.ts`) run through tsc; a type error fails the run and is counted.
-    typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "tsconfig.json" },
-    reporters: ["default", "json"],
-    outputFile: { json: "test-results/vitest.json" },
-    testTimeout: 60_000,
-  },
+export default workspaceTestConfig({
+  // Type tests (`*.test-d.ts`) run through tsc; a type error fails the run and is counted.
+  typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "tsconfig.json" },
+  testTimeout: 60_000,
 });
