@@ -7,7 +7,7 @@ import type {
   SearchConversationsQuery,
 } from "@bot-conversation/types";
 import createClient, { type Client } from "openapi-fetch";
-import { readResponse, type ResponseReader } from "./internal/response.js";
+import { parseJson, readResponse, unexpectedResponse } from "./internal/response.js";
 import { createTransport, type TokenSource } from "./internal/transport.js";
 import { toTriggerList } from "./internal/triggers.js";
 import { iterateConversationPages, iterateConversations, type IterateOptions } from "./pagination.js";
@@ -88,11 +88,9 @@ export function createBotConversationClient(options: BotConversationClientOption
       },
     }),
   });
-  const read: ResponseReader = (method, path, pending) => readResponse(method, path, pending, sentTokens);
-
   async function searchConversations(query: SearchConversationsQuery = {}, call = noOptions): Promise<ConversationPage> {
     const pending = raw.GET(searchPath, { params: { query }, parseAs: "text", headers: call.headers ?? noHeaders, signal: call.signal ?? null });
-    return (await read("GET", searchPath, pending)).json() as ConversationPage;
+    return parseJson("GET", searchPath, await readResponse("GET", searchPath, pending, sentTokens), sentTokens) as ConversationPage;
   }
 
   return {
@@ -109,8 +107,10 @@ export function createBotConversationClient(options: BotConversationClientOption
         headers: call.headers ?? noHeaders,
         signal: call.signal ?? null,
       });
-      const body = await read("GET", triggersPath, pending);
-      return toTriggerList(body.json(), (problem, value) => body.error(problem, value));
+      const result = await readResponse("GET", triggersPath, pending, sentTokens);
+      return toTriggerList(parseJson("GET", triggersPath, result, sentTokens), (problem, body) =>
+        unexpectedResponse("GET", triggersPath, result, sentTokens, problem, body),
+      );
     },
 
     async fireExternalEvent(request, call: FireOptions = noOptions) {
@@ -126,7 +126,7 @@ export function createBotConversationClient(options: BotConversationClientOption
         }
       }
       const pending = raw.POST(firePath, { body: request, parseAs: "text", headers: call.headers ?? noHeaders, signal: call.signal ?? null });
-      await read("POST", firePath, pending);
+      await readResponse("POST", firePath, pending, sentTokens);
     },
   };
 }

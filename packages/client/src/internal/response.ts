@@ -5,67 +5,65 @@ import {
   ConnectionError,
   TimeoutError,
   UnexpectedResponseError,
-  type ApiErrorInit,
 } from "../errors.js";
+import { settleAttempt } from "./attempts.js";
 
 /** What openapi-fetch resolves to when asked for `parseAs: "text"`. */
-type Pending = Promise<{ data?: unknown; error?: unknown; response: Response }>;
-
-/** Awaits an openapi-fetch call and returns its successful body, or throws a typed error. */
-export type ResponseReader = (method: string, path: string, pending: Pending) => Promise<SuccessfulResponse>;
-
-/** A 2xx response whose body was read as text. */
-export class SuccessfulResponse {
-  constructor(
-    private readonly init: Omit<ApiErrorInit, "body" | "headers"> & { readonly response: Response; readonly tokens: ReadonlySet<string> },
-    /** The body text; undefined when the response had none. */
-    readonly text: string | undefined,
-  ) {}
-
-  /** The body parsed as JSON; a body that is empty or not JSON throws `UnexpectedResponseError`. */
-  json(): unknown {
-    if (this.text) {
-      try {
-        return JSON.parse(this.text);
-      } catch {
-        // handled below: a non-JSON body is a typed error, never a SyntaxError
-      }
-    }
-    const type = this.init.response.headers.get("content-type") ?? "no content type";
-    return this.error(`expected a JSON body; received ${this.text ? `${this.text.length} characters of ${type}` : "an empty body"}`, this.text);
-  }
-
-  /** Throws `UnexpectedResponseError` for this response, with the method and path in the message. */
-  error(problem: string, body: unknown): never {
-    const { method, path, status, response, tokens } = this.init;
-    throw new UnexpectedResponseError(
-      { method, path, status, headers: redactHeaders(response.headers, tokens), body: redact(body, tokens) },
-      `${method} ${path} answered ${status} but ${problem}`,
-    );
-  }
+export interface TextResult {
+  /** The 2xx body text; undefined when the response had none. */
+  readonly data?: unknown;
+  /** The failure body text, JSON-parsed when it is JSON. */
+  readonly error?: unknown;
+  /** The response. */
+  readonly response: Response;
 }
 
 /** Awaits an openapi-fetch call: a failure status becomes an `ApiError`, a thrown failure a typed error. */
-export async function readResponse(method: string, path: string, pending: Pending, tokens: ReadonlySet<string>): Promise<SuccessfulResponse> {
-  let result: Awaited<Pending>;
+export async function readResponse(method: string, path: string, pending: Promise<TextResult>, tokens: ReadonlySet<string>): Promise<TextResult> {
+  let result: TextResult;
   try {
     result = await pending;
   } catch (error) {
     throw asClientError(error, method, path);
   }
-  const { response } = result;
-  const status = response.status;
+  const response = result.response;
+  // The body has been read: the attempt's timeout has nothing left to cover.
+  settleAttempt(response);
   if (!response.ok) {
-    throw apiErrorFor({ method, path, status, headers: redactHeaders(response.headers, tokens), body: redact(result.error, tokens) });
+    throw apiErrorFor({ method, path, status: response.status, headers: redactHeaders(response.headers, tokens), body: redact(result.error, tokens) });
   }
-  return new SuccessfulResponse({ method, path, status, response, tokens }, result.data as string | undefined);
+  return result;
+}
+
+/** The 2xx body parsed as JSON; a body that is empty or not JSON throws `UnexpectedResponseError`. */
+export function parseJson(method: string, path: string, result: TextResult, tokens: ReadonlySet<string>): unknown {
+  const text = result.data as string | undefined;
+  if (text) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // handled below: a non-JSON body is a typed error, never a SyntaxError
+    }
+  }
+  const type = result.response.headers.get("content-type") ?? "no content type";
+  return unexpectedResponse(method, path, result, tokens, `expected a JSON body; received ${text ? `${text.length} characters of ${type}` : "an empty body"}`, text);
+}
+
+/** Throws `UnexpectedResponseError` for a 2xx response, with the method, path and problem in the message. */
+export function unexpectedResponse(method: string, path: string, result: TextResult, tokens: ReadonlySet<string>, problem: string, body: unknown): never {
+  const { status, headers } = result.response;
+  throw new UnexpectedResponseError(
+    { method, path, status, headers: redactHeaders(headers, tokens), body: redact(body, tokens) },
+    `${method} ${path} answered ${status} but ${problem}`,
+  );
 }
 
 /** Maps what fetch or a body read threw to the client's errors. */
 function asClientError(error: unknown, method: string, path: string): BotConversationError {
+  // The transport aborts with typed reasons, and the body read fails with them too.
   if (error instanceof BotConversationError) return error;
   const name = (error as { name?: unknown } | null)?.name;
-  // The body read runs under the same signals as the attempt, so it fails with their DOMExceptions.
+  // A custom fetch may fail a body read with a plain DOMException instead.
   if (name === "TimeoutError") return new TimeoutError(`${method} ${path} timed out while reading the response`);
   if (name === "AbortError") return new AbortError(`${method} ${path} aborted by the caller`);
   return new ConnectionError(`${method} ${path} failed: ${(error as Error).message}`, { cause: error });
