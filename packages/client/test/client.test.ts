@@ -227,6 +227,14 @@ describe("the token", () => {
     expect(JSON.stringify(error)).toContain("[redacted]");
   });
 
+  test("never shows up in a message that quotes an unexpected body", async () => {
+    const { client } = await setUp((_request, response) => sendJson(response, 200, "secret-token-123"));
+    const error = await client.listExternalEventTriggers("bot").catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect((error as Error).message).toContain('received a string ("[redacted]")');
+    expect(JSON.stringify(error)).not.toContain("secret-token-123");
+  });
+
   test("never shows up in timeout, connection or validation errors", async () => {
     const { client, server } = await setUp((_request, response) => setTimeout(() => sendJson(response, 200, page), 1_000), { timeoutMs: 50 });
     const errors = [await client.searchConversations().catch((caught: unknown) => caught)];

@@ -67,7 +67,7 @@ describe("transport timing (fake fetch, replaced sleep and random)", () => {
   async function run(responses: (Response | Error)[], method = "GET") {
     const waits: number[] = [];
     let calls = 0;
-    vi.spyOn(retryTiming, "random").mockReturnValue(0);
+    vi.spyOn(Math, "random").mockReturnValue(0);
     vi.spyOn(retryTiming, "sleep").mockImplementation(async (ms) => {
       waits.push(ms);
     });
@@ -75,7 +75,7 @@ describe("transport timing (fake fetch, replaced sleep and random)", () => {
       token: "t",
       timeoutMs: 1_000,
       maxRetries: 2,
-      onToken: () => {},
+      sentTokens: new Set(),
       fetch: async () => {
         const next = responses[calls++];
         if (next instanceof Error) throw next;

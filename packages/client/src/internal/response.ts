@@ -1,12 +1,5 @@
-import {
-  AbortError,
-  apiErrorFor,
-  BotConversationError,
-  ConnectionError,
-  TimeoutError,
-  UnexpectedResponseError,
-} from "../errors.js";
-import { settleAttempt } from "./attempts.js";
+import { apiErrorFor, BotConversationError, ConnectionError, UnexpectedResponseError } from "../errors.js";
+import { settleAttempt } from "./transport.js";
 
 /** What openapi-fetch resolves to when asked for `parseAs: "text"`. */
 export interface TextResult {
@@ -18,74 +11,62 @@ export interface TextResult {
   readonly response: Response;
 }
 
-/** Awaits an openapi-fetch call: a failure status becomes an `ApiError`, a thrown failure a typed error. */
-export async function readResponse(method: string, path: string, pending: Promise<TextResult>, tokens: ReadonlySet<string>): Promise<TextResult> {
+/** Turns a 2xx body parsed as JSON into the operation's result; `fail` throws `UnexpectedResponseError` naming the problem. */
+export type BodyCheck<T> = (body: unknown, fail: (problem: string) => never) => T;
+
+/**
+ * Awaits an openapi-fetch call made with `parseAs: "text"`. A failure status becomes an `ApiError`, a
+ * failed body read a typed error; with `check`, the body is parsed as JSON (a body that is not JSON is
+ * an `UnexpectedResponseError`, never a `SyntaxError`) and handed to it. Every error is redacted.
+ */
+export async function readResponse<T>(method: string, path: string, pending: Promise<TextResult>, tokens: ReadonlySet<string>, check: BodyCheck<T>): Promise<T>;
+export async function readResponse(method: string, path: string, pending: Promise<TextResult>, tokens: ReadonlySet<string>): Promise<void>;
+export async function readResponse<T>(
+  method: string,
+  path: string,
+  pending: Promise<TextResult>,
+  tokens: ReadonlySet<string>,
+  check?: BodyCheck<T>,
+): Promise<T | undefined> {
   let result: TextResult;
   try {
     result = await pending;
   } catch (error) {
-    throw asClientError(error, method, path);
+    // The attempt aborts with typed reasons (timeout, caller), and a spec-compliant fetch fails the body read with them.
+    throw error instanceof BotConversationError ? error : new ConnectionError(`${method} ${path} failed: ${(error as Error).message}`, { cause: error });
   }
-  const response = result.response;
+  const { response, data } = result;
   // The body has been read: the attempt's timeout has nothing left to cover.
   settleAttempt(response);
-  if (!response.ok) {
-    throw apiErrorFor({ method, path, status: response.status, headers: redactHeaders(response.headers, tokens), body: redact(result.error, tokens) });
+  const { status, headers } = response;
+  const fail = (problem: string | undefined, body: unknown): never => {
+    const init = {
+      method,
+      path,
+      status,
+      headers: Object.fromEntries([...headers].map(([name, value]) => [name, redact(value, tokens)])),
+      body: redact(body, tokens),
+    };
+    // The problem may quote the body, so the message is redacted too.
+    throw problem ? new UnexpectedResponseError(init, redact(`${method} ${path} answered ${status} but ${problem}`, tokens)) : apiErrorFor(init);
+  };
+  if (!response.ok) return fail(undefined, result.error);
+  if (!check) return undefined;
+  const text = data as string;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return fail(`expected a JSON body; received ${text ? `${text.length} characters of ${headers.get("content-type") ?? "no content type"}` : "an empty body"}`, text);
   }
-  return result;
+  return check(body, (problem) => fail(problem, body));
 }
 
-/** The 2xx body parsed as JSON; a body that is empty or not JSON throws `UnexpectedResponseError`. */
-export function parseJson(method: string, path: string, result: TextResult, tokens: ReadonlySet<string>): unknown {
-  const text = result.data as string | undefined;
-  if (text) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      // handled below: a non-JSON body is a typed error, never a SyntaxError
-    }
-  }
-  const type = result.response.headers.get("content-type") ?? "no content type";
-  return unexpectedResponse(method, path, result, tokens, `expected a JSON body; received ${text ? `${text.length} characters of ${type}` : "an empty body"}`, text);
-}
-
-/** Throws `UnexpectedResponseError` for a 2xx response, with the method, path and problem in the message. */
-export function unexpectedResponse(method: string, path: string, result: TextResult, tokens: ReadonlySet<string>, problem: string, body: unknown): never {
-  const { status, headers } = result.response;
-  throw new UnexpectedResponseError(
-    { method, path, status, headers: redactHeaders(headers, tokens), body: redact(body, tokens) },
-    `${method} ${path} answered ${status} but ${problem}`,
-  );
-}
-
-/** Maps what fetch or a body read threw to the client's errors. */
-function asClientError(error: unknown, method: string, path: string): BotConversationError {
-  // The transport aborts with typed reasons, and the body read fails with them too.
-  if (error instanceof BotConversationError) return error;
-  const name = (error as { name?: unknown } | null)?.name;
-  // A custom fetch may fail a body read with a plain DOMException instead.
-  if (name === "TimeoutError") return new TimeoutError(`${method} ${path} timed out while reading the response`);
-  if (name === "AbortError") return new AbortError(`${method} ${path} aborted by the caller`);
-  return new ConnectionError(`${method} ${path} failed: ${(error as Error).message}`, { cause: error });
-}
-
-const redacted = "[redacted]";
-
-/** Replaces every token the client sent, wherever a server echoed it back. */
-function redact(value: unknown, tokens: ReadonlySet<string>): unknown {
-  if (tokens.size === 0 || value === undefined) return value;
+/** `value` with every token the client sent replaced, wherever a server echoed it back (a JSON value is searched as JSON text). */
+function redact<T>(value: T, tokens: ReadonlySet<string>): T {
+  if (value === undefined) return value;
   const text = typeof value === "string" ? value : JSON.stringify(value);
   let clean = text;
-  for (const token of tokens) clean = clean.replaceAll(token, redacted);
-  if (clean === text) return value;
-  return typeof value === "string" ? clean : JSON.parse(clean);
-}
-
-/** Copies response headers into a plain record (lower-case names), redacting any echoed token. */
-function redactHeaders(headers: Headers, tokens: ReadonlySet<string>): Record<string, string> {
-  const record: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    record[name] = redact(value, tokens) as string;
-  });
-  return record;
+  for (const token of tokens) clean = clean.replaceAll(token, "[redacted]");
+  return clean === text ? value : typeof value === "string" ? (clean as T) : (JSON.parse(clean) as T);
 }
