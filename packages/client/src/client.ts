@@ -7,7 +7,8 @@ import type {
   SearchConversationsQuery,
 } from "@bot-conversation/types";
 import createClient, { type Client } from "openapi-fetch";
-import { readResponse, type ResponseReader } from "./internal/response.js";
+import { requireText } from "./internal/describe.js";
+import { readResponse } from "./internal/response.js";
 import { createTransport, type TokenSource } from "./internal/transport.js";
 import { toTriggerList } from "./internal/triggers.js";
 import { iterateConversationPages, iterateConversations, type IterateOptions } from "./pagination.js";
@@ -32,9 +33,9 @@ export interface BotConversationClientOptions {
 /** Per-call options. */
 export interface RequestOptions {
   /** Aborts the call (including waits between retries). */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
   /** Extra headers of this call, e.g. `{ Prefer: "code=404" }` for Prism. */
-  readonly headers?: Readonly<Record<string, string>>;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
 /** Options of `fireExternalEvent`. */
@@ -69,30 +70,29 @@ const firePath = "/api/v1/runtime/simple/external/events";
 const noOptions: RequestOptions = {};
 const noHeaders: Readonly<Record<string, string>> = {};
 
+/** What every call passes to openapi-fetch besides its parameters: a text body (parsed here), the caller's headers and signal. */
+function textOptions(call: RequestOptions) {
+  return { parseAs: "text", headers: call.headers ?? noHeaders, signal: call.signal ?? null } as const;
+}
+
 /** Creates a client of the Bot Conversation Service. */
 export function createBotConversationClient(options: BotConversationClientOptions): BotConversationClient {
   const sentTokens = new Set<string>();
-  const baseFetch = options.fetch ?? ((input: Request, init?: RequestInit) => fetch(input, init));
   const raw = createClient<paths>({
     baseUrl: options.baseUrl,
     headers: options.headers ?? noHeaders,
     fetch: createTransport({
       token: options.token,
-      fetch: baseFetch,
+      fetch: options.fetch ?? ((input: Request, init?: RequestInit) => fetch(input, init)),
       timeoutMs: options.timeoutMs ?? 60_000,
       maxRetries: options.maxRetries ?? 2,
-      onToken: (token) => {
-        // Remember what was sent so error bodies and headers that echo it can be redacted.
-        if (sentTokens.size >= 8) sentTokens.clear();
-        if (token !== "") sentTokens.add(token);
-      },
+      sentTokens,
     }),
   });
-  const read: ResponseReader = (method, path, pending) => readResponse(method, path, pending, sentTokens);
 
   async function searchConversations(query: SearchConversationsQuery = {}, call = noOptions): Promise<ConversationPage> {
-    const pending = raw.GET(searchPath, { params: { query }, parseAs: "text", headers: call.headers ?? noHeaders, signal: call.signal ?? null });
-    return (await read("GET", searchPath, pending)).json() as ConversationPage;
+    const pending = raw.GET(searchPath, { params: { query }, ...textOptions(call) });
+    return readResponse("GET", searchPath, pending, sentTokens, (body) => body as ConversationPage);
   }
 
   return {
@@ -102,15 +102,9 @@ export function createBotConversationClient(options: BotConversationClientOption
     iterateConversations: (query, iterate) => iterateConversations(searchConversations, query, iterate),
 
     async listExternalEventTriggers(agentStageId, call = noOptions) {
-      if (typeof agentStageId !== "string" || agentStageId === "") throw new TypeError("agentStageId must be a non-empty string");
-      const pending = raw.GET(triggersPath, {
-        params: { path: { agentStageId } },
-        parseAs: "text",
-        headers: call.headers ?? noHeaders,
-        signal: call.signal ?? null,
-      });
-      const body = await read("GET", triggersPath, pending);
-      return toTriggerList(body.json(), (problem, value) => body.error(problem, value));
+      requireText("agentStageId", agentStageId);
+      const pending = raw.GET(triggersPath, { params: { path: { agentStageId } }, ...textOptions(call) });
+      return readResponse("GET", triggersPath, pending, sentTokens, toTriggerList);
     },
 
     async fireExternalEvent(request, call: FireOptions = noOptions) {
@@ -119,14 +113,10 @@ export function createBotConversationClient(options: BotConversationClientOption
         const problems = validateEventPayload(trigger, request.externalEventPayload);
         const idMatches = request.externalEventId === trigger.externalEventId;
         if (problems.length > 0 || !idMatches) {
-          throw new EventValidationError(
-            problems,
-            idMatches ? undefined : { expected: trigger.externalEventId, received: request.externalEventId },
-          );
+          throw new EventValidationError(problems, idMatches ? undefined : { expected: trigger.externalEventId, received: request.externalEventId });
         }
       }
-      const pending = raw.POST(firePath, { body: request, parseAs: "text", headers: call.headers ?? noHeaders, signal: call.signal ?? null });
-      await read("POST", firePath, pending);
+      await readResponse("POST", firePath, raw.POST(firePath, { body: request, ...textOptions(call) }), sentTokens);
     },
   };
 }

@@ -5,8 +5,8 @@ export class BotConversationError extends Error {
   override name = "BotConversationError";
 
   /** A plain, secret-free form for `JSON.stringify` and structured logs. */
-  toJSON(): Record<string, unknown> {
-    return { ...Object.fromEntries(Object.entries(this)), name: this.name, message: this.message };
+  toJSON(): object {
+    return { ...this, name: this.name, message: this.message };
   }
 }
 
@@ -29,27 +29,24 @@ const requestIdHeaders = ["x-request-id", "request-id", "x-correlation-id", "x-a
 /** The service answered with a status or a body the client cannot use. */
 export class ApiError extends BotConversationError {
   override name = "ApiError";
+  // `declare`: the fields are set by Object.assign below, so no field initialisers are emitted.
   /** HTTP status of the response. */
-  readonly status: number;
+  declare readonly status: number;
   /** HTTP method of the request. */
-  readonly method: string;
+  declare readonly method: string;
   /** Path of the request, without the base address. */
-  readonly path: string;
+  declare readonly path: string;
   /** Response headers, names in lower case. */
-  readonly headers: Readonly<Record<string, string>>;
+  declare readonly headers: Readonly<Record<string, string>>;
   /** Request identifier sent by the server (`x-request-id` and similar), if any. */
   readonly requestId: string | undefined;
   /** Response body: parsed JSON, or the raw text when it is not JSON. */
-  readonly body: unknown;
+  declare readonly body: unknown;
 
   constructor(init: ApiErrorInit, message = `${init.method} ${init.path} failed with status ${init.status}`) {
     super(message);
-    this.status = init.status;
-    this.method = init.method;
-    this.path = init.path;
-    this.headers = init.headers;
-    this.body = init.body;
-    this.requestId = requestIdHeaders.map((name) => init.headers[name]).find((value) => value !== undefined);
+    Object.assign(this, init);
+    this.requestId = init.headers[requestIdHeaders.find((name) => name in init.headers) ?? ""];
   }
 }
 

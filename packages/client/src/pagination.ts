@@ -22,30 +22,21 @@ type Search = (query: SearchConversationsQuery, options: RequestOptions) => Prom
 export async function* iterateConversationPages(
   search: Search,
   query: SearchConversationsQuery = {},
-  { signal, maxPages = Number.POSITIVE_INFINITY, headers }: IterateOptions = {},
+  { signal, maxPages = Infinity, headers }: IterateOptions = {},
 ): AsyncGenerator<ConversationPage, void, undefined> {
+  // Every page index asked for: a next index already asked for means the server's pages do not advance.
   const requested = new Set<number | undefined>();
-  const returned = new Set<number>();
   let pageQuery = query;
   for (let pages = 0; pages < maxPages; pages++) {
-    if (signal?.aborted) throw new AbortError("Conversation iteration aborted by the caller");
+    if (signal?.aborted) throw new AbortError("GET request aborted by the caller");
     requested.add(pageQuery.pageIndex);
-    const options: { signal?: AbortSignal; headers?: Record<string, string> } = {};
-    if (signal) options.signal = signal;
-    if (headers) options.headers = typeof headers === "function" ? headers(pageQuery) : headers;
-    const page = await search(pageQuery, options);
+    const page = await search(pageQuery, { signal, headers: typeof headers === "function" ? headers(pageQuery) : headers });
     yield page;
     if (!page.hasMore) return;
-    if (!Number.isInteger(page.pageIndex) || page.pageIndex < 0) {
-      throw new PaginationError(`A page with hasMore true carries no usable pageIndex (got ${JSON.stringify(page.pageIndex)}); stopping`);
-    }
     const next = page.pageIndex + 1;
-    if (returned.has(page.pageIndex) || requested.has(next)) {
-      throw new PaginationError(
-        `The server returned pageIndex ${page.pageIndex} twice; stopping so that no page is requested twice`,
-      );
+    if (!Number.isInteger(next) || next < 1 || requested.has(next)) {
+      throw new PaginationError(`pageIndex ${JSON.stringify(page.pageIndex)} returned twice or not an index; stopping`);
     }
-    returned.add(page.pageIndex);
     pageQuery = { ...query, pageIndex: next };
   }
 }

@@ -1,6 +1,6 @@
 import type { ExternalEventTrigger, VariableType } from "@bot-conversation/types";
 import { BotConversationError } from "./errors.js";
-import { describeValue, isJsonObject } from "./internal/describe.js";
+import { describeValue, isJsonObject, requireText } from "./internal/describe.js";
 
 /** One thing wrong with a payload value. */
 export interface PayloadProblem {
@@ -14,23 +14,19 @@ export interface PayloadProblem {
   readonly message: string;
 }
 
-const isoDateTime = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const isoDateTime = /^\d{4}-\d\d-\d\d([T ]\d\d:\d\d(:\d\d([.,]\d+)?)?(Z|[+-]\d\d(:?\d\d)?)?)?$/;
+
+const isString = (value: unknown): value is string => typeof value === "string";
 
 /** Whether a value has the format of a variable type, by the service's variable-type table. */
-const formats: Record<VariableType, { readonly expected: string; readonly test: (value: unknown) => boolean }> = {
-  String: { expected: "a string", test: (value) => typeof value === "string" },
-  Number: { expected: "a finite number", test: (value) => typeof value === "number" && Number.isFinite(value) },
-  Boolean: { expected: "true or false", test: (value) => typeof value === "boolean" },
-  DateTime: {
-    expected: "an ISO 8601 date-time string",
-    test: (value) => typeof value === "string" && isoDateTime.test(value) && !Number.isNaN(Date.parse(value)),
-  },
-  ComplexObject: { expected: "a JSON object (not an array or null)", test: isJsonObject },
-  PersonName: { expected: "a string holding a full name", test: (value) => typeof value === "string" },
-  File: {
-    expected: "an object { name, fileUrl } of two strings",
-    test: (value) => isJsonObject(value) && typeof value["name"] === "string" && typeof value["fileUrl"] === "string",
-  },
+const formats: Record<VariableType, (value: unknown) => boolean> = {
+  String: isString,
+  Number: Number.isFinite,
+  Boolean: (value) => typeof value === "boolean",
+  DateTime: (value) => isString(value) && isoDateTime.test(value) && !Number.isNaN(Date.parse(value)),
+  ComplexObject: isJsonObject,
+  PersonName: isString,
+  File: (value) => isJsonObject(value) && isString(value["name"]) && isString(value["fileUrl"]),
 };
 
 /** Checks a payload against a trigger's parameters; returns every problem (an empty array when it is valid). */
@@ -38,64 +34,35 @@ export function validateEventPayload(
   trigger: ExternalEventTrigger,
   payload: Readonly<Record<string, unknown>> | undefined,
 ): PayloadProblem[] {
-  const problems: PayloadProblem[] = [];
-  for (const [variableCode, value] of Object.entries(payload ?? {})) {
-    const parameter = Object.hasOwn(trigger.parameters, variableCode) ? trigger.parameters[variableCode] : undefined;
+  return Object.entries(payload ?? {}).flatMap(([variableCode, value]) => {
+    const expectedType = Object.hasOwn(trigger.parameters, variableCode) ? trigger.parameters[variableCode]!.type : null;
+    const known = expectedType !== null && Object.hasOwn(formats, expectedType);
+    if (known && formats[expectedType](value)) return [];
     const received = describeValue(value);
-    if (parameter === undefined) {
-      problems.push({
-        variableCode,
-        expectedType: null,
-        received,
-        message: `${variableCode}: trigger ${trigger.externalEventId} has no variable with this code (got ${received})`,
-      });
-      continue;
-    }
-    const format = Object.hasOwn(formats, parameter.type) ? formats[parameter.type] : undefined;
-    if (format === undefined) {
-      problems.push({
-        variableCode,
-        expectedType: parameter.type,
-        received,
-        message: `${variableCode}: the trigger declares the unknown variable type ${JSON.stringify(parameter.type)}`,
-      });
-    } else if (!format.test(value)) {
-      problems.push({
-        variableCode,
-        expectedType: parameter.type,
-        received,
-        message: `${variableCode}: expected ${parameter.type}, ${format.expected}; got ${received}`,
-      });
-    }
-  }
-  return problems;
+    const problem = expectedType === null ? `trigger ${trigger.externalEventId} has no variable with this code` : `expected ${expectedType}${known ? "" : " (unknown type)"}`;
+    return [{ variableCode, expectedType, received, message: `${variableCode}: ${problem}; got ${received}` }];
+  });
 }
 
 /** A fire request does not fit the trigger it was checked against; nothing was sent. */
 export class EventValidationError extends BotConversationError {
   override name = "EventValidationError";
-  /** Every problem found in `externalEventPayload`. */
-  readonly problems: readonly PayloadProblem[];
-  /** Set when the request's `externalEventId` is not the trigger's. */
-  readonly externalEventIdMismatch: { readonly expected: string; readonly received: string } | undefined;
 
-  constructor(problems: readonly PayloadProblem[], externalEventIdMismatch?: { expected: string; received: string }) {
-    const lines = problems.map((problem) => problem.message);
-    if (externalEventIdMismatch) {
-      lines.unshift(
-        `externalEventId: expected ${JSON.stringify(externalEventIdMismatch.expected)} (the trigger's), got ${JSON.stringify(externalEventIdMismatch.received)}`,
-      );
-    }
-    super(`The external event request does not fit its trigger:\n- ${lines.join("\n- ")}`);
-    this.problems = problems;
-    this.externalEventIdMismatch = externalEventIdMismatch;
+  constructor(
+    /** Every problem found in `externalEventPayload`. */
+    readonly problems: readonly PayloadProblem[],
+    /** Set when the request's `externalEventId` is not the trigger's. */
+    readonly externalEventIdMismatch?: { readonly expected: string; readonly received: string },
+  ) {
+    const mismatch = externalEventIdMismatch
+      ? [`externalEventId: expected ${JSON.stringify(externalEventIdMismatch.expected)}; got ${JSON.stringify(externalEventIdMismatch.received)}`]
+      : [];
+    super(["The request does not fit its trigger:", ...mismatch, ...problems.map((problem) => problem.message)].join("\n- "));
   }
 }
 
 /** Builds the external conversation identifier of a conversation created in a platform line: `<SESSION_ID>|livechat`. */
 export function platformConversationId(sessionId: string): string {
-  if (typeof sessionId !== "string" || sessionId.trim() === "") {
-    throw new TypeError(`platformConversationId needs a non-empty session identifier; got ${describeValue(sessionId)}`);
-  }
+  requireText("sessionId", sessionId);
   return `${sessionId}|livechat`;
 }

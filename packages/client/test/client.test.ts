@@ -1,6 +1,7 @@
 import type { ExternalEventTrigger } from "@bot-conversation/types";
 import { inspect } from "node:util";
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { retryTiming } from "../src/internal/transport.js";
 import {
   AbortError,
   ApiError,
@@ -53,14 +54,18 @@ describe("retries of GET requests", () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  test("Retry-After in seconds is honoured", async () => {
-    const { client, server } = await setUp((_request, response, index) =>
-      index === 0 ? sendJson(response, 429, {}, { "retry-after": "1" }) : sendJson(response, 200, page),
-    );
-    const started = performance.now();
-    await client.searchConversations();
-    expect(server.requests).toHaveLength(2);
-    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+  test("Retry-After in seconds is honoured: the wait asked for is the server's, not the backoff", async () => {
+    const sleep = vi.spyOn(retryTiming, "sleep").mockResolvedValue(undefined);
+    try {
+      const { client, server } = await setUp((_request, response, index) =>
+        index === 0 ? sendJson(response, 429, {}, { "retry-after": "1" }) : sendJson(response, 200, page),
+      );
+      await expect(client.searchConversations()).resolves.toEqual(page);
+      expect(server.requests).toHaveLength(2);
+      expect(sleep.mock.calls.map(([ms]) => ms)).toEqual([1_000]);
+    } finally {
+      sleep.mockRestore();
+    }
   });
 
   test.each([400, 401, 404, 500])("a GET answered %i is not retried", async (status) => {
@@ -220,6 +225,14 @@ describe("the token", () => {
       expect(form).not.toContain("secret-token-123");
     }
     expect(JSON.stringify(error)).toContain("[redacted]");
+  });
+
+  test("never shows up in a message that quotes an unexpected body", async () => {
+    const { client } = await setUp((_request, response) => sendJson(response, 200, "secret-token-123"));
+    const error = await client.listExternalEventTriggers("bot").catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect((error as Error).message).toContain('received a string ("[redacted]")');
+    expect(JSON.stringify(error)).not.toContain("secret-token-123");
   });
 
   test("never shows up in timeout, connection or validation errors", async () => {

@@ -42,7 +42,7 @@ describe("iterateConversationPages", () => {
       for await (const page of iterateConversationPages(search)) seen.push(page.pageIndex);
     })().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(PaginationError);
-    expect((error as Error).message).toContain("pageIndex 0 twice");
+    expect((error as Error).message).toContain("pageIndex 0 returned twice");
     expect(queries.map((query) => query.pageIndex)).toEqual([undefined, 1]);
   });
 

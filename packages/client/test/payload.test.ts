@@ -89,6 +89,6 @@ describe("platformConversationId", () => {
     expect(platformConversationId("8d41b7a2-61c4-4d9e-b0f3-5a7c2e9d1b46")).toBe("8d41b7a2-61c4-4d9e-b0f3-5a7c2e9d1b46|livechat");
   });
   test.each(["", "   "])("rejects %j", (sessionId) => {
-    expect(() => platformConversationId(sessionId)).toThrow(/non-empty session identifier/);
+    expect(() => platformConversationId(sessionId)).toThrow(/sessionId: expected a non-empty string/);
   });
 });

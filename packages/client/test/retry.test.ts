@@ -1,5 +1,5 @@
-import { describe, expect, test } from "vitest";
-import { createTransport } from "../src/internal/transport.js";
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { createTransport, retryTiming } from "../src/internal/transport.js";
 import { isRetryableStatus, parseRetryAfter, retryDelay } from "../src/retry.js";
 
 describe("isRetryableStatus", () => {
@@ -59,19 +59,23 @@ describe("retryDelay", () => {
   });
 });
 
-describe("transport timing (fake fetch, injected sleep and random)", () => {
+describe("transport timing (fake fetch, replaced sleep and random)", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
   async function run(responses: (Response | Error)[], method = "GET") {
     const waits: number[] = [];
     let calls = 0;
+    vi.spyOn(Math, "random").mockReturnValue(0);
+    vi.spyOn(retryTiming, "sleep").mockImplementation(async (ms) => {
+      waits.push(ms);
+    });
     const send = createTransport({
       token: "t",
       timeoutMs: 1_000,
       maxRetries: 2,
-      onToken: () => {},
-      random: () => 0,
-      sleep: async (ms) => {
-        waits.push(ms);
-      },
+      sentTokens: new Set(),
       fetch: async () => {
         const next = responses[calls++];
         if (next instanceof Error) throw next;

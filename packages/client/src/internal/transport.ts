@@ -14,73 +14,79 @@ export interface TransportOptions {
   readonly timeoutMs: number;
   /** Retries of a GET after the first attempt. */
   readonly maxRetries: number;
-  /** Called with every token value sent, so errors can redact it. */
-  readonly onToken: (token: string) => void;
-  /** Waits between attempts; injectable for timing tests. */
-  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
-  /** Source of jitter in [0, 1); injectable for timing tests. */
-  readonly random?: () => number;
+  /** Every token value sent (the last few), so errors can redact them. */
+  readonly sentTokens: Set<string>;
 }
 
-/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
+/** How the transport waits between attempts; an object so tests can replace it. */
+export const retryTiming = {
+  /** Waits `ms`; resolves early when `signal` aborts (the attempt loop then throws `AbortError`). */
+  sleep: (ms: number, signal: AbortSignal): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      signal.addEventListener("abort", () => resolve(clearTimeout(timer)), { once: true });
+    }),
+};
+
+/** Where a response keeps the cleanup of the attempt that produced it, until its body has been read. */
+const settleKey = Symbol("settle");
+
+/** Ends the timeout of the attempt that produced `response`: its body has been read. */
+export function settleAttempt(response: Response): void {
+  (response as { [settleKey]?: () => void })[settleKey]?.();
 }
 
-/** Builds the fetch given to openapi-fetch: token, per-attempt timeout, typed failures and GET retries. */
-export function createTransport(options: TransportOptions): (request: Request) => Promise<Response> {
-  const { token, fetch, timeoutMs, maxRetries, onToken, random = Math.random } = options;
-  const wait = options.sleep ?? sleep;
-  const tokenIsFixed = typeof token === "string";
-  if (tokenIsFixed) onToken(token);
-
+/**
+ * Builds the fetch given to openapi-fetch: token, per-attempt timeout, typed failures and GET retries.
+ * Each attempt has one AbortController, aborted with a typed reason by a timer or by the caller's
+ * signal, so fetch and the body read reject with the error to throw. The timer keeps running after the
+ * response arrives, so the body read is covered, until `settleAttempt`; it is unref'd so it never holds
+ * a Node process open (a body read through `raw` is never settled: its timer just fires harmlessly).
+ */
+export function createTransport({ token, fetch, timeoutMs, maxRetries, sentTokens }: TransportOptions): (request: Request) => Promise<Response> {
   return async function send(request: Request): Promise<Response> {
-    const caller = request.signal;
-    const retries = request.method === "GET" ? maxRetries : 0;
-    for (let attempt = 0; ; attempt++) {
-      const value = tokenIsFixed ? token : await token();
-      if (!tokenIsFixed) onToken(value);
+    const { signal: caller, method } = request;
+    const retries = method === "GET" ? maxRetries : 0;
+    const aborted = (): AbortError => new AbortError(`${method} request aborted by the caller`);
+    for (let tries = 0; ; tries++) {
+      // Checked before every attempt, so an abort during the wait before a retry ends the loop too.
+      if (caller.aborted) throw aborted();
+      const value = typeof token === "string" ? token : await token();
+      // Remember what was sent so error bodies and headers that echo it can be redacted.
+      if (!sentTokens.has(value)) {
+        if (sentTokens.size >= 8) sentTokens.clear();
+        if (value) sentTokens.add(value);
+      }
       request.headers.set("X-Token", value);
-      const timeout = AbortSignal.timeout(timeoutMs);
-      let response: Response;
+      const attempt = new AbortController();
+      const onAbort = (): void => attempt.abort(aborted());
+      const timer = setTimeout(() => attempt.abort(new TimeoutError(`${method} attempt timed out after ${timeoutMs} ms`)), timeoutMs);
+      (timer as { unref?: () => void }).unref?.();
+      caller.addEventListener("abort", onAbort);
+      const settle = (): void => {
+        clearTimeout(timer);
+        caller.removeEventListener("abort", onAbort);
+      };
+      let response: Response | undefined;
       try {
-        response = await fetch(request, { signal: AbortSignal.any([caller, timeout]) });
+        response = await fetch(request, { signal: attempt.signal });
       } catch (error) {
-        if (caller.aborted) throw new AbortError(`${request.method} request aborted by the caller`);
-        if (timeout.aborted) throw new TimeoutError(`${request.method} attempt timed out after ${timeoutMs} ms`);
-        // No response arrived (refused, reset): repeating a GET cannot do harm twice.
-        if (attempt < retries) {
-          await pause(attempt + 1, null);
-          continue;
+        settle();
+        // The timer or the caller aborted: the reason is already the typed error to throw.
+        if (attempt.signal.aborted) throw attempt.signal.reason;
+        if (tries >= retries) throw new ConnectionError(`${method} request failed: ${(error as Error).message}`, { cause: error });
+        // Otherwise no response arrived (refused, reset): repeating a GET cannot do harm twice.
+      }
+      if (response) {
+        if (tries >= retries || !isRetryableStatus(response.status)) {
+          (response as { [settleKey]?: () => void })[settleKey] = settle;
+          return response;
         }
-        throw new ConnectionError(`${request.method} request failed to connect: ${(error as Error).message}`, { cause: error });
-      }
-      // A transient status on a GET: read again after the server's or our backoff delay.
-      if (attempt < retries && isRetryableStatus(response.status)) {
+        // A transient status on a GET: read again after the server's or our backoff delay.
+        settle();
         await response.body?.cancel();
-        await pause(attempt + 1, response.headers.get("retry-after"));
-        continue;
       }
-      return response;
-    }
-
-    async function pause(retry: number, retryAfter: string | null): Promise<void> {
-      try {
-        await wait(retryDelay(retry, retryAfter, random), caller);
-      } catch {
-        throw new AbortError(`${request.method} request aborted by the caller while waiting to retry`);
-      }
+      await retryTiming.sleep(retryDelay(tries + 1, response?.headers.get("retry-after") ?? null), caller);
     }
   };
 }

@@ -10,14 +10,14 @@ function isTrigger(value: unknown): value is ExternalEventTrigger {
  * The description declares a JSON array of triggers, but the service's text shows the body as one
  * descriptor: accept both (wrapping a single one), reject anything else naming what was received.
  */
-export function toTriggerList(body: unknown, fail: (problem: string, body: unknown) => never): ExternalEventTrigger[] {
+export function toTriggerList(body: unknown, fail: (problem: string) => never): ExternalEventTrigger[] {
   if (isTrigger(body)) return [body];
   if (!Array.isArray(body)) {
-    return fail(`expected an array of external event triggers or one trigger descriptor; received ${describeValue(body)}`, body);
+    return fail(`expected a trigger descriptor or an array of them; received ${describeValue(body)}`);
   }
   const invalid = body.findIndex((item) => !isTrigger(item));
   if (invalid !== -1) {
-    return fail(`item ${invalid} of the trigger list is not a trigger descriptor; received ${describeValue(body[invalid])}`, body);
+    return fail(`item ${invalid} of the trigger list is not a trigger descriptor; received ${describeValue(body[invalid])}`);
   }
   return body as ExternalEventTrigger[];
 }

@@ -1,0 +1,49 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, expect, test } from "vitest";
+
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+const sizeLimit = join(packageDir, "node_modules/.bin/size-limit");
+const scratch = await mkdtemp(join(tmpdir(), "client-size-"));
+afterAll(() => rm(scratch, { recursive: true, force: true }));
+
+interface SizeCheck {
+  readonly name: string;
+  readonly passed: boolean;
+  readonly size: number;
+  readonly sizeLimit: number;
+}
+
+/** Runs size-limit (esbuild bundle of dist/index.js with openapi-fetch, gzip) and returns its verdicts, failing or not. */
+async function runSizeLimit(...args: string[]): Promise<{ checks: SizeCheck[]; exitCode: number }> {
+  const result = await promisify(execFile)(sizeLimit, ["--json", ...args], { cwd: packageDir }).then(
+    ({ stdout }) => ({ stdout, exitCode: 0 }),
+    // size-limit exits 1 when a check is over its limit; its JSON report is still on stdout.
+    (error: { stdout: string; code: number }) => ({ stdout: error.stdout, exitCode: error.code }),
+  );
+  return { checks: JSON.parse(result.stdout) as SizeCheck[], exitCode: result.exitCode };
+}
+
+test("the bundled client (openapi-fetch included, minified) is within the limit of .size-limit.json", async () => {
+  const { checks, exitCode } = await runSizeLimit();
+  console.info(checks.map((check) => `${check.name}: ${check.size} B gzip of ${check.sizeLimit} B`).join("\n"));
+  expect(checks).toHaveLength(1);
+  // The bundle is measured (openapi-fetch alone is about 2.5 kB of it), not an empty or external-only build.
+  expect(checks[0]?.size).toBeGreaterThan(2_500);
+  expect(checks[0]?.passed).toBe(true);
+  expect(exitCode).toBe(0);
+});
+
+test("the size check can fail: the same bundle against a 1 kB limit is reported over budget", async () => {
+  const [check] = JSON.parse(await readFile(join(packageDir, ".size-limit.json"), "utf8")) as Record<string, unknown>[];
+  const config = join(scratch, "size-limit.json");
+  await writeFile(config, JSON.stringify([{ ...check, path: join(packageDir, "dist/index.js"), limit: "1 kB" }]));
+  const { checks, exitCode } = await runSizeLimit("--config", config);
+  expect(checks[0]).toMatchObject({ passed: false, sizeLimit: 1_000 });
+  expect(checks[0]?.size).toBeGreaterThan(1_000);
+  expect(exitCode).toBe(1);
+});
