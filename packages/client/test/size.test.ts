@@ -28,7 +28,9 @@ async function runSizeLimit(...args: string[]): Promise<{ checks: SizeCheck[]; e
   return { checks: JSON.parse(result.stdout) as SizeCheck[], exitCode: result.exitCode };
 }
 
-test("the bundled client (openapi-fetch included, minified) is within the limit of .size-limit.json", async () => {
+// .size-limit.json holds a growth guard at today's size (5.3 KiB), not the 5 kB budget of the
+// performance issue, which the client does not meet yet: bench/RESULTS.md reports it as missed.
+test("the bundled client (openapi-fetch included, minified) does not grow past the guard of .size-limit.json", async () => {
   const { checks, exitCode } = await runSizeLimit();
   console.info(checks.map((check) => `${check.name}: ${check.size} B gzip of ${check.sizeLimit} B`).join("\n"));
   expect(checks).toHaveLength(1);
