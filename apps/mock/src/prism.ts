@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
 import type { MockOptions } from "./options.ts";
 import { waitForHttp } from "./readiness.ts";
 
@@ -15,10 +14,12 @@ export interface RunningMock {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Where Prism reads the description from: the bundle built by `@bot-conversation/openapi`. */
-export const bundlePath = fileURLToPath(import.meta.resolve("@bot-conversation/openapi/openapi.json"));
+const require = createRequire(import.meta.url);
 
-const prismEntry = createRequire(import.meta.url).resolve("@stoplight/prism-cli/dist/index.js");
+/** Where Prism reads the description from: the bundle built by `@bot-conversation/openapi`. */
+export const bundlePath = require.resolve("@bot-conversation/openapi/openapi.json");
+
+const prismEntry = require.resolve("@stoplight/prism-cli/dist/index.js");
 
 /** Prism's command line for the given options. */
 export function prismArguments(options: MockOptions): string[] {

@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
-import { freePort, token } from "./support/mock.ts";
+import { freePort } from "../src/port.ts";
+import { token } from "./support/mock.ts";
 
 const mainPath = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 

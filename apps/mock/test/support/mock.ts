@@ -1,18 +1,8 @@
 import { afterAll, beforeAll } from "vitest";
-import { createServer } from "node:net";
 import { startMock, type RunningMock } from "../../src/prism.ts";
 import { defaultMockOptions } from "../../src/options.ts";
+import { freePort } from "../../src/port.ts";
 import type { Operation } from "./bundle.ts";
-
-/** A port the OS reports free right now (Prism needs a concrete port, so it cannot bind port 0 itself). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no TCP address");
-  return address.port;
-}
 
 /** Starts the real Prism on 127.0.0.1 and an ephemeral port; stop it in `afterAll`. */
 export async function startTestMock(dynamic = false): Promise<RunningMock> {
