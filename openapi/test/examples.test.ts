@@ -4,15 +4,12 @@ import {
   operations,
   problemsOf,
   resolve,
+  resolveIfReference,
   type ExampleObject,
   type MediaTypeObject,
   type ParameterObject,
   type SchemaObject,
 } from "./support/description.js";
-
-function resolveIfReference<T extends object>(node: T | { $ref: string }): T {
-  return "$ref" in node ? resolve<T>(node.$ref) : node;
-}
 
 interface ExampleCase {
   where: string;

@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+import { openApiBundle, type SchemaObject } from "@bot-conversation/test-support/openapi-bundle";
 
 /** Absolute path of the bundled description that every other package consumes. */
 export const bundlePath = fileURLToPath(new URL("../../dist/openapi.json", import.meta.url));
@@ -48,38 +47,19 @@ export interface ExampleObject {
   summary: string;
   value: unknown;
 }
-/** A JSON Schema 2020-12 schema as OpenAPI 3.1 writes it. */
-export type SchemaObject = Record<string, unknown>;
+export type { SchemaObject };
 
-const documentId = "https://bot-conversation.invalid/openapi.json";
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-addFormats.default(ajv);
-ajv.addSchema({ $id: documentId, components: description.components }, documentId);
+const bundle = openApiBundle(description);
 
 /** Resolves a local `$ref` such as `#/components/examples/X` inside the bundle. */
-export function resolve<T>(reference: string): T {
-  const node = reference
-    .replace(/^#\//, "")
-    .split("/")
-    .reduce<unknown>((parent, key) => (parent as Record<string, unknown>)[key.replaceAll("~1", "/").replaceAll("~0", "~")], description);
-  if (node === undefined) throw new Error(`Unresolved reference ${reference}`);
-  return node as T;
-}
+export const resolve = bundle.dereference;
 
-/** A validator for a schema of the bundle: a component name, or an inline schema that may `$ref` components. */
-export function validatorFor(schema: string | SchemaObject): ValidateFunction {
-  const wrapped = typeof schema === "string" ? { $ref: `${documentId}#/components/schemas/${schema}` } : rebase(schema);
-  return ajv.compile(wrapped);
-}
+/** A node itself, or what its `$ref` points at. */
+export const resolveIfReference = bundle.resolve;
 
-/** Validates a value and returns Ajv's messages, empty when the value is valid. */
+/** Validates a value against a schema of the bundle (a component name, or an inline schema that may `$ref` components); Ajv's messages, empty when valid. */
 export function problemsOf(schema: string | SchemaObject, value: unknown): string[] {
-  const validate = validatorFor(schema);
-  return validate(value) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message ?? ""}`);
-}
-
-function rebase(schema: SchemaObject): SchemaObject {
-  return JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${documentId}#/components/`)) as SchemaObject;
+  return bundle.problemsOf(typeof schema === "string" ? { $ref: `#/components/schemas/${schema}` } : schema, value);
 }
 
 /** Every operation of the bundle with its path and method. */

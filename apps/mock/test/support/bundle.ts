@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+import { openApiBundle } from "@bot-conversation/test-support/openapi-bundle";
 import { bundlePath } from "../../src/prism.ts";
 
 /** The part of an OpenAPI document these tests read. */
@@ -44,16 +43,10 @@ export const bundle = JSON.parse(readFileSync(bundlePath, "utf8")) as OpenApiDoc
 const httpMethods = new Set(["get", "put", "post", "delete", "patch", "head", "options"]);
 const sampleAgentStageId = "5f0c6d1e-8a4b-4f3e-9c2d-7b1a2e3f4d5c";
 
-/** Follows a local `#/...` reference inside the bundle. */
-export function resolveLocal<T>(node: T & { $ref?: string }): T {
-  if (!node.$ref) return node;
-  let target: unknown = bundle;
-  for (const segment of node.$ref.replace(/^#\//, "").split("/")) {
-    target = (target as Record<string, unknown>)[segment.replaceAll("~1", "/").replaceAll("~0", "~")];
-  }
-  if (target === undefined) throw new Error(`Unresolved reference ${node.$ref}`);
-  return resolveLocal(target as T & { $ref?: string });
-}
+const tools = openApiBundle(bundle);
+
+/** Follows a local `#/...` reference inside the bundle; a node without `$ref` is returned as it is. */
+export const resolveLocal = tools.resolve;
 
 /** Value of a named example, following its `$ref`. */
 export function exampleValue(example: { $ref?: string; value?: unknown }): unknown {
@@ -87,17 +80,11 @@ export const namedResponseExamples: NamedResponseExample[] = operations.flatMap(
   ),
 );
 
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats.default(ajv);
-ajv.addSchema(bundle, "bundle.json");
-
 /** Validates `value` against the schema of a media type; returns Ajv's errors as text, or `undefined` when valid. */
 export function schemaErrors(media: MediaTypeObject, value: unknown): string | undefined {
-  const ref = media.schema?.$ref;
-  if (!ref) throw new Error("These tests expect every response schema to be a component reference");
-  const validate = ajv.getSchema(`bundle.json${ref}`);
-  if (!validate) throw new Error(`No schema at ${ref}`);
-  return validate(value) ? undefined : ajv.errorsText(validate.errors);
+  if (!media.schema?.$ref) throw new Error("These tests expect every response schema to be a component reference");
+  const problems = tools.problemsOf(media.schema, value);
+  return problems.length === 0 ? undefined : problems.join(", ");
 }
 
 /** A status key of the description as a concrete status Prism can be asked for (`4XX` becomes `400`). */
