@@ -5,8 +5,8 @@
  *
  * Usage: node scripts/check-breaking.ts [baseline] [revision]
  */
-import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { redocly } from "./redocly.ts";
 
 /** What `redocly diff --format json` reports, in the parts this guard reads. */
 interface DiffReport {
@@ -25,9 +25,6 @@ export interface BreakingChangeVerdict {
   reason: string;
 }
 
-const packageRoot = fileURLToPath(new URL("..", import.meta.url));
-const redoclyBin = fileURLToPath(new URL("../node_modules/.bin/redocly", import.meta.url));
-
 /** Default baseline: the released description, committed. */
 export const defaultBaseline = fileURLToPath(new URL("../baseline/openapi.yaml", import.meta.url));
 /** Default revision: the bundle the build produces. */
@@ -41,11 +38,7 @@ function majorOf(version: string): number {
 
 /** Runs `redocly diff` on the two descriptions and applies the major-bump rule. */
 export function checkBreakingChanges(baseline = defaultBaseline, revision = defaultRevision): BreakingChangeVerdict {
-  const diff = spawnSync(redoclyBin, ["diff", baseline, revision, "--format", "json", "--fail-on", "none"], {
-    cwd: packageRoot,
-    encoding: "utf8",
-    env: { ...process.env, REDOCLY_SUPPRESS_NOTIFICATIONS: "true", NO_COLOR: "1" },
-  });
+  const diff = redocly("diff", baseline, revision, "--format", "json", "--fail-on", "none");
   if (diff.status !== 0) throw new Error(`redocly diff failed (exit ${diff.status}): ${diff.stderr}`);
   const report = JSON.parse(diff.stdout) as DiffReport;
   const { base: baseVersion, revision: revisionVersion } = report.infoVersions;

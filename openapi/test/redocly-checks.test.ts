@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { redocly, redoclyConfig } from "./support/redocly.js";
+import { redocly, redoclyConfig } from "../scripts/redocly.js";
 
 interface LintReport {
   totals: { errors: number; warnings: number };
