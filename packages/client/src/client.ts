@@ -7,7 +7,7 @@ import type {
   SearchConversationsQuery,
 } from "@bot-conversation/types";
 import createClient, { type Client } from "openapi-fetch";
-import { requireText } from "./internal/describe.js";
+import { describeValue, requireText } from "./internal/describe.js";
 import { readResponse } from "./internal/response.js";
 import { createTransport, type TokenSource } from "./internal/transport.js";
 import { toTriggerList } from "./internal/triggers.js";
@@ -40,7 +40,10 @@ export interface RequestOptions {
 
 /** Options of `fireExternalEvent`. */
 export interface FireOptions extends RequestOptions {
-  /** The trigger being fired: the request is checked against it first and never sent when it does not fit. */
+  /**
+   * The trigger being fired: the request is checked against it first and never sent when it does not
+   * fit (`EventValidationError`). A trigger of another `externalEventId` is a `TypeError`.
+   */
   readonly trigger?: ExternalEventTrigger;
 }
 
@@ -67,20 +70,18 @@ export interface BotConversationClient {
 const searchPath = "/api/v2/channels/conversations";
 const triggersPath = "/api/v1/runtime/simple/external/events/{agentStageId}";
 const firePath = "/api/v1/runtime/simple/external/events";
-const noOptions: RequestOptions = {};
-const noHeaders: Readonly<Record<string, string>> = {};
 
 /** What every call passes to openapi-fetch besides its parameters: a text body (parsed here), the caller's headers and signal. */
-function textOptions(call: RequestOptions) {
-  return { parseAs: "text", headers: call.headers ?? noHeaders, signal: call.signal ?? null } as const;
-}
+const textOptions = (call?: RequestOptions) =>
+  // openapi-fetch skips a header set or signal that is undefined, which its types do not say under exactOptionalPropertyTypes.
+  ({ parseAs: "text", ...call }) as { parseAs: "text"; headers?: Readonly<Record<string, string>>; signal?: AbortSignal };
 
 /** Creates a client of the Bot Conversation Service. */
 export function createBotConversationClient(options: BotConversationClientOptions): BotConversationClient {
   const sentTokens = new Set<string>();
   const raw = createClient<paths>({
     baseUrl: options.baseUrl,
-    headers: options.headers ?? noHeaders,
+    headers: options.headers ?? {},
     fetch: createTransport({
       token: options.token,
       fetch: options.fetch ?? ((input: Request, init?: RequestInit) => fetch(input, init)),
@@ -90,7 +91,7 @@ export function createBotConversationClient(options: BotConversationClientOption
     }),
   });
 
-  async function searchConversations(query: SearchConversationsQuery = {}, call = noOptions): Promise<ConversationPage> {
+  async function searchConversations(query: SearchConversationsQuery = {}, call?: RequestOptions): Promise<ConversationPage> {
     const pending = raw.GET(searchPath, { params: { query }, ...textOptions(call) });
     return readResponse("GET", searchPath, pending, sentTokens, (body) => body as ConversationPage);
   }
@@ -101,20 +102,20 @@ export function createBotConversationClient(options: BotConversationClientOption
     iterateConversationPages: (query, iterate) => iterateConversationPages(searchConversations, query, iterate),
     iterateConversations: (query, iterate) => iterateConversations(searchConversations, query, iterate),
 
-    async listExternalEventTriggers(agentStageId, call = noOptions) {
+    async listExternalEventTriggers(agentStageId, call?: RequestOptions) {
       requireText("agentStageId", agentStageId);
       const pending = raw.GET(triggersPath, { params: { path: { agentStageId } }, ...textOptions(call) });
       return readResponse("GET", triggersPath, pending, sentTokens, toTriggerList);
     },
 
-    async fireExternalEvent(request, call: FireOptions = noOptions) {
-      const { trigger } = call;
+    async fireExternalEvent(request, { trigger, ...call } = {}) {
       if (trigger) {
-        const problems = validateEventPayload(trigger, request.externalEventPayload);
-        const idMatches = request.externalEventId === trigger.externalEventId;
-        if (problems.length > 0 || !idMatches) {
-          throw new EventValidationError(problems, idMatches ? undefined : { expected: trigger.externalEventId, received: request.externalEventId });
+        // Another trigger's parameters say nothing about this request: passing it is a caller's mistake.
+        if (trigger.externalEventId !== request.externalEventId) {
+          throw new TypeError(`options.trigger: expected the trigger ${describeValue(request.externalEventId)}; got ${describeValue(trigger.externalEventId)}`);
         }
+        const problems = validateEventPayload(trigger, request.externalEventPayload);
+        if (problems.length > 0) throw new EventValidationError(problems);
       }
       await readResponse("POST", firePath, raw.POST(firePath, { body: request, ...textOptions(call) }), sentTokens);
     },

@@ -4,9 +4,9 @@
 export class BotConversationError extends Error {
   override name = "BotConversationError";
 
-  /** A plain, secret-free form for `JSON.stringify` and structured logs. */
+  /** A plain, secret-free form for `JSON.stringify` and structured logs (`name` is an own field already). */
   toJSON(): object {
-    return { ...this, name: this.name, message: this.message };
+    return { ...this, message: this.message };
   }
 }
 
@@ -24,8 +24,6 @@ export interface ApiErrorInit {
   readonly body: unknown;
 }
 
-const requestIdHeaders = ["x-request-id", "request-id", "x-correlation-id", "x-amzn-requestid"];
-
 /** The service answered with a status or a body the client cannot use. */
 export class ApiError extends BotConversationError {
   override name = "ApiError";
@@ -38,15 +36,16 @@ export class ApiError extends BotConversationError {
   declare readonly path: string;
   /** Response headers, names in lower case. */
   declare readonly headers: Readonly<Record<string, string>>;
-  /** Request identifier sent by the server (`x-request-id` and similar), if any. */
-  readonly requestId: string | undefined;
+  /** The `x-request-id` response header, when the server sends one. */
+  declare readonly requestId: string | undefined;
   /** Response body: parsed JSON, or the raw text when it is not JSON. */
   declare readonly body: unknown;
 
-  constructor(init: ApiErrorInit, message = `${init.method} ${init.path} failed with status ${init.status}`) {
-    super(message);
+  /** `problem`: what is wrong with a successful response, e.g. `expected a JSON body; got "<h1>"`. */
+  constructor(init: ApiErrorInit, problem?: string) {
+    super(`${init.method} ${init.path} answered ${init.status}${problem ? ` but ${problem}` : ""}`);
     Object.assign(this, init);
-    this.requestId = init.headers[requestIdHeaders.find((name) => name in init.headers) ?? ""];
+    this.requestId = init.headers["x-request-id"];
   }
 }
 

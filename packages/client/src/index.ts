@@ -22,4 +22,3 @@ export {
 export type { TokenSource } from "./internal/transport.js";
 export type { IterateOptions } from "./pagination.js";
 export { EventValidationError, platformConversationId, validateEventPayload, type PayloadProblem } from "./payload.js";
-export { isRetryableStatus, parseRetryAfter, retryDefaults, retryDelay } from "./retry.js";

@@ -1,5 +1,6 @@
 import type { ConversationPage, ConversationSummary, SearchConversationsQuery } from "@bot-conversation/types";
-import { AbortError, PaginationError } from "./errors.js";
+import { PaginationError } from "./errors.js";
+import { describeValue } from "./internal/describe.js";
 import type { RequestOptions } from "./client.js";
 
 /** Options of `iterateConversationPages` and `iterateConversations`. */
@@ -17,25 +18,23 @@ type Search = (query: SearchConversationsQuery, options: RequestOptions) => Prom
 /**
  * Yields every page of a search: the first request omits `pageIndex` unless the caller gave one, and
  * each next request asks for the returned `pageIndex + 1` while `hasMore` is true (the base of
- * `pageIndex` is not stated by the service). A page index is never requested twice.
+ * `pageIndex` is not stated by the service). Requests only move forward, so a page index is never
+ * requested twice: a page that does not advance ends the iteration with `PaginationError`.
  */
 export async function* iterateConversationPages(
   search: Search,
   query: SearchConversationsQuery = {},
   { signal, maxPages = Infinity, headers }: IterateOptions = {},
 ): AsyncGenerator<ConversationPage, void, undefined> {
-  // Every page index asked for: a next index already asked for means the server's pages do not advance.
-  const requested = new Set<number | undefined>();
   let pageQuery = query;
   for (let pages = 0; pages < maxPages; pages++) {
-    if (signal?.aborted) throw new AbortError("GET request aborted by the caller");
-    requested.add(pageQuery.pageIndex);
     const page = await search(pageQuery, { signal, headers: typeof headers === "function" ? headers(pageQuery) : headers });
     yield page;
     if (!page.hasMore) return;
     const next = page.pageIndex + 1;
-    if (!Number.isInteger(next) || next < 1 || requested.has(next)) {
-      throw new PaginationError(`pageIndex ${JSON.stringify(page.pageIndex)} returned twice or not an index; stopping`);
+    // Requests only move forward, so no page index is requested twice.
+    if (!Number.isInteger(next) || next <= (pageQuery.pageIndex ?? 0)) {
+      throw new PaginationError(`pageIndex ${describeValue(page.pageIndex)} does not advance past the page asked for`);
     }
     pageQuery = { ...query, pageIndex: next };
   }

@@ -23,7 +23,7 @@ const formats: Record<VariableType, (value: unknown) => boolean> = {
   String: isString,
   Number: Number.isFinite,
   Boolean: (value) => typeof value === "boolean",
-  DateTime: (value) => isString(value) && isoDateTime.test(value) && !Number.isNaN(Date.parse(value)),
+  DateTime: (value) => isString(value) && isoDateTime.test(value) && !isNaN(Date.parse(value)),
   ComplexObject: isJsonObject,
   PersonName: isString,
   File: (value) => isJsonObject(value) && isString(value["name"]) && isString(value["fileUrl"]),
@@ -36,28 +36,24 @@ export function validateEventPayload(
 ): PayloadProblem[] {
   return Object.entries(payload ?? {}).flatMap(([variableCode, value]) => {
     const expectedType = Object.hasOwn(trigger.parameters, variableCode) ? trigger.parameters[variableCode]!.type : null;
-    const known = expectedType !== null && Object.hasOwn(formats, expectedType);
-    if (known && formats[expectedType](value)) return [];
+    const known = Object.hasOwn(formats, expectedType ?? "");
+    if (known && formats[expectedType!](value)) return [];
     const received = describeValue(value);
-    const problem = expectedType === null ? `trigger ${trigger.externalEventId} has no variable with this code` : `expected ${expectedType}${known ? "" : " (unknown type)"}`;
-    return [{ variableCode, expectedType, received, message: `${variableCode}: ${problem}; got ${received}` }];
+    const expected = expectedType ? `expected ${expectedType}${known ? "" : " (not a known type)"}` : `not a variable of trigger ${trigger.externalEventId}`;
+    return [{ variableCode, expectedType, received, message: `${variableCode}: ${expected}; got ${received}` }];
   });
 }
 
-/** A fire request does not fit the trigger it was checked against; nothing was sent. */
+/** A fire request does not fit the trigger it was checked against; nothing was sent. The message has a line per problem. */
 export class EventValidationError extends BotConversationError {
   override name = "EventValidationError";
 
   constructor(
     /** Every problem found in `externalEventPayload`. */
     readonly problems: readonly PayloadProblem[],
-    /** Set when the request's `externalEventId` is not the trigger's. */
-    readonly externalEventIdMismatch?: { readonly expected: string; readonly received: string },
   ) {
-    const mismatch = externalEventIdMismatch
-      ? [`externalEventId: expected ${JSON.stringify(externalEventIdMismatch.expected)}; got ${JSON.stringify(externalEventIdMismatch.received)}`]
-      : [];
-    super(["The request does not fit its trigger:", ...mismatch, ...problems.map((problem) => problem.message)].join("\n- "));
+    // One line per problem, each naming its variable.
+    super(problems.map((problem) => problem.message).join("\n"));
   }
 }
 

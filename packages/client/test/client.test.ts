@@ -169,10 +169,10 @@ describe("the trigger list", () => {
   });
 
   test.each([
-    ["a number", 42, "a number (42)"],
-    ["null", null, "null"],
-    ["an object without a trigger", { items: [] }, 'an object with keys ["items"]'],
-    ["an array with a bad item", [trigger, "x"], 'item 1 of the trigger list is not a trigger descriptor; received a string ("x")'],
+    ["a number", 42, "expected a trigger descriptor or an array of them; got 42"],
+    ["null", null, "got null"],
+    ["an object without a trigger", { items: [] }, 'got {"items":[]}'],
+    ["an array with a bad item", [trigger, "x"], 'got "x"'],
   ])("%s is rejected with an UnexpectedResponseError naming what was received", async (_label, body, received) => {
     const { client } = await setUp((_request, response) => sendJson(response, 200, body));
     const error = await client.listExternalEventTriggers("bot").catch((caught: unknown) => caught);
@@ -227,11 +227,35 @@ describe("the token", () => {
     expect(JSON.stringify(error)).toContain("[redacted]");
   });
 
+  test("is redacted in object keys and strings at any depth, and the rest of the error is kept", async () => {
+    const body = { "secret-token-123": { list: ["a secret-token-123 b", 123] } };
+    const { client } = await setUp((_request, response) => sendJson(response, 500, body, { "x-request-id": "r-2" }));
+    const error = await client.searchConversations().catch((caught: unknown) => caught);
+    expect(error).toMatchObject({
+      name: "ServerError",
+      status: 500,
+      method: "GET",
+      path: "/api/v2/channels/conversations",
+      requestId: "r-2",
+      body: { "[redacted]": { list: ["a [redacted] b", 123] } },
+    });
+  });
+
+  test.each([
+    ["a token that is also a JSON number in the body", "123", { count: 123, note: "id 123" }, { count: 123, note: "id [redacted]" }],
+    ["a one-letter token", "e", { message: "nope" }, { "m[redacted]ssag[redacted]": "nop[redacted]" }],
+  ])("%s never breaks the error into a SyntaxError", async (_label, token, body, redacted) => {
+    const { client } = await setUp((_request, response) => sendJson(response, 404, body), { token });
+    const error = await client.searchConversations().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ status: 404, path: "/api/v2/channels/conversations", body: redacted });
+  });
+
   test("never shows up in a message that quotes an unexpected body", async () => {
     const { client } = await setUp((_request, response) => sendJson(response, 200, "secret-token-123"));
     const error = await client.listExternalEventTriggers("bot").catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UnexpectedResponseError);
-    expect((error as Error).message).toContain('received a string ("[redacted]")');
+    expect((error as Error).message).toContain('got "[redacted]"');
     expect(JSON.stringify(error)).not.toContain("secret-token-123");
   });
 
@@ -259,11 +283,11 @@ describe("fireExternalEvent with a trigger", () => {
     expect(server.requests).toHaveLength(0);
   });
 
-  test("an externalEventId other than the trigger's is refused", async () => {
+  test("another event's trigger is refused as a caller's mistake, naming both", async () => {
     const { client, server } = await setUp((_request, response) => response.writeHead(200).end());
     const error = await client.fireExternalEvent({ ...fire, externalEventId: "other" }, { trigger }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(EventValidationError);
-    expect((error as EventValidationError).externalEventIdMismatch).toEqual({ expected: "order-status-changed", received: "other" });
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe('options.trigger: expected the trigger "other"; got "order-status-changed"');
     expect(server.requests).toHaveLength(0);
   });
 

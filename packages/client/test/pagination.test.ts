@@ -42,8 +42,17 @@ describe("iterateConversationPages", () => {
       for await (const page of iterateConversationPages(search)) seen.push(page.pageIndex);
     })().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(PaginationError);
-    expect((error as Error).message).toContain("pageIndex 0 returned twice");
+    expect((error as Error).message).toContain("pageIndex 0 does not advance");
     expect(queries.map((query) => query.pageIndex)).toEqual([undefined, 1]);
+  });
+
+  test("a server going back to an earlier page stops with a PaginationError, never asking again", async () => {
+    const { search, queries } = fakeSearch([{ hasMore: true, pageIndex: 4 }, { hasMore: true, pageIndex: 1 }]);
+    const pages = iterateConversationPages(search, { pageIndex: 4 });
+    await pages.next();
+    await pages.next();
+    await expect(pages.next()).rejects.toThrow("pageIndex 1 does not advance");
+    expect(queries.map((query) => query.pageIndex)).toEqual([4, 5]);
   });
 
   test.each([-1, 1.5, undefined])("a hasMore page with pageIndex %j stops with a PaginationError", async (pageIndex) => {

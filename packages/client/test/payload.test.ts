@@ -36,21 +36,21 @@ describe("validateEventPayload accepts each variable type's format", () => {
 
 describe("validateEventPayload rejects values of the wrong format", () => {
   test.each([
-    ["orderNumber", "String", 10482, "a number (10482)"],
-    ["orderTotal", "Number", "149.9", 'a string ("149.9")'],
-    ["orderTotal", "Number", Number.NaN, "a non-finite number (NaN)"],
-    ["orderTotal", "Number", Number.POSITIVE_INFINITY, "a non-finite number (Infinity)"],
-    ["isPaid", "Boolean", "true", 'a string ("true")'],
-    ["deliveryDate", "DateTime", "next Tuesday", 'a string ("next Tuesday")'],
-    ["deliveryDate", "DateTime", "2026-13-45T99:00:00Z", 'a string ("2026-13-45T99:00:00Z")'],
-    ["deliveryDate", "DateTime", 1732435200000, "a number (1732435200000)"],
-    ["deliveryAddress", "ComplexObject", [], "an array of 0"],
+    ["orderNumber", "String", 10482, "10482"],
+    ["orderTotal", "Number", "149.9", '"149.9"'],
+    ["orderTotal", "Number", Number.NaN, "NaN"],
+    ["orderTotal", "Number", Number.POSITIVE_INFINITY, "Infinity"],
+    ["isPaid", "Boolean", "true", '"true"'],
+    ["deliveryDate", "DateTime", "next Tuesday", '"next Tuesday"'],
+    ["deliveryDate", "DateTime", "2026-13-45T99:00:00Z", '"2026-13-45T99:00:00Z"'],
+    ["deliveryDate", "DateTime", 1732435200000, "1732435200000"],
+    ["deliveryAddress", "ComplexObject", [], "[]"],
     ["deliveryAddress", "ComplexObject", null, "null"],
-    ["deliveryAddress", "ComplexObject", "Kazan", 'a string ("Kazan")'],
-    ["courierName", "PersonName", { first: "Pavel" }, 'an object with keys ["first"]'],
-    ["invoice", "File", { name: "invoice.pdf" }, 'an object with keys ["name"]'],
-    ["invoice", "File", { name: "invoice.pdf", fileUrl: 7 }, 'an object with keys ["name","fileUrl"]'],
-    ["invoice", "File", "https://files.example.com/invoice.pdf", 'a string ("https://files.example.com/invoice.pdf")'],
+    ["deliveryAddress", "ComplexObject", "Kazan", '"Kazan"'],
+    ["courierName", "PersonName", { first: "Pavel" }, '{"first":"Pavel"}'],
+    ["invoice", "File", { name: "invoice.pdf" }, '{"name":"invoice.pdf"}'],
+    ["invoice", "File", { name: "invoice.pdf", fileUrl: 7 }, '{"name":"invoice.pdf","fileUrl":7}'],
+    ["invoice", "File", "https://files.example.com/invoice.pdf", '"https://files.example.com/invoice.pdf"'],
   ])("%s (%s) = %j", (variableCode, expectedType, value, received) => {
     const problems = validateEventPayload(trigger, { [variableCode]: value });
     expect(problems).toEqual([{ variableCode, expectedType, received, message: expect.stringContaining(`expected ${expectedType}`) }]);
@@ -67,7 +67,7 @@ describe("validateEventPayload reports every problem", () => {
       ["colour", null],
       ["__proto__x", null],
     ]);
-    expect(problems[2]?.message).toContain("has no variable with this code");
+    expect(problems[2]?.message).toBe('colour: not a variable of trigger order-status-changed; got "red"');
   });
 
   test("inherited names such as toString are unknown codes, not variables", () => {
@@ -76,12 +76,35 @@ describe("validateEventPayload reports every problem", () => {
 
   test("a type the trigger declares but the table does not know is a problem", () => {
     const odd = { ...trigger, parameters: { when: { name: "When", type: "Date" } } } as unknown as ExternalEventTrigger;
-    expect(validateEventPayload(odd, { when: "2026-11-24" })[0]).toMatchObject({ variableCode: "when", expectedType: "Date" });
+    expect(validateEventPayload(odd, { when: "2026-11-24" })[0]).toMatchObject({
+      variableCode: "when",
+      expectedType: "Date",
+      message: 'when: expected Date (not a known type); got "2026-11-24"',
+    });
   });
 
   test("no payload is valid", () => {
     expect(validateEventPayload(trigger, undefined)).toEqual([]);
   });
+});
+
+describe("what was given, as a problem shows it", () => {
+  const cyclic: Record<string, unknown> = {};
+  cyclic["self"] = cyclic;
+  test.each([
+    ["a bigint", 10n, "10"],
+    ["undefined", undefined, "undefined"],
+    ["a function", () => 1, "function"],
+    ["a cyclic object", cyclic, "object"],
+  ])("%s", (_label, value, received) => {
+    expect(validateEventPayload(trigger, { orderNumber: value })).toEqual([
+      { variableCode: "orderNumber", expectedType: "String", received, message: `orderNumber: expected String; got ${received}` },
+    ]);
+  });
+});
+
+test("a long value is cut at 40 characters", () => {
+  expect(validateEventPayload(trigger, { orderTotal: "9".repeat(50) })[0]?.received).toBe(`"${"9".repeat(39)}...`);
 });
 
 describe("platformConversationId", () => {

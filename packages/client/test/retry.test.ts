@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { createTransport, retryTiming } from "../src/internal/transport.js";
 import { isRetryableStatus, parseRetryAfter, retryDelay } from "../src/retry.js";
 
@@ -20,7 +20,13 @@ describe("isRetryableStatus", () => {
 });
 
 describe("parseRetryAfter", () => {
-  const now = Date.parse("2026-11-20T09:00:00Z");
+  beforeEach(() => {
+    vi.useFakeTimers({ now: Date.parse("2026-11-20T09:00:00Z"), toFake: ["Date"] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   test.each([
     ["0", 0],
     ["3", 3_000],
@@ -34,11 +40,15 @@ describe("parseRetryAfter", () => {
     ["", undefined],
     [null, undefined],
   ])("%j -> %j ms", (value, expected) => {
-    expect(parseRetryAfter(value, now)).toBe(expected);
+    expect(parseRetryAfter(value)).toBe(expected);
   });
 });
 
 describe("retryDelay", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
   test.each([
     [1, 500],
     [2, 1_000],
@@ -46,16 +56,19 @@ describe("retryDelay", () => {
     [5, 8_000],
     [10, 8_000],
   ])("retry %i without jitter waits %i ms (exponential from 0.5 s, capped at 8 s)", (retry, expected) => {
-    expect(retryDelay(retry, null, () => 0)).toBe(expected);
+    vi.spyOn(Math, "random").mockReturnValue(0);
+    expect(retryDelay(retry, null)).toBe(expected);
   });
 
   test("jitter shortens the wait by up to a quarter", () => {
-    expect(retryDelay(2, null, () => 0.999)).toBeCloseTo(750.25, 1);
+    vi.spyOn(Math, "random").mockReturnValue(0.999);
+    expect(retryDelay(2, null)).toBeCloseTo(750.25, 1);
   });
 
   test("a usable Retry-After wins over the backoff; an over-long one does not", () => {
-    expect(retryDelay(1, "7", () => 0)).toBe(7_000);
-    expect(retryDelay(1, "3600", () => 0)).toBe(500);
+    vi.spyOn(Math, "random").mockReturnValue(0);
+    expect(retryDelay(1, "7")).toBe(7_000);
+    expect(retryDelay(1, "3600")).toBe(500);
   });
 });
 

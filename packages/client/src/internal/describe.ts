@@ -1,12 +1,17 @@
-/** Names a value's JSON kind for error messages: `a string ("next Tuesday")`, `null`, `an array of 2`. */
+/**
+ * Shows a value in an error message as it would be written in JSON, cut at 40 characters: `"next Tuesday"`
+ * (a string), `149.9`, `NaN`, `null`, `[]`, `{"first":"Pavel"}`; `undefined` and other values with no
+ * JSON form (a function, a cyclic object) by their `typeof`.
+ */
 export function describeValue(value: unknown): string {
-  if (value == null) return value === null ? "null" : "nothing";
-  if (Array.isArray(value)) return `an array of ${value.length}`;
-  const type = typeof value;
-  if (type === "object") return `an object with keys ${JSON.stringify(Object.keys(value).slice(0, 5))}`;
-  if (type === "string") return `a string (${JSON.stringify((value as string).length > 40 ? `${(value as string).slice(0, 40)}...` : value)})`;
-  const shown = type === "number" || type === "boolean" ? ` (${value as number})` : "";
-  return `a ${type === "number" && !Number.isFinite(value) ? "non-finite " : ""}${type}${shown}`;
+  let shown: string | undefined;
+  try {
+    shown = typeof value === "number" || typeof value === "bigint" ? String(value) : JSON.stringify(value);
+  } catch {
+    // A cyclic object: named by its typeof below.
+  }
+  shown ??= typeof value;
+  return shown.length > 40 ? `${shown.slice(0, 40)}...` : shown;
 }
 
 /** Throws a `TypeError` naming `name` unless `value` is a string with more than white space. */

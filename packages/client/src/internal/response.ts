@@ -1,4 +1,5 @@
 import { apiErrorFor, BotConversationError, ConnectionError, UnexpectedResponseError } from "../errors.js";
+import { describeValue, isJsonObject } from "./describe.js";
 import { settleAttempt } from "./transport.js";
 
 /** What openapi-fetch resolves to when asked for `parseAs: "text"`. */
@@ -33,40 +34,33 @@ export async function readResponse<T>(
     result = await pending;
   } catch (error) {
     // The attempt aborts with typed reasons (timeout, caller), and a spec-compliant fetch fails the body read with them.
-    throw error instanceof BotConversationError ? error : new ConnectionError(`${method} ${path} failed: ${(error as Error).message}`, { cause: error });
+    throw error instanceof BotConversationError ? error : new ConnectionError(`${method} request failed: ${(error as Error).message}`, { cause: error });
   }
   const { response, data } = result;
   // The body has been read: the attempt's timeout has nothing left to cover.
   settleAttempt(response);
   const { status, headers } = response;
-  const fail = (problem: string | undefined, body: unknown): never => {
-    const init = {
-      method,
-      path,
-      status,
-      headers: Object.fromEntries([...headers].map(([name, value]) => [name, redact(value, tokens)])),
-      body: redact(body, tokens),
-    };
-    // The problem may quote the body, so the message is redacted too.
-    throw problem ? new UnexpectedResponseError(init, redact(`${method} ${path} answered ${status} but ${problem}`, tokens)) : apiErrorFor(init);
+  const scrub = (text: string): string => {
+    for (const token of tokens) text = text.replaceAll(token, "[redacted]");
+    return text;
   };
-  if (!response.ok) return fail(undefined, result.error);
+  const fail = (body: unknown, problem?: string): never => {
+    // A server may echo the token in a header or the body, and the problem may quote the body: they pass
+    // through JSON once, with each token sent replaced in every string and object key.
+    const [cleanHeaders, cleanBody, cleanProblem] = JSON.parse(JSON.stringify([Object.fromEntries(headers), body, problem]), (_key, value: unknown) =>
+      typeof value === "string" ? scrub(value) : isJsonObject(value) ? Object.fromEntries(Object.entries(value).map(([key, item]) => [scrub(key), item])) : value,
+    ) as [Record<string, string>, unknown, string | null];
+    const init = { method, path, status, headers: cleanHeaders, body: cleanBody };
+    throw cleanProblem ? new UnexpectedResponseError(init, cleanProblem) : apiErrorFor(init);
+  };
+  if (!response.ok) return fail(result.error);
   if (!check) return undefined;
   const text = data as string;
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    return fail(`expected a JSON body; received ${text ? `${text.length} characters of ${headers.get("content-type") ?? "no content type"}` : "an empty body"}`, text);
+    return fail(text, `expected a JSON body; got ${describeValue(text)}`);
   }
-  return check(body, (problem) => fail(problem, body));
-}
-
-/** `value` with every token the client sent replaced, wherever a server echoed it back (a JSON value is searched as JSON text). */
-function redact<T>(value: T, tokens: ReadonlySet<string>): T {
-  if (value === undefined) return value;
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  let clean = text;
-  for (const token of tokens) clean = clean.replaceAll(token, "[redacted]");
-  return clean === text ? value : typeof value === "string" ? (clean as T) : (JSON.parse(clean) as T);
+  return check(body, (problem) => fail(body, problem));
 }

@@ -60,7 +60,7 @@ export function createTransport({ token, fetch, timeoutMs, maxRetries, sentToken
       request.headers.set("X-Token", value);
       const attempt = new AbortController();
       const onAbort = (): void => attempt.abort(aborted());
-      const timer = setTimeout(() => attempt.abort(new TimeoutError(`${method} attempt timed out after ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(() => attempt.abort(new TimeoutError(`${method} request timed out after ${timeoutMs} ms`)), timeoutMs);
       (timer as { unref?: () => void }).unref?.();
       caller.addEventListener("abort", onAbort);
       const settle = (): void => {
@@ -86,7 +86,7 @@ export function createTransport({ token, fetch, timeoutMs, maxRetries, sentToken
         settle();
         await response.body?.cancel();
       }
-      await retryTiming.sleep(retryDelay(tries + 1, response?.headers.get("retry-after") ?? null), caller);
+      await retryTiming.sleep(retryDelay(tries + 1, response?.headers.get("retry-after")), caller);
     }
   };
 }

@@ -8,16 +8,10 @@ function isTrigger(value: unknown): value is ExternalEventTrigger {
 
 /**
  * The description declares a JSON array of triggers, but the service's text shows the body as one
- * descriptor: accept both (wrapping a single one), reject anything else naming what was received.
+ * descriptor: accept both (wrapping a single one), reject anything else naming the first bad value.
  */
 export function toTriggerList(body: unknown, fail: (problem: string) => never): ExternalEventTrigger[] {
-  if (isTrigger(body)) return [body];
-  if (!Array.isArray(body)) {
-    return fail(`expected a trigger descriptor or an array of them; received ${describeValue(body)}`);
-  }
-  const invalid = body.findIndex((item) => !isTrigger(item));
-  if (invalid !== -1) {
-    return fail(`item ${invalid} of the trigger list is not a trigger descriptor; received ${describeValue(body[invalid])}`);
-  }
-  return body as ExternalEventTrigger[];
+  const list: unknown[] = Array.isArray(body) ? body : [body];
+  const invalid = list.findIndex((item) => !isTrigger(item));
+  return invalid < 0 ? (list as ExternalEventTrigger[]) : fail(`expected a trigger descriptor or an array of them; got ${describeValue(list[invalid])}`);
 }
