@@ -46,5 +46,6 @@ export async function* iterateConversations(
   query?: SearchConversationsQuery,
   options?: IterateOptions,
 ): AsyncGenerator<ConversationSummary, void, undefined> {
-  for await (const page of iterateConversationPages(search, query, options)) yield* page.items;
+  // A plain loop, not `yield*`: delegating to an array from an async generator costs about twice as much per item.
+  for await (const page of iterateConversationPages(search, query, options)) for (const conversation of page.items) yield conversation;
 }
