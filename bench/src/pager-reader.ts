@@ -31,6 +31,15 @@ export const readers = {
       }
     };
   },
+  /** The client's page iterator, looking at every conversation of each page in a plain loop. */
+  pages: (baseUrl: string) => {
+    const client = createBotConversationClient({ baseUrl, token: benchmarkToken });
+    return async (): Promise<number> => {
+      let count = 0;
+      for await (const page of client.iterateConversationPages({ pageSize })) for (const conversation of page.items) if (conversation.id) count += 1;
+      return count;
+    };
+  },
   /** The client's auto-pager, one conversation at a time. */
   pager: (baseUrl: string) => {
     const client = createBotConversationClient({ baseUrl, token: benchmarkToken });

@@ -1,9 +1,9 @@
 /**
- * The auto-pager against a hand-written page loop with openapi-fetch: both read 10,000
- * conversations in pages of 100 from a local node:http server, and both look at every conversation.
- * Each reader runs in a process of its own (pager-reader.ts), so neither shares a heap, a JIT state or
- * a connection pool with the other; processes alternate, and the budget is the median of the ratios
- * of the adjacent pairs' medians.
+ * The auto-pager against a hand-written page loop with openapi-fetch: each reads 10,000
+ * conversations in pages of 100 from a local node:http server and looks at every conversation. Each
+ * reader runs in a process of its own (pager-reader.ts), so none shares a heap, a JIT state or a
+ * connection pool with another; rounds rotate the order, and the budget is the median of the rounds'
+ * ratios. The page iterator is measured too, to show what the per-conversation iteration costs.
  */
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -14,7 +14,7 @@ import { pageSize, type readers } from "./pager-reader.ts";
 import { formatNumber, markdownTable, median, type Section } from "./report.ts";
 
 const conversationCount = 10_000;
-const rounds = 9;
+const rounds = 7;
 const readerScript = fileURLToPath(new URL("./pager-reader.ts", import.meta.url));
 
 /** Every page serialized once, so the server's cost is the same for both readers. */
@@ -51,27 +51,28 @@ export async function autoPager(): Promise<Section> {
     response.writeHead(200, { "content-type": "application/json" }).end(pages[pageIndex]);
   });
   try {
-    const loopTimes: number[] = [];
-    const pagerTimes: number[] = [];
+    const times: Record<keyof typeof readers, number[]> = { loop: [], pages: [], pager: [] };
+    const names = Object.keys(times) as (keyof typeof readers)[];
     for (let round = 0; round < rounds; round += 1) {
-      // Alternate which reader goes first, so neither always meets a warmer server.
-      const order: (keyof typeof readers)[] = round % 2 === 0 ? ["loop", "pager"] : ["pager", "loop"];
-      for (const name of order) (name === "loop" ? loopTimes : pagerTimes).push(await readerMedian(name, server.url));
+      // Rotate which reader goes first, so none always meets a warmer server.
+      for (let offset = 0; offset < names.length; offset += 1) {
+        const name = names[(round + offset) % names.length]!;
+        times[name].push(await readerMedian(name, server.url));
+      }
     }
-    const loop = median(loopTimes);
-    const pager = median(pagerTimes);
-    const ratio = median(pagerTimes.map((time, round) => time / loopTimes[round]!));
+    const row = (label: string, name: keyof typeof readers): string[] => {
+      const ratio = median(times[name].map((time, round) => time / times.loop[round]!));
+      return [label, formatNumber(median(times[name]), 1), formatNumber(Math.min(...times[name]), 1), formatNumber(Math.max(...times[name]), 1), `${formatNumber(ratio, 3)}x`];
+    };
+    const ratio = median(times.pager.map((time, round) => time / times.loop[round]!));
     return {
       title: "Auto-pager",
-      method: `${formatNumber(conversationCount)} conversations in pages of ${pageSize} from a node:http server on 127.0.0.1, each conversation looked at by both readers. Each reader runs in a fresh process (3 warm-up reads, then the median of 30); ${rounds} rounds alternate which goes first. "vs loop" is the median of the rounds' ratios.`,
+      method: `${formatNumber(conversationCount)} conversations in pages of ${pageSize} from a node:http server on 127.0.0.1, each conversation looked at by every reader. Each reader runs in a fresh process (3 warm-up reads, then the median of 30); ${rounds} rounds rotate which goes first. "vs loop" is the median of the rounds' ratios to the loop.`,
       table: markdownTable(
         ["Reader", "median ms", "min ms", "max ms", "vs loop"],
-        [
-          ["hand-written loop, openapi-fetch", formatNumber(loop, 1), formatNumber(Math.min(...loopTimes), 1), formatNumber(Math.max(...loopTimes), 1), "1.00x"],
-          ["iterateConversations", formatNumber(pager, 1), formatNumber(Math.min(...pagerTimes), 1), formatNumber(Math.max(...pagerTimes), 1), `${formatNumber(ratio, 3)}x`],
-        ],
+        [row("hand-written loop, openapi-fetch", "loop"), row("iterateConversationPages, a plain loop over each page", "pages"), row("iterateConversations (the budget)", "pager")],
       ),
-      budgets: [{ name: "auto-pager at most 1.05x the hand-written loop", ok: ratio <= 1.05, detail: `${formatNumber(ratio, 3)}x (medians ${formatNumber(pager, 1)} ms vs ${formatNumber(loop, 1)} ms)` }],
+      budgets: [{ name: "auto-pager at most 1.05x the hand-written loop", ok: ratio <= 1.05, detail: `${formatNumber(ratio, 3)}x (medians ${formatNumber(median(times.pager), 1)} ms vs ${formatNumber(median(times.loop), 1)} ms)` }],
     };
   } finally {
     await server.close();
