@@ -40,13 +40,13 @@ export async function readResponse<T>(
   // The body has been read: the attempt's timeout has nothing left to cover.
   settleAttempt(response);
   const { status, headers } = response;
-  const scrub = (text: string): string => {
-    for (const token of tokens) text = text.replaceAll(token, "[redacted]");
-    return text;
-  };
   const fail = (body: unknown, problem?: string): never => {
     // A server may echo the token in a header or the body, and the problem may quote the body: they pass
     // through JSON once, with each token sent replaced in every string and object key.
+    const scrub = (text: string): string => {
+      for (const token of tokens) text = text.replaceAll(token, "[redacted]");
+      return text;
+    };
     const [cleanHeaders, cleanBody, cleanProblem] = JSON.parse(JSON.stringify([Object.fromEntries(headers), body, problem]), (_key, value: unknown) =>
       typeof value === "string" ? scrub(value) : isJsonObject(value) ? Object.fromEntries(Object.entries(value).map(([key, item]) => [scrub(key), item])) : value,
     ) as [Record<string, string>, unknown, string | null];
