@@ -9,12 +9,12 @@ import type { paths } from "@bot-conversation/types";
 import createClient from "openapi-fetch";
 import { benchmarkToken } from "./fixtures.ts";
 
-export const searchPath = "/api/v2/channels/conversations";
+const searchPath = "/api/v2/channels/conversations";
 export const pageSize = 100;
-const warmUps = 3;
-const reads = 30;
+export const warmUps = 3;
+export const reads = 30;
 
-/** The two readers: each returns how many conversations it looked at. */
+/** The readers, each built for a base address: each read returns how many conversations it looked at. */
 export const readers = {
   /** A hand-written page loop with openapi-fetch that looks at every conversation. */
   loop: (baseUrl: string) => {
