@@ -82,13 +82,7 @@ export function createBotConversationClient(options: BotConversationClientOption
   const raw = createClient<paths>({
     baseUrl: options.baseUrl,
     headers: options.headers ?? {},
-    fetch: createTransport({
-      token: options.token,
-      fetch: options.fetch ?? ((input: Request, init?: RequestInit) => fetch(input, init)),
-      timeoutMs: options.timeoutMs ?? 60_000,
-      maxRetries: options.maxRetries ?? 2,
-      sentTokens,
-    }),
+    fetch: createTransport(options, sentTokens),
   });
 
   async function searchConversations(query: SearchConversationsQuery = {}, call?: RequestOptions): Promise<ConversationPage> {

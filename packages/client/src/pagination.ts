@@ -1,5 +1,5 @@
 import type { ConversationPage, ConversationSummary, SearchConversationsQuery } from "@bot-conversation/types";
-import { AbortError, PaginationError } from "./errors.js";
+import { PaginationError } from "./errors.js";
 import { describeValue } from "./internal/describe.js";
 import type { RequestOptions } from "./client.js";
 
@@ -28,8 +28,6 @@ export async function* iterateConversationPages(
 ): AsyncGenerator<ConversationPage, void, undefined> {
   let pageQuery = query;
   for (let pages = 0; pages < maxPages; pages++) {
-    // Checked here too, so the iteration stops before the next request whatever `search` does with the signal.
-    if (signal?.aborted) throw new AbortError("GET request aborted by the caller");
     const page = await search(pageQuery, { signal, headers: typeof headers === "function" ? headers(pageQuery) : headers });
     yield page;
     if (!page.hasMore) return;

@@ -112,6 +112,16 @@ describe("timeouts and aborts", () => {
     await expect(client.searchConversations({}, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
   });
 
+  test("an abort between pages ends the iteration with an AbortError, and no further page is requested", async () => {
+    const { client, server } = await setUp((_request, response, index) => sendJson(response, 200, { ...page, hasMore: true, pageIndex: index }));
+    const controller = new AbortController();
+    const error = await (async () => {
+      for await (const _ of client.iterateConversationPages({}, { signal: controller.signal })) controller.abort();
+    })().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AbortError);
+    expect(server.requests).toHaveLength(1);
+  });
+
   test("an abort during the wait before a retry is an AbortError, and stops retrying", async () => {
     const { client, server } = await setUp((_request, response) => sendJson(response, 503, {}, { "retry-after": "30" }));
     const controller = new AbortController();

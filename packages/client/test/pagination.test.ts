@@ -71,13 +71,22 @@ describe("iterateConversationPages", () => {
     expect(queries).toHaveLength(3);
   });
 
-  test("an aborted signal stops before the next request", async () => {
+  test("the caller's signal reaches every page's search, so an abort stops before the next request", async () => {
     const controller = new AbortController();
-    const { search, queries } = fakeSearch([], (_query, call) => ({ hasMore: true, pageIndex: call }));
+    const signals: (AbortSignal | undefined)[] = [];
+    const queries: SearchConversationsQuery[] = [];
+    // Like the client's search, which checks the signal before each attempt.
+    const search = async (query: SearchConversationsQuery, { signal }: { signal?: AbortSignal | undefined }) => {
+      signals.push(signal);
+      if (signal?.aborted) throw new AbortError("GET request aborted by the caller");
+      queries.push(query);
+      return { items: [], hasMore: true, pageIndex: queries.length - 1 } as unknown as ConversationPage;
+    };
     const error = await (async () => {
       for await (const _ of iterateConversationPages(search, {}, { signal: controller.signal })) controller.abort();
     })().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AbortError);
+    expect(signals).toEqual([controller.signal, controller.signal]);
     expect(queries).toHaveLength(1);
   });
 });

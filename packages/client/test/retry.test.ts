@@ -88,13 +88,12 @@ describe("transport timing (fake fetch, replaced sleep and random)", () => {
       token: "t",
       timeoutMs: 1_000,
       maxRetries: 2,
-      sentTokens: new Set(),
       fetch: async () => {
         const next = responses[calls++];
         if (next instanceof Error) throw next;
         return next ?? new Response("{}");
       },
-    });
+    }, new Set());
     const response = await send(new Request("http://127.0.0.1/x", { method })).catch((error: unknown) => error);
     return { response, waits, calls };
   }

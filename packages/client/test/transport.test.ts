@@ -16,12 +16,11 @@ function transport() {
     token: "t",
     timeoutMs: 1_000,
     maxRetries: 2,
-    sentTokens: new Set(),
     fetch: async (_request, init) => {
       signals.push(init!.signal!);
       return new Response("{}");
     },
-  });
+  }, new Set());
   return { send, signals };
 }
 

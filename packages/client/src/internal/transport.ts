@@ -4,18 +4,16 @@ import { isRetryableStatus, retryDelay } from "../retry.js";
 /** Access token, or a function (sync or async) called before every attempt so a token can be refreshed. */
 export type TokenSource = string | (() => string | Promise<string>);
 
-/** Settings of the fetch wrapper that openapi-fetch sends every request through. */
+/** Settings of the fetch wrapper that openapi-fetch sends every request through: the client's own options. */
 export interface TransportOptions {
   /** Access token sent as `X-Token`. */
   readonly token: TokenSource;
-  /** The underlying fetch. */
-  readonly fetch: (request: Request, init?: RequestInit) => Promise<Response>;
-  /** Per-attempt timeout in ms. */
-  readonly timeoutMs: number;
-  /** Retries of a GET after the first attempt. */
-  readonly maxRetries: number;
-  /** Every token value sent (the last few), so errors can redact them. */
-  readonly sentTokens: Set<string>;
+  /** The underlying fetch; default the global `fetch`, looked up at each call. */
+  readonly fetch?: ((request: Request, init?: RequestInit) => Promise<Response>) | undefined;
+  /** Per-attempt timeout in ms; default 60 000. */
+  readonly timeoutMs?: number | undefined;
+  /** Retries of a GET after the first attempt; default 2. */
+  readonly maxRetries?: number | undefined;
 }
 
 /** How the transport waits between attempts; an object so tests can replace it. */
@@ -43,7 +41,11 @@ export function settleAttempt(response: Response): void {
  * response arrives, so the body read is covered, until `settleAttempt`; it is unref'd so it never holds
  * a Node process open (a body read through `raw` is never settled: its timer just fires harmlessly).
  */
-export function createTransport({ token, fetch, timeoutMs, maxRetries, sentTokens }: TransportOptions): (request: Request) => Promise<Response> {
+export function createTransport(
+  { token, fetch = (request, init) => globalThis.fetch(request, init), timeoutMs = 60_000, maxRetries = 2 }: TransportOptions,
+  /** Every token value sent (the last few), so errors can redact them. */
+  sentTokens: Set<string>,
+): (request: Request) => Promise<Response> {
   return async function send(request: Request): Promise<Response> {
     const { signal: caller, method } = request;
     const retries = method === "GET" ? maxRetries : 0;
