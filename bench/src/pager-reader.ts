@@ -1,9 +1,11 @@
 /**
- * One side of the auto-pager benchmark, in a process of its own (spawned by pager.ts): reads every
- * conversation from the server at argv[3] with the reader named by argv[2], a few times to warm up,
- * then `reads` times, and prints the elapsed milliseconds of each timed read as JSON.
+ * One reader of the auto-pager benchmark, in a process of its own (spawned by pager.ts): for each line
+ * on stdin it reads every conversation from the server at argv[3] with the reader named by argv[2], and
+ * writes the elapsed milliseconds as a line on stdout. The parent decides when each reader reads, so
+ * the readers take turns and share whatever the machine is doing at the time.
  */
 import { performance } from "node:perf_hooks";
+import { createInterface } from "node:readline";
 import { createBotConversationClient } from "@bot-conversation/client";
 import type { paths } from "@bot-conversation/types";
 import createClient from "openapi-fetch";
@@ -11,8 +13,6 @@ import { benchmarkToken } from "./fixtures.ts";
 
 const searchPath = "/api/v2/channels/conversations";
 export const pageSize = 100;
-export const warmUps = 3;
-export const reads = 30;
 
 /** The readers, each built for a base address: each read returns how many conversations it looked at. */
 export const readers = {
@@ -51,15 +51,17 @@ export const readers = {
   },
 };
 
+/** The name of a reader. */
+export type ReaderName = keyof typeof readers;
+
 if (process.argv[1] === import.meta.filename) {
-  const [name, baseUrl, expected] = process.argv.slice(2) as [keyof typeof readers, string, string];
+  const [name, baseUrl, expected] = process.argv.slice(2) as [ReaderName, string, string];
   const read = readers[name](baseUrl);
-  const times: number[] = [];
-  for (let run = 0; run < warmUps + reads; run += 1) {
+  for await (const _request of createInterface({ input: process.stdin })) {
     const start = performance.now();
     const count = await read();
-    if (run >= warmUps) times.push(performance.now() - start);
+    const elapsed = performance.now() - start;
     if (count !== Number(expected)) throw new Error(`${name} read ${count} conversations, expected ${expected}`);
+    process.stdout.write(`${elapsed}\n`);
   }
-  process.stdout.write(JSON.stringify(times));
 }
