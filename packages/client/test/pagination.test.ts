@@ -3,15 +3,21 @@ import { describe, expect, test } from "vitest";
 import { AbortError, PaginationError } from "../src/errors.js";
 import { iterateConversationPages, iterateConversations } from "../src/pagination.js";
 
-/** A search over fixed pages, keyed by the pageIndex returned; records every query. */
+/**
+ * A search over fixed pages, keyed by the pageIndex returned. Like the client's search, it checks the
+ * caller's signal before sending; records the signal of every call and every query sent.
+ */
 function fakeSearch(pages: Partial<ConversationPage>[], pick = (query: SearchConversationsQuery, call: number) => pages[call]) {
   const queries: SearchConversationsQuery[] = [];
-  const search = async (query: SearchConversationsQuery) => {
+  const signals: (AbortSignal | undefined)[] = [];
+  const search = async (query: SearchConversationsQuery, { signal }: { signal?: AbortSignal | undefined } = {}) => {
+    signals.push(signal);
+    if (signal?.aborted) throw new AbortError("GET request aborted by the caller");
     queries.push(query);
     const page = pick(query, queries.length - 1);
     return { items: [], hasMore: false, pageIndex: 0, ...page } as ConversationPage;
   };
-  return { search, queries };
+  return { search, queries, signals };
 }
 
 const item = (id: string) => ({ id }) as ConversationPage["items"][number];
@@ -73,15 +79,7 @@ describe("iterateConversationPages", () => {
 
   test("the caller's signal reaches every page's search, so an abort stops before the next request", async () => {
     const controller = new AbortController();
-    const signals: (AbortSignal | undefined)[] = [];
-    const queries: SearchConversationsQuery[] = [];
-    // Like the client's search, which checks the signal before each attempt.
-    const search = async (query: SearchConversationsQuery, { signal }: { signal?: AbortSignal | undefined }) => {
-      signals.push(signal);
-      if (signal?.aborted) throw new AbortError("GET request aborted by the caller");
-      queries.push(query);
-      return { items: [], hasMore: true, pageIndex: queries.length - 1 } as unknown as ConversationPage;
-    };
+    const { search, queries, signals } = fakeSearch([], (_query, call) => ({ hasMore: true, pageIndex: call }));
     const error = await (async () => {
       for await (const _ of iterateConversationPages(search, {}, { signal: controller.signal })) controller.abort();
     })().catch((caught: unknown) => caught);
