@@ -12,6 +12,7 @@ import { mockServer } from "./mock.ts";
 import { payloadValidation } from "./payload.ts";
 import { perCallOverhead } from "./per-call.ts";
 import { renderResults, type Section } from "./report.ts";
+import { sandboxServer } from "./sandbox.ts";
 
 const benchmarks: [string, () => Promise<Section>][] = [
   ["per-call overhead", perCallOverhead],
@@ -19,6 +20,7 @@ const benchmarks: [string, () => Promise<Section>][] = [
   ["client size", clientSize],
   ["payload validation", payloadValidation],
   ["Prism mock", mockServer],
+  ["sandbox", sandboxServer],
   ["build", buildTimes],
   ["API reference site", docsSite],
 ];
