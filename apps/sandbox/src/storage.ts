@@ -61,6 +61,18 @@ export interface ConversationColumns {
   readonly latestMessageOnMs: number;
   /** Platform session identifier, or `null`. */
   readonly sessionId: string | null;
+  /** The search summary as JSON text, without `latestMessageDirection`. */
+  readonly summary: string;
+  /** Whether the user (not the bot) sent the last message. */
+  readonly latestMessageInbound: boolean;
+}
+
+/** One item of a search page: the stored summary and what its direction depends on. */
+export interface SummaryRow {
+  /** The search summary as JSON text, without `latestMessageDirection`. */
+  readonly summary: string;
+  /** Whether the user sent the last message. */
+  readonly inbound: boolean;
 }
 
 /** The orders a search can sort by (the `order` switch), as SQL; ties keep the order the data was loaded in. */
@@ -94,7 +106,7 @@ const createSearchIndexes = Object.entries(indexes)
 const dropSearchIndexes = Object.keys(indexes).map((name) => `DROP INDEX IF EXISTS conversations_${name};`).join("\n");
 
 /** Layout version of the database, kept in `PRAGMA user_version`; a file of another layout is refused. */
-const schemaVersion = 1;
+const schemaVersion = 2;
 
 const schema = `
   PRAGMA journal_mode = WAL;
@@ -105,7 +117,8 @@ const schema = `
     PRIMARY KEY (agent_stage_id, external_event_id)) STRICT;
   CREATE TABLE IF NOT EXISTS conversations (
     id TEXT NOT NULL UNIQUE, bot INTEGER NOT NULL, channel_id TEXT NOT NULL, status TEXT NOT NULL,
-    started_on TEXT NOT NULL, started_on_ms INTEGER NOT NULL, latest_message_on_ms INTEGER NOT NULL, session_id TEXT) STRICT;
+    started_on TEXT NOT NULL, started_on_ms INTEGER NOT NULL, latest_message_on_ms INTEGER NOT NULL, session_id TEXT,
+    summary TEXT NOT NULL, latest_message_inbound INTEGER NOT NULL) STRICT;
   CREATE TABLE IF NOT EXISTS conversation_exports (conversation INTEGER PRIMARY KEY, export TEXT NOT NULL) STRICT;
   CREATE TABLE IF NOT EXISTS fired_events (
     sequence INTEGER PRIMARY KEY AUTOINCREMENT, received_at TEXT NOT NULL, sent_conversation_id TEXT,
@@ -137,7 +150,7 @@ export class Storage {
       insertBot: prepare("INSERT INTO bots (agent_stage_id, position) VALUES (?, ?) RETURNING rowid AS bot"),
       insertTrigger: prepare("INSERT INTO triggers (agent_stage_id, external_event_id, position, descriptor) VALUES (?, ?, ?, ?)"),
       insertConversation: prepare(
-        "INSERT INTO conversations (id, bot, channel_id, status, started_on, started_on_ms, latest_message_on_ms, session_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO conversations (id, bot, channel_id, status, started_on, started_on_ms, latest_message_on_ms, session_id, summary, latest_message_inbound) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       ),
       insertExport: prepare("INSERT INTO conversation_exports (conversation, export) VALUES (last_insert_rowid(), ?)"),
       bot: prepare("SELECT 1 FROM bots WHERE agent_stage_id = ?"),
@@ -145,9 +158,7 @@ export class Storage {
       trigger: prepare("SELECT descriptor FROM triggers WHERE agent_stage_id = ? AND external_event_id = ?"),
       conversationById: prepare("SELECT c.id, b.agent_stage_id FROM conversations AS c JOIN bots AS b ON b.rowid = c.bot WHERE c.id = ?"),
       conversationBySession: prepare("SELECT c.id, b.agent_stage_id FROM conversations AS c JOIN bots AS b ON b.rowid = c.bot WHERE c.session_id = ? ORDER BY c.rowid LIMIT 1"),
-      pageRow: prepare(
-        "SELECT b.agent_stage_id, c.started_on, e.export FROM conversations AS c JOIN bots AS b ON b.rowid = c.bot JOIN conversation_exports AS e ON e.conversation = c.rowid WHERE c.rowid = ?",
-      ),
+      pageRow: prepare("SELECT summary, latest_message_inbound FROM conversations WHERE rowid = ?"),
       export: prepare("SELECT e.export FROM conversations AS c JOIN conversation_exports AS e ON e.conversation = c.rowid WHERE c.id = ?"),
       insertFiredEvent: prepare(
         "INSERT INTO fired_events (received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES (?, ?, ?, ?, ?, ?)",
@@ -192,7 +203,7 @@ export class Storage {
         if (bot === undefined) throw new Error(`Conversation ${conversation.id} names no known bot (${stored.agentStageId})`);
         this.#statements.insertConversation.run(
           conversation.id, bot, conversation.channelId, conversation.status,
-          stored.startedOn, columns.startedOnMs, columns.latestMessageOnMs, columns.sessionId,
+          stored.startedOn, columns.startedOnMs, columns.latestMessageOnMs, columns.sessionId, columns.summary, columns.latestMessageInbound ? 1 : 0,
         );
         this.#statements.insertExport.run(JSON.stringify(conversation));
       }
@@ -202,8 +213,8 @@ export class Storage {
     this.#database.exec("PRAGMA analysis_limit = 2000; ANALYZE;");
   }
 
-  /** One page of a search, and the number of matches; the page's conversations with their bot and start. */
-  search(filters: SearchFilters, order: SearchOrder, limit: number, offset: number): { total: number; items: StoredConversation[] } {
+  /** One page of a search, and the number of matches; each item as its stored summary. */
+  search(filters: SearchFilters, order: SearchOrder, limit: number, offset: number): { total: number; items: SummaryRow[] } {
     const where: string[] = [];
     const values: SQLInputValue[] = [];
     const add = (condition: string, value: SQLInputValue | undefined) => {
@@ -227,8 +238,8 @@ export class Storage {
     return {
       total,
       items: page.map(({ conversation }) => {
-        const row = this.#statements.pageRow.get(conversation) as { agent_stage_id: string; started_on: string; export: string };
-        return { agentStageId: row.agent_stage_id, startedOn: row.started_on, conversation: JSON.parse(row.export) as ConversationExport };
+        const row = this.#statements.pageRow.get(conversation) as { summary: string; latest_message_inbound: number };
+        return { summary: row.summary, inbound: row.latest_message_inbound === 1 };
       }),
     };
   }
