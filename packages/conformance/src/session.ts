@@ -84,9 +84,9 @@ export class Session {
 
   /**
    * Sends a case and applies the response checks and `checks` to the answer. Returns the exchange and
-   * whether every check held, or undefined when no answer came (recorded under `not_a_server_error`).
+   * the checks that failed on it, or undefined when no answer came (recorded under `not_a_server_error`).
    */
-  async exchange(request: Case, checks: ReadonlyArray<readonly [CheckName, ExchangeCheck]> = []): Promise<{ exchange: Exchange; held: boolean } | undefined> {
+  async exchange(request: Case, checks: ReadonlyArray<readonly [CheckName, ExchangeCheck]> = []): Promise<{ exchange: Exchange; failed: CheckName[] } | undefined> {
     let exchange: Exchange;
     try {
       exchange = await this.transport.send(request);
@@ -97,13 +97,13 @@ export class Session {
       return undefined;
     }
     this.learn(exchange);
-    let held = true;
+    const failed: CheckName[] = [];
     for (const [name, check] of [...responseChecks, ...checks]) {
       const problem = check(exchange, this.context);
       this.results.record(name, exchange, problem);
-      if (problem !== undefined) held = false;
+      if (problem !== undefined) failed.push(name);
     }
-    return { exchange, held };
+    return { exchange, failed };
   }
 
   /** Records the outcome of a check judged outside `exchange` (walks, fire rules). */
@@ -112,24 +112,36 @@ export class Session {
   }
 
   /**
-   * Explores a property with fast-check: `run` returns false when a check failed, and fast-check then
-   * shrinks the input, so the smallest failing request is what the report shows. Seeded per property.
+   * Explores a property with fast-check. `run` sends one generated case and returns the checks that
+   * failed on it; fast-check then shrinks the input, so the report shows the smallest failing request.
+   * Once a check's failure is shrunk, exploring goes on for the other checks (a failure found early
+   * does not hide the rest), within `numRuns` generated cases in all. Seeded per property.
    */
-  async explore<T>(arbitrary: fc.Arbitrary<T>, run: (value: T) => Promise<boolean>, numRuns = this.settings.examples): Promise<void> {
+  async explore<T>(arbitrary: fc.Arbitrary<T>, run: (value: T) => Promise<CheckName[]>, numRuns = this.settings.examples): Promise<void> {
     this.properties += 1;
-    await fc.check(
-      fc.asyncProperty(arbitrary, async (value) => {
-        if (!this.canSend) return true;
-        try {
-          return await run(value);
-        } catch (error) {
-          // Out of budget or stopped: count the case as holding, so fast-check ends quickly and the report stands.
-          if (error instanceof BudgetExhaustedError || error instanceof StoppedError) return true;
-          throw error;
-        }
-      }),
-      { seed: this.settings.seed + this.properties, numRuns },
-    );
+    const reported = new Set<CheckName>();
+    let remaining = numRuns;
+    for (let attempt = 0; remaining > 0 && this.canSend; attempt++) {
+      let lastNew: CheckName[] = [];
+      const details = await fc.check(
+        fc.asyncProperty(arbitrary, async (value) => {
+          if (!this.canSend) return true;
+          try {
+            const fresh = (await run(value)).filter((name) => !reported.has(name));
+            if (fresh.length > 0) lastNew = fresh;
+            return fresh.length === 0;
+          } catch (error) {
+            // Out of budget or stopped: count the case as holding, so fast-check ends quickly and the report stands.
+            if (error instanceof BudgetExhaustedError || error instanceof StoppedError) return true;
+            throw error;
+          }
+        }),
+        { seed: this.settings.seed + this.properties * 1000 + attempt, numRuns: remaining },
+      );
+      if (!details.failed || lastNew.length === 0) return;
+      for (const name of lastNew) reported.add(name);
+      remaining -= details.numRuns;
+    }
   }
 
   private learn(exchange: Exchange): void {

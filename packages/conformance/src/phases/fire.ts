@@ -78,7 +78,7 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
       wrongValue(variable),
       async (value) => {
         const exchange = await fire(session, body(value));
-        if (!exchange) return true;
+        if (!exchange) return [];
         const problem =
           exchange.status !== 500
             ? `expected 500 for ${variable.code} (${variable.type}) = ${JSON.stringify(value)}; got ${exchange.status}`
@@ -86,7 +86,7 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
               ? `expected the 500 for ${variable.code} (${variable.type}) to carry details; got an empty body`
               : undefined;
         session.record("payload_validation_rejection", exchange, problem);
-        return problem === undefined;
+        return problem === undefined ? [] : ["payload_validation_rejection"];
       },
       valuesPerType,
     );
@@ -94,7 +94,7 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
       rightValue(variable),
       async (value) => {
         const exchange = await fire(session, body(value));
-        if (!exchange) return true;
+        if (!exchange) return [];
         const problem =
           exchange.status !== 200
             ? `expected 200 for ${variable.code} (${variable.type}) = ${JSON.stringify(value)}; got ${exchange.status}`
@@ -102,7 +102,7 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
               ? `expected an empty body with the 200; got ${exchange.text.length} bytes`
               : undefined;
         session.record("payload_acceptance", exchange, problem);
-        return problem === undefined;
+        return problem === undefined ? [] : ["payload_acceptance"];
       },
       valuesPerType,
     );

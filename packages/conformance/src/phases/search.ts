@@ -26,7 +26,7 @@ export async function exploreSearch(session: Session): Promise<void> {
   const operation = operationOf(session.description, operationId);
   await session.explore(validQuery(operation, session.knowledge), async (query) => {
     const answer = await session.exchange(searchCase(session, query), [["positive_data_acceptance", positiveDataAcceptance], ...pageChecks]);
-    return answer?.held ?? true;
+    return answer?.failed ?? [];
   });
 }
 
@@ -36,7 +36,7 @@ export async function exploreInvalidSearch(session: Session): Promise<void> {
   if (!invalid) return session.results.skip("negative_data_rejection", "no search parameter can be broken in a query string");
   await session.explore(invalid, async ({ query }) => {
     const answer = await session.exchange(searchCase(session, query), [["negative_data_rejection", negativeDataRejection]]);
-    return answer?.held ?? true;
+    return answer?.failed ?? [];
   });
 }
 

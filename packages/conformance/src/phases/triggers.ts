@@ -15,7 +15,7 @@ export async function exploreTriggers(session: Session): Promise<void> {
   const operation = operationOf(session.description, operationId);
   await session.explore(pathValue(session.knowledge.agentStageIds), async (agentStageId) => {
     const answer = await session.exchange(caseFor(operation, { path: { agentStageId } }), [["positive_data_acceptance", positiveDataAcceptance]]);
-    return answer?.held ?? true;
+    return answer?.failed ?? [];
   });
 }
 
