@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { Hono, type Context } from "hono";
+import { cors } from "hono/cors";
 import type { SandboxContext } from "./context.ts";
 import { controlRoutes } from "./control.ts";
 import type { OperationId } from "./faults.ts";
@@ -20,6 +21,8 @@ export function createApp(context: SandboxContext): Hono {
   const tokens = new Set(options.tokens);
   const app = new Hono();
 
+  // Browser frontends call the sandbox from their own origin, as they call the mock; a preflight carries no token.
+  app.use(cors({ origin: (origin) => origin, allowHeaders: ["X-Token", "Content-Type"], exposeHeaders: ["Retry-After"], maxAge: 600 }));
   app.use(async (c, next) => {
     // The token is compared, never logged or echoed.
     if (!tokens.has(c.req.header("x-token") ?? "")) {

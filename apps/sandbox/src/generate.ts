@@ -98,8 +98,10 @@ function toTrigger(template: (typeof triggerTemplates)[number]): ExternalEventTr
 }
 
 function conversation(faker: Faker, bot: StoredBot & { name: string }, index: number): StoredConversation {
-  const channelId = channels[index % channels.length]!;
-  const status = statuses[Math.floor(index / channels.length) % statuses.length]!;
+  // The first twelve conversations go through every channel in every status; the rest are drawn at random.
+  const inCycle = index < channels.length * statuses.length;
+  const channelId = inCycle ? channels[index % channels.length]! : faker.helpers.arrayElement(channels);
+  const status = inCycle ? statuses[Math.floor(index / channels.length)]! : faker.helpers.arrayElement(statuses);
   const offset = faker.helpers.arrayElement(offsets);
   const startedMs = generatedUntil - faker.number.int({ min: 0, max: 90 * 86_400 }) * 1000;
   const user: Member = { id: faker.string.uuid(), name: index % 7 === 3 ? null : faker.person.fullName(), role: "User" };
