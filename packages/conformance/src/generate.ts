@@ -11,6 +11,8 @@ export interface Observed {
   readonly channelIds: readonly string[];
   /** `startedOn` and `latestMessageOn` values seen in search results. */
   readonly dates: readonly string[];
+  /** `pageIndex` of the first page, once known: a lower index is valid by the schema but its meaning depends on the open base. */
+  readonly pageBase?: number;
 }
 
 /** A query that breaks exactly one parameter's schema, naming it. */
@@ -31,7 +33,9 @@ function validValue(parameter: Parameter, observed: Observed): fc.Arbitrary<stri
   const seen = (values: readonly string[]): fc.Arbitrary<string>[] => (values.length > 0 ? [fc.constantFrom(...values)] : []);
   if (Array.isArray(schema["enum"])) return fc.constantFrom(...(schema["enum"] as string[]));
   if (schema["type"] === "integer") {
-    const minimum = typeof schema["minimum"] === "number" ? schema["minimum"] : 0;
+    const declared = typeof schema["minimum"] === "number" ? schema["minimum"] : 0;
+    // pageIndex 0 on a server that counts from 1 is a question the service leaves open, not a conformance failure.
+    const minimum = parameter.name === "pageIndex" ? Math.max(declared, observed.pageBase ?? declared) : declared;
     return fc.integer({ min: minimum, max: minimum + (parameter.name === "pageIndex" ? 5 : 100) }).map(String);
   }
   if (schema["format"] === "date-time") return fc.oneof(...seen(observed.dates), dateTimes);

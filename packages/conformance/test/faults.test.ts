@@ -87,7 +87,7 @@ const failing = (report: ConformanceReport): Set<string> => new Set(report.check
 describe("faults put in front of Prism, one at a time", () => {
   let baseline: Set<string>;
   beforeAll(async () => {
-    const proxy = await startFaultyProxy(prism().url, withExport({}));
+    const proxy = await startFaultyProxy({ baseUrl: prism().url }, withExport({}));
     try {
       baseline = failing(await run(proxy.url));
     } finally {
@@ -100,7 +100,7 @@ describe("faults put in front of Prism, one at a time", () => {
   });
 
   it.each(faults)("$name is caught by $check and by no other check", async ({ fault, check }) => {
-    const proxy = await startFaultyProxy(prism().url, withExport(fault));
+    const proxy = await startFaultyProxy({ baseUrl: prism().url }, withExport(fault));
     try {
       const report = await run(proxy.url);
       const added = [...failing(report)].filter((name) => !baseline.has(name));
@@ -114,7 +114,7 @@ describe("faults put in front of Prism, one at a time", () => {
 
   it("a missing token let through is caught by ignored_auth (Prism already lets a wrong one through)", async () => {
     const proxy = await startFaultyProxy(
-      prism().url,
+      { baseUrl: prism().url },
       withExport({ request: (_, headers) => void (headers.has("x-token") || headers.set("x-token", "let-in")) }),
     );
     try {

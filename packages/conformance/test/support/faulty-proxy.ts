@@ -34,11 +34,20 @@ async function bodyOf(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Starts a proxy on an ephemeral port that forwards to `upstream` through `fault`. */
-export async function startFaultyProxy(upstream: string, fault: Fault = {}): Promise<FaultyProxy> {
+/** Where the proxy forwards to: a base address, and the fetch that reaches it (an in-process server's own fetch works). */
+export interface Upstream {
+  /** Base address of the upstream server. */
+  readonly baseUrl: string;
+  /** Fetch used to reach it; the global fetch by default. */
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+/** Starts a proxy on 127.0.0.1 and an ephemeral port that forwards to `upstream` through `fault`. */
+export async function startFaultyProxy(upstream: Upstream, fault: Fault = {}): Promise<FaultyProxy> {
+  const send = upstream.fetch ?? globalThis.fetch;
   const server: Server = createServer(async (incoming, outgoing) => {
     try {
-      const url = new URL(incoming.url ?? "/", upstream);
+      const url = new URL(incoming.url ?? "/", upstream.baseUrl);
       const headers = new Headers();
       for (const [name, value] of Object.entries(incoming.headers)) {
         if (typeof value === "string" && !["host", "connection", "content-length"].includes(name)) headers.set(name, value);
@@ -46,7 +55,7 @@ export async function startFaultyProxy(upstream: string, fault: Fault = {}): Pro
       let response = fault.request?.(url, headers);
       if (!response) {
         const body = await bodyOf(incoming);
-        const answer = await fetch(url, { method: incoming.method ?? "GET", headers, ...(body.length > 0 ? { body: new Uint8Array(body) } : {}) });
+        const answer = await send(url, { method: incoming.method ?? "GET", headers, ...(body.length > 0 ? { body: new Uint8Array(body) } : {}) });
         response = { status: answer.status, headers: {}, body: await answer.text() };
         answer.headers.forEach((value, name) => {
           if (!["content-length", "content-encoding", "transfer-encoding", "connection"].includes(name)) response!.headers[name] = value;
