@@ -131,22 +131,25 @@ function describeErrors(errors: readonly ErrorObject[], root: string, documentId
     .filter((error) => error.keyword === "oneOf" && isDiscriminated(error.parentSchema))
     .reverse()
     .sort((a, b) => a.instancePath.length - b.instancePath.length)
-    .filter((error, index, all) => !all.slice(0, index).some((outer) => within(error.instancePath, outer.instancePath)))
-    .sort((a, b) => errors.indexOf(a) - errors.indexOf(b));
-  const defects: Defect[] = [];
+    .filter((error, index, all) => !all.slice(0, index).some((outer) => within(error.instancePath, outer.instancePath)));
+  const explained = new Map<ErrorObject, Defect[]>();
   for (const error of discriminated) {
     const { propertyName, mapping } = (error.parentSchema as { discriminator: { propertyName: string; mapping: Record<string, string> } }).discriminator;
     const tag = (error.data as Record<string, unknown>)[propertyName];
     const at = toJsonPath(root, error.instancePath);
     const variant = typeof tag === "string" && Object.hasOwn(mapping, tag) ? mapping[tag] : undefined;
-    if (variant === undefined) {
-      defects.push({ path: appendJsonPath(at, propertyName), message: `must be one of ${Object.keys(mapping).map((key) => JSON.stringify(key)).join(", ")}` });
-    } else {
-      defects.push(...checker({ $ref: variant }, documentId)(error.data, at));
-    }
+    explained.set(
+      error,
+      variant === undefined
+        ? [{ path: appendJsonPath(at, propertyName), message: `must be one of ${Object.keys(mapping).map((key) => JSON.stringify(key)).join(", ")}` }]
+        : checker({ $ref: variant }, documentId)(error.data, at),
+    );
   }
+  const defects: Defect[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
+    // A discriminated variant's defects take the place of its `oneOf`, so defects keep Ajv's order.
+    defects.push(...(explained.get(error) ?? []));
     if (["oneOf", "anyOf", "if"].includes(error.keyword)) continue;
     if (discriminated.some((outer) => within(error.instancePath, outer.instancePath))) continue;
     // In a nullable `anyOf: [X, {type: "null"}]`, "must be null" only repeats that X failed.

@@ -17,9 +17,7 @@ const second: ConversationExport = {
   status: "Closed",
   closingStatus: "SessionClosed",
   closingReason: "TimedOut",
-  history: [
-    ...exported.history.filter((activity) => activity.type === "Message").slice(0, 1),
-  ],
+  history: structuredClone(exported.history.filter((activity) => activity.type === "Message").slice(0, 1)),
 };
 
 /** A small fixture built from the description's examples. */
