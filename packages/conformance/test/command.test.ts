@@ -92,15 +92,28 @@ describe("bot-conversation check", () => {
   });
 
   it("stops cleanly on Ctrl-C and prints the partial report", async () => {
-    const child = spawn(process.execPath, [cli, "check", "--base-url", http.url, "--token", "sandbox-token", "--rate", "20"], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    // Let it get under way (20 requests per second), then interrupt it.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    child.kill("SIGINT");
-    const [code] = (await once(child, "exit")) as [number];
-    expect(code).toBe(130);
-    expect(stdout).toContain("Interrupted: this report covers what ran before the stop.");
-    expect(stdout).toMatch(/✓ not_a_server_error\s+\d+ passed/);
+    // Interrupt once the run is under way: after the server has seen ten requests.
+    let seen = 0;
+    let underWay!: () => void;
+    const started = new Promise<void>((resolve) => (underWay = resolve));
+    const counting = await startFaultyProxy(
+      { baseUrl: "http://sandbox.test", fetch: sandbox().fetch },
+      { request: () => void (++seen === 10 && underWay()) },
+    );
+    try {
+      const child = spawn(process.execPath, [cli, "check", "--base-url", counting.url, "--token", "sandbox-token", "--rate", "20"], { stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+      const exited = once(child, "exit");
+      await started;
+      child.kill("SIGINT");
+      const [code] = (await exited) as [number];
+      expect(code).toBe(130);
+      expect(stdout).toContain("Interrupted: this report covers what ran before the stop.");
+      expect(stdout).toMatch(/✓ not_a_server_error\s+\d+ passed/);
+      expect(seen).toBeLessThan(100);
+    } finally {
+      await counting.close();
+    }
   });
 });
