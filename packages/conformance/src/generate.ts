@@ -148,3 +148,38 @@ export function rightValue(variable: TriggerVariable): fc.Arbitrary<unknown> {
 export function wrongValue(variable: TriggerVariable): fc.Arbitrary<unknown> {
   return anyVariableValue.filter((value) => !fitsType(variable, value));
 }
+
+/** A value of another JSON type than the schema's `type` allows (an integer for a string, a string for an object). */
+const otherType = (schema: Schema): fc.Arbitrary<unknown> => {
+  const types = ([] as unknown[]).concat(schema["type"] ?? []);
+  const candidates: fc.Arbitrary<unknown>[] = [];
+  if (!types.includes("string")) candidates.push(fc.string({ minLength: 1, maxLength: 8 }));
+  if (!types.includes("number") && !types.includes("integer")) candidates.push(fc.integer());
+  if (!types.includes("object")) candidates.push(fc.constant({}));
+  if (!types.includes("array")) candidates.push(fc.constant([]));
+  return fc.oneof(...candidates);
+};
+
+/**
+ * Bodies that break the request schema in one place, made from a valid body: a required property
+ * dropped, a property of another type, or an empty string where `minLength` rules it out. `isInvalid`
+ * (the description's own validator) keeps only those the schema really rules out.
+ */
+export function invalidBody(
+  variant: Schema,
+  resolve: (schema: Schema) => Schema,
+  valid: Record<string, unknown>,
+  isInvalid: (body: unknown) => boolean,
+): fc.Arbitrary<{ body: Record<string, unknown>; change: string }> {
+  const properties = Object.entries((variant["properties"] as Record<string, Schema> | undefined) ?? {}).map(([name, schema]) => [name, resolve(schema)] as const);
+  const required = (variant["required"] as string[] | undefined) ?? [];
+  const without = (name: string): Record<string, unknown> => Object.fromEntries(Object.entries(valid).filter(([key]) => key !== name));
+  const changes: fc.Arbitrary<{ body: Record<string, unknown>; change: string }>[] = [
+    ...required.map((name) => fc.constant({ body: without(name), change: `without ${name}` })),
+    ...properties.map(([name, schema]) => otherType(schema).map((value) => ({ body: { ...valid, [name]: value }, change: `${name} of another type` }))),
+    ...properties
+      .filter(([, schema]) => typeof schema["minLength"] === "number" && schema["minLength"] > 0)
+      .map(([name]) => fc.constant({ body: { ...valid, [name]: "" }, change: `${name} empty` })),
+  ];
+  return fc.oneof(...changes).filter(({ body }) => isInvalid(body));
+}

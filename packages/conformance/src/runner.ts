@@ -4,7 +4,7 @@ import { discover, type DiscoveryInput, type Finding } from "./discovery.ts";
 import { resolveOptions, type ConformanceOptions } from "./options.ts";
 import { checkAuthentication } from "./phases/auth.ts";
 import { checkExports } from "./phases/export.ts";
-import { checkFireNotFound, checkPayloads, probeIdentifierPrecedence } from "./phases/fire.ts";
+import { checkFireNotFound, checkPayloads, exploreInvalidFire, probeIdentifierPrecedence } from "./phases/fire.ts";
 import { exploreInvalidSearch, exploreSearch, probeSearch, walkPages } from "./phases/search.ts";
 import { exploreTriggers, listTriggers, unknownBot } from "./phases/triggers.ts";
 import { Results, type CheckResult } from "./results.ts";
@@ -100,6 +100,7 @@ export async function runConformance(options: ConformanceOptions, description: D
     await timed("export route", ["response_schema_conformance"], () => checkExports(session));
     if (resolved.allowFire) {
       const triggers = listed?.triggers ?? [];
+      await timed("fireExternalEvent: invalid requests", ["negative_data_rejection"], () => exploreInvalidFire(session, triggers));
       await timed("fireExternalEvent: unknown trigger and conversation", ["unknown_trigger_not_found", "unknown_conversation_not_found"], () => checkFireNotFound(session, triggers));
       if (!listed) {
         for (const name of ["payload_validation_rejection", "payload_acceptance"] as const) results.skip(name, "needs --agent-stage-id: the variables come from the bot's triggers");

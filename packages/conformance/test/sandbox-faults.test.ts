@@ -9,6 +9,7 @@ const description = loadDescription();
 const searchPath = description.operations.get("searchConversations")!.path;
 const statuses = description.resolve("#/components/schemas/ConversationStatus")["enum"] as string[];
 const isSearch = (url: URL): boolean => url.pathname === searchPath;
+const firePath = description.operations.get("fireExternalEvent")!.path;
 const editPage = (edit: (page: Record<string, unknown>) => void): NonNullable<Fault["response"]> => (url, response) => {
   if (isSearch(url) && response.status === 200)
     editJson(response, (page) => {
@@ -46,6 +47,17 @@ const faults: ReadonlyArray<{ name: string; check: CheckName; fault: Fault }> = 
     fault: {
       request: (url) =>
         isSearch(url) && url.searchParams.has("channelId") ? { status: 500, headers: { "content-type": "application/json" }, body: "{}" } : undefined,
+    },
+  },
+  {
+    name: "a fire request that breaks the request schema answered 200",
+    check: "negative_data_rejection",
+    fault: {
+      response: (url, response) => {
+        if (url.pathname === firePath && response.status >= 400 && response.status < 500 && ![401, 404].includes(response.status)) {
+          Object.assign(response, { status: 200, body: "", headers: {} });
+        }
+      },
     },
   },
   {

@@ -2,7 +2,8 @@ import type { ExternalEventTrigger, VariableType } from "@bot-conversation/types
 import { variableTypes } from "@bot-conversation/types";
 import { caseFor, type Exchange } from "../case.ts";
 import { operationOf } from "../description.ts";
-import { rightValue, wrongValue, type TriggerVariable } from "../generate.ts";
+import { negativeDataRejection } from "../checks/index.ts";
+import { invalidBody, rightValue, wrongValue, type TriggerVariable } from "../generate.ts";
 import type { Session } from "../session.ts";
 import { unknownIdentifier } from "./triggers.ts";
 
@@ -124,4 +125,28 @@ export async function probeIdentifierPrecedence(session: Session, triggers: read
     if (exchange) result.byExternalConversationId = exchange.status;
   }
   return result;
+}
+
+/**
+ * Fire requests that break the request schema in one place (an identifier missing, a value of
+ * another type, an empty identifier) are refused with a 4xx, when the description documents one for
+ * the operation. Each is built from a request into the given conversation.
+ */
+export async function exploreInvalidFire(session: Session, triggers: readonly ExternalEventTrigger[]): Promise<void> {
+  const operation = operationOf(session.description, operationId);
+  const refusals = [...operation.responses.keys()].filter((key) => key.startsWith("4") && key !== "401" && key !== "404");
+  if (refusals.length === 0 || !operation.requestBodyPointer) {
+    return session.results.skip("negative_data_rejection", "fireExternalEvent documents no 4xx for a request it cannot read");
+  }
+  const requestPointer = operation.requestBodyPointer;
+  const variants = (session.description.resolve(requestPointer)["oneOf"] as { $ref: string }[] | undefined) ?? [];
+  const variant = session.description.resolve(variants[0]?.$ref ?? requestPointer);
+  const valid = { ...target(session), externalEventId: triggers[0]?.externalEventId ?? unknownIdentifier(session, "trigger") };
+  const resolveSchema = (schema: Record<string, unknown>): Record<string, unknown> =>
+    typeof schema["$ref"] === "string" ? session.description.resolve(schema["$ref"]) : schema;
+  const isInvalid = (body: unknown): boolean => session.description.problemsOf(requestPointer, body).length > 0;
+  await session.explore(invalidBody(variant, resolveSchema, valid, isInvalid), async ({ body }) => {
+    const answer = await session.exchange(caseFor(operation, { body }), [["negative_data_rejection", negativeDataRejection]]);
+    return answer?.failed ?? [];
+  }, Math.min(session.settings.examples, 20));
 }
