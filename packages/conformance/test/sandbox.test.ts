@@ -39,6 +39,17 @@ describe("against the sandbox", () => {
     expect(finding(report, "item_order")).toContain("startedOn descending");
   });
 
+  it("the same seed sends the same requests; another seed, others", async () => {
+    const counts = (report: ConformanceReport) => report.checks.map((check) => [check.name, check.passed, check.failed]);
+    const first = await fullRun(sandbox().fetch, { allowFire: false });
+    const again = await fullRun(sandbox().fetch, { allowFire: false });
+    const other = await fullRun(sandbox().fetch, { allowFire: false, seed: 6 });
+    expect(counts(again)).toEqual(counts(first));
+    expect(again.requests).toBe(first.requests);
+    expect(first.seed).toBe(5);
+    expect(other.seed).toBe(6);
+  });
+
   it("the fired events are the ones the run reports, into the given conversation only", async () => {
     const own = await createSandbox({ fixture: exampleFixture() });
     try {
