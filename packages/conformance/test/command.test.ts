@@ -80,6 +80,13 @@ describe("bot-conversation check", () => {
     expect(result.stderr).toContain(named);
   });
 
+  it("exits 2 when the server refuses the token, without printing it", async () => {
+    const result = await command(["check", "--base-url", http.url, "--token", "not-the-sandbox-token"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("refused the token");
+    expect(result.stderr + result.stdout).not.toContain("not-the-sandbox-token");
+  });
+
   it("exits 2 when the server is unreachable", async () => {
     const server = createServer().listen(0, "127.0.0.1");
     await once(server, "listening");
