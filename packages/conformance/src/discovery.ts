@@ -2,6 +2,7 @@ import type { ConversationSummary } from "@bot-conversation/types";
 import { caseFor, mediaTypeOf, type Exchange } from "./case.ts";
 import { pageOf } from "./checks/paging.ts";
 import { readDecisions } from "./decisions.ts";
+import { discoverDateRangeEnd, discoverMaximumPageSize, discoverUnlistedParameters } from "./discovery-probes.ts";
 import { operationOf } from "./description.ts";
 import type { Session } from "./session.ts";
 
@@ -37,7 +38,7 @@ const orders: ReadonlyArray<readonly [string, (left: Summary, right: Summary) =>
   ["id ascending", (left, right) => (left.id < right.id ? -1 : left.id > right.id ? 1 : 0)],
 ];
 
-/** Asks and reads what the server does where the service says "not shown"; adds at most two requests. */
+/** Asks and reads what the server does where the service says "not shown"; adds at most five requests. */
 export async function discover(session: Session, input: DiscoveryInput): Promise<Finding[]> {
   const decisions = readDecisions();
   const findings: Finding[] = [];
@@ -66,6 +67,9 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
   }
 
   await discoverStatusCase(session, add);
+  await discoverMaximumPageSize(session, add);
+  await discoverDateRangeEnd(session, add, plain?.page.items[0]?.startedOn);
+  await discoverUnlistedParameters(session, add);
 
   if (input.triggerList) {
     const body = input.triggerList.json;

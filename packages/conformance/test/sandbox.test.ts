@@ -37,6 +37,10 @@ describe("against the sandbox", () => {
     expect(finding(report, "identifier_precedence")).toBe("conversationId");
     expect(finding(report, "inbound_direction_spelling")).toEqual(["Inbound"]);
     expect(finding(report, "item_order")).toContain("startedOn descending");
+    expect(finding(report, "max_page_size")).toEqual({ answer: "accepted", pageSize: 1000 });
+    expect(finding(report, "date_range_end")).toBe("inclusive");
+    expect(finding(report, "unlisted_query_parameters")).toBe("rejected");
+    expect(finding(report, "error_body_layout")).toMatchObject({ 401: expect.stringContaining("(application/json)") });
   });
 
   it("the same seed sends the same requests; another seed, others", async () => {
@@ -71,6 +75,10 @@ describe("against the sandbox", () => {
     { options: { inboundDirection: "In" }, name: "inbound_direction_spelling", value: ["In"] },
     // The description declares an array, so a single descriptor is also a schema failure of that response.
     { options: { triggerList: "single" }, name: "trigger_list_shape", value: "single", failing: ["response_schema_conformance"] },
+    { options: { dateTo: "exclusive" }, name: "date_range_end", value: "exclusive" },
+    { options: { unknownParameters: "ignore" }, name: "unlisted_query_parameters", value: "ignored" },
+    // The description sets no maximum, so a page size above the sandbox's is a valid request refused.
+    { options: { maxPageSize: 50 }, name: "max_page_size", value: { answer: "refused", status: 400 }, failing: ["positive_data_acceptance"] },
   ];
 
   it.each(switches)("discovery reads the switch $options back as $name", async ({ options, name, value, failing: expected = [] }) => {
@@ -79,6 +87,17 @@ describe("against the sandbox", () => {
       const report = await fullRun(switched.fetch);
       expect(finding(report, name)).toEqual(value);
       expect(failing(report)).toEqual(expected);
+    } finally {
+      await switched.close();
+    }
+  });
+
+  it("discovery reads the error media type switch back; the description documents application/json only", async () => {
+    const switched = await createSandbox({ fixture: exampleFixture(), errorMediaType: "application/problem+json" });
+    try {
+      const report = await fullRun(switched.fetch);
+      expect(finding(report, "error_body_layout")).toMatchObject({ 401: expect.stringContaining("(application/problem+json)") });
+      expect(failing(report)).toEqual(["content_type_conformance"]);
     } finally {
       await switched.close();
     }
