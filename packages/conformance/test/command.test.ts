@@ -61,6 +61,13 @@ describe("bot-conversation check", () => {
     expect(result.stdout).not.toContain("sandbox-token");
   });
 
+  it("shows a progress bar on a terminal (a real pseudo-terminal, through script)", async () => {
+    const line = [process.execPath, cli, "check", "--base-url", http.url, "--token", "sandbox-token", "--max-requests", "60"].map((word) => `'${word}'`).join(" ");
+    const { stdout } = await run("script", ["-qec", line, "/dev/null"], { cwd: root });
+    expect(stdout).toMatch(/\d+\/60 requests \| searchConversations/);
+    expect(stdout).toContain("Result: all");
+  });
+
   it("is the workspace command: pnpm exec bot-conversation check from the repo root", async () => {
     const result = await command(["check", "--base-url", http.url, "--token", "sandbox-token", "--max-requests", "40"], { file: "pnpm" });
     expect(result.stdout).toContain("The request budget (--max-requests) ran out");
