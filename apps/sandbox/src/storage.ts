@@ -158,7 +158,6 @@ export class Storage {
       trigger: prepare("SELECT descriptor FROM triggers WHERE agent_stage_id = ? AND external_event_id = ?"),
       conversationById: prepare("SELECT c.id, b.agent_stage_id FROM conversations AS c JOIN bots AS b ON b.rowid = c.bot WHERE c.id = ?"),
       conversationBySession: prepare("SELECT c.id, b.agent_stage_id FROM conversations AS c JOIN bots AS b ON b.rowid = c.bot WHERE c.session_id = ? ORDER BY c.rowid LIMIT 1"),
-      pageRow: prepare("SELECT summary, latest_message_inbound FROM conversations WHERE rowid = ?"),
       export: prepare("SELECT e.export FROM conversations AS c JOIN conversation_exports AS e ON e.conversation = c.rowid WHERE c.id = ?"),
       insertFiredEvent: prepare(
         "INSERT INTO fired_events (received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES (?, ?, ?, ?, ?, ?)",
@@ -233,15 +232,12 @@ export class Storage {
     const condition = where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
     const { total } = this.#prepared(`SELECT count(*) AS total FROM conversations ${condition}`).get(...values) as { total: number };
     if (offset >= total || limit === 0) return { total, items: [] };
-    // The page is found in an index alone; only its own rows are then read, one by one in the page's order.
-    const page = this.#prepared(`SELECT rowid AS conversation FROM conversations ${condition} ORDER BY ${orderBy[order]} LIMIT ? OFFSET ?`).all(...values, limit, offset) as { conversation: number }[];
-    return {
-      total,
-      items: page.map(({ conversation }) => {
-        const row = this.#statements.pageRow.get(conversation) as { summary: string; latest_message_inbound: number };
-        return { summary: row.summary, inbound: row.latest_message_inbound === 1 };
-      }),
-    };
+    // The filters and the order are served by an index; SQLite reads a table row (for its summary) only for the rows of the page.
+    const page = this.#prepared(`SELECT summary, latest_message_inbound FROM conversations ${condition} ORDER BY ${orderBy[order]} LIMIT ? OFFSET ?`).all(...values, limit, offset) as {
+      summary: string;
+      latest_message_inbound: number;
+    }[];
+    return { total, items: page.map((row) => ({ summary: row.summary, inbound: row.latest_message_inbound === 1 })) };
   }
 
   /** The bot's triggers in order, or `undefined` when there is no such bot. */
