@@ -199,7 +199,9 @@ export interface components {
              * @description Application elements linked to the session, or `null`. Their content is not given by the
              *     service, so any object is accepted.
              */
-            apps: Record<string, never> | null;
+            apps: {
+                [key: string]: unknown;
+            } | null;
         };
         /**
          * PlatformClient
@@ -210,7 +212,9 @@ export interface components {
              * @description The linked application element, or `null`. Its content is not given by the service, so any
              *     object is accepted.
              */
-            app: Record<string, never> | null;
+            app: {
+                [key: string]: unknown;
+            } | null;
             /**
              * @description External identifier of the account, or `null`.
              * @example crm-contact-20931
@@ -368,7 +372,9 @@ export interface components {
          *     the reasons), but not its field layout nor any error codes, so any JSON value is accepted here.
          *     Clients should show it to a developer and not parse fields out of it.
          */
-        ErrorDetails: unknown;
+        ErrorDetails: {
+            [key: string]: unknown;
+        } | unknown[] | string | number | boolean | null;
         /**
          * ExternalEventId
          * @description Identifier of an external event: set in the trigger settings of the scenario editor, or taken
