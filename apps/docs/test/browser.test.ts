@@ -53,16 +53,31 @@ describe("sections", () => {
   });
 });
 
+/** Picks a language in an operation's sample panel (Redoc 3 shows one language at a time, chosen from a menu). */
+async function chooseSampleLanguage(operation: ReturnType<OpenSite["page"]["locator"]>, language: string): Promise<void> {
+  const menuButton = operation.getByRole("button", { name: /^(curl|TypeScript)$/ }).first();
+  if ((await menuButton.innerText()).trim() === language) return;
+  await menuButton.click();
+  await site.page.getByRole("menuitem", { name: language, exact: true }).filter({ visible: true }).first().click();
+  await operation.getByRole("button", { name: language, exact: true }).first().waitFor({ state: "visible" });
+}
+
 describe("operations", () => {
   it.each([
     ["/conversations", "Search conversations"],
     ["/external-events", "List external event triggers"],
     ["/external-events", "Fire an external event"],
-  ])("%s › %s has a page with its curl sample", async (tagHref, summary) => {
+  ])("%s › %s has a page with its curl and TypeScript samples", async (tagHref, summary) => {
     await site.page.locator(`a[href="${tagHref}"]`).first().click();
     await site.page.locator("a", { hasText: summary }).first().click();
-    await site.page.getByRole("heading", { name: summary }).first().waitFor({ state: "visible" });
-    expect(await site.page.getByText("X-Token: $BOT_CONVERSATION_TOKEN").first().isVisible()).toBe(true);
+    const heading = site.page.getByRole("heading", { name: summary }).first();
+    await heading.waitFor({ state: "visible" });
+    // The operation's own sample panel: the one after its heading.
+    const operation = site.page.locator(`[id]:has(> * h2:text-is("${summary}")), [id]:has(h2:text-is("${summary}"))`).last();
+    await chooseSampleLanguage(operation, "curl");
+    expect(await operation.getByText("X-Token: $BOT_CONVERSATION_TOKEN").first().isVisible()).toBe(true);
+    await chooseSampleLanguage(operation, "TypeScript");
+    expect(await operation.getByText("createBotConversationClient").first().isVisible()).toBe(true);
   });
 });
 
