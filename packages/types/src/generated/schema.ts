@@ -78,9 +78,9 @@ export interface paths {
          *     conversation created in a platform line: `<SESSION_ID>|livechat`), and fill the trigger's
          *     variables in `externalEventPayload`, each in the format of its variable type.
          *
-         *     Firing is not idempotent: each accepted request runs the scenario again, so clients must not
-         *     retry it automatically. Which identifier wins when both are given is not stated by the
-         *     service; send one.
+         *     The service does not say whether firing is idempotent. This toolkit's recommendation: do not
+         *     retry a fire automatically, since a repeated request may fire the event twice. Which
+         *     identifier wins when both are given is not stated by the service; send one.
          */
         post: operations["fireExternalEvent"];
         delete?: never;
@@ -1093,7 +1093,7 @@ export interface components {
          */
         PageSize: number;
         /**
-         * @description Index of the page to return. When omitted, the service returns its first page. To read the next page, send the `pageIndex` of the current page plus one.
+         * @description Index of the page to return. The service states neither whether pages count from 0 or 1 nor which page it returns when this is omitted. This toolkit's recommendation is to omit it on the first request, then send the returned `pageIndex` plus one.
          * @example 0
          */
         PageIndex: number;
@@ -1153,7 +1153,7 @@ export interface operations {
                  */
                 pageSize?: components["parameters"]["PageSize"];
                 /**
-                 * @description Index of the page to return. When omitted, the service returns its first page. To read the next page, send the `pageIndex` of the current page plus one.
+                 * @description Index of the page to return. The service states neither whether pages count from 0 or 1 nor which page it returns when this is omitted. This toolkit's recommendation is to omit it on the first request, then send the returned `pageIndex` plus one.
                  * @example 0
                  */
                 pageIndex?: components["parameters"]["PageIndex"];
