@@ -89,6 +89,23 @@ describe("models", () => {
     }
   });
 
+  it("the Resources table links each named schema to its model page", async () => {
+    await openFromSidebar("/section/resources", "Resources");
+    const table = site.page.locator("table", { hasText: "Page envelope of a search result" }).first();
+    const links = await table.locator("a").evaluateAll((anchors) => anchors.map((anchor) => ({ name: anchor.textContent ?? "", href: anchor.getAttribute("href") ?? "" })));
+    expect(links.map(({ name }) => name)).toEqual(expect.arrayContaining(["ConversationSummary", "ConversationPage", "ExternalEventTrigger", "FireExternalEventRequest", "ConversationExport"]));
+    for (const { name, href } of links) {
+      // Each target is a model page: a sidebar entry under Models.
+      const entry = site.page.locator(`a[href="${href}"] [data-text]`).first();
+      expect(await entry.getAttribute("data-text"), `${name} → ${href}`).toMatch(/model$|^Message activity$/);
+    }
+    await table.getByRole("link", { name: "ConversationSummary" }).click();
+    await site.page.getByRole("heading", { name: "Conversation summary model" }).first().waitFor({ state: "visible" });
+    expect(await site.page.getByText("latestMessageDirection", { exact: true }).filter({ visible: true }).count()).toBeGreaterThan(0);
+    // The link is a page load; the other tests start from the overview.
+    await site.page.goto(`${site.url}/`, { waitUntil: "load" });
+  });
+
   it("each event activity has its own page", async () => {
     await openFromSidebar("/event-trigger-fired", "Event: trigger-fired");
     expect(await site.page.getByText("triggerType", { exact: true }).filter({ visible: true }).count()).toBeGreaterThan(0);
