@@ -8,6 +8,7 @@ import { autoPager } from "./pager.ts";
 import { buildTimes } from "./build.ts";
 import { clientSize } from "./size.ts";
 import { docsSite } from "./docs.ts";
+import { docsWeight } from "./docs-weight.ts";
 import { mockServer } from "./mock.ts";
 import { payloadValidation } from "./payload.ts";
 import { perCallOverhead } from "./per-call.ts";
@@ -21,6 +22,7 @@ const benchmarks: [string, () => Promise<Section>][] = [
   ["Prism mock", mockServer],
   ["build", buildTimes],
   ["API reference site", docsSite],
+  ["API reference first visit", docsWeight],
 ];
 
 const sections: Section[] = [];

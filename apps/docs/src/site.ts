@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { precompress } from "./compress.ts";
 import { contentSecurityPolicy, policyPlaceholder } from "./csp.ts";
 import { bundlePath, distDirectory, templatePath } from "./paths.ts";
 import { runRedocly } from "./redocly.ts";
@@ -43,4 +44,5 @@ export async function buildSite(): Promise<void> {
   // the same page, so an address like /section/errors opened directly still lands on its target.
   writeFileSync(join(distDirectory, "404.html"), page);
   writeRedirectPages(distDirectory, page);
+  precompress(["index.html", "404.html", viewerFileName, "openapi.json"].map((name) => join(distDirectory, name)));
 }

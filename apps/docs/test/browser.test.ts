@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { viewerFileName } from "../src/viewer.ts";
 import { openSite, type OpenSite } from "./support/browser.ts";
 
 const screenshotDirectory = fileURLToPath(new URL("../screenshots/", import.meta.url));
@@ -125,6 +126,34 @@ describe("search", () => {
       expect(await site.page.getByText("externalEventId", { exact: true }).filter({ visible: true }).count()).toBeGreaterThan(0);
     } finally {
       await site.page.keyboard.press("Escape");
+    }
+  });
+});
+
+describe("weight", () => {
+  it("the page and the viewer arrive compressed, at under a third of their size", async () => {
+    const arrivals: { path: string; encoding: string | undefined; encodedBytes: number; bytes: number }[] = [];
+    const onResponse = async (response: import("playwright-core").Response): Promise<void> => {
+      const path = new URL(response.url()).pathname;
+      if (path !== "/" && path !== `/${viewerFileName}`) return;
+      const sizes = await response.request().sizes();
+      arrivals.push({ path, encoding: (await response.allHeaders())["content-encoding"], encodedBytes: sizes.responseBodySize, bytes: (await response.body()).length });
+    };
+    // A first visit: nothing from the cache (a revalidated copy arrives as a bodiless 304).
+    const devtools = await site.page.context().newCDPSession(site.page);
+    await devtools.send("Network.enable");
+    await devtools.send("Network.setCacheDisabled", { cacheDisabled: true });
+    site.page.on("response", onResponse);
+    try {
+      await site.page.goto(`${site.url}/`, { waitUntil: "load" });
+      await expect.poll(() => arrivals.length).toBe(2);
+    } finally {
+      site.page.off("response", onResponse);
+      await devtools.detach();
+    }
+    for (const { path, encoding, encodedBytes, bytes } of arrivals) {
+      expect(["br", "gzip"], path).toContain(encoding);
+      expect(encodedBytes, path).toBeLessThan(bytes / 3);
     }
   });
 });
