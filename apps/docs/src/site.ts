@@ -7,6 +7,7 @@ import { runRedocly } from "./redocly.ts";
 import { redocOptions } from "./redoc-options.ts";
 import { writeRedirectPages } from "./routes.ts";
 import { withCodeSamples } from "./samples.ts";
+import { withSearchableText } from "./search-text.ts";
 import { integrity, servedViewer, viewerFileName } from "./viewer.ts";
 
 /** Points the page at the local viewer instead of Redocly's CDN, and sets its integrity to the served file. */
@@ -29,7 +30,7 @@ export function applyContentSecurityPolicy(html: string): string {
 export async function buildSite(): Promise<void> {
   rmSync(distDirectory, { recursive: true, force: true });
   mkdirSync(distDirectory, { recursive: true });
-  const description = withCodeSamples(JSON.parse(readFileSync(bundlePath, "utf8")));
+  const description = withSearchableText(withCodeSamples(JSON.parse(readFileSync(bundlePath, "utf8"))));
   const descriptionPath = join(distDirectory, "openapi.json");
   writeFileSync(descriptionPath, `${JSON.stringify(description, null, 2)}\n`);
 
