@@ -7,7 +7,7 @@ export interface PayloadProblem {
   /** Variable code, the key in `externalEventPayload`. */
   readonly variableCode: string;
   /** The type the trigger declares for it, or `null` when the trigger has no variable of this code. */
-  readonly expectedType: VariableType | string | null;
+  readonly expectedType: VariableType | null;
   /** What was given, e.g. `a string ("next Tuesday")`. */
   readonly received: string;
   /** The problem in one sentence. */
@@ -23,23 +23,27 @@ const formats: Record<VariableType, (value: unknown) => boolean> = {
   String: isString,
   Number: Number.isFinite,
   Boolean: (value) => typeof value === "boolean",
-  DateTime: (value) => isString(value) && isoDateTime.test(value) && !isNaN(Date.parse(value)),
+  // A Date is accepted as JSON sends it: its ISO 8601 string (an invalid Date is refused when sending).
+  DateTime: (value) => (value instanceof Date ? !isNaN(value.getTime()) : isString(value) && isoDateTime.test(value) && !isNaN(Date.parse(value))),
   ComplexObject: isJsonObject,
   PersonName: isString,
   File: (value) => isJsonObject(value) && isString(value["name"]) && isString(value["fileUrl"]),
 };
 
-/** Checks a payload against a trigger's parameters; returns every problem (an empty array when it is valid). */
+/**
+ * Checks a payload against a trigger's parameters; returns every problem (an empty array when it is
+ * valid). A variable of a type this client does not know (a newer service's type) is not checked: its
+ * value passes as given and the service judges it, so a new type never blocks a fire (the client's choice).
+ */
 export function validateEventPayload(
   trigger: ExternalEventTrigger,
   payload: Readonly<Record<string, unknown>> | undefined,
 ): PayloadProblem[] {
   return Object.entries(payload ?? {}).flatMap(([variableCode, value]) => {
     const expectedType = Object.hasOwn(trigger.parameters, variableCode) ? trigger.parameters[variableCode]!.type : null;
-    const known = Object.hasOwn(formats, expectedType ?? "");
-    if (known && formats[expectedType!](value)) return [];
+    if (expectedType && (!Object.hasOwn(formats, expectedType) || formats[expectedType](value))) return [];
     const received = describeValue(value);
-    const expected = expectedType ? `expected ${expectedType}${known ? "" : " (not a known type)"}` : `not a variable of trigger ${trigger.externalEventId}`;
+    const expected = expectedType ? `expected ${expectedType}` : `not a variable of trigger ${trigger.externalEventId}`;
     return [{ variableCode, expectedType, received, message: `${variableCode}: ${expected}; got ${received}` }];
   });
 }

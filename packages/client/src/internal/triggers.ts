@@ -1,17 +1,19 @@
 import type { ExternalEventTrigger } from "@bot-conversation/types";
-import { describeValue, isJsonObject } from "./describe.js";
+import { isJsonObject } from "./describe.js";
+import type { BodyCheck } from "./response.js";
 
-/** Whether a value looks like a trigger descriptor: `externalEventId` and `parameters` present. */
+/** Whether a value looks like a trigger descriptor: `externalEventId`, and `parameters` whose every entry has a `type`. */
 function isTrigger(value: unknown): value is ExternalEventTrigger {
-  return isJsonObject(value) && typeof value["externalEventId"] === "string" && isJsonObject(value["parameters"]);
+  const parameters = isJsonObject(value) && typeof value["externalEventId"] === "string" && value["parameters"];
+  return isJsonObject(parameters) && Object.values(parameters).every((parameter) => isJsonObject(parameter) && typeof parameter["type"] === "string");
 }
 
 /**
  * The description declares a JSON array of triggers, but the service's text shows the body as one
  * descriptor: accept both (wrapping a single one), reject anything else naming the first bad value.
  */
-export function toTriggerList(body: unknown, fail: (problem: string) => never): ExternalEventTrigger[] {
+export const toTriggerList: BodyCheck<ExternalEventTrigger[]> = (body, fail) => {
   const list: unknown[] = Array.isArray(body) ? body : [body];
   const invalid = list.findIndex((item) => !isTrigger(item));
-  return invalid < 0 ? (list as ExternalEventTrigger[]) : fail(`expected a trigger descriptor or an array of them; got ${describeValue(list[invalid])}`);
-}
+  return invalid < 0 ? (list as ExternalEventTrigger[]) : fail("expected a trigger descriptor or an array of them", list[invalid]);
+};
