@@ -40,14 +40,14 @@ export async function readResponse<T>(
   try {
     result = await pending;
   } catch (error) {
-    // Before a response, only the client's own errors arrive here: typed failures and caller mistakes.
-    if (error instanceof BotConversationError || !call.response) throw error;
-    const { status, ok } = call.response;
-    const cause = describeFailure(error, redactor(call.tokens));
-    // The service said yes to a fire: saying "no response" would invite firing twice.
-    throw method === "POST" && ok
-      ? new OutcomeUnknownError(`${method} ${call.path} answered ${status}, then failed: ${cause}; the event was delivered, its outcome is unknown`, status)
-      : new ConnectionError(`${method} ${call.path} answered ${status}, then failed: ${cause}`);
+    const { response, tokens, path } = call;
+    const cause = describeFailure(error, redactor(tokens));
+    // The service said yes to a fire, then the body stalled or broke: saying "timed out" or "no response" would invite firing twice.
+    if (method === "POST" && response?.ok) {
+      throw new OutcomeUnknownError(`${method} ${path} answered ${response.status}, then failed: ${cause}; the event was delivered, its outcome is unknown`, response.status);
+    }
+    // Before a response, only the client's own errors arrive here (typed failures, caller mistakes); after, the body read failed.
+    throw error instanceof BotConversationError || !response ? error : new ConnectionError(`${method} ${path} answered ${response.status}, then failed: ${cause}`);
   }
   const { response, data } = result;
   // The body has been read: the attempt's timeout has nothing left to cover.
