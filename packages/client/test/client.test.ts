@@ -68,6 +68,26 @@ describe("retries of GET requests", () => {
     }
   });
 
+  test.each([
+    ["-1", 500],
+    ["0x3", 500],
+    ["1e0", 500],
+    ["1.5", 500],
+    ["2", 2_000],
+  ])("Retry-After %j: only whole seconds or an HTTP date are honoured, else the backoff applies (%i ms)", async (retryAfter, wait) => {
+    vi.spyOn(Math, "random").mockReturnValue(0);
+    const sleep = vi.spyOn(retryTiming, "sleep").mockResolvedValue(undefined);
+    try {
+      const { client } = await setUp((_request, response, index) =>
+        index === 0 ? sendJson(response, 503, {}, { "retry-after": retryAfter }) : sendJson(response, 200, page),
+      );
+      await expect(client.searchConversations()).resolves.toEqual(page);
+      expect(sleep.mock.calls.map(([ms]) => ms)).toEqual([wait]);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
   test.each([400, 401, 404, 500])("a GET answered %i is not retried", async (status) => {
     const { client, server } = await setUp((_request, response) => sendJson(response, status, { message: "no" }));
     await expect(client.listExternalEventTriggers("bot")).rejects.toMatchObject({ status });
@@ -110,6 +130,22 @@ describe("timeouts and aborts", () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     await expect(client.searchConversations({}, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+  });
+
+  test("a token function that never settles is ended by timeoutMs, and nothing is sent", async () => {
+    const { client, server } = await setUp((_request, response) => sendJson(response, 200, page), { token: () => new Promise<string>(() => {}), timeoutMs: 100 });
+    const error = await client.searchConversations().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toBe("GET request timed out after 100 ms");
+    expect(server.requests).toEqual([]);
+  });
+
+  test("a token function that never settles is ended by the caller's signal", async () => {
+    const { client, server } = await setUp((_request, response) => sendJson(response, 200, page), { token: () => new Promise<string>(() => {}) });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    await expect(client.fireExternalEvent(fire, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+    expect(server.requests).toEqual([]);
   });
 
   test("an abort between pages ends the iteration with an AbortError, and no further page is requested", async () => {

@@ -20,7 +20,7 @@ export function checkToken(value: unknown, name: string): string {
 /** Checks the options of `createBotConversationClient`; returns the token, trimmed when it is a string. */
 export function checkClientOptions({ baseUrl, token, fetch, logger, timeoutMs = 1, maxRetries = 0 }: Record<string, unknown>): string | (() => unknown) {
   // Not quoted in the message: it may hold a password.
-  if (!/^https?:\/\/[^/?#@]+[^?#]*$/.test(baseUrl as string)) mistake("baseUrl", "an http(s) address, no credentials, query or fragment", baseUrl);
+  if (!/^https?:\/\/[^?#@]+$/.test(baseUrl as string)) mistake("baseUrl", "an http(s) address, no credentials, query or fragment", baseUrl);
   for (const [name, value] of Object.entries({ fetch, logger })) if (value !== undefined && typeof value !== "function") mistake(name, "a function", value);
   // Node's timers hold at most 2^31 - 1 ms; a longer timeout would fire at once.
   for (const [name, value, min, max] of [["timeoutMs", timeoutMs, 1, 2 ** 31 - 1], ["maxRetries", maxRetries, 0, 100]] as const) {
