@@ -23,8 +23,7 @@ const formats: Record<VariableType, (value: unknown) => boolean> = {
   String: isString,
   Number: Number.isFinite,
   Boolean: (value) => typeof value === "boolean",
-  // A Date is accepted as JSON sends it: its ISO 8601 string (an invalid Date is refused when sending).
-  DateTime: (value) => (value instanceof Date ? !isNaN(value.getTime()) : isString(value) && isoDateTime.test(value) && !isNaN(Date.parse(value))),
+  DateTime: (value) => isString(value) && isoDateTime.test(value) && !isNaN(Date.parse(value)),
   ComplexObject: isJsonObject,
   PersonName: isString,
   File: (value) => isJsonObject(value) && isString(value["name"]) && isString(value["fileUrl"]),

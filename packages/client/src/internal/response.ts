@@ -44,7 +44,7 @@ export async function readResponse<T>(
     const cause = describeFailure(error, redactor(tokens));
     // The service said yes to a fire, then the body stalled or broke: saying "timed out" or "no response" would invite firing twice.
     if (method === "POST" && response?.ok) {
-      throw new OutcomeUnknownError(`${method} ${path} answered ${response.status}, then failed: ${cause}; the event was delivered, its outcome is unknown`, response.status);
+      throw new OutcomeUnknownError(`${method} ${path} answered ${response.status}, then failed: ${cause}; outcome unknown`, response.status);
     }
     // Before a response, only the client's own errors arrive here (typed failures, caller mistakes); after, the body read failed.
     throw error instanceof BotConversationError || !response ? error : new ConnectionError(`${method} ${path} answered ${response.status}, then failed: ${cause}`);

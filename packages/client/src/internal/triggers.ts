@@ -2,10 +2,9 @@ import type { ExternalEventTrigger } from "@bot-conversation/types";
 import { isJsonObject } from "./describe.js";
 import type { BodyCheck } from "./response.js";
 
-/** Whether a value looks like a trigger descriptor: `externalEventId`, and `parameters` whose every entry has a `type`. */
+/** Whether a value looks like a trigger descriptor: `externalEventId` and `parameters` present. */
 function isTrigger(value: unknown): value is ExternalEventTrigger {
-  const parameters = isJsonObject(value) && typeof value["externalEventId"] === "string" && value["parameters"];
-  return isJsonObject(parameters) && Object.values(parameters).every((parameter) => isJsonObject(parameter) && typeof parameter["type"] === "string");
+  return isJsonObject(value) && typeof value["externalEventId"] === "string" && isJsonObject(value["parameters"]);
 }
 
 /**
