@@ -8,7 +8,7 @@ import type {
 } from "@bot-conversation/types";
 import createClient, { type Client } from "openapi-fetch";
 import { checkClientOptions, checkFireRequest, checkQuery, checkSegment, toJson } from "./internal/checks.js";
-import { describeValue } from "./internal/describe.js";
+import { describeValue, mistake } from "./internal/describe.js";
 import { toPage } from "./internal/page.js";
 import { readResponse, type BodyCheck, type TextResult } from "./internal/response.js";
 import { createTransport, type Call, type Logger, type TokenSource } from "./internal/transport.js";
@@ -84,7 +84,7 @@ export function createBotConversationClient(options: BotConversationClientOption
     baseUrl: options.baseUrl,
     headers: options.headers ?? {},
     bodySerializer: toJson,
-    fetch: (request) => send(request, { path: new URL(request.url).pathname, tokens: [] }),
+    fetch: (request) => send(request, { path: request.url, tokens: [] }),
   });
 
   /**
@@ -120,7 +120,7 @@ export function createBotConversationClient(options: BotConversationClientOption
       if (trigger) {
         // Another trigger's parameters say nothing about this request: passing it is a caller's mistake.
         if (trigger.externalEventId !== request.externalEventId) {
-          throw new TypeError(`options.trigger: expected the trigger ${describeValue(request.externalEventId)}; got ${describeValue(trigger.externalEventId)}`);
+          mistake("options.trigger", `the trigger ${describeValue(request.externalEventId)}`, trigger.externalEventId, 1);
         }
         const problems = validateEventPayload(trigger, request.externalEventPayload);
         if (problems.length > 0) throw new EventValidationError(problems);

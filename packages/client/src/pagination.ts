@@ -1,6 +1,5 @@
 import type { ConversationPage, ConversationSummary, SearchConversationsQuery } from "@bot-conversation/types";
 import { PaginationError } from "./errors.js";
-import { describeValue } from "./internal/describe.js";
 import type { RequestOptions } from "./client.js";
 
 /** Options of `iterateConversationPages` and `iterateConversations`. */
@@ -34,7 +33,7 @@ export async function* iterateConversationPages(
     const page = await search(pageQuery, { signal, onResponse, headers: typeof headers === "function" ? headers(pageQuery) : headers });
     const asked = pageQuery.pageIndex;
     if (asked !== undefined && page.pageIndex !== asked) {
-      throw new PaginationError(`asked for pageIndex ${describeValue(asked)}; the server answered pageIndex ${describeValue(page.pageIndex)}`);
+      throw new PaginationError(`asked for pageIndex ${asked}; the server answered pageIndex ${page.pageIndex}`);
     }
     yield page;
     if (!page.hasMore) return;

@@ -14,7 +14,8 @@ export interface PayloadProblem {
   readonly message: string;
 }
 
-const isoDateTime = /^\d{4}-\d\d-\d\d([T ]\d\d:\d\d(:\d\d([.,]\d+)?)?(Z|[+-]\d\d(:?\d\d)?)?)?$/;
+/** An ISO 8601 date, with or without a time: the start is checked here, the rest by `Date.parse`. */
+const isoDateTime = /^\d{4}-\d\d-\d\d(T|$)/;
 
 const isString = (value: unknown): value is string => typeof value === "string";
 

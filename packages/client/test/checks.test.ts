@@ -61,10 +61,10 @@ describe("caller mistakes in a call are TypeErrors naming the argument, and noth
     ["a pageSize that is not a whole number", () => client().searchConversations({ pageSize: Number.NaN }), "query.pageSize: expected a non-empty string or a whole number; got NaN"],
     ["an empty agentStageId in the trigger list", () => client().listExternalEventTriggers(""), 'agentStageId: expected a non-empty string; got ""'],
     ["`..` as an agentStageId", () => client().listExternalEventTriggers(".."), 'agentStageId: expected an identifier; got ".."'],
-    ["a fire with neither conversation identifier", () => client().fireExternalEvent({ externalEventId: "e" } as never), "request.conversationId: expected a non-empty string; got undefined"],
+    ["a fire with neither conversation identifier", () => client().fireExternalEvent({ externalEventId: "e" } as never), "request.externalConversationId: expected a non-empty string; got undefined"],
+    ["a fire with an empty conversationId", () => client().fireExternalEvent({ conversationId: "", externalEventId: "e" }), 'request.conversationId: expected a non-empty string; got ""'],
     ["a fire with an empty externalEventId", () => client().fireExternalEvent({ conversationId: "c", externalEventId: "" }), 'request.externalEventId: expected a non-empty string; got ""'],
     ["a fire with an empty externalConversationId", () => client().fireExternalEvent({ externalConversationId: " ", externalEventId: "e" }), 'request.externalConversationId: expected a non-empty string; got " "'],
-    ["a payload that is not an object", () => client().fireExternalEvent({ conversationId: "c", externalEventId: "e", externalEventPayload: "x" as never }), 'request.externalEventPayload: expected an object; got "x"'],
     ["a bigint in the payload", () => client().fireExternalEvent({ conversationId: "c", externalEventId: "e", externalEventPayload: { orderTotal: 10n as never } }), "request: Do not know how to serialize a BigInt"],
     ["a cyclic payload", () => client().fireExternalEvent({ conversationId: "c", externalEventId: "e", externalEventPayload: cyclic as never }), /^request: Converting circular structure to JSON/],
   ])("%s", async (_label, call, message) => {

@@ -16,7 +16,15 @@ const example = (name: string): unknown => bundle.components.examples[name]?.val
 const baseUrl = inject("prismUrl");
 const client = createBotConversationClient({ baseUrl, token: "prism-token" });
 const agentStageId = "5f0c6d1e-8a4b-4f3e-9c2d-7b1a2e3f4d5c";
-const anonymous = createBotConversationClient({ baseUrl, token: "" });
+// The client refuses an empty token before sending; to see Prism's own 401, this fetch drops the header on the way out.
+const anonymous = createBotConversationClient({
+  baseUrl,
+  token: "dropped-before-sending",
+  fetch: (request, init) => {
+    request.headers.delete("x-token");
+    return fetch(request, init);
+  },
+});
 
 describe("against a real Prism mock of the bundled description", () => {
   test("searchConversations returns the typed page", async () => {

@@ -17,7 +17,7 @@ const prismValidation = {
 };
 
 test.each([
-  ["a validation entry (Prism)", 422, prismValidation, ": query.status: Request query parameter status must be equal to one of the allowed values: Active, Closed, Operator"],
+  ["a validation entry (Prism)", 422, prismValidation, ": Request query parameter status must be equal to one of the allowed values: Active, Closed, Operator"],
   ["a problem+json detail", 404, { title: "Not Found", detail: "No bot 5f0c6d1e" }, ": No bot 5f0c6d1e"],
   ["a problem+json title alone", 400, { type: "about:blank", title: "Bad Request" }, ": Bad Request"],
   ["a message field", 401, { message: "Authorization failed. Check the X-Token header." }, ": Authorization failed. Check the X-Token header."],

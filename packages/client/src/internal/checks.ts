@@ -3,13 +3,8 @@
  * the option or argument and what was expected, and never quotes a token or an address.
  */
 import type { FireExternalEventRequest, SearchConversationsQuery } from "@bot-conversation/types";
-import { describeValue, isJsonObject, requireText } from "./describe.js";
+import { isJsonObject, mistake, requireText } from "./describe.js";
 import { isCount } from "./page.js";
-
-/** Throws the `TypeError` of an option or argument `name`; the value is shown only when `show` (never a token or an address). */
-export function mistake(name: string, expected: string, value: unknown, show?: unknown): never {
-  throw new TypeError(`${name}: expected ${expected}; got ${show ? describeValue(value) : typeof value}`);
-}
 
 /** Trims a token and checks it is one `X-Token` can carry (printable ASCII: Headers would quote a bad value). */
 export function checkToken(value: unknown, name: string): string {
@@ -48,13 +43,11 @@ export function checkSegment(name: string, value: unknown): void {
   if (value === "." || value === "..") mistake(name, "an identifier", value, 1);
 }
 
-/** Checks a fire request: an `externalEventId`, one conversation identifier at least, and a payload that is an object. */
+/** Checks a fire request: an `externalEventId`, and a conversation identifier (`conversationId`, else `externalConversationId`). */
 export function checkFireRequest(request: FireExternalEventRequest): void {
-  const { conversationId, externalConversationId, externalEventId, externalEventPayload } = (request ?? {}) as Record<string, unknown>;
+  const { conversationId, externalConversationId, externalEventId } = (request ?? {}) as Record<string, unknown>;
   requireText("request.externalEventId", externalEventId);
-  if (conversationId !== undefined || externalConversationId === undefined) requireText("request.conversationId", conversationId);
-  if (externalConversationId !== undefined) requireText("request.externalConversationId", externalConversationId);
-  if (externalEventPayload !== undefined && !isJsonObject(externalEventPayload)) mistake("request.externalEventPayload", "an object", externalEventPayload, 1);
+  requireText(conversationId === undefined ? "request.externalConversationId" : "request.conversationId", conversationId ?? externalConversationId);
 }
 
 /**

@@ -14,9 +14,14 @@ export function describeValue(value: unknown, length = 40): string {
   return shown.length > length ? `${shown.slice(0, length)}...` : shown;
 }
 
+/** Throws the `TypeError` of a caller's mistake in `name`; the value is shown only when `show` (never a token or an address). */
+export function mistake(name: string, expected: string, value: unknown, show?: unknown): never {
+  throw new TypeError(`${name}: expected ${expected}; got ${show ? describeValue(value) : typeof value}`);
+}
+
 /** Throws a `TypeError` naming `name` unless `value` is a string with more than white space. */
 export function requireText(name: string, value: unknown): void {
-  if (typeof value !== "string" || !value.trim()) throw new TypeError(`${name}: expected a non-empty string; got ${describeValue(value)}`);
+  if (typeof value !== "string" || !value.trim()) mistake(name, "a non-empty string", value, 1);
 }
 
 /** True for a plain JSON object: not null, not an array. */

@@ -30,15 +30,12 @@ export function redactJson<T>(value: T, redact: Redact): T {
 }
 
 /**
- * A redacted one-line summary of a failure and its causes, e.g. `fetch failed: connect ECONNREFUSED
- * 127.0.0.1:9 (ECONNREFUSED)`. The client keeps this summary, never the failure itself: undici's errors
+ * A redacted one-line summary of a failure and its causes' messages, e.g. `fetch failed: connect
+ * ECONNREFUSED 127.0.0.1:9`. The client keeps this summary, never the failure itself: undici's errors
  * carry the raw bytes of a response (a token it echoed included) in fields that `console.error` prints.
  */
 export function describeFailure(error: unknown, redact: Redact): string {
   let summary = "";
-  for (let cause = error, depth = 0; cause instanceof Error && depth < 4; cause = cause.cause, depth++) {
-    const { code } = cause as { code?: unknown };
-    summary += `${depth ? ": " : ""}${cause.message}${typeof code === "string" ? ` (${code})` : ""}`;
-  }
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 4; cause = cause.cause, depth++) summary += `${depth ? ": " : ""}${cause.message}`;
   return redact(summary);
 }

@@ -41,13 +41,12 @@ export async function readResponse<T>(
     result = await pending;
   } catch (error) {
     const { response, tokens, path } = call;
-    const cause = describeFailure(error, redactor(tokens));
     // The service said yes to a fire, then the body stalled or broke: saying "timed out" or "no response" would invite firing twice.
-    if (method === "POST" && response?.ok) {
-      throw new OutcomeUnknownError(`${method} ${path} answered ${response.status}, then failed: ${cause}; outcome unknown`, response.status);
-    }
+    const delivered = method === "POST" && response?.ok;
     // Before a response, only the client's own errors arrive here (typed failures, caller mistakes); after, the body read failed.
-    throw error instanceof BotConversationError || !response ? error : new ConnectionError(`${method} ${path} answered ${response.status}, then failed: ${cause}`);
+    if ((error instanceof BotConversationError || !response) && !delivered) throw error;
+    const message = `${method} ${path} answered ${response!.status}, then failed: ${describeFailure(error, redactor(tokens))}`;
+    throw delivered ? new OutcomeUnknownError(`${message}; outcome unknown`, response!.status) : new ConnectionError(message);
   }
   const { response, data } = result;
   // The body has been read: the attempt's timeout has nothing left to cover.

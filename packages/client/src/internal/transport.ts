@@ -91,17 +91,20 @@ export function createTransport({ token, fetch = (request, init) => globalThis.f
       };
       started = Date.now();
       let response: Response | undefined;
-      const value = typeof token === "string" ? token : await tokenFrom(token, attempt.signal).catch((error: unknown) => settle() ?? Promise.reject(error as Error));
-      // Remembered per call, so this call's errors and log lines can redact exactly what it sent.
-      if (!call.tokens.includes(value)) call.tokens.push(value);
-      request.headers.set("X-Token", value);
+      let value: string | undefined;
       try {
+        value = typeof token === "string" ? token : await tokenFrom(token, attempt.signal);
+        // Remembered per call, so this call's errors and log lines can redact exactly what it sent.
+        if (!call.tokens.includes(value)) call.tokens.push(value);
+        request.headers.set("X-Token", value);
         response = await fetch(request, { signal: attempt.signal, redirect: "manual" });
       } catch (error) {
         settle();
         log?.("failed");
         // The timer or the caller aborted: the reason is already the typed error to throw.
         if (attempt.signal.aborted) throw attempt.signal.reason;
+        // No token: the token function's own failure, already a TypeError; nothing was sent.
+        if (!value) throw error;
         if (tries >= retries) throw new ConnectionError(`${method} request failed: ${describeFailure(error, redactor(call.tokens))}`);
         // Otherwise no response arrived (refused, reset): repeating a GET cannot do harm twice.
       }
