@@ -10,7 +10,7 @@ import createClient, { type Client } from "openapi-fetch";
 import { checkClientOptions, checkFireRequest, checkQuery, checkSegment, toJson } from "./internal/checks.js";
 import { describeValue, mistake } from "./internal/describe.js";
 import { toPage } from "./internal/page.js";
-import { readResponse, type BodyCheck, type TextResult } from "./internal/response.js";
+import { readResponse } from "./internal/response.js";
 import { createTransport, type Call, type Logger, type TokenSource } from "./internal/transport.js";
 import { toTriggerList } from "./internal/triggers.js";
 import { iterateConversationPages, iterateConversations, type IterateOptions } from "./pagination.js";
@@ -79,7 +79,7 @@ const firePath = "/api/v1/runtime/simple/external/events";
 
 /** Creates a client of the Bot Conversation Service. */
 export function createBotConversationClient(options: BotConversationClientOptions): BotConversationClient {
-  const send = createTransport({ ...options, token: checkClientOptions(options as unknown as Record<string, unknown>) });
+  const send = createTransport({ ...options, token: checkClientOptions(options) });
   const raw = createClient<paths>({
     baseUrl: options.baseUrl,
     headers: options.headers ?? {},
@@ -88,19 +88,23 @@ export function createBotConversationClient(options: BotConversationClientOption
   });
 
   /**
-   * Sends one call through openapi-fetch with its own `Call` (so its errors redact exactly the tokens it
-   * sent), a text body (parsed and checked here), and the caller's headers and signal.
+   * What a call passes to openapi-fetch besides its parameters: a text body (parsed and checked here),
+   * the caller's headers and signal, and a fetch that sends through the transport with the call's own
+   * `Call`, so its errors redact exactly the tokens it sent.
    */
-  function run<T>(method: "GET" | "POST", path: string, init: object, { headers, signal, onResponse }: RequestOptions = {}, check?: BodyCheck<T>): Promise<T> {
-    const call: Call = { path, tokens: [] };
-    // openapi-fetch skips a header set or signal that is undefined; its typed paths are checked by the callers' own types.
-    const pending = (raw[method] as (path: string, init: object) => Promise<TextResult>)(path, { ...init, parseAs: "text", headers, signal, fetch: (request: Request) => send(request, call) });
-    return readResponse(method, call, pending, onResponse, check as BodyCheck<T>);
-  }
+  const callOptions = (call: Call, { headers, signal }: RequestOptions = {}) =>
+    // openapi-fetch skips a header set or signal that is undefined, which its types do not say under exactOptionalPropertyTypes.
+    ({ parseAs: "text", headers, signal, fetch: (request: Request) => send(request, call) }) as {
+      parseAs: "text";
+      headers?: Readonly<Record<string, string>>;
+      signal?: AbortSignal;
+      fetch: (request: Request) => Promise<Response>;
+    };
 
   async function searchConversations(query: SearchConversationsQuery = {}, options?: RequestOptions): Promise<ConversationPage> {
     checkQuery(query);
-    return run("GET", searchPath, { params: { query } }, options, toPage);
+    const call = { path: searchPath, tokens: [] };
+    return readResponse("GET", call, raw.GET(searchPath, { params: { query }, ...callOptions(call, options) }), options?.onResponse, toPage);
   }
 
   return {
@@ -111,7 +115,9 @@ export function createBotConversationClient(options: BotConversationClientOption
 
     async listExternalEventTriggers(agentStageId, options?: RequestOptions) {
       checkSegment("agentStageId", agentStageId);
-      return run("GET", triggersPath, { params: { path: { agentStageId } } }, options, toTriggerList);
+      const call = { path: triggersPath, tokens: [] };
+      const pending = raw.GET(triggersPath, { params: { path: { agentStageId } }, ...callOptions(call, options) });
+      return readResponse("GET", call, pending, options?.onResponse, toTriggerList);
     },
 
     async fireExternalEvent(request, options: FireOptions = {}) {
@@ -125,7 +131,8 @@ export function createBotConversationClient(options: BotConversationClientOption
         const problems = validateEventPayload(trigger, request.externalEventPayload);
         if (problems.length > 0) throw new EventValidationError(problems);
       }
-      await run("POST", firePath, { body: request }, options);
+      const call = { path: firePath, tokens: [] };
+      await readResponse("POST", call, raw.POST(firePath, { body: request, ...callOptions(call, options) }), options.onResponse);
     },
   };
 }

@@ -84,14 +84,9 @@ export class UnexpectedResponseError extends ApiError {
  */
 export class OutcomeUnknownError extends BotConversationError {
   override name = "OutcomeUnknownError";
-
-  constructor(
-    message: string,
-    /** The status the service answered with. */
-    readonly status: number,
-  ) {
-    super(message);
-  }
+  // `declare`: set by Object.assign where the error is made, so no field initialiser is emitted.
+  /** The status the service answered with. */
+  declare readonly status: number;
 }
 
 /** An attempt (getting the token included) took longer than `timeoutMs`. */

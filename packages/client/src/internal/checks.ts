@@ -13,7 +13,8 @@ export function checkToken(value: unknown, name: string): string {
 }
 
 /** Checks the options of `createBotConversationClient`; returns the token, trimmed when it is a string. */
-export function checkClientOptions({ baseUrl, token, fetch, logger, timeoutMs = 1, maxRetries = 0 }: Record<string, unknown>): string | (() => unknown) {
+export function checkClientOptions(options: object): string | (() => unknown) {
+  const { baseUrl, token, fetch, logger, timeoutMs = 1, maxRetries = 0 } = options as Record<string, unknown>;
   // Not quoted in the message: it may hold a password.
   if (!/^https?:\/\/[^?#@]+$/.test(baseUrl as string)) mistake("baseUrl", "an http(s) address, no credentials, query or fragment", baseUrl);
   for (const [name, value] of Object.entries({ fetch, logger })) if (value !== undefined && typeof value !== "function") mistake(name, "a function", value);

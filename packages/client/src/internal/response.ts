@@ -46,7 +46,7 @@ export async function readResponse<T>(
     // Before a response, only the client's own errors arrive here (typed failures, caller mistakes); after, the body read failed.
     if ((error instanceof BotConversationError || !response) && !delivered) throw error;
     const message = `${method} ${path} answered ${response!.status}, then failed: ${describeFailure(error, redactor(tokens))}`;
-    throw delivered ? new OutcomeUnknownError(`${message}; outcome unknown`, response!.status) : new ConnectionError(message);
+    throw delivered ? Object.assign(new OutcomeUnknownError(`${message}; outcome unknown`), { status: response!.status }) : new ConnectionError(message);
   }
   const { response, data } = result;
   // The body has been read: the attempt's timeout has nothing left to cover.
