@@ -337,6 +337,13 @@ describe("fireExternalEvent with a trigger", () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  test("a variable of a type this client does not know is sent unchecked, as given", async () => {
+    const { client, server } = await setUp((_request, response) => response.writeHead(200).end());
+    const newer = { ...trigger, parameters: { ...trigger.parameters, price: { name: "Price", type: "Money" } } } as unknown as ExternalEventTrigger;
+    await client.fireExternalEvent({ ...fire, externalEventPayload: { price: { amount: 10, currency: "EUR" }, orderTotal: 12 } }, { trigger: newer });
+    expect(JSON.parse(server.requests[0]!.body)).toMatchObject({ externalEventPayload: { price: { amount: 10, currency: "EUR" }, orderTotal: 12 } });
+  });
+
   test("a fitting payload is sent", async () => {
     const { client, server } = await setUp((_request, response) => response.writeHead(200).end());
     await client.fireExternalEvent({ ...fire, externalEventPayload: { orderTotal: 12 } }, { trigger });
