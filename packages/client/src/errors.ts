@@ -44,7 +44,7 @@ export class ApiError extends BotConversationError {
   /** Response body: parsed JSON, or the raw text when it is not JSON. */
   declare readonly body: unknown;
 
-  /** `detail`: the rest of the message after the status, e.g. `: query.status: must be one of …` or ` but expected a JSON body; got "<h1>"`. */
+  /** `detail`: the rest of the message after the status, e.g. `: Request query parameter status must be …` or ` but expected a JSON body; got "<h1>"`. */
   constructor(init: ApiErrorInit, detail = "") {
     super(`${init.method} ${init.path} answered ${init.status}${detail}`);
     Object.assign(this, init);

@@ -4,8 +4,8 @@ import { isJsonObject } from "./describe.js";
  * A short reason from a failure body, for the error's message (at most 120 characters; the whole body
  * stays on the error): the first validation entry's message (Prism's `validation: [{ location,
  * message: "Request query parameter status must be …" }]`), else a problem+json `detail` or `title`,
- * else a `message`. The service does
- * not describe its error body, so these are the client's guesses at common layouts; undefined when none fits.
+ * else a `message`. The service does not describe its error body, so these are the client's guesses at
+ * common layouts; undefined when none fits.
  */
 export function reasonOf(body: unknown): string | undefined {
   if (!isJsonObject(body)) return undefined;
