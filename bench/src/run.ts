@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { autoPager } from "./pager.ts";
 import { buildTimes } from "./build.ts";
 import { clientSize } from "./size.ts";
+import { conformanceRun } from "./conformance.ts";
 import { docsSite } from "./docs.ts";
 import { docsWeight } from "./docs-weight.ts";
 import { mockServer } from "./mock.ts";
@@ -23,6 +24,7 @@ const benchmarks: [string, () => Promise<Section>][] = [
   ["build", buildTimes],
   ["API reference site", docsSite],
   ["API reference first visit", docsWeight],
+  ["conformance kit", conformanceRun],
 ];
 
 const sections: Section[] = [];
