@@ -32,7 +32,8 @@ const firedMarkers = async (url: string) =>
 const searchIds = async (url: string) =>
   ((await (await fetch(`${url}/api/v2/channels/conversations?pageSize=1000`, { headers })).json()) as ConversationPage).items.map((item) => item.id);
 
-describe("the sandbox as a process on loopback", () => {
+// Each test starts real processes (up to four); under a loaded CI machine a start alone can take seconds.
+describe("the sandbox as a process on loopback", { timeout: 120_000 }, () => {
   test("prints `Sandbox ready at http://127.0.0.1:<port>` and serves the operations there; SIGTERM stops it cleanly", async () => {
     const sandbox = await start(["--conversations", "30"]);
     expect(sandbox.readyLine).toMatch(/^Sandbox ready at http:\/\/127\.0\.0\.1:\d+$/);
