@@ -15,6 +15,7 @@ import {
   UnexpectedResponseError,
   type BotConversationClientOptions,
 } from "../src/index.js";
+import { noteResponse } from "./support/arrival.js";
 import { sendJson, startServer, type Handler, type TestServer } from "./support/server.js";
 
 const trigger: ExternalEventTrigger = { externalEventId: "order-status-changed", externalEventName: "Order status changed", parameters: { orderTotal: { name: "Total", type: "Number" } } };
@@ -108,28 +109,42 @@ describe("retries of GET requests", () => {
 });
 
 describe("timeouts and aborts", () => {
+  // The servers below never answer (or never finish the body) rather than answering after a fixed
+  // wait: on a loaded machine any fixed wait can run out before the client's own timer does.
   test("an attempt slower than timeoutMs is a TimeoutError", async () => {
-    const { client } = await setUp((_request, response) => setTimeout(() => sendJson(response, 200, page), 2_000), { timeoutMs: 100 });
+    const { client, server } = await setUp(() => {}, { timeoutMs: 100 });
     await expect(client.fireExternalEvent(fire)).rejects.toBeInstanceOf(TimeoutError);
+    expect(server.requests).toHaveLength(1);
   });
 
   test("a body slower than timeoutMs is a TimeoutError too", async () => {
-    const { client } = await setUp(
-      (_request, response) => {
-        response.writeHead(200, { "content-type": "application/json" });
-        response.write('{"items":');
-        setTimeout(() => response.end("[]}"), 2_000);
-      },
-      { timeoutMs: 150 },
-    );
-    await expect(client.searchConversations()).rejects.toBeInstanceOf(TimeoutError);
+    // The attempt's timer runs on a fake clock, moved on only once the status line arrived, so the
+    // time-out always falls in the body read, however slowly the response comes.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const noted = noteResponse();
+      const { client } = await setUp(
+        (_request, response) => {
+          response.writeHead(200, { "content-type": "application/json" });
+          response.write('{"items":');
+        },
+        { timeoutMs: 150, fetch: noted.fetch },
+      );
+      const error = client.searchConversations().catch((caught: unknown) => caught);
+      expect(await noted.responded).toBe(200);
+      await vi.advanceTimersByTimeAsync(150);
+      expect(await error).toBeInstanceOf(TimeoutError);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test("the caller's AbortSignal aborts the request with an AbortError", async () => {
-    const { client } = await setUp((_request, response) => setTimeout(() => sendJson(response, 200, page), 2_000));
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    // Aborted once the server holds the request, which it never answers.
+    const { client, server } = await setUp(() => controller.abort());
     await expect(client.searchConversations({}, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+    expect(server.requests).toHaveLength(1);
   });
 
   test("a token function that never settles is ended by timeoutMs, and nothing is sent", async () => {
@@ -161,9 +176,21 @@ describe("timeouts and aborts", () => {
   test("an abort during the wait before a retry is an AbortError, and stops retrying", async () => {
     const { client, server } = await setUp((_request, response) => sendJson(response, 503, {}, { "retry-after": "30" }));
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    await expect(client.searchConversations({}, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
-    expect(server.requests).toHaveLength(1);
+    // Aborted once the wait has begun (the real wait, of the server's 30 s), not after a fixed delay,
+    // which a loaded machine can spend before the first answer even arrives.
+    const realSleep = retryTiming.sleep;
+    const sleep = vi.spyOn(retryTiming, "sleep").mockImplementation((ms, signal) => {
+      const waiting = realSleep(ms, signal);
+      controller.abort();
+      return waiting;
+    });
+    try {
+      await expect(client.searchConversations({}, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+      expect(sleep.mock.calls.map(([ms]) => ms)).toEqual([30_000]);
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      sleep.mockRestore();
+    }
   });
 });
 
@@ -306,7 +333,7 @@ describe("the token", () => {
   });
 
   test("never shows up in timeout, connection or validation errors", async () => {
-    const { client, server } = await setUp((_request, response) => setTimeout(() => sendJson(response, 200, page), 1_000), { timeoutMs: 50 });
+    const { client, server } = await setUp(() => {}, { timeoutMs: 50 });
     const errors = [await client.searchConversations().catch((caught: unknown) => caught)];
     errors.push(await client.fireExternalEvent({ ...fire, externalEventPayload: { orderTotal: "x" } }, { trigger }).catch((caught: unknown) => caught));
     await server.close();
