@@ -1,9 +1,12 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
-import { expect, it } from "vitest";
+import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
+import { expect, it, vi } from "vitest";
 import { freePort } from "../src/port.ts";
 import { token } from "./support/mock.ts";
+
+vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 
 const mainPath = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 

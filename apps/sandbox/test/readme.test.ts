@@ -2,8 +2,11 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { checkReadmeExamples } from "@bot-conversation/test-support/readme-examples";
-import { describe, expect, test } from "vitest";
+import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
+import { describe, expect, test, vi } from "vitest";
 import { defaultSwitches, switchDefinitions } from "../src/index.ts";
+
+vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");

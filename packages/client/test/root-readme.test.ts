@@ -1,6 +1,9 @@
 import { fileURLToPath } from "node:url";
-import { expect, test } from "vitest";
+import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
+import { expect, test, vi } from "vitest";
 import { checkReadmeExamples } from "@bot-conversation/test-support/readme-examples";
+
+vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 
 test("the ts example of the repository README compiles against the built client", async () => {
   const packageDir = fileURLToPath(new URL("..", import.meta.url));

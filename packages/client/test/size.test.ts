@@ -4,7 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterAll, expect, test } from "vitest";
+import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
+import { afterAll, expect, test, vi } from "vitest";
+
+vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const sizeLimit = join(packageDir, "node_modules/.bin/size-limit");

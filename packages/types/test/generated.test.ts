@@ -4,8 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterAll, describe, expect, test } from "vitest";
+import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
+import { afterAll, describe, expect, test, vi } from "vitest";
 import { enumsFile, renderEnumsFromBundle } from "../scripts/generate-enums.ts";
+
+vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 
 const run = promisify(execFile);
 const packageDir = fileURLToPath(new URL("..", import.meta.url));

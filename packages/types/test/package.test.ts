@@ -1,6 +1,9 @@
 import { fileURLToPath } from "node:url";
-import { expect, test } from "vitest";
+import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
+import { expect, test, vi } from "vitest";
 import { lintPackage } from "@bot-conversation/test-support/lint-package";
+
+vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 
 test("the packed package is clean for publint and Are the Types Wrong (ESM only)", async () => {
   const report = await lintPackage(fileURLToPath(new URL("..", import.meta.url)));

@@ -1,6 +1,9 @@
 import { fileURLToPath } from "node:url";
-import { expect, test } from "vitest";
+import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
+import { expect, test, vi } from "vitest";
 import { checkReadmeExamples } from "@bot-conversation/test-support/readme-examples";
+
+vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 
 test("every ts example of README.md compiles against the built package", async () => {
   const examples = await checkReadmeExamples(fileURLToPath(new URL("..", import.meta.url)));
