@@ -146,7 +146,9 @@ describe("weight", () => {
     site.page.on("response", onResponse);
     try {
       await site.page.goto(`${site.url}/`, { waitUntil: "load" });
-      await expect.poll(() => arrivals.length).toBe(2);
+      // Each arrival is recorded after three round trips to the browser; poll's default second is not
+      // enough on a loaded machine. It returns as soon as both are in.
+      await expect.poll(() => arrivals.length, { timeout: 30_000 }).toBe(2);
     } finally {
       site.page.off("response", onResponse);
       await devtools.detach();

@@ -10,17 +10,20 @@ async function siteAddresses(site: OpenSite): Promise<string[]> {
   return [...new Set(hrefs)].filter((href) => href !== "/" && !/\.\w+$/.test(href)).sort();
 }
 
+/** How long the viewer may take to render and scroll to a target: generous, as each wait ends once the target is in place. */
+const settleMs = 30_000;
+
 /** Where the element an address points at sits after loading it fresh: its distance from the top of the window, or null when missing. */
 async function targetOffset(site: OpenSite, address: string): Promise<number | null> {
   await site.page.goto(`${site.url}${address}`, { waitUntil: "load" });
   const id = address.slice(1);
   const target = site.page.locator(`[id="${id}"]`).first();
-  await target.waitFor({ state: "attached", timeout: 10_000 }).catch(() => undefined);
+  await target.waitFor({ state: "attached", timeout: settleMs }).catch(() => undefined);
   // The viewer scrolls once it has laid the page out; wait for the target to come to rest at the top.
   await site.page.waitForFunction((targetId) => {
     const element = document.getElementById(targetId);
     return element !== null && Math.abs(element.getBoundingClientRect().top) < 120;
-  }, id, { timeout: 10_000 }).catch(() => undefined);
+  }, id, { timeout: settleMs }).catch(() => undefined);
   return site.page.evaluate((targetId) => document.getElementById(targetId)?.getBoundingClientRect().top ?? null, id);
 }
 
