@@ -112,9 +112,8 @@ describe("timeouts and aborts", () => {
   // The servers below never answer (or never finish the body) rather than answering after a fixed
   // wait: on a loaded machine any fixed wait can run out before the client's own timer does.
   test("an attempt slower than timeoutMs is a TimeoutError", async () => {
-    const { client, server } = await setUp(() => {}, { timeoutMs: 100 });
+    const { client } = await setUp(() => {}, { timeoutMs: 100 });
     await expect(client.fireExternalEvent(fire)).rejects.toBeInstanceOf(TimeoutError);
-    expect(server.requests).toHaveLength(1);
   });
 
   test("a body slower than timeoutMs is a TimeoutError too", async () => {

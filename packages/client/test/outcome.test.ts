@@ -19,8 +19,8 @@ const timeoutMs = 300;
  * and a client of it. Both endings happen only once the client holds the response (its fetch resolved),
  * never after a fixed wait: a reset that overtakes the status line, or a time-out that fires before it
  * (a loaded machine can take longer than any fixed wait), would be a different case. The attempt's
- * timer runs on a fake clock, moved past `timeoutMs` once the response arrived, so "stall" is always
- * a time-out after the status line.
+ * timer runs on a fake clock: moved past `timeoutMs` only once the response arrived, so "stall" is
+ * always a time-out after the status line, and never moved for "reset", so only the reset ends it.
  */
 async function cutShort(status: string, ending: "stall" | "reset") {
   const { fetch, responded } = noteResponse();
@@ -28,7 +28,7 @@ async function cutShort(status: string, ending: "stall" | "reset") {
     socket.write(head(status));
     if (ending === "reset") void responded.then(() => socket.resetAndDestroy());
   });
-  if (ending === "stall") vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
   const client = createBotConversationClient({ baseUrl: server.url, token: "tok-SECRET-123", timeoutMs, maxRetries: 0, fetch });
   /** Runs a call to its end: for a stall, moves the clock past the time-out once the status line arrived. */
   const settle = async <T>(call: Promise<T>): Promise<T> => {
