@@ -332,11 +332,25 @@ describe("the token", () => {
   });
 
   test("never shows up in timeout, connection or validation errors", async () => {
-    const { client, server } = await setUp(() => {}, { timeoutMs: 50 });
-    const errors = [await client.searchConversations().catch((caught: unknown) => caught)];
-    errors.push(await client.fireExternalEvent({ ...fire, externalEventPayload: { orderTotal: "x" } }, { trigger }).catch((caught: unknown) => caught));
-    await server.close();
-    errors.push(await client.fireExternalEvent(fire).catch((caught: unknown) => caught));
+    // A fake clock, moved past the time-out only once the server holds the request (so the token was
+    // sent), and never after: under load a real 50 ms could also run out before the refused connection
+    // of the last call is reported, turning its ConnectionError into a TimeoutError.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const errors: unknown[] = [];
+    try {
+      let received!: () => void;
+      const held = new Promise<void>((resolve) => (received = resolve));
+      const { client, server } = await setUp(() => received(), { timeoutMs: 50 });
+      const timedOut = client.searchConversations().catch((caught: unknown) => caught);
+      await held;
+      await vi.advanceTimersByTimeAsync(50);
+      errors.push(await timedOut);
+      errors.push(await client.fireExternalEvent({ ...fire, externalEventPayload: { orderTotal: "x" } }, { trigger }).catch((caught: unknown) => caught));
+      await server.close();
+      errors.push(await client.fireExternalEvent(fire).catch((caught: unknown) => caught));
+    } finally {
+      vi.useRealTimers();
+    }
     expect(errors.map((error) => (error as Error).name)).toEqual(["TimeoutError", "EventValidationError", "ConnectionError"]);
     for (const error of errors) {
       expect([(error as Error).message, JSON.stringify(error), inspect(error, { depth: 10, showHidden: true })].join()).not.toContain("secret-token-123");
