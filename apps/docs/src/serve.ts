@@ -10,7 +10,7 @@ export async function serveSite(label: string, defaultPort: number): Promise<Ser
   const url = await listen(server, options.host, options.port);
   console.log(`${label} at ${url}`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
+    process.on(signal, () => {
       server.close();
       server.closeAllConnections();
     });
