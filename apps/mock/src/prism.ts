@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { createRequire } from "node:module";
+import { forwardLog } from "./log.ts";
 import type { MockOptions } from "./options.ts";
 import { waitForHttp } from "./readiness.ts";
 
@@ -21,19 +22,32 @@ export const bundlePath = require.resolve("@bot-conversation/openapi/openapi.jso
 
 const prismEntry = require.resolve("@stoplight/prism-cli/dist/index.js");
 
-/** Prism's command line for the given options. */
+/**
+ * Prism's command line for the given options. The seed is passed in static mode too, because a
+ * request may ask for generated data itself (`Prefer: dynamic=true`) and must get the same body every time.
+ */
 export function prismArguments(options: MockOptions): string[] {
-  const args = [prismEntry, "mock", bundlePath, "--host", options.host, "--port", String(options.port), "--cors"];
-  if (options.dynamic) args.push("--dynamic", "--seed", options.seed);
+  const args = [prismEntry, "mock", bundlePath, "--host", options.host, "--port", String(options.port), "--cors", "--seed", options.seed];
+  if (options.dynamic) args.push("--dynamic");
   return args;
 }
 
 /** How long Prism may take to load the description and listen; generous because CI machines are slow. */
 const readinessDeadlineMs = 60_000;
 
-/** Spawns Prism and resolves once it answers HTTP; Prism's own log goes to `output` (inherit by default). */
+/**
+ * Spawns Prism and resolves once it answers HTTP. Prism's log goes to `output`: "inherit" copies it
+ * to this process's stdout and stderr with hints (see `hints.ts`), "pipe" leaves it on the child's streams.
+ */
 export async function startMock(options: MockOptions, output: "inherit" | "ignore" | "pipe" = "inherit"): Promise<RunningMock> {
-  const child = spawn(process.execPath, prismArguments(options), { stdio: ["ignore", output, output] });
+  const stdio = output === "ignore" ? "ignore" : "pipe";
+  // Prism colours its log only on a terminal; keep the colours when this process writes to one.
+  const env = output === "inherit" && process.stdout.isTTY ? { ...process.env, FORCE_COLOR: "1" } : process.env;
+  const child = spawn(process.execPath, prismArguments(options), { stdio: ["ignore", stdio, stdio], env });
+  if (output === "inherit" && child.stdout && child.stderr) {
+    forwardLog(child.stdout, process.stdout);
+    forwardLog(child.stderr, process.stderr);
+  }
   const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${options.port}`;
   const exited = once(child, "exit");
   const gaveUp = new AbortController();
