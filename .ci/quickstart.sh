@@ -2,7 +2,7 @@
 # The README's first command, as a newcomer runs it: from a fresh clone of this repository, in a bare
 # environment (only the system PATH and a new, empty HOME). Waits until every address the README's
 # quick start lists answers, then presses Ctrl-C (SIGINT to the process group, as a terminal does)
-# and checks that everything stops, with exit status 0 and no error in the output.
+# and checks that everything stops, quietly: no error in the output, nothing left listening.
 set -uo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 readme="$repo/README.md"
@@ -64,7 +64,9 @@ while kill -0 "$pid" 2>/dev/null; do
 done
 wait "$pid"
 exit_status=$?
-[ "$exit_status" -eq 0 ] || fail "exit status $exit_status after Ctrl-C, expected 0"
+# npx (npm exec) itself exits 130, the shell's status for a command stopped by Ctrl-C, even when
+# everything under it stopped cleanly; any other status, or any error line below, is a failure.
+[ "$exit_status" -eq 0 ] || [ "$exit_status" -eq 130 ] || fail "exit status $exit_status after Ctrl-C, expected 0 (or npx's 130)"
 for line in "${ready_lines[@]}"; do
   ! curl -s -o /dev/null --max-time 2 "${line##* at }" || fail "${line##* at } still answers after Ctrl-C"
 done
