@@ -1,6 +1,9 @@
 import { parseMockOptions } from "./options.ts";
 import { startMock, type RunningMock } from "./prism.ts";
 
+/** How long the launcher outlives the last stop signal. */
+const signalSettleMs = 250;
+
 /**
  * Starts the mock, prints its URL, and stops Prism on Ctrl-C or SIGTERM. The signal handlers are in
  * place before anything starts, and every signal is handled, not only the first: Ctrl-C under pnpm
@@ -11,10 +14,15 @@ async function main(): Promise<void> {
   const options = parseMockOptions(process.argv.slice(2), process.env);
   let mock: RunningMock | undefined;
   let stopSignal: NodeJS.Signals | undefined;
+  // One Ctrl-C reaches the launcher several times within milliseconds (terminal, turbo, pnpm), and a
+  // signal that lands while Node is exiting kills it: the process stays until the signals have settled.
+  let settling: NodeJS.Timeout | undefined;
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {
       stopSignal = signal;
       void mock?.stop(signal);
+      clearTimeout(settling);
+      settling = setTimeout(() => {}, signalSettleMs);
     });
   }
   try {
