@@ -59,9 +59,8 @@ for line in "${ready_lines[@]}"; do
   echo "quickstart: $line answers ($status) after $(($(date +%s) - started))s"
 done
 
-# A person presses Ctrl-C some seconds after the addresses appear. Right after them, the reference's
-# pnpm sometimes reports ELIFECYCLE although its server exited 0 (seen under turbo, not yet explained).
-sleep 3
+# A person presses Ctrl-C a moment after the addresses appear.
+sleep 1
 kill -INT -- "-$pid"
 stopped=$(date +%s)
 while kill -0 "$pid" 2>/dev/null; do
