@@ -66,19 +66,6 @@ export function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-/**
- * The median of a sample and a distribution-free 95% confidence interval for it: the order statistics
- * of ranks ⌊n/2 − 1.96·√n/2⌋ and ⌈1 + n/2 + 1.96·√n/2⌉ (normal approximation of the binomial), so no
- * shape of the data is assumed.
- */
-export function medianWithInterval(values: number[]): { median: number; low: number; high: number } {
-  const sorted = [...values].sort((left, right) => left - right);
-  const half = (1.96 * Math.sqrt(sorted.length)) / 2;
-  // Ranks count from 1; clamped for samples too small to have an interval.
-  const atRank = (rank: number): number => sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
-  return { median: median(sorted), low: atRank(Math.floor(sorted.length / 2 - half)), high: atRank(Math.ceil(1 + sorted.length / 2 + half)) };
-}
-
 /** The machine, runtime and date a run happened on, for the head of RESULTS.md. */
 export function environment(): string {
   const cpu = cpus();

@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { autoPager } from "./pager.ts";
 import { buildTimes } from "./build.ts";
 import { clientSize } from "./size.ts";
+import { conformanceRun } from "./conformance.ts";
 import { docsSite } from "./docs.ts";
 import { mockServer } from "./mock.ts";
 import { payloadValidation } from "./payload.ts";
@@ -21,6 +22,7 @@ const benchmarks: [string, () => Promise<Section>][] = [
   ["Prism mock", mockServer],
   ["build", buildTimes],
   ["API reference site", docsSite],
+  ["conformance kit", conformanceRun],
 ];
 
 const sections: Section[] = [];

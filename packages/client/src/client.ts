@@ -7,35 +7,41 @@ import type {
   SearchConversationsQuery,
 } from "@bot-conversation/types";
 import createClient, { type Client } from "openapi-fetch";
-import { describeValue, requireText } from "./internal/describe.js";
+import { checkClientOptions, checkFireRequest, checkQuery, checkSegment, toJson } from "./internal/checks.js";
+import { describeValue, mistake } from "./internal/describe.js";
+import { toPage } from "./internal/page.js";
 import { readResponse } from "./internal/response.js";
-import { createTransport, type TokenSource } from "./internal/transport.js";
+import { createTransport, type Call, type Logger, type TokenSource } from "./internal/transport.js";
 import { toTriggerList } from "./internal/triggers.js";
 import { iterateConversationPages, iterateConversations, type IterateOptions } from "./pagination.js";
 import { EventValidationError, validateEventPayload } from "./payload.js";
 
-/** Options of `createBotConversationClient`. */
+/** Options of `createBotConversationClient`; each is checked at creation (a `TypeError` names a wrong one). */
 export interface BotConversationClientOptions {
-  /** Base address of the service, without a trailing slash, e.g. `http://127.0.0.1:4010`. */
+  /** Base address of the service, http: or https:, e.g. `http://127.0.0.1:4010`; no user name or password in it. */
   readonly baseUrl: string;
-  /** Access token sent as `X-Token`, or a function (sync or async) called before every attempt, to refresh it. */
+  /** Access token sent as `X-Token` (trimmed; printable ASCII), or a function (sync or async) called before every attempt, to refresh it. */
   readonly token: TokenSource;
-  /** The fetch to use; defaults to the global `fetch`. */
+  /** The fetch to use; defaults to the global `fetch`. It is asked not to follow redirects (`redirect: "manual"`). */
   readonly fetch?: (input: Request, init?: RequestInit) => Promise<Response>;
-  /** Timeout of each attempt in ms; default 60 000. */
+  /** Timeout of each attempt in ms, getting the token included; a whole number from 1 to 2^31 - 1, default 60 000. */
   readonly timeoutMs?: number;
-  /** Retries of a GET after the first attempt; default 2. Firing an event is never retried. */
+  /** Retries of a GET after the first attempt; a whole number from 0 to 100, default 2. Firing an event is never retried. */
   readonly maxRetries?: number;
-  /** Extra headers on every request, e.g. Prism's `Prefer`. */
+  /** Extra headers on every request, e.g. Prism's `Prefer`; an `X-Token` among them is replaced by `token`. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Receives a redacted line per attempt (method, path, attempt, status, request id, duration), e.g. `console.debug`; silent when absent. */
+  readonly logger?: Logger;
 }
 
 /** Per-call options. */
 export interface RequestOptions {
-  /** Aborts the call (including waits between retries). */
+  /** Aborts the call (including waits between retries, and getting the token). */
   readonly signal?: AbortSignal | undefined;
-  /** Extra headers of this call, e.g. `{ Prefer: "code=404" }` for Prism. */
+  /** Extra headers of this call, e.g. `{ Prefer: "code=404" }` for Prism; an `X-Token` among them is replaced by the token. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** Called with the response of a successful call (status, headers, `x-request-id`; its body already read), before the call resolves. */
+  readonly onResponse?: ((response: Response) => void) | undefined;
 }
 
 /** Options of `fireExternalEvent`. */
@@ -49,9 +55,9 @@ export interface FireOptions extends RequestOptions {
 
 /** A client of the Bot Conversation Service. */
 export interface BotConversationClient {
-  /** The underlying openapi-fetch client (same token, timeout and retries), answering `{ data, error, response }`. */
+  /** The underlying openapi-fetch client (same token, timeout, retries, no redirects), answering `{ data, error, response }`. */
   readonly raw: Client<paths>;
-  /** Returns one page of the conversations matching the filters. */
+  /** Returns one page of the conversations matching the filters; the page is checked against the envelope. */
   searchConversations(query?: SearchConversationsQuery, options?: RequestOptions): Promise<ConversationPage>;
   /** Iterates over every page of a search, following `hasMore`; see `IterateOptions`. */
   iterateConversationPages(query?: SearchConversationsQuery, options?: IterateOptions): AsyncGenerator<ConversationPage, void, undefined>;
@@ -60,9 +66,9 @@ export interface BotConversationClient {
   /** Lists the external event triggers of a bot; always an array, whichever shape the service answers with. */
   listExternalEventTriggers(agentStageId: string, options?: RequestOptions): Promise<ExternalEventTrigger[]>;
   /**
-   * Fires an external event into a conversation. Never retried automatically: firing twice runs the
-   * scenario twice. With `options.trigger`, a request that does not fit the trigger throws
-   * `EventValidationError` and is not sent.
+   * Fires an external event into a conversation; resolves only on the service's 200. Never retried
+   * automatically: firing twice runs the scenario twice. With `options.trigger`, a request that does
+   * not fit the trigger throws `EventValidationError` and is not sent.
    */
   fireExternalEvent(request: FireExternalEventRequest, options?: FireOptions): Promise<void>;
 }
@@ -71,23 +77,34 @@ const searchPath = "/api/v2/channels/conversations";
 const triggersPath = "/api/v1/runtime/simple/external/events/{agentStageId}";
 const firePath = "/api/v1/runtime/simple/external/events";
 
-/** What every call passes to openapi-fetch besides its parameters: a text body (parsed here), the caller's headers and signal. */
-const textOptions = (call?: RequestOptions) =>
-  // openapi-fetch skips a header set or signal that is undefined, which its types do not say under exactOptionalPropertyTypes.
-  ({ parseAs: "text", ...call }) as { parseAs: "text"; headers?: Readonly<Record<string, string>>; signal?: AbortSignal };
-
 /** Creates a client of the Bot Conversation Service. */
 export function createBotConversationClient(options: BotConversationClientOptions): BotConversationClient {
-  const sentTokens = new Set<string>();
+  const send = createTransport({ ...options, token: checkClientOptions(options) });
   const raw = createClient<paths>({
     baseUrl: options.baseUrl,
     headers: options.headers ?? {},
-    fetch: createTransport(options, sentTokens),
+    bodySerializer: toJson,
+    fetch: (request) => send(request, { path: request.url, tokens: [] }),
   });
 
-  async function searchConversations(query: SearchConversationsQuery = {}, call?: RequestOptions): Promise<ConversationPage> {
-    const pending = raw.GET(searchPath, { params: { query }, ...textOptions(call) });
-    return readResponse("GET", searchPath, pending, sentTokens, (body) => body as ConversationPage);
+  /**
+   * What a call passes to openapi-fetch besides its parameters: a text body (parsed and checked here),
+   * the caller's headers and signal, and a fetch that sends through the transport with the call's own
+   * `Call`, so its errors redact exactly the tokens it sent.
+   */
+  const callOptions = (call: Call, { headers, signal }: RequestOptions = {}) =>
+    // openapi-fetch skips a header set or signal that is undefined, which its types do not say under exactOptionalPropertyTypes.
+    ({ parseAs: "text", headers, signal, fetch: (request: Request) => send(request, call) }) as {
+      parseAs: "text";
+      headers?: Readonly<Record<string, string>>;
+      signal?: AbortSignal;
+      fetch: (request: Request) => Promise<Response>;
+    };
+
+  async function searchConversations(query: SearchConversationsQuery = {}, options?: RequestOptions): Promise<ConversationPage> {
+    checkQuery(query);
+    const call = { path: searchPath, tokens: [] };
+    return readResponse("GET", call, raw.GET(searchPath, { params: { query }, ...callOptions(call, options) }), options?.onResponse, toPage);
   }
 
   return {
@@ -96,22 +113,26 @@ export function createBotConversationClient(options: BotConversationClientOption
     iterateConversationPages: (query, iterate) => iterateConversationPages(searchConversations, query, iterate),
     iterateConversations: (query, iterate) => iterateConversations(searchConversations, query, iterate),
 
-    async listExternalEventTriggers(agentStageId, call?: RequestOptions) {
-      requireText("agentStageId", agentStageId);
-      const pending = raw.GET(triggersPath, { params: { path: { agentStageId } }, ...textOptions(call) });
-      return readResponse("GET", triggersPath, pending, sentTokens, toTriggerList);
+    async listExternalEventTriggers(agentStageId, options?: RequestOptions) {
+      checkSegment("agentStageId", agentStageId);
+      const call = { path: triggersPath, tokens: [] };
+      const pending = raw.GET(triggersPath, { params: { path: { agentStageId } }, ...callOptions(call, options) });
+      return readResponse("GET", call, pending, options?.onResponse, toTriggerList);
     },
 
-    async fireExternalEvent(request, { trigger, ...call } = {}) {
+    async fireExternalEvent(request, options: FireOptions = {}) {
+      checkFireRequest(request);
+      const { trigger } = options;
       if (trigger) {
         // Another trigger's parameters say nothing about this request: passing it is a caller's mistake.
         if (trigger.externalEventId !== request.externalEventId) {
-          throw new TypeError(`options.trigger: expected the trigger ${describeValue(request.externalEventId)}; got ${describeValue(trigger.externalEventId)}`);
+          mistake("options.trigger", `the trigger ${describeValue(request.externalEventId)}`, trigger.externalEventId, 1);
         }
         const problems = validateEventPayload(trigger, request.externalEventPayload);
         if (problems.length > 0) throw new EventValidationError(problems);
       }
-      await readResponse("POST", firePath, raw.POST(firePath, { body: request, ...textOptions(call) }), sentTokens);
+      const call = { path: firePath, tokens: [] };
+      await readResponse("POST", call, raw.POST(firePath, { body: request, ...callOptions(call, options) }), options.onResponse);
     },
   };
 }

@@ -1,4 +1,7 @@
-/** Errors of the client. Every one extends `BotConversationError`; none carries the access token. */
+/**
+ * Errors of the client. Every one extends `BotConversationError`; none carries the access token, in any
+ * form (message, stack, `JSON.stringify`, `util.inspect`), and none keeps a raw cause, only a redacted summary.
+ */
 
 /** Base of every error the client throws. */
 export class BotConversationError extends Error {
@@ -41,9 +44,9 @@ export class ApiError extends BotConversationError {
   /** Response body: parsed JSON, or the raw text when it is not JSON. */
   declare readonly body: unknown;
 
-  /** `problem`: what is wrong with a successful response, e.g. `expected a JSON body; got "<h1>"`. */
-  constructor(init: ApiErrorInit, problem?: string) {
-    super(`${init.method} ${init.path} answered ${init.status}${problem ? ` but ${problem}` : ""}`);
+  /** `detail`: the rest of the message after the status, e.g. `: Request query parameter status must be …` or ` but expected a JSON body; got "<h1>"`. */
+  constructor(init: ApiErrorInit, detail = "") {
+    super(`${init.method} ${init.path} answered ${init.status}${detail}`);
     Object.assign(this, init);
     this.requestId = init.headers["x-request-id"];
   }
@@ -69,17 +72,29 @@ export class ServerError extends ApiError {
   }
 }
 
-/** A successful status with a body that is not what the operation returns (not JSON, wrong shape). */
+/** A successful status the operation does not document, or a body that is not what it returns (not JSON, wrong shape). */
 export class UnexpectedResponseError extends ApiError {
   override name = "UnexpectedResponseError";
 }
 
-/** An attempt took longer than `timeoutMs`. */
+/**
+ * A fire request reached the service, which answered with a success status, but the rest of the
+ * response failed (stalled past `timeoutMs`, reset, aborted): the event was most likely fired, and
+ * whether it was is unknown. Check before firing again: firing twice runs the scenario twice.
+ */
+export class OutcomeUnknownError extends BotConversationError {
+  override name = "OutcomeUnknownError";
+  // `declare`: set by Object.assign where the error is made, so no field initialiser is emitted.
+  /** The status the service answered with. */
+  declare readonly status: number;
+}
+
+/** An attempt (getting the token included) took longer than `timeoutMs`. */
 export class TimeoutError extends BotConversationError {
   override name = "TimeoutError";
 }
 
-/** The request never got a response: refused, reset, DNS failure. */
+/** The request got no response, or its body failed: refused, reset, DNS failure. The message summarises the cause. */
 export class ConnectionError extends BotConversationError {
   override name = "ConnectionError";
 }
@@ -89,15 +104,13 @@ export class AbortError extends BotConversationError {
   override name = "AbortError";
 }
 
-/** The server's pages do not advance (the same `pageIndex` twice, or none), so iteration stopped. */
+/** A page is not the one asked for (the same `pageIndex` again, an earlier or a later one), so iteration stopped before yielding it. */
 export class PaginationError extends BotConversationError {
   override name = "PaginationError";
 }
 
-/** Picks the `ApiError` subclass of a status. */
-export function apiErrorFor(init: ApiErrorInit): ApiError {
-  if (init.status === 401) return new AuthenticationError(init);
-  if (init.status === 404) return new NotFoundError(init);
-  if (init.status >= 500) return new ServerError(init);
-  return new ApiError(init);
+/** Picks the `ApiError` subclass of a status; `detail` ends the message. */
+export function apiErrorFor(init: ApiErrorInit, detail?: string): ApiError {
+  const { status } = init;
+  return new (status === 401 ? AuthenticationError : status === 404 ? NotFoundError : status > 499 ? ServerError : ApiError)(init, detail);
 }

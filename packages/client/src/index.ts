@@ -13,12 +13,13 @@ export {
   BotConversationError,
   ConnectionError,
   NotFoundError,
+  OutcomeUnknownError,
   PaginationError,
   ServerError,
   TimeoutError,
   UnexpectedResponseError,
   type ApiErrorInit,
 } from "./errors.js";
-export type { TokenSource } from "./internal/transport.js";
+export type { Logger, TokenSource } from "./internal/transport.js";
 export type { IterateOptions } from "./pagination.js";
 export { EventValidationError, platformConversationId, validateEventPayload, type PayloadProblem } from "./payload.js";

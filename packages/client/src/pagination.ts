@@ -1,12 +1,13 @@
 import type { ConversationPage, ConversationSummary, SearchConversationsQuery } from "@bot-conversation/types";
 import { PaginationError } from "./errors.js";
-import { describeValue } from "./internal/describe.js";
 import type { RequestOptions } from "./client.js";
 
 /** Options of `iterateConversationPages` and `iterateConversations`. */
 export interface IterateOptions {
   /** Stops the iteration (and the request in flight) when it aborts. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
+  /** Called with each page's response (status, headers, `x-request-id`; its body already read). */
+  readonly onResponse?: ((response: Response) => void) | undefined;
   /** Most pages to request; iteration ends quietly after that many. Default: no bound. */
   readonly maxPages?: number;
   /** Extra headers for each page's request, or a function of that page's query. */
@@ -18,25 +19,26 @@ type Search = (query: SearchConversationsQuery, options: RequestOptions) => Prom
 /**
  * Yields every page of a search: the first request omits `pageIndex` unless the caller gave one, and
  * each next request asks for the returned `pageIndex + 1` while `hasMore` is true (the base of
- * `pageIndex` is not stated by the service). Requests only move forward, so a page index is never
- * requested twice: a page that does not advance ends the iteration with `PaginationError`.
+ * `pageIndex` is not stated by the service). A page is yielded only when it is the one asked for: a
+ * server answering with the same, an earlier or a later `pageIndex` ends the iteration with
+ * `PaginationError` before anything of that page reaches the caller, so no page is read twice or skipped.
  */
 export async function* iterateConversationPages(
   search: Search,
   query: SearchConversationsQuery = {},
-  { signal, maxPages = Infinity, headers }: IterateOptions = {},
+  { signal, maxPages = Infinity, headers, onResponse }: IterateOptions = {},
 ): AsyncGenerator<ConversationPage, void, undefined> {
   let pageQuery = query;
   for (let pages = 0; pages < maxPages; pages++) {
-    const page = await search(pageQuery, { signal, headers: typeof headers === "function" ? headers(pageQuery) : headers });
+    const page = await search(pageQuery, { signal, onResponse, headers: typeof headers === "function" ? headers(pageQuery) : headers });
+    const asked = pageQuery.pageIndex;
+    if (asked !== undefined && page.pageIndex !== asked) {
+      throw new PaginationError(`asked for pageIndex ${asked}; the server answered pageIndex ${page.pageIndex}`);
+    }
     yield page;
     if (!page.hasMore) return;
-    const next = page.pageIndex + 1;
-    // Requests only move forward, so no page index is requested twice.
-    if (!Number.isInteger(next) || next <= (pageQuery.pageIndex ?? 0)) {
-      throw new PaginationError(`pageIndex ${describeValue(page.pageIndex)} does not advance past the page asked for`);
-    }
-    pageQuery = { ...query, pageIndex: next };
+    // The page check made pageIndex a whole number, so the next request moves forward.
+    pageQuery = { ...query, pageIndex: page.pageIndex + 1 };
   }
 }
 

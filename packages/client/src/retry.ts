@@ -20,12 +20,18 @@ export function isRetryableStatus(status: number): boolean {
   return retryableStatuses.includes(status);
 }
 
-/** Parses `Retry-After` (delay in seconds or an HTTP date) into ms; undefined when absent, invalid or over 60 s. */
+/**
+ * Parses `Retry-After` into ms: non-negative whole seconds (`120`) or an HTTP date in its IMF-fixdate
+ * form (`Fri, 20 Nov 2026 09:00:10 GMT`). Undefined when absent, of any other form (`-1`, `1.5`, `0x3`,
+ * `1e0`, the obsolete date forms) or over 60 s; the computed backoff then applies.
+ */
 export function parseRetryAfter(value: string | null | undefined): number | undefined {
-  if (!value?.trim()) return undefined;
-  const seconds = Number(value);
-  const delay = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(value) - Date.now();
-  // Past dates mean "now"; a wait over the cap or unparsable (NaN) is not honoured (the computed backoff applies instead).
+  const delay = /^\d+$/.test(value ?? "")
+    ? Number(value) * 1000
+    : /^[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} [\d:]{8} GMT$/.test(value ?? "")
+      ? Date.parse(value!) - Date.now()
+      : NaN;
+  // Past dates mean "now"; a wait over the cap or unparsable (NaN) is not honoured.
   return delay <= maxRetryAfterMs ? Math.max(0, delay) : undefined;
 }
 

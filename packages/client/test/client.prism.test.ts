@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { readFile } from "node:fs/promises";
 import { describe, expect, inject, test } from "vitest";
 import {
+  ApiError,
   AuthenticationError,
   createBotConversationClient,
   NotFoundError,
@@ -16,7 +17,15 @@ const example = (name: string): unknown => bundle.components.examples[name]?.val
 const baseUrl = inject("prismUrl");
 const client = createBotConversationClient({ baseUrl, token: "prism-token" });
 const agentStageId = "5f0c6d1e-8a4b-4f3e-9c2d-7b1a2e3f4d5c";
-const anonymous = createBotConversationClient({ baseUrl, token: "" });
+// The client refuses an empty token before sending; to see Prism's own 401, this fetch drops the header on the way out.
+const anonymous = createBotConversationClient({
+  baseUrl,
+  token: "dropped-before-sending",
+  fetch: (request, init) => {
+    request.headers.delete("x-token");
+    return fetch(request, init);
+  },
+});
 
 describe("against a real Prism mock of the bundled description", () => {
   test("searchConversations returns the typed page", async () => {
@@ -104,3 +113,14 @@ describe("against a real Prism mock of the bundled description", () => {
 });
 
 
+
+describe("a refusal from Prism says its own reason in the error's message", () => {
+  test("a search with a status the description does not list", async () => {
+    const error = (await client.searchConversations({ agentStageId, status: "closed" as never }).catch((caught: unknown) => caught)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    const body = error.body as { validation?: { message: string }[]; detail?: string; title?: string; message?: string };
+    const reason = body.validation?.[0]?.message ?? body.detail ?? body.title ?? body.message;
+    expect(reason).toEqual(expect.any(String));
+    expect(error.message).toBe(`GET /api/v2/channels/conversations answered ${error.status}: ${reason!.replace(/\s+/g, " ").slice(0, 120)}`);
+  });
+});

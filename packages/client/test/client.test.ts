@@ -68,6 +68,26 @@ describe("retries of GET requests", () => {
     }
   });
 
+  test.each([
+    ["-1", 500],
+    ["0x3", 500],
+    ["1e0", 500],
+    ["1.5", 500],
+    ["2", 2_000],
+  ])("Retry-After %j: only whole seconds or an HTTP date are honoured, else the backoff applies (%i ms)", async (retryAfter, wait) => {
+    vi.spyOn(Math, "random").mockReturnValue(0);
+    const sleep = vi.spyOn(retryTiming, "sleep").mockResolvedValue(undefined);
+    try {
+      const { client } = await setUp((_request, response, index) =>
+        index === 0 ? sendJson(response, 503, {}, { "retry-after": retryAfter }) : sendJson(response, 200, page),
+      );
+      await expect(client.searchConversations()).resolves.toEqual(page);
+      expect(sleep.mock.calls.map(([ms]) => ms)).toEqual([wait]);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
   test.each([400, 401, 404, 500])("a GET answered %i is not retried", async (status) => {
     const { client, server } = await setUp((_request, response) => sendJson(response, status, { message: "no" }));
     await expect(client.listExternalEventTriggers("bot")).rejects.toMatchObject({ status });
@@ -110,6 +130,22 @@ describe("timeouts and aborts", () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     await expect(client.searchConversations({}, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+  });
+
+  test("a token function that never settles is ended by timeoutMs, and nothing is sent", async () => {
+    const { client, server } = await setUp((_request, response) => sendJson(response, 200, page), { token: () => new Promise<string>(() => {}), timeoutMs: 100 });
+    const error = await client.searchConversations().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toBe("GET request timed out after 100 ms");
+    expect(server.requests).toEqual([]);
+  });
+
+  test("a token function that never settles is ended by the caller's signal", async () => {
+    const { client, server } = await setUp((_request, response) => sendJson(response, 200, page), { token: () => new Promise<string>(() => {}) });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    await expect(client.fireExternalEvent(fire, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+    expect(server.requests).toEqual([]);
   });
 
   test("an abort between pages ends the iteration with an AbortError, and no further page is requested", async () => {
@@ -253,7 +289,7 @@ describe("the token", () => {
 
   test.each([
     ["a token that is also a JSON number in the body", "123", { count: 123, note: "id 123" }, { count: 123, note: "id [redacted]" }],
-    ["a one-letter token", "e", { message: "nope" }, { "m[redacted]ssag[redacted]": "nop[redacted]" }],
+    ["a one-letter token, which only stands-alone occurrences match", "e", { message: "nope e", e: "e-mail" }, { message: "nope [redacted]", "[redacted]": "e-mail" }],
   ])("%s never breaks the error into a SyntaxError", async (_label, token, body, redacted) => {
     const { client } = await setUp((_request, response) => sendJson(response, 404, body), { token });
     const error = await client.searchConversations().catch((caught: unknown) => caught);
@@ -299,6 +335,13 @@ describe("fireExternalEvent with a trigger", () => {
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toBe('options.trigger: expected the trigger "other"; got "order-status-changed"');
     expect(server.requests).toHaveLength(0);
+  });
+
+  test("a variable of a type this client does not know is sent unchecked, as given", async () => {
+    const { client, server } = await setUp((_request, response) => response.writeHead(200).end());
+    const newer = { ...trigger, parameters: { ...trigger.parameters, price: { name: "Price", type: "Money" } } } as unknown as ExternalEventTrigger;
+    await client.fireExternalEvent({ ...fire, externalEventPayload: { price: { amount: 10, currency: "EUR" }, orderTotal: 12 } }, { trigger: newer });
+    expect(JSON.parse(server.requests[0]!.body)).toMatchObject({ externalEventPayload: { price: { amount: 10, currency: "EUR" }, orderTotal: 12 } });
   });
 
   test("a fitting payload is sent", async () => {

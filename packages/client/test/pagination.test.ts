@@ -1,90 +1,115 @@
-import type { ConversationPage, SearchConversationsQuery } from "@bot-conversation/types";
-import { describe, expect, test } from "vitest";
-import { AbortError, PaginationError } from "../src/errors.js";
-import { iterateConversationPages, iterateConversations } from "../src/pagination.js";
+import { afterEach, describe, expect, test } from "vitest";
+import { AbortError, createBotConversationClient, PaginationError, UnexpectedResponseError } from "../src/index.js";
+import { sendJson, startServer, type TestServer } from "./support/server.js";
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A full page envelope: `index` is the pageIndex it reports, `ids` its conversations (each a minimal object). */
+const pageOf = (index: number, ids: string[], hasMore: boolean) => ({
+  items: ids.map((id) => ({ id })),
+  hasMore,
+  pageIndex: index,
+  pageSize: 2,
+  totalItemCount: 6,
+  totalPageCount: 3,
+  fromItemInclusive: index * 2,
+  toItemExclusive: index * 2 + ids.length,
+});
 
 /**
- * A search over fixed pages, keyed by the pageIndex returned. Like the client's search, it checks the
- * caller's signal before sending; records the signal of every call and every query sent.
+ * A node:http server answering the search: `answer` gets the pageIndex asked for (undefined when none)
+ * and the request number, and returns the page to send.
  */
-function fakeSearch(pages: Partial<ConversationPage>[], pick = (query: SearchConversationsQuery, call: number) => pages[call]) {
-  const queries: SearchConversationsQuery[] = [];
-  const signals: (AbortSignal | undefined)[] = [];
-  const search = async (query: SearchConversationsQuery, { signal }: { signal?: AbortSignal | undefined } = {}) => {
-    signals.push(signal);
-    if (signal?.aborted) throw new AbortError("GET request aborted by the caller");
-    queries.push(query);
-    const page = pick(query, queries.length - 1);
-    return { items: [], hasMore: false, pageIndex: 0, ...page } as ConversationPage;
-  };
-  return { search, queries, signals };
+async function pagesFrom(answer: (asked: number | undefined, request: number) => unknown) {
+  server = await startServer((request, response, index) => {
+    const asked = new URL(request.url, "http://127.0.0.1").searchParams.get("pageIndex");
+    sendJson(response, 200, answer(asked === null ? undefined : Number(asked), index));
+  });
+  const client = createBotConversationClient({ baseUrl: server.url, token: "t" });
+  const askedFor = () => server!.requests.map((request) => new URL(request.url, "http://127.0.0.1").searchParams.get("pageIndex"));
+  return { client, askedFor };
 }
 
-const item = (id: string) => ({ id }) as ConversationPage["items"][number];
+/** Reads every conversation id, and the error that ended the iteration, if any. */
+async function readAll(conversations: AsyncIterable<{ id: string }>) {
+  const ids: string[] = [];
+  try {
+    for await (const conversation of conversations) ids.push(conversation.id);
+  } catch (error) {
+    return { ids, error };
+  }
+  return { ids, error: undefined };
+}
 
-describe("iterateConversationPages", () => {
+const three = [pageOf(0, ["a", "b"], true), pageOf(1, ["c", "d"], true), pageOf(2, ["e"], false)];
+
+describe("iterateConversations", () => {
   test("omits pageIndex first, then asks for the returned pageIndex + 1 while hasMore", async () => {
-    const { search, queries } = fakeSearch([
-      { hasMore: true, pageIndex: 1, items: [item("a")] },
-      { hasMore: true, pageIndex: 2, items: [item("b")] },
-      { hasMore: false, pageIndex: 3, items: [item("c")] },
-    ]);
-    const ids = [];
-    for await (const conversation of iterateConversations(search, { agentStageId: "bot" })) ids.push(conversation.id);
-    expect(ids).toEqual(["a", "b", "c"]);
-    expect(queries).toEqual([{ agentStageId: "bot" }, { agentStageId: "bot", pageIndex: 2 }, { agentStageId: "bot", pageIndex: 3 }]);
+    const { client, askedFor } = await pagesFrom((asked) => three[asked ?? 0]);
+    const { ids, error } = await readAll(client.iterateConversations({ agentStageId: "bot" }));
+    expect(error).toBeUndefined();
+    expect(ids).toEqual(["a", "b", "c", "d", "e"]);
+    expect(askedFor()).toEqual([null, "1", "2"]);
+    expect(server!.requests.every((request) => request.url.includes("agentStageId=bot"))).toBe(true);
   });
 
   test("starts from the caller's pageIndex when given", async () => {
-    const { search, queries } = fakeSearch([{ pageIndex: 4 }]);
-    for await (const _ of iterateConversationPages(search, { pageIndex: 4 })) void _;
-    expect(queries).toEqual([{ pageIndex: 4 }]);
-  });
-
-  test("a server returning the same pageIndex twice stops with a PaginationError, never asking twice", async () => {
-    const { search, queries } = fakeSearch([], () => ({ hasMore: true, pageIndex: 0 }));
-    const seen = [];
-    const error = await (async () => {
-      for await (const page of iterateConversationPages(search)) seen.push(page.pageIndex);
-    })().catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(PaginationError);
-    expect((error as Error).message).toContain("pageIndex 0 does not advance");
-    expect(queries.map((query) => query.pageIndex)).toEqual([undefined, 1]);
-  });
-
-  test("a server going back to an earlier page stops with a PaginationError, never asking again", async () => {
-    const { search, queries } = fakeSearch([{ hasMore: true, pageIndex: 4 }, { hasMore: true, pageIndex: 1 }]);
-    const pages = iterateConversationPages(search, { pageIndex: 4 });
-    await pages.next();
-    await pages.next();
-    await expect(pages.next()).rejects.toThrow("pageIndex 1 does not advance");
-    expect(queries.map((query) => query.pageIndex)).toEqual([4, 5]);
-  });
-
-  test.each([-1, 1.5, undefined])("a hasMore page with pageIndex %j stops with a PaginationError", async (pageIndex) => {
-    const { search, queries } = fakeSearch([], () => ({ hasMore: true, pageIndex: pageIndex as number }));
-    const pages = iterateConversationPages(search);
-    await pages.next();
-    await expect(pages.next()).rejects.toBeInstanceOf(PaginationError);
-    expect(queries).toHaveLength(1);
+    const { client, askedFor } = await pagesFrom((asked) => three[asked ?? 0]);
+    expect((await readAll(client.iterateConversations({ pageIndex: 1 }))).ids).toEqual(["c", "d", "e"]);
+    expect(askedFor()).toEqual(["1", "2"]);
   });
 
   test("maxPages bounds the number of requests", async () => {
-    const { search, queries } = fakeSearch([], (_query, call) => ({ hasMore: true, pageIndex: call }));
+    const { client } = await pagesFrom((asked) => pageOf(asked ?? 0, [`x${asked ?? 0}`], true));
     const pages = [];
-    for await (const page of iterateConversationPages(search, {}, { maxPages: 3 })) pages.push(page);
-    expect(pages).toHaveLength(3);
-    expect(queries).toHaveLength(3);
+    for await (const page of client.iterateConversationPages({}, { maxPages: 3 })) pages.push(page.pageIndex);
+    expect(pages).toEqual([0, 1, 2]);
+    expect(server!.requests).toHaveLength(3);
+  });
+});
+
+describe("nothing from a page that is not the one asked for reaches the caller", () => {
+  test.each([
+    ["the same pageIndex again", () => pageOf(0, ["dup-1", "dup-2"], true), "asked for pageIndex 1; the server answered pageIndex 0"],
+    ["an earlier pageIndex", (asked?: number) => (asked === undefined ? pageOf(3, ["a"], true) : pageOf(1, ["back"], true)), "asked for pageIndex 4; the server answered pageIndex 1"],
+    ["a jump from page 1 to 7", (asked?: number) => (asked === undefined ? pageOf(1, ["a"], true) : pageOf(7, ["skipped-ahead"], true)), "asked for pageIndex 2; the server answered pageIndex 7"],
+  ])("%s: PaginationError before the bad page is yielded, and no page is asked for twice", async (_label, answer, message) => {
+    const { client, askedFor } = await pagesFrom(answer);
+    const { ids, error } = await readAll(client.iterateConversations());
+    expect(error).toBeInstanceOf(PaginationError);
+    expect((error as Error).message).toBe(message);
+    expect(ids).toHaveLength(ids[0] === "dup-1" ? 2 : 1);
+    expect(ids).not.toContain("back");
+    expect(ids).not.toContain("skipped-ahead");
+    expect(new Set(askedFor()).size).toBe(askedFor().length);
   });
 
-  test("the caller's signal reaches every page's search, so an abort stops before the next request", async () => {
-    const controller = new AbortController();
-    const { search, queries, signals } = fakeSearch([], (_query, call) => ({ hasMore: true, pageIndex: call }));
-    const error = await (async () => {
-      for await (const _ of iterateConversationPages(search, {}, { signal: controller.signal })) controller.abort();
-    })().catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(AbortError);
-    expect(signals).toEqual([controller.signal, controller.signal]);
-    expect(queries).toHaveLength(1);
+  test("a caller's pageIndex the server does not honour is not yielded either", async () => {
+    const { client } = await pagesFrom(() => pageOf(0, ["first"], false));
+    const { ids, error } = await readAll(client.iterateConversations({ pageIndex: 5 }));
+    expect(ids).toEqual([]);
+    expect((error as Error).message).toBe("asked for pageIndex 5; the server answered pageIndex 0");
   });
+
+  test("a page with a bad shape is an UnexpectedResponseError, and the earlier pages' items are all that was yielded", async () => {
+    const { client } = await pagesFrom((asked) => (asked === undefined ? pageOf(0, ["a"], true) : { ...pageOf(1, ["b"], true), items: "abc" }));
+    const { ids, error } = await readAll(client.iterateConversations());
+    expect(ids).toEqual(["a"]);
+    expect(error).toBeInstanceOf(UnexpectedResponseError);
+    expect((error as Error).message).toContain('items: expected an array; got "abc"');
+  });
+});
+
+test("the caller's signal reaches every page's request, so an abort between pages stops before the next request", async () => {
+  const { client } = await pagesFrom((asked) => pageOf(asked ?? 0, ["x"], true));
+  const controller = new AbortController();
+  const error = await (async () => {
+    for await (const _ of client.iterateConversationPages({}, { signal: controller.signal })) controller.abort();
+  })().catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(AbortError);
+  expect(server!.requests).toHaveLength(1);
 });

@@ -30,12 +30,20 @@ describe("parseRetryAfter", () => {
   test.each([
     ["0", 0],
     ["3", 3_000],
-    ["1.5", 1_500],
     ["60", 60_000],
     ["61", undefined],
     ["Fri, 20 Nov 2026 09:00:10 GMT", 10_000],
     ["Fri, 20 Nov 2026 08:59:00 GMT", 0],
     ["Fri, 20 Nov 2026 09:05:00 GMT", undefined],
+    // Only whole non-negative seconds or an IMF-fixdate: anything else falls back to the backoff.
+    ["-1", undefined],
+    ["1.5", undefined],
+    ["0x3", undefined],
+    ["1e0", undefined],
+    [" 3", undefined],
+    ["+3", undefined],
+    ["Friday, 20-Nov-26 09:00:10 GMT", undefined],
+    ["2026-11-20T09:00:10Z", undefined],
     ["soon", undefined],
     ["", undefined],
     [null, undefined],
@@ -93,8 +101,8 @@ describe("transport timing (fake fetch, replaced sleep and random)", () => {
         if (next instanceof Error) throw next;
         return next ?? new Response("{}");
       },
-    }, new Set());
-    const response = await send(new Request("http://127.0.0.1/x", { method })).catch((error: unknown) => error);
+    });
+    const response = await send(new Request("http://127.0.0.1/x", { method }), { path: "/x", tokens: [] }).catch((error: unknown) => error);
     return { response, waits, calls };
   }
 

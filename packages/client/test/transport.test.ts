@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { AbortError, TimeoutError } from "../src/errors.js";
-import { createTransport, settleAttempt } from "../src/internal/transport.js";
+import { createTransport, type Call } from "../src/internal/transport.js";
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
@@ -20,8 +20,9 @@ function transport() {
       signals.push(init!.signal!);
       return new Response("{}");
     },
-  }, new Set());
-  return { send, signals };
+  });
+  const call: Call = { path: "/x", tokens: [] };
+  return { send: (request: Request) => send(request, call), signals, call };
 }
 
 describe("the attempt's timeout and caller link (fake clock)", () => {
@@ -34,9 +35,10 @@ describe("the attempt's timeout and caller link (fake clock)", () => {
   });
 
   test("once settled, neither the timer nor the caller aborts the attempt any more", async () => {
-    const { send, signals } = transport();
+    const { send, signals, call } = transport();
     const caller = new AbortController();
-    settleAttempt(await send(new Request("http://127.0.0.1/x", { signal: caller.signal })));
+    await send(new Request("http://127.0.0.1/x", { signal: caller.signal }));
+    call.settle?.();
     await vi.advanceTimersByTimeAsync(5_000);
     caller.abort();
     expect(signals[0]?.aborted).toBe(false);

@@ -1,7 +1,7 @@
 /**
- * Shows a value in an error message as it would be written in JSON, cut at 40 characters: `"next Tuesday"`
- * (a string), `149.9`, `NaN`, `null`, `[]`, `{"first":"Pavel"}`; `undefined` and other values with no
- * JSON form (a function, a cyclic object) by their `typeof`.
+ * Shows a value in an error message as it would be written in JSON, cut at 40 characters:
+ * `"next Tuesday"` (a string), `149.9`, `NaN`, `null`, `[]`, `{"first":"Pavel"}`; `undefined` and other
+ * values with no JSON form (a function, a cyclic object) by their `typeof`.
  */
 export function describeValue(value: unknown): string {
   let shown: string | undefined;
@@ -14,9 +14,14 @@ export function describeValue(value: unknown): string {
   return shown.length > 40 ? `${shown.slice(0, 40)}...` : shown;
 }
 
+/** Throws the `TypeError` of a caller's mistake in `name`; the value is shown only when `show` (never a token or an address). */
+export function mistake(name: string, expected: string, value: unknown, show?: unknown): never {
+  throw new TypeError(`${name}: expected ${expected}; got ${show ? describeValue(value) : typeof value}`);
+}
+
 /** Throws a `TypeError` naming `name` unless `value` is a string with more than white space. */
 export function requireText(name: string, value: unknown): void {
-  if (typeof value !== "string" || !value.trim()) throw new TypeError(`${name}: expected a non-empty string; got ${describeValue(value)}`);
+  if (typeof value !== "string" || !value.trim()) mistake(name, "a non-empty string", value, 1);
 }
 
 /** True for a plain JSON object: not null, not an array. */

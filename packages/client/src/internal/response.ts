@@ -1,6 +1,8 @@
-import { apiErrorFor, BotConversationError, ConnectionError, UnexpectedResponseError } from "../errors.js";
-import { describeValue, isJsonObject } from "./describe.js";
-import { settleAttempt } from "./transport.js";
+import { apiErrorFor, BotConversationError, ConnectionError, OutcomeUnknownError, UnexpectedResponseError } from "../errors.js";
+import { describeValue } from "./describe.js";
+import { reasonOf } from "./reason.js";
+import { describeFailure, redactJson, redactor } from "./redact.js";
+import type { Call } from "./transport.js";
 
 /** What openapi-fetch resolves to when asked for `parseAs: "text"`. */
 export interface TextResult {
@@ -12,55 +14,66 @@ export interface TextResult {
   readonly response: Response;
 }
 
-/** Turns a 2xx body parsed as JSON into the operation's result; `fail` throws `UnexpectedResponseError` naming the problem. */
-export type BodyCheck<T> = (body: unknown, fail: (problem: string) => never) => T;
+/**
+ * Turns a 2xx body parsed as JSON into the operation's result. `fail` throws `UnexpectedResponseError`
+ * with `problem` and the offending value, shown after redaction (so a cut never leaves part of a token).
+ */
+export type BodyCheck<T> = (body: unknown, fail: (problem: string, value: unknown) => never) => T;
 
 /**
- * Awaits an openapi-fetch call made with `parseAs: "text"`. A failure status becomes an `ApiError`, a
- * failed body read a typed error; with `check`, the body is parsed as JSON (a body that is not JSON is
- * an `UnexpectedResponseError`, never a `SyntaxError`) and handed to it. Every error is redacted.
+ * Awaits an openapi-fetch call made with `parseAs: "text"`. A failure status becomes an `ApiError` with
+ * a short reason from the body, a redirect an `ApiError` naming where it pointed, a failed body read a
+ * typed error; with `check`, the body is parsed as JSON (a body that is not JSON is an
+ * `UnexpectedResponseError`, never a `SyntaxError`) and handed to it; without, only a 200 resolves (the
+ * fire). Every error is redacted with the tokens the call sent.
  */
-export async function readResponse<T>(method: string, path: string, pending: Promise<TextResult>, tokens: ReadonlySet<string>, check: BodyCheck<T>): Promise<T>;
-export async function readResponse(method: string, path: string, pending: Promise<TextResult>, tokens: ReadonlySet<string>): Promise<void>;
+export async function readResponse<T>(method: string, call: Call, pending: Promise<TextResult>, onResponse: ((response: Response) => void) | undefined, check: BodyCheck<T>): Promise<T>;
+export async function readResponse(method: string, call: Call, pending: Promise<TextResult>, onResponse: ((response: Response) => void) | undefined): Promise<void>;
 export async function readResponse<T>(
   method: string,
-  path: string,
+  call: Call,
   pending: Promise<TextResult>,
-  tokens: ReadonlySet<string>,
+  onResponse: ((response: Response) => void) | undefined,
   check?: BodyCheck<T>,
 ): Promise<T | undefined> {
   let result: TextResult;
   try {
     result = await pending;
   } catch (error) {
-    // The attempt aborts with typed reasons (timeout, caller), and a spec-compliant fetch fails the body read with them.
-    throw error instanceof BotConversationError ? error : new ConnectionError(`${method} request failed: ${(error as Error).message}`, { cause: error });
+    const { response, tokens, path } = call;
+    // The service said yes to a fire, then the body stalled or broke: saying "timed out" or "no response" would invite firing twice.
+    const delivered = method === "POST" && response?.ok;
+    // Before a response, only the client's own errors arrive here (typed failures, caller mistakes); after, the body read failed.
+    if ((error instanceof BotConversationError || !response) && !delivered) throw error;
+    const message = `${method} ${path} answered ${response!.status}, then failed: ${describeFailure(error, redactor(tokens))}`;
+    throw delivered ? Object.assign(new OutcomeUnknownError(`${message}; outcome unknown`), { status: response!.status }) : new ConnectionError(message);
   }
   const { response, data } = result;
   // The body has been read: the attempt's timeout has nothing left to cover.
-  settleAttempt(response);
+  call.settle?.();
   const { status, headers } = response;
-  const fail = (body: unknown, problem?: string): never => {
-    // A server may echo the token in a header or the body, and the problem may quote the body: they pass
-    // through JSON once, with each token sent replaced in every string and object key.
-    const scrub = (text: string): string => {
-      for (const token of tokens) text = text.replaceAll(token, "[redacted]");
-      return text;
-    };
-    const [cleanHeaders, cleanBody, cleanProblem] = JSON.parse(JSON.stringify([Object.fromEntries(headers), body, problem]), (_key, value: unknown) =>
-      typeof value === "string" ? scrub(value) : isJsonObject(value) ? Object.fromEntries(Object.entries(value).map(([key, item]) => [scrub(key), item])) : value,
-    ) as [Record<string, string>, unknown, string | null];
-    const init = { method, path, status, headers: cleanHeaders, body: cleanBody };
-    throw cleanProblem ? new UnexpectedResponseError(init, cleanProblem) : apiErrorFor(init);
+  const fail = (body: unknown, problem?: string, value?: unknown): never => {
+    // A server may echo the token in a header or the body, and the problem may quote the body: all pass
+    // through the call's redaction before anything is cut or kept.
+    const redact = redactor(call.tokens);
+    const [cleanHeaders, cleanBody, cleanValue] = redactJson([Object.fromEntries(headers), body ?? null, value ?? null], redact);
+    const init = { method, path: call.path, status, headers: cleanHeaders, body: body === undefined ? undefined : cleanBody };
+    if (problem) throw new UnexpectedResponseError(init, ` but ${problem}; got ${describeValue(value === undefined ? value : cleanValue)}`);
+    // A redirect is never followed (see the transport): it is named by the origin it points to, never the whole address.
+    const origin = cleanHeaders["location"] && URL.parse(cleanHeaders["location"], response.url)?.origin;
+    const detail = status > 299 && status < 400 ? `a redirect${origin ? ` to ${origin}` : ""}, not followed` : reasonOf(cleanBody);
+    throw apiErrorFor(init, detail && `: ${detail}`);
   };
   if (!response.ok) return fail(result.error);
-  if (!check) return undefined;
+  if (!check) return status === 200 ? void onResponse?.(response) : fail(data, "expected 200", status);
   const text = data as string;
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    return fail(text, `expected a JSON body; got ${describeValue(text)}`);
+    return fail(text, "expected a JSON body", text);
   }
-  return check(body, (problem) => fail(body, problem));
+  const checked = check(body, (problem, value) => fail(body, problem, value));
+  onResponse?.(response);
+  return checked;
 }

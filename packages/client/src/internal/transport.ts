@@ -1,19 +1,38 @@
 import { AbortError, ConnectionError, TimeoutError } from "../errors.js";
 import { isRetryableStatus, retryDelay } from "../retry.js";
+import { checkToken } from "./checks.js";
+import { describeFailure, redactor } from "./redact.js";
 
 /** Access token, or a function (sync or async) called before every attempt so a token can be refreshed. */
 export type TokenSource = string | (() => string | Promise<string>);
 
-/** Settings of the fetch wrapper that openapi-fetch sends every request through: the client's own options. */
+/** Receives one redacted line per attempt, e.g. `GET /api/v2/channels/conversations attempt 1: 200, request id r-1 in 12 ms`; `console.debug` fits. */
+export type Logger = (line: string) => void;
+
+/** Settings of the fetch wrapper that openapi-fetch sends every request through: the client's checked options. */
 export interface TransportOptions {
-  /** Access token sent as `X-Token`. */
-  readonly token: TokenSource;
+  /** Access token sent as `X-Token` (already trimmed and checked), or the function that returns it. */
+  readonly token: string | (() => unknown);
   /** The underlying fetch; default the global `fetch`, looked up at each call. */
   readonly fetch?: ((request: Request, init?: RequestInit) => Promise<Response>) | undefined;
   /** Per-attempt timeout in ms; default 60 000. */
   readonly timeoutMs?: number | undefined;
   /** Retries of a GET after the first attempt; default 2. */
   readonly maxRetries?: number | undefined;
+  /** Where attempt lines go; none by default. */
+  readonly logger?: Logger | undefined;
+}
+
+/** One call of the client, across its attempts: what its errors and log lines need. */
+export interface Call {
+  /** Path template of the operation, for messages, e.g. `/api/v2/channels/conversations`. */
+  readonly path: string;
+  /** Every token value this call sent, so its errors and log lines can be redacted. */
+  readonly tokens: string[];
+  /** The response returned to openapi-fetch, once its status line arrived. */
+  response?: Response;
+  /** Ends the timeout and caller link of the attempt that produced `response`: its body has been read. */
+  settle?: () => void;
 }
 
 /** How the transport waits between attempts; an object so tests can replace it. */
@@ -26,40 +45,41 @@ export const retryTiming = {
     }),
 };
 
-/** Where a response keeps the cleanup of the attempt that produced it, until its body has been read. */
-const settleKey = Symbol("settle");
-
-/** Ends the timeout of the attempt that produced `response`: its body has been read. */
-export function settleAttempt(response: Response): void {
-  (response as { [settleKey]?: () => void })[settleKey]?.();
+/**
+ * Calls a token function, bounded by the attempt's signal (its timeout and the caller's abort). What it
+ * throws is the caller's own failure: reported as a `TypeError` by its name only, as its message may
+ * hold a secret the client cannot know to redact.
+ */
+async function tokenFrom(source: () => unknown, signal: AbortSignal): Promise<string> {
+  const value = await Promise.race([
+    Promise.resolve().then(source).catch((error: unknown) => {
+      throw new TypeError(`token: the function threw ${(error as Error)?.name}`);
+    }),
+    new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason as Error))),
+  ]);
+  return checkToken(value, "token: the function's result");
 }
 
 /**
  * Builds the fetch given to openapi-fetch: token, per-attempt timeout, typed failures and GET retries.
  * Each attempt has one AbortController, aborted with a typed reason by a timer or by the caller's
- * signal, so fetch and the body read reject with the error to throw. The timer keeps running after the
- * response arrives, so the body read is covered, until `settleAttempt`; it is unref'd so it never holds
- * a Node process open (a body read through `raw` is never settled: its timer just fires harmlessly).
+ * signal, so the token function, fetch and the body read reject with the error to throw. The timer keeps
+ * running after the response arrives, so the body read is covered, until `call.settle`; it is unref'd so
+ * it never holds a Node process open (a body read through `raw` is never settled: its timer just fires
+ * harmlessly). Redirects are never followed: fetch would send `X-Token` and the body to whatever
+ * origin a `Location` names, and the service documents none.
  */
-export function createTransport(
-  { token, fetch = (request, init) => globalThis.fetch(request, init), timeoutMs = 60_000, maxRetries = 2 }: TransportOptions,
-  /** Every token value sent (the last few), so errors can redact them. */
-  sentTokens: Set<string>,
-): (request: Request) => Promise<Response> {
-  return async function send(request: Request): Promise<Response> {
+export function createTransport({ token, fetch = (request, init) => globalThis.fetch(request, init), timeoutMs = 60_000, maxRetries = 2, logger }: TransportOptions) {
+  return async function send(request: Request, call: Call): Promise<Response> {
     const { signal: caller, method } = request;
     const retries = method === "GET" ? maxRetries : 0;
     const aborted = (): AbortError => new AbortError(`${method} request aborted by the caller`);
-    for (let tries = 0; ; tries++) {
+    const log = logger && ((line: string) => logger(redactor(call.tokens)(`${method} ${call.path} attempt ${tries + 1}: ${line} in ${Date.now() - started} ms`)));
+    let tries = 0;
+    let started = 0;
+    for (; ; tries++) {
       // Checked before every attempt, so an abort during the wait before a retry ends the loop too.
       if (caller.aborted) throw aborted();
-      const value = typeof token === "string" ? token : await token();
-      // Remember what was sent so error bodies and headers that echo it can be redacted.
-      if (!sentTokens.has(value)) {
-        if (sentTokens.size >= 8) sentTokens.clear();
-        if (value) sentTokens.add(value);
-      }
-      request.headers.set("X-Token", value);
       const attempt = new AbortController();
       const onAbort = (): void => attempt.abort(aborted());
       const timer = setTimeout(() => attempt.abort(new TimeoutError(`${method} request timed out after ${timeoutMs} ms`)), timeoutMs);
@@ -69,19 +89,30 @@ export function createTransport(
         clearTimeout(timer);
         caller.removeEventListener("abort", onAbort);
       };
+      started = Date.now();
       let response: Response | undefined;
+      let value: string | undefined;
       try {
-        response = await fetch(request, { signal: attempt.signal });
+        value = typeof token === "string" ? token : await tokenFrom(token, attempt.signal);
+        // Remembered per call, so this call's errors and log lines can redact exactly what it sent.
+        if (!call.tokens.includes(value)) call.tokens.push(value);
+        request.headers.set("X-Token", value);
+        response = await fetch(request, { signal: attempt.signal, redirect: "manual" });
       } catch (error) {
         settle();
+        log?.("failed");
         // The timer or the caller aborted: the reason is already the typed error to throw.
         if (attempt.signal.aborted) throw attempt.signal.reason;
-        if (tries >= retries) throw new ConnectionError(`${method} request failed: ${(error as Error).message}`, { cause: error });
+        // No token: the token function's own failure, already a TypeError; nothing was sent.
+        if (!value) throw error;
+        if (tries >= retries) throw new ConnectionError(`${method} request failed: ${describeFailure(error, redactor(call.tokens))}`);
         // Otherwise no response arrived (refused, reset): repeating a GET cannot do harm twice.
       }
       if (response) {
+        log?.(`${response.status}, request id ${response.headers.get("x-request-id")}`);
         if (tries >= retries || !isRetryableStatus(response.status)) {
-          (response as { [settleKey]?: () => void })[settleKey] = settle;
+          call.response = response;
+          call.settle = settle;
           return response;
         }
         // A transient status on a GET: read again after the server's or our backoff delay.

@@ -1,5 +1,6 @@
 import type { ExternalEventTrigger } from "@bot-conversation/types";
-import { describeValue, isJsonObject } from "./describe.js";
+import { isJsonObject } from "./describe.js";
+import type { BodyCheck } from "./response.js";
 
 /** Whether a value looks like a trigger descriptor: `externalEventId` and `parameters` present. */
 function isTrigger(value: unknown): value is ExternalEventTrigger {
@@ -10,8 +11,8 @@ function isTrigger(value: unknown): value is ExternalEventTrigger {
  * The description declares a JSON array of triggers, but the service's text shows the body as one
  * descriptor: accept both (wrapping a single one), reject anything else naming the first bad value.
  */
-export function toTriggerList(body: unknown, fail: (problem: string) => never): ExternalEventTrigger[] {
+export const toTriggerList: BodyCheck<ExternalEventTrigger[]> = (body, fail) => {
   const list: unknown[] = Array.isArray(body) ? body : [body];
   const invalid = list.findIndex((item) => !isTrigger(item));
-  return invalid < 0 ? (list as ExternalEventTrigger[]) : fail(`expected a trigger descriptor or an array of them; got ${describeValue(list[invalid])}`);
-}
+  return invalid < 0 ? (list as ExternalEventTrigger[]) : fail("expected a trigger descriptor or an array of them", list[invalid]);
+};

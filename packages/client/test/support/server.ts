@@ -1,5 +1,15 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Server } from "node:net";
+
+/** Listens on 127.0.0.1 with an ephemeral port; resolves to the base address, e.g. `http://127.0.0.1:50123`. */
+export async function listenOnLoopback(server: Server): Promise<string> {
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("no TCP address");
+  return `http://127.0.0.1:${address.port}`;
+}
 
 /** A request the test server received. */
 export interface ReceivedRequest {
@@ -36,12 +46,8 @@ export async function startServer(handler: Handler): Promise<TestServer> {
     requests.push(request);
     handler(request, response, requests.length - 1);
   });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("no TCP address");
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url: await listenOnLoopback(server),
     requests,
     async close() {
       server.closeAllConnections();

@@ -1043,6 +1043,19 @@ export interface components {
                 "application/json": components["schemas"]["ErrorDetails"];
             };
         };
+        /**
+         * @description The request could not be read: the body is not JSON, is not sent as `application/json`, or does
+         *     not have the shape of the request schema. The service does not state the status of such a
+         *     request; it is in the `4XX` range. `401` and `404` keep the meanings listed for this operation.
+         */
+        UnreadableRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorDetails"];
+            };
+        };
     };
     parameters: {
         /**
@@ -1269,6 +1282,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetails"];
                 };
             };
+            "4XX": components["responses"]["UnreadableRequest"];
         };
     };
 }

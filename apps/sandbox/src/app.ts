@@ -1,0 +1,65 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { Hono, type Context } from "hono";
+import { cors } from "hono/cors";
+import type { SandboxContext } from "./context.ts";
+import { controlRoutes } from "./control.ts";
+import type { OperationId } from "./faults.ts";
+import { fireExternalEvent } from "./fire.ts";
+import { problemResponse } from "./problem.ts";
+import { searchConversations } from "./search.ts";
+import { listExternalEventTriggers } from "./triggers.ts";
+
+/** A route's handler, given the request's Hono context. */
+type Handler = (c: Context) => Response | Promise<Response>;
+
+/**
+ * The sandbox as one Web-standard application: the service's three operations and the control API,
+ * every route behind the `X-Token` check. `app.fetch(request)` is the whole server.
+ */
+export function createApp(context: SandboxContext): Hono {
+  const { options } = context;
+  const tokens = new Set(options.tokens);
+  const app = new Hono();
+
+  // Browser frontends call the sandbox from their own origin, as they call the mock; a preflight carries no token.
+  app.use(cors({ origin: (origin) => origin, allowHeaders: ["X-Token", "Content-Type"], exposeHeaders: ["Retry-After"], maxAge: 600 }));
+  app.use(async (c, next) => {
+    // The token is compared, never logged or echoed.
+    if (!tokens.has(c.req.header("x-token") ?? "")) {
+      return problemResponse(options.errorMediaType, 401, "Authorization failed. Check the X-Token header.");
+    }
+    await next();
+  });
+
+  /** Applies the first armed fault of the operation, if any, before the operation itself. */
+  const withFaults = (operationId: OperationId, handler: Handler): Handler => async (c) => {
+    const fault = context.faults.take(operationId);
+    if (fault) {
+      if (fault.delayMs > 0) await sleep(fault.delayMs, undefined, { signal: c.req.raw.signal }).catch(() => undefined);
+      if (fault.status >= 300) {
+        const headers: Record<string, string> = fault.retryAfter === undefined ? {} : { "retry-after": String(fault.retryAfter) };
+        return problemResponse(options.errorMediaType, fault.status, `Fault injected by the sandbox for ${operationId}.`, undefined, headers);
+      }
+    }
+    return handler(c);
+  };
+
+  const route = (method: "GET" | "POST", path: string, operationId: OperationId, handler: Handler) => {
+    app.on(method, path, withFaults(operationId, handler));
+    app.all(path, () => problemResponse(options.errorMediaType, 405, `${path} accepts ${method} only.`, undefined, { allow: method }));
+  };
+  route("GET", "/api/v2/channels/conversations", "searchConversations", (c) => searchConversations(context, new URL(c.req.url)));
+  route("GET", "/api/v1/runtime/simple/external/events/:agentStageId", "listExternalEventTriggers", (c) =>
+    listExternalEventTriggers(context, c.req.param("agentStageId") ?? ""),
+  );
+  route("POST", "/api/v1/runtime/simple/external/events", "fireExternalEvent", (c) => fireExternalEvent(context, c.req.raw));
+  app.route("/_sandbox", controlRoutes(context));
+
+  app.notFound((c) => problemResponse(options.errorMediaType, 404, `No route ${c.req.method} ${new URL(c.req.url).pathname}.`));
+  app.onError((error) => {
+    // Only the error itself is logged: never the request's headers, so never a token.
+    console.error("sandbox: internal error:", error);
+    return problemResponse(options.errorMediaType, 500, "Internal error of the sandbox.");
+  });
+  return app;
+}

@@ -1,0 +1,67 @@
+import { Hono } from "hono";
+import { maxBodyBytes, refusal, type SandboxContext } from "./context.ts";
+import { controlChecker, controlDescription, operationParameters } from "./description.ts";
+import type { Fault } from "./faults.ts";
+import { fixtureDefects, type Fixture } from "./fixture.ts";
+import { problemResponse } from "./problem.ts";
+import { queryChecker, readJsonBody } from "./request.ts";
+
+const checkReset = controlChecker({ $ref: "#/components/schemas/ResetRequest" });
+const checkFault = controlChecker({ $ref: "#/components/schemas/Fault" });
+const checkFiredEventsQuery = queryChecker(operationParameters(controlDescription, "listSandboxFiredEvents"), controlChecker);
+
+/** The control API under `/_sandbox/`, described by `openapi/sandbox-control.yaml`; authentication is checked before. */
+export function controlRoutes(context: SandboxContext): Hono {
+  const routes = new Hono();
+  const { options, storage } = context;
+  const counts = () => Response.json(storage.counts());
+
+  routes.post("/reset", async (c) => {
+    const body = await readJsonBody(c.req.raw, maxBodyBytes.operation, false);
+    if (!body.ok) return refusal(context, body);
+    const defects = checkReset(body.value ?? {});
+    if (defects.length > 0) return refusal(context, { ok: false, status: 400, detail: "The reset request is invalid; nothing was changed.", defects });
+    const given = (body.value ?? {}) as { seed?: string; conversations?: number };
+    context.replaceData({ seed: given.seed ?? options.seed, conversations: given.conversations ?? options.conversations });
+    return counts();
+  });
+
+  routes.put("/fixture", async (c) => {
+    const body = await readJsonBody(c.req.raw, maxBodyBytes.fixture);
+    if (!body.ok) return refusal(context, body);
+    const defects = fixtureDefects(body.value);
+    if (defects.length > 0) {
+      return refusal(context, { ok: false, status: 400, detail: `The fixture has ${defects.length} defect${defects.length === 1 ? "" : "s"}; nothing was changed.`, defects });
+    }
+    context.replaceData({ fixture: body.value as Fixture });
+    return counts();
+  });
+
+  routes.get("/conversations/:conversationId/export", (c) => {
+    const conversationId = c.req.param("conversationId");
+    const conversation = storage.exportOf(conversationId);
+    return conversation ? Response.json(conversation) : problemResponse(options.errorMediaType, 404, `No conversation with conversationId ${JSON.stringify(conversationId)}.`);
+  });
+
+  routes.get("/fired-events", (c) => {
+    const checked = checkFiredEventsQuery(new URL(c.req.url).searchParams, { rejectUnknown: true });
+    if (!checked.ok) return refusal(context, checked);
+    const { conversationId, externalEventId } = checked.value as { conversationId?: string; externalEventId?: string };
+    return Response.json(storage.firedEvents({ conversationId, externalEventId }));
+  });
+
+  routes.post("/faults", async (c) => {
+    const body = await readJsonBody(c.req.raw, maxBodyBytes.operation);
+    if (!body.ok) return refusal(context, body);
+    const defects = checkFault(body.value);
+    if (defects.length > 0) return refusal(context, { ok: false, status: 400, detail: "The fault is invalid.", defects });
+    return Response.json(context.faults.add(body.value as Fault), { status: 201 });
+  });
+
+  routes.delete("/faults", () => {
+    context.faults.clear();
+    return new Response(null, { status: 204 });
+  });
+
+  return routes;
+}

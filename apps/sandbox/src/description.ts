@@ -1,0 +1,206 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+
+/** One thing wrong with a request, a fixture or a value: where, and what was expected. */
+export interface Defect {
+  /** Where: a JSON path into a body (`$.bots[0].agentStageId`) or a parameter's place (`query.pageSize`). */
+  readonly path: string;
+  /** What was wrong and what was expected. */
+  readonly message: string;
+}
+
+/** A JSON Schema 2020-12 schema as OpenAPI 3.1 writes it. */
+export type SchemaObject = Record<string, unknown>;
+
+/** A parameter of an operation, as the description declares it. */
+export interface ParameterDescription {
+  /** Parameter name. */
+  readonly name: string;
+  /** Where it is sent. */
+  readonly in: "query" | "path" | "header" | "cookie";
+  /** Whether it must be sent. */
+  readonly required: boolean;
+  /** Its schema, references resolved. */
+  readonly schema: SchemaObject;
+}
+
+const require = createRequire(import.meta.url);
+const serviceId = "https://bot-conversation.invalid/openapi.json";
+const controlId = "https://bot-conversation.invalid/sandbox-control.json";
+
+/** The service description bundled by `@bot-conversation/openapi`. */
+export const serviceDescription = JSON.parse(readFileSync(require.resolve("@bot-conversation/openapi/openapi.json"), "utf8")) as {
+  paths: Record<string, Record<string, { operationId?: string; parameters?: unknown[]; requestBody?: { content: Record<string, { schema: SchemaObject }> } }>>;
+  components: { schemas: Record<string, SchemaObject & { enum?: string[]; examples?: unknown[] }>; parameters: Record<string, unknown> };
+};
+
+/** The control API's description, bundled into `dist/` by this package's build. */
+export const controlDescription = JSON.parse(readFileSync(new URL("../dist/sandbox-control.json", import.meta.url), "utf8")) as typeof serviceDescription;
+
+const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
+addFormats.default(ajv);
+ajv.addSchema({ ...serviceDescription, $id: serviceId }, serviceId);
+ajv.addSchema({ ...controlDescription, $id: controlId }, controlId);
+
+/** A compiled check of values against one schema: every defect, with paths under `root`. */
+export type Checker = (value: unknown, root?: string) => Defect[];
+
+/** Compiles a schema of the service description (`{ $ref: "#/components/..." }` or inline) once. */
+export function serviceChecker(schema: SchemaObject): Checker {
+  return checker(schema, serviceId);
+}
+
+/** Compiles a schema of the control API's description once. */
+export function controlChecker(schema: SchemaObject): Checker {
+  return checker(schema, controlId);
+}
+
+/** The enumeration of a schema of the service description, e.g. `ConversationStatus`. */
+export function serviceEnum(name: string): readonly string[] {
+  const values = serviceDescription.components.schemas[name]?.enum;
+  if (!values) throw new Error(`The description has no enumeration ${name}`);
+  return values;
+}
+
+/** The parameters of an operation of a description, references resolved. */
+export function operationParameters(document: typeof serviceDescription, operationId: string): ParameterDescription[] {
+  const [path, method] = findOperation(document, operationId);
+  const pathItem = document.paths[path]!;
+  const parameters = [...((pathItem["parameters"] as unknown as unknown[] | undefined) ?? []), ...(pathItem[method]!.parameters ?? [])];
+  return parameters.map((parameter) => {
+    const resolved = resolve(document, parameter) as { name: string; in: ParameterDescription["in"]; required?: boolean; schema: SchemaObject };
+    return { name: resolved.name, in: resolved.in, required: resolved.required ?? false, schema: resolved.schema };
+  });
+}
+
+/** The JSON request body schema of an operation. */
+export function requestBodySchema(document: typeof serviceDescription, operationId: string): SchemaObject {
+  const [path, method] = findOperation(document, operationId);
+  const schema = document.paths[path]![method]!.requestBody?.content["application/json"]?.schema;
+  if (!schema) throw new Error(`${operationId} has no JSON request body`);
+  return schema;
+}
+
+function findOperation(document: typeof serviceDescription, operationId: string): [string, string] {
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (operation.operationId === operationId) return [path, method];
+    }
+  }
+  throw new Error(`The description has no operation ${operationId}`);
+}
+
+function resolve(document: object, node: unknown): unknown {
+  while (typeof node === "object" && node !== null && "$ref" in node && typeof node.$ref === "string") {
+    node = node.$ref
+      .replace(/^#\//, "")
+      .split("/")
+      .reduce<unknown>((parent, key) => (parent as Record<string, unknown>)[key.replaceAll("~1", "/").replaceAll("~0", "~")], document);
+  }
+  return node;
+}
+
+function rebase(schema: SchemaObject, id: string): SchemaObject {
+  return JSON.parse(JSON.stringify(schema).replaceAll('"#/', `"${id}#/`)) as SchemaObject;
+}
+
+const compiled = new Map<string, ValidateFunction>();
+
+function checker(schema: SchemaObject, documentId: string): Checker {
+  const validate = compile(schema, documentId);
+  return (value, root = "$") => (validate(value) ? [] : describeErrors(validate.errors ?? [], root, documentId));
+}
+
+function compile(schema: SchemaObject, documentId: string): ValidateFunction {
+  const key = `${documentId} ${JSON.stringify(schema)}`;
+  let validate = compiled.get(key);
+  if (!validate) compiled.set(key, (validate = ajv.compile(rebase(schema, documentId))));
+  return validate;
+}
+
+/**
+ * Ajv's errors as defects, one per place and problem. Where a `oneOf` has a discriminator (an
+ * activity's `type`, an event's `eventName`), only the variant the value names is reported: the
+ * value is checked again against that variant alone, instead of listing why it is not each of the others.
+ */
+function describeErrors(errors: readonly ErrorObject[], root: string, documentId: string): Defect[] {
+  // Ajv reports a `oneOf` after the errors of its variants, so at one place the last is the outermost.
+  const discriminated = errors
+    .filter((error) => error.keyword === "oneOf" && isDiscriminated(error.parentSchema))
+    .reverse()
+    .sort((a, b) => a.instancePath.length - b.instancePath.length)
+    .filter((error, index, all) => !all.slice(0, index).some((outer) => within(error.instancePath, outer.instancePath)));
+  const explained = new Map<ErrorObject, Defect[]>();
+  for (const error of discriminated) {
+    const { propertyName, mapping } = (error.parentSchema as { discriminator: { propertyName: string; mapping: Record<string, string> } }).discriminator;
+    const tag = (error.data as Record<string, unknown>)[propertyName];
+    const at = toJsonPath(root, error.instancePath);
+    const variant = typeof tag === "string" && Object.hasOwn(mapping, tag) ? mapping[tag] : undefined;
+    explained.set(
+      error,
+      variant === undefined
+        ? [{ path: appendJsonPath(at, propertyName), message: `must be one of ${Object.keys(mapping).map((key) => JSON.stringify(key)).join(", ")}` }]
+        : checker({ $ref: variant }, documentId)(error.data, at),
+    );
+  }
+  const defects: Defect[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    // A discriminated variant's defects take the place of its `oneOf`, so defects keep Ajv's order.
+    defects.push(...(explained.get(error) ?? []));
+    if (["oneOf", "anyOf", "if"].includes(error.keyword)) continue;
+    if (discriminated.some((outer) => within(error.instancePath, outer.instancePath))) continue;
+    // In a nullable `anyOf: [X, {type: "null"}]`, "must be null" only repeats that X failed.
+    if (error.keyword === "type" && error.schema === "null" && errors.some((other) => other !== error && other.instancePath === error.instancePath && other.keyword !== "anyOf")) continue;
+    const defect = { path: toJsonPath(root, error.instancePath, error), message: messageOf(error) };
+    if (!seen.has(`${defect.path} ${defect.message}`)) {
+      seen.add(`${defect.path} ${defect.message}`);
+      defects.push(defect);
+    }
+  }
+  return defects;
+}
+
+function isDiscriminated(schema: unknown): boolean {
+  const discriminator = (schema as { discriminator?: { mapping?: unknown } } | undefined)?.discriminator;
+  return typeof discriminator?.mapping === "object";
+}
+
+function within(path: string, outer: string): boolean {
+  return path === outer || path.startsWith(`${outer}/`);
+}
+
+function toJsonPath(root: string, instancePath: string, error?: ErrorObject): string {
+  const segments = instancePath.split("/").slice(1).map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
+  if (error && (error.keyword === "required" || error.keyword === "unevaluatedProperties" || error.keyword === "additionalProperties")) {
+    const property = (error.params as { missingProperty?: string; unevaluatedProperty?: string; additionalProperty?: string });
+    segments.push(property.missingProperty ?? property.unevaluatedProperty ?? property.additionalProperty ?? "");
+  }
+  return segments.reduce(appendJsonPath, root);
+}
+
+/** A JSON path one step deeper: `$.a` and `b` give `$.a.b`; an index gives `$.a[0]`; other keys `$.a["x y"]`. */
+export function appendJsonPath(path: string, segment: string): string {
+  if (/^\d+$/.test(segment)) return `${path}[${segment}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(segment) ? `${path}.${segment}` : `${path}[${JSON.stringify(segment)}]`;
+}
+
+function messageOf(error: ErrorObject): string {
+  switch (error.keyword) {
+    case "required":
+      return "is required";
+    case "unevaluatedProperties":
+    case "additionalProperties":
+      return "is not allowed here";
+    case "enum":
+      return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((value) => JSON.stringify(value)).join(", ")}`;
+    case "const":
+      return `must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}`;
+    case "false schema":
+      return "must not be sent here";
+    default:
+      return error.message ?? "is invalid";
+  }
+}

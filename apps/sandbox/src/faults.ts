@@ -1,0 +1,42 @@
+/** The service operations a fault can target. */
+export type OperationId = "searchConversations" | "listExternalEventTriggers" | "fireExternalEvent";
+
+/** A fault armed through `POST /_sandbox/faults` (the control API's `Fault` schema). */
+export interface Fault {
+  /** The operation it affects; every operation when omitted. */
+  readonly operationId?: OperationId;
+  /** Status to answer with; below 300 the request is only delayed. */
+  readonly status: number;
+  /** Seconds for a `Retry-After` header. */
+  readonly retryAfter?: number;
+  /** Milliseconds to wait before answering. */
+  readonly delayMs: number;
+  /** How many more requests it affects. */
+  times: number;
+}
+
+/** The armed faults, used in the order they were added. */
+export class Faults {
+  #armed: Fault[] = [];
+
+  /** Arms a fault (defaults: no delay, once) and returns it as stored. */
+  add(fault: Omit<Fault, "delayMs" | "times"> & { delayMs?: number; times?: number }): Fault {
+    const armed: Fault = { ...fault, delayMs: fault.delayMs ?? 0, times: fault.times ?? 1 };
+    this.#armed.push(armed);
+    return { ...armed };
+  }
+
+  /** Takes one use of the first fault matching the operation, if any. */
+  take(operationId: OperationId): Fault | undefined {
+    const fault = this.#armed.find((candidate) => candidate.operationId === undefined || candidate.operationId === operationId);
+    if (!fault) return undefined;
+    fault.times -= 1;
+    if (fault.times === 0) this.#armed = this.#armed.filter((candidate) => candidate !== fault);
+    return fault;
+  }
+
+  /** Disarms every fault. */
+  clear(): void {
+    this.#armed = [];
+  }
+}

@@ -1,0 +1,57 @@
+import { validateEventPayload } from "@bot-conversation/client";
+import type { FireExternalEventRequest } from "@bot-conversation/types";
+import { maxBodyBytes, refusal, type SandboxContext } from "./context.ts";
+import { appendJsonPath, requestBodySchema, serviceChecker, serviceDescription } from "./description.ts";
+import { problemResponse } from "./problem.ts";
+import { readJsonBody } from "./request.ts";
+
+const checkRequest = serviceChecker(requestBodySchema(serviceDescription, "fireExternalEvent"));
+/** The suffix of an external conversation identifier created in a platform line: `<SESSION_ID>|livechat`. */
+const livechatSuffix = "|livechat";
+
+/**
+ * `POST /api/v1/runtime/simple/external/events`: fires an external event into a conversation.
+ * 404 when the conversation (by the identifier that wins, see `identifierWins`) or the trigger (of
+ * the conversation's bot) is unknown; 500 naming every variable whose value fails its type's format;
+ * otherwise 200 with an empty body, and the event is recorded (on disk with `--data`) before the answer.
+ */
+export async function fireExternalEvent(context: SandboxContext, request: Request): Promise<Response> {
+  const { options, storage } = context;
+  const body = await readJsonBody(request, maxBodyBytes.operation);
+  if (!body.ok) return refusal(context, body);
+  const defects = checkRequest(body.value);
+  if (defects.length > 0) return refusal(context, { ok: false, status: 400, detail: "The request body does not match FireExternalEventRequest.", defects });
+  const fire = body.value as FireExternalEventRequest & { conversationId?: string; externalConversationId?: string };
+
+  const byExternal = fire.externalConversationId !== undefined && (fire.conversationId === undefined || options.identifierWins === "externalConversationId");
+  const conversation = byExternal
+    ? fire.externalConversationId!.endsWith(livechatSuffix)
+      ? storage.findConversation("sessionId", fire.externalConversationId!.slice(0, -livechatSuffix.length))
+      : undefined
+    : storage.findConversation("id", fire.conversationId!);
+  if (!conversation) {
+    const [name, value] = byExternal ? ["externalConversationId", fire.externalConversationId] : ["conversationId", fire.conversationId];
+    return problemResponse(options.errorMediaType, 404, `No conversation with ${name} ${JSON.stringify(value)}.`);
+  }
+  const trigger = storage.trigger(conversation.agentStageId, fire.externalEventId);
+  if (!trigger) {
+    return problemResponse(options.errorMediaType, 404, `No trigger with externalEventId ${JSON.stringify(fire.externalEventId)} for the bot of conversation ${JSON.stringify(conversation.id)}.`);
+  }
+  const problems = validateEventPayload(trigger, fire.externalEventPayload);
+  if (problems.length > 0) {
+    return problemResponse(
+      options.errorMediaType,
+      500,
+      `${problems.length} variable value${problems.length === 1 ? "" : "s"} failed validation: ${problems.map((problem) => problem.variableCode).join(", ")}.`,
+      problems.map((problem) => ({ path: appendJsonPath("$.externalEventPayload", problem.variableCode), message: problem.message })),
+    );
+  }
+  storage.recordFiredEvent({
+    receivedAt: new Date().toISOString(),
+    sent: { conversationId: fire.conversationId ?? null, externalConversationId: fire.externalConversationId ?? null },
+    externalEventId: fire.externalEventId,
+    externalEventPayload: fire.externalEventPayload ?? null,
+    conversationId: conversation.id,
+  });
+  return new Response(null, { status: 200 });
+}

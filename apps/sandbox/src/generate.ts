@@ -1,0 +1,200 @@
+import { createHash } from "node:crypto";
+import { base, en, Faker } from "@faker-js/faker";
+import type {
+  Activity,
+  ChannelData,
+  ConversationClosingReason,
+  ConversationClosingStatus,
+  ConversationExport,
+  ConversationStatus,
+  EventActivity,
+  EventName,
+  ExternalEventTrigger,
+  Member,
+  MessageActivity,
+  VariableType,
+} from "@bot-conversation/types";
+import { serviceEnum } from "./description.ts";
+import type { StoredBot, StoredConversation } from "./storage.ts";
+
+/** Generated data: the bots (with triggers) and a lazy sequence of conversations. */
+export interface GeneratedData {
+  /** The bots, each with triggers that together cover every variable type. */
+  readonly bots: StoredBot[];
+  /** The conversations, generated as they are read (100,000 never sit in memory at once). */
+  readonly conversations: Iterable<StoredConversation>;
+}
+
+/** Channels of the generated conversations: the seed's `directline` and `platform`, and its two placeholder messenger names. */
+const channels = ["directline", "platform", "messenger_a", "messenger_b"] as const;
+const statuses = serviceEnum("ConversationStatus") as readonly ConversationStatus[];
+const closingStatuses = serviceEnum("ConversationClosingStatus") as readonly ConversationClosingStatus[];
+const closingReasons = serviceEnum("ConversationClosingReason") as readonly ConversationClosingReason[];
+const eventNames = serviceEnum("EventName") as readonly EventName[];
+/** Generated conversations start within the 90 days before this instant, so the data is the same on every run. */
+const generatedUntil = Date.parse("2026-11-20T18:00:00Z");
+const offsets = [180, 0, 60, -300, 330];
+const botRoles = ["Order assistant", "Support bot", "Booking assistant", "Billing helper"];
+const topics = [
+  { intent: "order-status", question: "Where is my order {n}?", answer: "Your order {n} left our warehouse today.", scenario: "Order status" },
+  { intent: "delivery-date", question: "When will order {n} arrive?", answer: "Order {n} arrives in two to four working days.", scenario: "Delivery" },
+  { intent: "refund", question: "I want a refund for order {n}.", answer: "I have opened refund request {n} for you.", scenario: "Refunds" },
+  { intent: "change-address", question: "Can I change the address of order {n}?", answer: "Please send the new address for order {n}.", scenario: "Address change" },
+  { intent: "book-visit", question: "I need an appointment next week.", answer: "I booked visit {n} for you.", scenario: "Booking" },
+];
+const triggerTemplates: { id: string; name: string; parameters: [string, string, VariableType][] }[] = [
+  { id: "order-status-changed", name: "Order status changed", parameters: [["orderNumber", "Order number", "String"], ["orderTotal", "Order total", "Number"], ["isPaid", "Paid", "Boolean"], ["deliveryDate", "Delivery date", "DateTime"], ["deliveryAddress", "Delivery address", "ComplexObject"], ["courierName", "Courier", "PersonName"], ["invoice", "Invoice", "File"]] },
+  { id: "callback-requested", name: "Callback requested", parameters: [["callbackTime", "Callback time", "DateTime"], ["customerName", "Customer", "PersonName"]] },
+  { id: "payment-received", name: "Payment received", parameters: [["amount", "Amount", "Number"], ["receipt", "Receipt", "File"], ["isFull", "Paid in full", "Boolean"]] },
+  { id: "document-ready", name: "Document ready", parameters: [["document", "Document", "File"], ["comment", "Comment", "String"]] },
+  { id: "appointment-reminder", name: "Appointment reminder", parameters: [["visitTime", "Visit time", "DateTime"], ["place", "Place", "ComplexObject"], ["doctor", "Doctor", "PersonName"]] },
+  { id: "survey-completed", name: "Survey completed", parameters: [] },
+];
+
+/** A generator seeded from text: the same text always gives the same sequence. */
+function seededFaker(seed: string): Faker {
+  const faker = new Faker({ locale: [en, base] });
+  const digest = createHash("sha256").update(seed).digest();
+  faker.seed(Array.from({ length: 8 }, (_, index) => digest.readUInt32LE(index * 4)));
+  return faker;
+}
+
+/** An ISO 8601 date-time with the given offset from UTC, e.g. `2026-11-20T09:15:02+03:00`. */
+export function formatWithOffset(epochMs: number, offsetMinutes: number): string {
+  const local = new Date(epochMs + offsetMinutes * 60_000).toISOString().slice(0, 19);
+  if (offsetMinutes === 0) return `${local}Z`;
+  const sign = offsetMinutes > 0 ? "+" : "-";
+  const absolute = Math.abs(offsetMinutes);
+  return `${local}${sign}${String(Math.floor(absolute / 60)).padStart(2, "0")}:${String(absolute % 60).padStart(2, "0")}`;
+}
+
+/**
+ * Generates the sandbox's data from a seed: several bots whose triggers cover all seven variable
+ * types, and `count` conversations on every channel, in every status and closing status, whose
+ * histories (about ten activities) carry buttons, intents, knowledge-base answers, attachments and
+ * all eleven event kinds; platform conversations have a session identifier.
+ */
+export function generateData(seed: string, count: number): GeneratedData {
+  const faker = seededFaker(seed);
+  const bots = botRoles.slice(0, 3).map((role, index): StoredBot & { name: string } => ({
+    agentStageId: faker.string.uuid(),
+    name: role,
+    triggers: [triggerTemplates[0]!, ...faker.helpers.arrayElements(triggerTemplates.slice(1), 2 + (index % 2))].map(toTrigger),
+  }));
+  return {
+    bots,
+    conversations: (function* () {
+      for (let index = 0; index < count; index++) yield conversation(faker, bots[index % bots.length]!, index);
+    })(),
+  };
+}
+
+function toTrigger(template: (typeof triggerTemplates)[number]): ExternalEventTrigger {
+  return {
+    externalEventId: template.id,
+    externalEventName: template.name,
+    parameters: Object.fromEntries(template.parameters.map(([code, name, type]) => [code, { name, type }])),
+  };
+}
+
+function conversation(faker: Faker, bot: StoredBot & { name: string }, index: number): StoredConversation {
+  // The first twelve conversations go through every channel in every status; the rest are drawn at random.
+  const inCycle = index < channels.length * statuses.length;
+  const channelId = inCycle ? channels[index % channels.length]! : faker.helpers.arrayElement(channels);
+  const status = inCycle ? statuses[Math.floor(index / channels.length)]! : faker.helpers.arrayElement(statuses);
+  const offset = faker.helpers.arrayElement(offsets);
+  const startedMs = generatedUntil - faker.number.int({ min: 0, max: 90 * 86_400 }) * 1000;
+  const user: Member = { id: faker.string.uuid(), name: index % 7 === 3 ? null : faker.person.fullName(), role: "User" };
+  const botMember: Member = { id: bot.agentStageId, name: bot.name, role: "Bot" };
+  const topic = faker.helpers.arrayElement(topics);
+  const number = String(faker.number.int({ min: 10_000, max: 99_999 }));
+  const fill = (text: string) => text.replaceAll("{n}", number);
+  let clock = startedMs;
+  const at = (maxSeconds: number) => formatWithOffset((clock += faker.number.int({ min: 1, max: maxSeconds }) * 1000), offset);
+  const scenarioId = faker.string.uuid();
+  const history: Activity[] = [
+    { id: faker.string.uuid(), type: "Event", timestamp: formatWithOffset(clock, offset), eventName: "trigger-fired", triggerType: "start-trigger", scenarioId },
+    { id: faker.string.uuid(), type: "Event", timestamp: formatWithOffset(clock, offset), eventName: "scenario-started", scenarioId, scenarioName: topic.scenario },
+  ];
+  const message = (from: Member, to: Member, text: string, extra: Partial<MessageActivity> = {}): MessageActivity => ({
+    id: faker.string.uuid(), type: "Message", timestamp: at(90), text, from, recipient: to,
+    buttons: null, recognizedIntents: null, knowledgeBaseAnswers: null, attachments: null, ...extra,
+  });
+  history.push(message(botMember, user, `Hello! I am the ${bot.name.toLowerCase()}. How can I help?`, {
+    buttons: [
+      { title: topic.scenario, value: topic.intent, type: "postBack", isSelected: index % 2 === 0 },
+      { title: "Talk to an operator", value: "operator", type: "postBack", isSelected: false },
+    ],
+  }));
+  if (index % 2 === 0) history.push({ id: faker.string.uuid(), type: "Event", timestamp: at(5), eventName: "menu-item-selected", text: topic.scenario });
+  history.push(message(user, botMember, fill(topic.question), {
+    recognizedIntents: [{ id: faker.string.uuid(), name: topic.intent, score: faker.number.float({ min: 0.5, max: 0.99, fractionDigits: 2 }).toFixed(2) }],
+    attachments: index % 5 === 0 ? [{ contentType: "image/jpeg", contentUrl: `https://files.example.com/uploads/${number}.jpg`, content: null, name: `${number}.jpg` }] : null,
+  }));
+  history.push(message(botMember, user, fill(topic.answer), {
+    knowledgeBaseAnswers: index % 3 === 0 ? [{ id: `kb-${number}`, question: fill(topic.question), answer: fill(topic.answer), score: "0.87" }] : null,
+  }));
+  history.push(event(faker, eventNames[index % eventNames.length]!, at(30), number));
+  history.push(event(faker, "successfull-service", at(10), number));
+  const userGoesLast = index % 3 === 1;
+  if (userGoesLast) history.push(message(user, botMember, faker.helpers.arrayElement(["Thank you!", "Great, thanks.", "OK"])));
+  if (status === "Operator") history.push({ id: faker.string.uuid(), type: "Event", timestamp: at(20), eventName: "TransferToOperatorInitiated" });
+  const export_: ConversationExport = {
+    id: faker.string.uuid(),
+    channelId,
+    status,
+    ...closing(status, index),
+    channelData: channelId === "platform" ? platformChannelData(faker, index) : null,
+    members: [user, botMember],
+    history,
+  };
+  return { agentStageId: bot.agentStageId, startedOn: formatWithOffset(startedMs, offset), conversation: export_ };
+}
+
+function closing(status: ConversationStatus, index: number): Pick<ConversationExport, "closingStatus" | "closingReason"> {
+  if (status === "Closed") return { closingStatus: "SessionClosed", closingReason: closingReasons[index % closingReasons.length]! };
+  const open = closingStatuses.filter((value) => value !== "SessionClosed");
+  const closingStatus = index % 6 === 0 ? null : open[index % open.length]!;
+  return { closingStatus, closingReason: null };
+}
+
+function platformChannelData(faker: Faker, index: number): ChannelData {
+  return {
+    platform: {
+      session: { id: faker.string.uuid(), apps: index % 2 === 0 ? null : {} },
+      client: { app: null, externalId: `crm-contact-${faker.number.int({ min: 1000, max: 99_999 })}`, userName: faker.internet.username().toLowerCase() },
+      options: { prompterMode: index % 3 === 0 },
+    },
+    originalChannelId: faker.helpers.arrayElement(["directline", "messenger_a", "messenger_b"]),
+  };
+}
+
+/** One event activity of the given kind, with plausible values for its fields. */
+function event(faker: Faker, eventName: EventName, timestamp: string, number: string): EventActivity {
+  const id = faker.string.uuid();
+  const base = { id, type: "Event" as const, timestamp };
+  switch (eventName) {
+    case "successfull-service":
+      return { ...base, eventName, isSuccess: faker.datatype.boolean({ probability: 0.9 }) };
+    case "custom-event":
+      return { ...base, eventName, name: faker.helpers.arrayElement(["order-tracked", "faq-opened", "rating-given"]) };
+    case "scenario-started":
+      return { ...base, eventName, scenarioId: null, scenarioName: "Follow-up" };
+    case "menu-item-selected":
+      return { ...base, eventName, text: "Talk to an operator" };
+    case "trigger-fired":
+      return { ...base, eventName, triggerType: faker.helpers.arrayElement(serviceEnum("TriggerName")) as "intent-trigger", scenarioId: faker.string.uuid() };
+    case "error":
+      return { ...base, eventName, message: "The order service did not answer in time.", stackTrace: null };
+    case "promptAccepted":
+      return { ...base, eventName, isAccepted: true, text: `Your order ${number} is on its way.` };
+    case "promptRejected":
+      return { ...base, eventName, isAccepted: false, text: "Would you like to rate our service?" };
+    case "CreatePlatformAppElement":
+      return { ...base, eventName, url: `https://platform.example.com/apps/support/tickets/${number}`, appElementName: `Request ${number}`, appElementId: number, appElementNamespace: "support", appElementCode: "tickets" };
+    case "StartProcess":
+      return { ...base, eventName, url: `https://platform.example.com/processes/instances/${number}`, instanceId: number, processId: "refund-approval", instanceName: `Refund for order ${number}` };
+    case "TransferToOperatorInitiated":
+      return { ...base, eventName };
+  }
+}

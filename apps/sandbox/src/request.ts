@@ -1,0 +1,100 @@
+import { serviceChecker, type Checker, type Defect, type ParameterDescription, type SchemaObject } from "./description.ts";
+
+/** A request's input, or every defect found in it and the status to answer with. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; status: number; detail: string; defects: Defect[] };
+
+/** How to read the query string of an operation. */
+export interface QueryRules {
+  /** Reject parameters the description does not list (the `unknownParameters` switch). */
+  readonly rejectUnknown: boolean;
+  /** Turns a value into the form the schema checks, e.g. `active` into `Active` when `status` ignores case. */
+  readonly normalize?: (name: string, value: string) => string;
+}
+
+/** The query parameters of an operation, each checked by its schema from the description (compiled once). */
+export function queryChecker(parameters: readonly ParameterDescription[], compile: (schema: SchemaObject) => Checker = serviceChecker) {
+  const query = parameters.filter((parameter) => parameter.in === "query");
+  const checkers = new Map<string, Checker>(query.map((parameter) => [parameter.name, compile(parameter.schema)]));
+  const names = new Set(query.map((parameter) => parameter.name));
+
+  /** Every listed parameter that was sent, as its schema's type; or every defect, each naming its parameter. */
+  return (searchParams: URLSearchParams, rules: QueryRules): Checked<Record<string, string | number>> => {
+    const defects: Defect[] = [];
+    const values: Record<string, string | number> = {};
+    for (const name of new Set(searchParams.keys())) {
+      if (!names.has(name) && rules.rejectUnknown) defects.push({ path: `query.${name}`, message: `is not a parameter of this operation; expected one of ${[...names].join(", ")}` });
+    }
+    for (const parameter of query) {
+      const sent = searchParams.getAll(parameter.name);
+      const path = `query.${parameter.name}`;
+      if (sent.length === 0) {
+        if (parameter.required) defects.push({ path, message: "is required" });
+        continue;
+      }
+      if (sent.length > 1) {
+        defects.push({ path, message: `must be sent once; got ${sent.length} values` });
+        continue;
+      }
+      const text = rules.normalize ? rules.normalize(parameter.name, sent[0]!) : sent[0]!;
+      const value = parameter.schema["type"] === "integer" ? toInteger(text) : text;
+      if (value === undefined) {
+        defects.push({ path, message: `must be an integer; got ${JSON.stringify(text)}` });
+        continue;
+      }
+      const problems = checkers.get(parameter.name)!(value, path);
+      defects.push(...problems.map((problem) => ({ ...problem, message: `${problem.message}; got ${JSON.stringify(sent[0])}` })));
+      values[parameter.name] = value;
+    }
+    return defects.length > 0 ? { ok: false, status: 400, detail: "Invalid query parameters.", defects } : { ok: true, value: values };
+  };
+}
+
+/** A decimal integer written plainly (no sign but `-`, no exponent, no spaces), within the safe range. */
+function toInteger(text: string): number | undefined {
+  if (!/^-?\d{1,16}$/.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
+/** Reads a JSON request body: `application/json` only, at most `maxBytes`, parsed; defects otherwise. */
+export async function readJsonBody(request: Request, maxBytes: number, required = true): Promise<Checked<unknown>> {
+  const contentType = request.headers.get("content-type");
+  const mediaType = contentType?.split(";")[0]?.trim().toLowerCase();
+  const length = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (contentType === null && !required && (length === 0 || request.body === null)) return { ok: true, value: undefined };
+  if (mediaType !== "application/json") {
+    return { ok: false, status: 415, detail: "The request body must be JSON.", defects: [{ path: "header.content-type", message: `must be application/json; got ${contentType === null ? "none" : JSON.stringify(contentType)}` }] };
+  }
+  if (length > maxBytes) return tooLarge(maxBytes);
+  const text = await readText(request, maxBytes);
+  if (text === undefined) return tooLarge(maxBytes);
+  if (text.trim() === "" && !required) return { ok: true, value: undefined };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, status: 400, detail: "The request body is not valid JSON.", defects: [{ path: "$", message: `is not JSON: ${(error as Error).message}` }] };
+  }
+}
+
+function tooLarge(maxBytes: number): Checked<never> {
+  return { ok: false, status: 413, detail: "The request body is too large.", defects: [{ path: "$", message: `must be at most ${maxBytes} bytes (the sandbox's limit)` }] };
+}
+
+/** The body as text, or `undefined` as soon as it passes `maxBytes` (the rest is not read). */
+async function readText(request: Request, maxBytes: number): Promise<string | undefined> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+}

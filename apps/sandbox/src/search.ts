@@ -1,0 +1,61 @@
+import type { ConversationPage } from "@bot-conversation/types";
+import { refusal, type SandboxContext } from "./context.ts";
+import { operationParameters, serviceDescription, serviceEnum } from "./description.ts";
+import { problemResponse } from "./problem.ts";
+import { queryChecker } from "./request.ts";
+import { summarize } from "./summary.ts";
+
+const checkQuery = queryChecker(operationParameters(serviceDescription, "searchConversations"));
+const statuses = serviceEnum("ConversationStatus");
+
+/** `GET /api/v2/channels/conversations`: one page of the conversations matching every filter sent. */
+export function searchConversations(context: SandboxContext, url: URL): Response {
+  const { options } = context;
+  const checked = checkQuery(url.searchParams, {
+    rejectUnknown: options.unknownParameters === "reject",
+    normalize: (name, value) =>
+      name === "status" && options.statusCase === "insensitive" ? (statuses.find((status) => status.toLowerCase() === value.toLowerCase()) ?? value) : value,
+  });
+  if (!checked.ok) return refusal(context, checked);
+  const query = checked.value;
+  const pageSize = (query["pageSize"] as number | undefined) ?? options.defaultPageSize;
+  const pageIndex = (query["pageIndex"] as number | undefined) ?? options.pageBase;
+  if (options.maxPageSize !== null && pageSize > options.maxPageSize) {
+    return problemResponse(options.errorMediaType, 400, "Invalid query parameters.", [
+      { path: "query.pageSize", message: `must be <= ${options.maxPageSize} (this sandbox's --max-page-size); got ${pageSize}` },
+    ]);
+  }
+  if (pageIndex < options.pageBase) {
+    return problemResponse(options.errorMediaType, 400, "Invalid query parameters.", [
+      { path: "query.pageIndex", message: `must be >= ${options.pageBase} (pages count from ${options.pageBase} in this sandbox, --page-base); got ${pageIndex}` },
+    ]);
+  }
+  const date = (name: string) => (query[name] === undefined ? undefined : Date.parse(query[name] as string));
+  const offset = (pageIndex - options.pageBase) * pageSize;
+  const { total, items } = context.storage.search(
+    {
+      agentStageId: query["agentStageId"] as string | undefined,
+      status: query["status"] as string | undefined,
+      channelId: query["channelId"] as string | undefined,
+      startFrom: date("startFromDate"),
+      startTo: date("startToDate"),
+      latestMessageFrom: date("latestMessageFromDate"),
+      latestMessageTo: date("latestMessageToDate"),
+      toInclusive: options.dateTo === "inclusive",
+    },
+    options.order,
+    pageSize,
+    offset,
+  );
+  const page: ConversationPage = {
+    items: items.map((item) => summarize(item, options.inboundDirection)),
+    hasMore: offset + pageSize < total,
+    pageIndex,
+    pageSize,
+    totalItemCount: total,
+    totalPageCount: Math.ceil(total / pageSize),
+    fromItemInclusive: Math.min(offset, total),
+    toItemExclusive: Math.min(offset + pageSize, total),
+  };
+  return Response.json(page);
+}

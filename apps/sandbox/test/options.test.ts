@@ -1,0 +1,42 @@
+import { describe, expect, test } from "vitest";
+import { defaultOptions, parseServerOptions, switchDefinitions } from "../src/index.ts";
+
+describe("the command line", () => {
+  test("defaults: 127.0.0.1:4011, the token sandbox-token, 200 conversations, in memory", () => {
+    expect(parseServerOptions([], {})).toEqual(defaultOptions);
+    expect(defaultOptions).toMatchObject({ host: "127.0.0.1", port: 4011, tokens: ["sandbox-token"], data: undefined, fixture: undefined });
+  });
+
+  test("every option and switch is read", () => {
+    const options = parseServerOptions(
+      ["--host", "0.0.0.0", "--port", "0", "--seed", "s", "--conversations", "7", "--fixture", "f.json", "--data", "d.db", "--token", "a", "--token", "b",
+        "--page-base", "1", "--default-page-size", "5", "--max-page-size", "50", "--order", "startedOn-asc", "--status-case", "insensitive", "--date-to", "exclusive",
+        "--unknown-parameters", "ignore", "--trigger-list", "single", "--identifier-wins", "externalConversationId", "--inbound-direction", "Incoming",
+        "--error-media-type", "application/problem+json"],
+      {},
+    );
+    expect(options).toEqual({
+      host: "0.0.0.0", port: 0, seed: "s", conversations: 7, fixture: "f.json", data: "d.db", tokens: ["a", "b"],
+      pageBase: 1, defaultPageSize: 5, maxPageSize: 50, order: "startedOn-asc", statusCase: "insensitive", dateTo: "exclusive",
+      unknownParameters: "ignore", triggerList: "single", identifierWins: "externalConversationId", inboundDirection: "Incoming", errorMediaType: "application/problem+json",
+    });
+    expect(Object.keys(options).filter((key) => !["host", "port", "seed", "conversations", "fixture", "data", "tokens"].includes(key)).sort()).toEqual(switchDefinitions.map((definition) => definition.key).sort());
+  });
+
+  test("SANDBOX_TOKENS sets the tokens (comma separated); --token wins over it", () => {
+    expect(parseServerOptions([], { SANDBOX_TOKENS: "one, two" }).tokens).toEqual(["one", "two"]);
+    expect(parseServerOptions(["--token", "three"], { SANDBOX_TOKENS: "one" }).tokens).toEqual(["three"]);
+    expect(parseServerOptions([], { SANDBOX_PORT: "5000", SANDBOX_HOST: "::1" })).toMatchObject({ port: 5000, host: "::1" });
+  });
+
+  test.each([
+    [["--port", "70000"], /--port \/ SANDBOX_PORT: expected an integer from 0 to 65535; got "70000"/],
+    [["--conversations", "many"], /--conversations: expected an integer from 0 to 1000000; got "many"/],
+    [["--page-base", "2"], /--page-base: expected one of 0, 1; got "2"/],
+    [["--max-page-size", "0"], /--max-page-size: expected a positive integer or "none"; got "0"/],
+    [["--inbound-direction", ""], /--inbound-direction: expected a non-empty text/],
+    [["--colour", "red"], /Unknown option '--colour'/],
+  ])("%j is refused, naming the option", (argv, message) => {
+    expect(() => parseServerOptions(argv, {})).toThrow(message);
+  });
+});

@@ -1,0 +1,139 @@
+import type { ConversationPage, ConversationSummary } from "@bot-conversation/types";
+import { beforeAll, describe, expect, test } from "vitest";
+import { responseProblems } from "./support/description.ts";
+import { sandboxForTests } from "./support/sandbox.ts";
+
+const sandbox = await sandboxForTests({ conversations: 60 });
+const searchPath = "/api/v2/channels/conversations";
+
+async function search(query: Record<string, string | number> = {}): Promise<ConversationPage> {
+  const response = await sandbox.call(`${searchPath}?${new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)]))}`);
+  expect(await responseProblems("searchConversations", response)).toEqual([]);
+  expect(response.status).toBe(200);
+  return (await response.json()) as ConversationPage;
+}
+
+let all: ConversationSummary[] = [];
+let agentStageIds: string[] = [];
+beforeAll(async () => {
+  all = (await search({ pageSize: 1000 })).items;
+  // The bots are the members with role Bot.
+  agentStageIds = [...new Set(all.map((item) => item.members.find((member) => member.role === "Bot")!.id))];
+});
+const botOf = (item: ConversationSummary) => item.members.find((member) => member.role === "Bot")!.id;
+const ms = (text: string) => Date.parse(text);
+
+describe("search filters", () => {
+  const median = () => [...all].sort((a, b) => ms(a.startedOn) - ms(b.startedOn))[30]!;
+  const latestMedian = () => [...all].sort((a, b) => ms(a.latestMessageOn) - ms(b.latestMessageOn))[30]!;
+  const cases: [string, () => Record<string, string>, (item: ConversationSummary) => boolean][] = [
+    ["agentStageId", () => ({ agentStageId: agentStageIds[1]! }), (item) => botOf(item) === agentStageIds[1]],
+    ["status", () => ({ status: "Closed" }), (item) => item.status === "Closed"],
+    ["channelId", () => ({ channelId: "platform" }), (item) => item.channelId === "platform"],
+    ["startFromDate", () => ({ startFromDate: median().startedOn }), (item) => ms(item.startedOn) >= ms(median().startedOn)],
+    ["startToDate", () => ({ startToDate: median().startedOn }), (item) => ms(item.startedOn) <= ms(median().startedOn)],
+    ["latestMessageFromDate", () => ({ latestMessageFromDate: latestMedian().latestMessageOn }), (item) => ms(item.latestMessageOn) >= ms(latestMedian().latestMessageOn)],
+    ["latestMessageToDate", () => ({ latestMessageToDate: latestMedian().latestMessageOn }), (item) => ms(item.latestMessageOn) <= ms(latestMedian().latestMessageOn)],
+  ];
+
+  test.each(cases)("%s alone returns exactly the matching conversations", async (_name, query, matches) => {
+    const expected = all.filter(matches).map((item) => item.id);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThan(all.length);
+    const page = await search({ ...query(), pageSize: 1000 });
+    expect(page.items.map((item) => item.id)).toEqual(expected);
+    expect(page.totalItemCount).toBe(expected.length);
+  });
+
+  test("every filter combined returns the intersection", async () => {
+    const bot = agentStageIds[1]!;
+    const pivot = median().startedOn;
+    const query = {
+      agentStageId: bot, status: "Active", channelId: "directline",
+      startFromDate: "2026-01-01T00:00:00Z", startToDate: pivot,
+      latestMessageFromDate: "2026-01-01T00:00:00+03:00", latestMessageToDate: "2027-01-01T00:00:00Z",
+    };
+    const expected = all.filter((item) => botOf(item) === bot && item.status === "Active" && item.channelId === "directline" && ms(item.startedOn) <= ms(pivot));
+    expect(expected.length).toBeGreaterThan(0);
+    const page = await search({ ...query, pageSize: 1000 });
+    expect(page.items.map((item) => item.id)).toEqual(expected.map((item) => item.id));
+  });
+
+  test("a bot without conversations gives an empty first page", async () => {
+    expect(await search({ agentStageId: "no-such-bot" })).toEqual({
+      items: [], hasMore: false, pageIndex: 0, pageSize: 20, totalItemCount: 0, totalPageCount: 0, fromItemInclusive: 0, toItemExclusive: 0,
+    });
+  });
+});
+
+describe("the page envelope", () => {
+  test.each([
+    // pageIndex, pageSize, items, hasMore, from, to
+    [0, 7, 7, true, 0, 7],
+    [3, 7, 7, true, 21, 28],
+    [8, 7, 4, false, 56, 60],
+    [9, 7, 0, false, 60, 60],
+    [500, 7, 0, false, 60, 60],
+    [0, 60, 60, false, 0, 60],
+    [0, 61, 60, false, 0, 60],
+    [1, 30, 30, false, 30, 60],
+  ])("pageIndex %i, pageSize %i of 60: %i items, hasMore %s, items %i to %i", async (pageIndex, pageSize, count, hasMore, from, to) => {
+    const page = await search({ pageIndex, pageSize });
+    expect(page).toMatchObject({ pageIndex, pageSize, hasMore, totalItemCount: 60, totalPageCount: Math.ceil(60 / pageSize), fromItemInclusive: from, toItemExclusive: to });
+    expect(page.items.map((item) => item.id)).toEqual(all.slice(from, to).map((item) => item.id));
+    expect(page.items).toHaveLength(count);
+  });
+
+  test("without pageSize and pageIndex, the first page of the default size (20)", async () => {
+    const page = await search();
+    expect(page).toMatchObject({ pageIndex: 0, pageSize: 20, hasMore: true, fromItemInclusive: 0, toItemExclusive: 20, totalPageCount: 3 });
+  });
+});
+
+describe("the order", () => {
+  test("newest start first, ties by id, the same on every request", async () => {
+    const sorted = [...all].sort((a, b) => ms(b.startedOn) - ms(a.startedOn) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    expect(all.map((item) => item.id)).toEqual(sorted.map((item) => item.id));
+    expect((await search({ pageSize: 1000 })).items).toEqual(all);
+  });
+
+  test("walking every page yields each conversation once", async () => {
+    const ids: string[] = [];
+    for (let pageIndex = 0, hasMore = true; hasMore; pageIndex++) {
+      const page = await search({ pageIndex, pageSize: 9 });
+      ids.push(...page.items.map((item) => item.id));
+      hasMore = page.hasMore;
+    }
+    expect(ids).toHaveLength(60);
+    expect(new Set(ids).size).toBe(60);
+  });
+});
+
+describe("invalid parameters", () => {
+  test.each([
+    ["pageSize=0", "query.pageSize", /must be >= 1/],
+    ["pageSize=abc", "query.pageSize", /must be an integer; got "abc"/],
+    ["pageSize=1.5", "query.pageSize", /must be an integer/],
+    ["pageSize=", "query.pageSize", /must be an integer; got ""/],
+    ["pageIndex=-1", "query.pageIndex", /must be >= 0/],
+    ["pageIndex=99999999999999999999", "query.pageIndex", /must be an integer/],
+    ["status=Open", "query.status", /must be one of "Active", "Closed", "Operator"; got "Open"/],
+    ["status=active", "query.status", /must be one of/],
+    ["startFromDate=next%20Tuesday", "query.startFromDate", /must match format "date-time"; got "next Tuesday"/],
+    ["latestMessageToDate=2026-13-01T00:00:00Z", "query.latestMessageToDate", /date-time/],
+    ["pageSize=1&pageSize=2", "query.pageSize", /must be sent once; got 2 values/],
+    ["sort=id", "query.sort", /is not a parameter of this operation/],
+  ])("%s is a 400 naming %s", async (query, path, message) => {
+    const response = await sandbox.call(`${searchPath}?${query}`);
+    expect(await responseProblems("searchConversations", response)).toEqual([]);
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { errors: { path: string; message: string }[] };
+    expect(body.errors).toEqual([{ path, message: expect.stringMatching(message) }]);
+  });
+
+  test("every defect is listed at once", async () => {
+    const response = await sandbox.call(`${searchPath}?pageSize=0&status=x&channelId=platform`);
+    const body = (await response.json()) as { errors: { path: string }[] };
+    expect(body.errors.map((error) => error.path).sort()).toEqual(["query.pageSize", "query.status"]);
+  });
+});

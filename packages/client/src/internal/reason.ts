@@ -1,0 +1,15 @@
+import { isJsonObject } from "./describe.js";
+
+/**
+ * A short reason from a failure body, for the error's message (at most 120 characters; the whole body
+ * stays on the error): the first validation entry's message (Prism's `validation: [{ location,
+ * message: "Request query parameter status must be …" }]`), else a problem+json `detail` or `title`,
+ * else a `message`. The service does not describe its error body, so these are the client's guesses at
+ * common layouts; undefined when none fits.
+ */
+export function reasonOf(body: unknown): string | undefined {
+  if (!isJsonObject(body)) return undefined;
+  const { validation, detail, title, message } = body;
+  const reason = (Array.isArray(validation) && validation[0]?.message) || detail || title || message;
+  return typeof reason === "string" ? reason.replace(/\s+/g, " ").slice(0, 120) : undefined;
+}

@@ -1,0 +1,41 @@
+/**
+ * Redaction of the access token, per call: every error and log line of a call is cleaned of the token
+ * values that call sent (the client's choice of rule, see the README's "Token safety"). A token of 8 or
+ * more characters is replaced wherever it occurs; a shorter one (never a real secret, but common in
+ * tests) only where it stands alone, not next to a letter, digit, `_` or `-`, so that ordinary words
+ * that merely contain its letters are not mangled.
+ */
+import { isJsonObject } from "./describe.js";
+
+/** Replaces the tokens in a text. */
+export type Redact = (text: string) => string;
+
+/** Builds the redaction of the given token values. */
+export const redactor =
+  (tokens: readonly string[]): Redact =>
+  (text) =>
+    tokens.reduce(
+      (clean, token) =>
+        clean
+          .split(token)
+          .reduce((done, part) => done + (token[7] || !/[\w-]$/.test(done) && !/^[\w-]/.test(part) ? "[redacted]" : token) + part),
+      text,
+    );
+
+/** A JSON-able value with `redact` applied to every string and object key, at any depth; its shape is kept. */
+export function redactJson<T>(value: T, redact: Redact): T {
+  return JSON.parse(JSON.stringify(value), (_key, item: unknown) =>
+    typeof item === "string" ? redact(item) : isJsonObject(item) ? Object.fromEntries(Object.entries(item).map(([key, entry]) => [redact(key), entry])) : item,
+  ) as T;
+}
+
+/**
+ * A redacted one-line summary of a failure and its causes' messages, e.g. `fetch failed: connect
+ * ECONNREFUSED 127.0.0.1:9`. The client keeps this summary, never the failure itself: undici's errors
+ * carry the raw bytes of a response (a token it echoed included) in fields that `console.error` prints.
+ */
+export function describeFailure(error: unknown, redact: Redact): string {
+  let summary = "";
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 4; cause = cause.cause, depth++) summary += `${depth ? ": " : ""}${cause.message}`;
+  return redact(summary);
+}

@@ -1,0 +1,94 @@
+/** How a request authenticates: with the configured token, with none, or with a token that cannot be valid. */
+export type Authentication = "token" | "none" | "wrong";
+
+/** One request the kit sends: an operation with concrete values (Schemathesis calls this a case). */
+export interface Case {
+  /** operationId of the description, or `export` for the optional export route. */
+  readonly operationId: string;
+  /** HTTP method. */
+  readonly method: "GET" | "POST";
+  /** Path with its parameters filled in and encoded, e.g. `/api/v1/runtime/simple/external/events/bot-1`. */
+  readonly path: string;
+  /** Query parameters, as sent. */
+  readonly query: Readonly<Record<string, string>>;
+  /** JSON body of a POST, or undefined for none. */
+  readonly body?: unknown;
+  /** Which `X-Token` the request carries. */
+  readonly authentication: Authentication;
+}
+
+/** The response to a case, read whole. */
+export interface Exchange {
+  /** The request. */
+  readonly case: Case;
+  /** HTTP status. */
+  readonly status: number;
+  /** Response headers. */
+  readonly headers: Headers;
+  /** Body as text (with the token replaced by `$TOKEN` should a server echo it). */
+  readonly text: string;
+  /** Body parsed as JSON, or undefined when empty or not JSON. */
+  readonly json: unknown;
+  /** Whether the body parsed as JSON. */
+  readonly isJson: boolean;
+  /** Time from sending to the end of the body, in milliseconds. */
+  readonly elapsedMs: number;
+}
+
+/** The URL of a case under a base address (the base's own path is kept). */
+export function urlOf(baseUrl: string, request: Case): URL {
+  const url = new URL(baseUrl.replace(/\/+$/, "") + request.path);
+  for (const [name, value] of Object.entries(request.query)) url.searchParams.set(name, value);
+  return url;
+}
+
+/** Media type of a response without its parameters, lower case: `application/json`, or `""` when absent. */
+export function mediaTypeOf(headers: Headers): string {
+  return (headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/** Quotes a word for a POSIX shell. */
+const shellQuote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/** A curl command that reproduces the case; the token is written `$TOKEN`, never its value. */
+export function curlOf(baseUrl: string, request: Case): string {
+  const parts = ["curl", "-i"];
+  if (request.method !== "GET") parts.push("-X", request.method);
+  if (request.authentication === "token") parts.push("-H", '"X-Token: $TOKEN"');
+  if (request.authentication === "wrong") parts.push("-H", shellQuote(`X-Token: ${wrongToken}`));
+  if (request.body !== undefined) parts.push("-H", shellQuote("Content-Type: application/json"), "--data", shellQuote(JSON.stringify(request.body)));
+  parts.push(shellQuote(urlOf(baseUrl, request).href));
+  return parts.join(" ");
+}
+
+/** The token sent by `ignored_auth` as a wrong one: never a real token, so it is safe to print. */
+export const wrongToken = "conformance-wrong-token";
+
+/** Values of a case of an operation; the token is used unless `authentication` says otherwise. */
+export interface CaseValues {
+  /** Path parameters by name (encoded here). */
+  readonly path?: Readonly<Record<string, string>>;
+  /** Query parameters by name. */
+  readonly query?: Readonly<Record<string, string>>;
+  /** JSON body. */
+  readonly body?: unknown;
+  /** Which `X-Token` to send; `token` by default. */
+  readonly authentication?: Authentication;
+}
+
+/** A case of an operation of the description, its path template filled in. */
+export function caseFor(operation: { readonly id: string; readonly method: "GET" | "POST"; readonly path: string }, values: CaseValues = {}): Case {
+  const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = values.path?.[name];
+    if (value === undefined) throw new Error(`${operation.id}: no value for path parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+  return {
+    operationId: operation.id,
+    method: operation.method,
+    path,
+    query: values.query ?? {},
+    authentication: values.authentication ?? "token",
+    ...(values.body === undefined ? {} : { body: values.body }),
+  };
+}

@@ -1,0 +1,45 @@
+import type { ConversationPage } from "@bot-conversation/types";
+import type { Exchange } from "../case.ts";
+import { shown, type ExchangeCheck } from "./types.ts";
+
+/** The page of a 200 search response, or undefined for any other exchange (other checks cover those). */
+export function pageOf(exchange: Exchange): ConversationPage | undefined {
+  if (exchange.case.operationId !== "searchConversations" || exchange.status !== 200 || !exchange.isJson) return undefined;
+  const page = exchange.json as Partial<ConversationPage> | null;
+  const numbers = ["pageIndex", "pageSize", "totalItemCount", "totalPageCount", "fromItemInclusive", "toItemExclusive"] as const;
+  if (!page || !Array.isArray(page.items) || !numbers.every((key) => Number.isInteger(page[key]))) return undefined;
+  return page as ConversationPage;
+}
+
+/**
+ * The page envelope adds up: the page asked for is the page returned, `totalPageCount` is the ceiling of
+ * `totalItemCount / pageSize`, the items are `toItemExclusive - fromItemInclusive` in number and start at
+ * the page's position, `hasMore` says whether a later page exists, and a page past the end is empty.
+ */
+export const envelopeMath: ExchangeCheck = (exchange, { pageBase }) => {
+  const page = pageOf(exchange);
+  if (!page) return undefined;
+  const problems: string[] = [];
+  const expect = (what: string, expected: unknown, received: unknown): void => {
+    if (expected !== received) problems.push(`${what}: expected ${shown(expected)}, got ${shown(received)}`);
+  };
+  const { query } = exchange.case;
+  if (query["pageIndex"] !== undefined) expect("pageIndex (as requested)", Number(query["pageIndex"]), page.pageIndex);
+  if (query["pageSize"] !== undefined && page.totalItemCount > 0) {
+    if (page.pageSize > Number(query["pageSize"])) problems.push(`pageSize: expected at most the requested ${query["pageSize"]}, got ${page.pageSize}`);
+  }
+  if (page.items.length > page.pageSize) problems.push(`items: expected at most pageSize ${page.pageSize}, got ${page.items.length}`);
+  if (page.pageSize > 0) expect("totalPageCount (ceil(totalItemCount / pageSize))", Math.ceil(page.totalItemCount / page.pageSize), page.totalPageCount);
+  const position = page.pageIndex - pageBase;
+  if (position >= 0 && position < page.totalPageCount) {
+    const from = position * page.pageSize;
+    expect("fromItemInclusive", from, page.fromItemInclusive);
+    expect("toItemExclusive", Math.min(from + page.pageSize, page.totalItemCount), page.toItemExclusive);
+    expect("items.length (toItemExclusive - fromItemInclusive)", page.toItemExclusive - page.fromItemInclusive, page.items.length);
+    expect("hasMore", position + 1 < page.totalPageCount, page.hasMore);
+  } else if (position >= page.totalPageCount) {
+    expect(`items.length past the last page (${page.totalPageCount})`, 0, page.items.length);
+    expect("hasMore past the last page", false, page.hasMore);
+  }
+  return problems.length === 0 ? undefined : problems.join("; ");
+};

@@ -1,0 +1,168 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+
+/** A JSON Schema 2020-12 schema as OpenAPI 3.1 writes it. */
+export type Schema = Record<string, unknown>;
+
+/** One parameter of an operation, with its reference resolved. */
+export interface Parameter {
+  /** Parameter name, e.g. `pageSize`. */
+  readonly name: string;
+  /** Where it goes: `query` or `path`. */
+  readonly in: "query" | "path";
+  /** Whether the description requires it. */
+  readonly required: boolean;
+  /** Its schema, references resolved at the top level. */
+  readonly schema: Schema;
+}
+
+/** One documented response of an operation: a status (`200`), a range (`4XX`) or `default`. */
+export interface DocumentedResponse {
+  /** The key as the description writes it. */
+  readonly key: string;
+  /** Media types of its content; empty when the response has no body. */
+  readonly mediaTypes: readonly string[];
+  /** JSON pointer of the body schema of the first media type, when there is one. */
+  readonly schemaPointer: string | undefined;
+}
+
+/** One operation of the description. */
+export interface Operation {
+  /** operationId, e.g. `searchConversations`. */
+  readonly id: string;
+  /** HTTP method in capitals. */
+  readonly method: "GET" | "POST";
+  /** Path template, e.g. `/api/v1/runtime/simple/external/events/{agentStageId}`. */
+  readonly path: string;
+  /** Parameters of the path item and the operation. */
+  readonly parameters: readonly Parameter[];
+  /** JSON pointer of the request body's schema, when it takes a body. */
+  readonly requestBodyPointer: string | undefined;
+  /** Media types of the request body. */
+  readonly requestMediaTypes: readonly string[];
+  /** Documented responses by key. */
+  readonly responses: ReadonlyMap<string, DocumentedResponse>;
+}
+
+/** The bundled description, read and compiled once. */
+export interface Description {
+  /** The bundle as parsed JSON. */
+  readonly document: Schema;
+  /** Operations by operationId. */
+  readonly operations: ReadonlyMap<string, Operation>;
+  /** The node at a JSON pointer such as `#/components/schemas/ConversationStatus`, `$ref`s followed. */
+  resolve(pointer: string): Schema;
+  /** Ajv's problems for `value` against the schema at `pointer`; empty when valid. */
+  problemsOf(pointer: string, value: unknown): string[];
+  /** The documented response for an actual status: the exact code, then its range (`4XX`), then `default`. */
+  documentedResponse(operation: Operation, status: number): DocumentedResponse | undefined;
+}
+
+const require = createRequire(import.meta.url);
+
+/** Where the bundle is read from: `openapi/dist/openapi.json`, built by `@bot-conversation/openapi`. */
+export const descriptionPath = require.resolve("@bot-conversation/openapi/openapi.json");
+
+/** Where the Decisions table of the description lives: `openapi/README.md`. */
+export const decisionsPath = join(dirname(descriptionPath), "..", "README.md");
+
+const documentId = "https://bot-conversation.invalid/openapi.json";
+const methods = ["get", "post"] as const;
+
+/** Reads the bundled description and compiles its schemas on demand (each once). */
+export function loadDescription(path = descriptionPath): Description {
+  const document = JSON.parse(readFileSync(path, "utf8")) as Schema;
+  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
+  addFormats.default(ajv);
+  ajv.addSchema({ ...document, $id: documentId }, documentId);
+  const compiled = new Map<string, ValidateFunction>();
+
+  const at = (pointer: string): unknown =>
+    pointer
+      .replace(/^#\//, "")
+      .split("/")
+      .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key.replaceAll("~1", "/").replaceAll("~0", "~")], document);
+  const resolve = (pointer: string): Schema => {
+    const node = at(pointer);
+    if (node === undefined) throw new Error(`The description has nothing at ${pointer}`);
+    const reference = (node as { $ref?: unknown }).$ref;
+    return typeof reference === "string" ? resolve(reference) : (node as Schema);
+  };
+  const pointerOf = (pointer: string): string => {
+    const reference = (at(pointer) as { $ref?: unknown } | undefined)?.$ref;
+    return typeof reference === "string" ? pointerOf(reference) : pointer;
+  };
+
+  const operations = new Map<string, Operation>();
+  for (const [path, item] of Object.entries(document["paths"] as Record<string, Schema>)) {
+    const escapedPath = path.replaceAll("~", "~0").replaceAll("/", "~1");
+    for (const method of methods) {
+      const operation = item[method] as Schema | undefined;
+      if (!operation) continue;
+      const base = `#/paths/${escapedPath}/${method}`;
+      const parameterNodes = [
+        ...((item["parameters"] as unknown[] | undefined) ?? []).map((_, index) => `#/paths/${escapedPath}/parameters/${index}`),
+        ...((operation["parameters"] as unknown[] | undefined) ?? []).map((_, index) => `${base}/parameters/${index}`),
+      ];
+      const parameters = parameterNodes.map((pointer): Parameter => {
+        const parameter = resolve(pointer);
+        const schemaPointer = `${pointerOf(pointer)}/schema`;
+        return {
+          name: String(parameter["name"]),
+          in: parameter["in"] as "query" | "path",
+          required: parameter["required"] === true,
+          schema: resolve(schemaPointer),
+        };
+      });
+      const requestContent = (operation["requestBody"] as { content?: Record<string, unknown> } | undefined)?.content ?? {};
+      const requestMediaTypes = Object.keys(requestContent);
+      const responses = new Map<string, DocumentedResponse>();
+      for (const key of Object.keys(operation["responses"] as Schema)) {
+        const responsePointer = pointerOf(`${base}/responses/${key}`);
+        const content = (resolve(responsePointer)["content"] as Record<string, unknown> | undefined) ?? {};
+        const mediaTypes = Object.keys(content);
+        const first = mediaTypes[0];
+        const schemaPointer = first === undefined ? undefined : `${responsePointer}/content/${first.replaceAll("/", "~1")}/schema`;
+        responses.set(key, { key, mediaTypes, schemaPointer });
+      }
+      const firstRequestType = requestMediaTypes[0];
+      operations.set(String(operation["operationId"]), {
+        id: String(operation["operationId"]),
+        method: method.toUpperCase() as "GET" | "POST",
+        path,
+        parameters,
+        requestBodyPointer:
+          firstRequestType === undefined ? undefined : `${pointerOf(`${base}/requestBody`)}/content/${firstRequestType.replaceAll("/", "~1")}/schema`,
+        requestMediaTypes,
+        responses,
+      });
+    }
+  }
+
+  return {
+    document,
+    operations,
+    resolve,
+    problemsOf(pointer, value) {
+      let validate = compiled.get(pointer);
+      if (!validate) {
+        validate = ajv.compile({ $ref: `${documentId}${pointer}` });
+        compiled.set(pointer, validate);
+      }
+      return validate(value) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message ?? ""}`.trim());
+    },
+    documentedResponse(operation, status) {
+      return operation.responses.get(String(status)) ?? operation.responses.get(`${String(status)[0]}XX`) ?? operation.responses.get("default");
+    },
+  };
+}
+
+/** The operation with this id, or an error naming it (the kit only knows the description's three). */
+export function operationOf(description: Description, id: string): Operation {
+  const operation = description.operations.get(id);
+  if (!operation) throw new Error(`The description has no operation ${id}`);
+  return operation;
+}

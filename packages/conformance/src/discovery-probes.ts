@@ -1,0 +1,54 @@
+import { caseFor } from "./case.ts";
+import { pageOf } from "./checks/paging.ts";
+import { operationOf } from "./description.ts";
+import type { Session } from "./session.ts";
+
+/** Records one finding: its name, the Decisions-table point, the sentence, and the value. */
+export type AddFinding = (name: string, point: string, observed: string, value: unknown) => void;
+
+/** A search with the bot filter (when given) and `query`; the page, or the status when it is not a page. */
+async function search(session: Session, query: Record<string, string>): Promise<{ status: number; page: ReturnType<typeof pageOf> } | undefined> {
+  if (!session.canSend) return undefined;
+  const bot = session.settings.agentStageId ? { agentStageId: session.settings.agentStageId } : {};
+  const answer = await session.exchange(caseFor(operationOf(session.description, "searchConversations"), { query: { ...bot, ...query } }));
+  return answer && { status: answer.exchange.status, page: pageOf(answer.exchange) };
+}
+
+/** A large page size: refused, capped (the response reports a smaller one), or served. */
+export async function discoverMaximumPageSize(session: Session, add: AddFinding): Promise<void> {
+  const asked = 1000;
+  const answer = await search(session, { pageSize: String(asked) });
+  if (!answer) return;
+  const point = "Maximum page size";
+  if (!answer.page) add("max_page_size", point, `pageSize=${asked} is refused with ${answer.status}: there is a maximum below ${asked}.`, { answer: "refused", status: answer.status });
+  else if (answer.page.pageSize < asked) add("max_page_size", point, `pageSize=${asked} is served with pageSize ${answer.page.pageSize}: the server caps the page size.`, { answer: "capped", pageSize: answer.page.pageSize });
+  else add("max_page_size", point, `pageSize=${asked} is served as asked: no maximum up to ${asked}.`, { answer: "accepted", pageSize: answer.page.pageSize });
+}
+
+/** A date range from and to the exact start of a known conversation: does it find that conversation? */
+export async function discoverDateRangeEnd(session: Session, add: AddFinding, startedOn: string | undefined): Promise<void> {
+  if (!startedOn) return;
+  const answer = await search(session, { startFromDate: startedOn, startToDate: startedOn });
+  if (!answer?.page) return;
+  const found = answer.page.totalItemCount > 0;
+  add(
+    "date_range_end",
+    "End of a date range",
+    found
+      ? `startFromDate = startToDate = ${startedOn} finds the conversation started then: both bounds are included.`
+      : `startFromDate = startToDate = ${startedOn} finds nothing, though a conversation started then: a bound is exclusive.`,
+    found ? "inclusive" : "exclusive",
+  );
+}
+
+/** A query parameter the description does not list: refused or ignored. */
+export async function discoverUnlistedParameters(session: Session, add: AddFinding): Promise<void> {
+  const answer = await search(session, { conformanceUnlisted: "1" });
+  if (!answer) return;
+  add(
+    "unlisted_query_parameters",
+    "Unlisted query parameters",
+    answer.page ? "A query parameter the description does not list is ignored (200)." : `A query parameter the description does not list is refused with ${answer.status}.`,
+    answer.page ? "ignored" : "rejected",
+  );
+}

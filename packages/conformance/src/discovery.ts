@@ -1,0 +1,161 @@
+import type { ConversationSummary } from "@bot-conversation/types";
+import { caseFor, mediaTypeOf, type Exchange } from "./case.ts";
+import { pageOf } from "./checks/paging.ts";
+import { readDecisions } from "./decisions.ts";
+import { discoverDateRangeEnd, discoverMaximumPageSize, discoverUnlistedParameters } from "./discovery-probes.ts";
+import { operationOf } from "./description.ts";
+import type { Session } from "./session.ts";
+
+/** What a run learnt about a point the service leaves open; a finding, never a failure. */
+export interface Finding {
+  /** Stable name of the open point, e.g. `page_index_base`. */
+  readonly name: string;
+  /** The row of the Decisions table in `openapi/README.md` it answers. */
+  readonly point: string;
+  /** What the server showed, in a sentence. */
+  readonly observed: string;
+  /** The observation as data (a number, a word, a list), for scripts and tests; null when nothing was seen. */
+  readonly value: unknown;
+  /** What the description decides today, from the Decisions table. */
+  readonly decided: string;
+}
+
+/** What the run saw of the trigger list and the fire identifiers, gathered by the phases. */
+export interface DiscoveryInput {
+  /** The 200 answer to the trigger list of `--agent-stage-id`. */
+  readonly triggerList: Exchange | undefined;
+  /** Statuses of the fire requests that named the conversation by one identifier and an unknown one by the other. */
+  readonly precedence: { byConversationId?: number; byExternalConversationId?: number } | undefined;
+}
+
+type Summary = ConversationSummary;
+
+const orders: ReadonlyArray<readonly [string, (left: Summary, right: Summary) => number]> = [
+  ["startedOn descending", (left, right) => Date.parse(right.startedOn) - Date.parse(left.startedOn)],
+  ["startedOn ascending", (left, right) => Date.parse(left.startedOn) - Date.parse(right.startedOn)],
+  ["latestMessageOn descending", (left, right) => Date.parse(right.latestMessageOn) - Date.parse(left.latestMessageOn)],
+  ["latestMessageOn ascending", (left, right) => Date.parse(left.latestMessageOn) - Date.parse(right.latestMessageOn)],
+  ["id ascending", (left, right) => (left.id < right.id ? -1 : left.id > right.id ? 1 : 0)],
+];
+
+/** Asks and reads what the server does where the service says "not shown"; adds at most five requests. */
+export async function discover(session: Session, input: DiscoveryInput): Promise<Finding[]> {
+  const decisions = readDecisions();
+  const findings: Finding[] = [];
+  const add = (name: string, point: string, observed: string, value: unknown): void => {
+    const decided = decisions.get(point)?.description ?? "No row in the Decisions table: the description says nothing about it.";
+    findings.push({ name, point, observed, value, decided });
+  };
+  const pages = session.knowledge.pages.flatMap((exchange) => {
+    const page = pageOf(exchange);
+    return page ? [{ exchange, page }] : [];
+  });
+  const plain = pages.find(({ exchange }) => exchange.case.query["pageSize"] === undefined && exchange.case.query["pageIndex"] === undefined);
+
+  if (plain) {
+    add("default_page_size", "Default page size", `A search without pageSize reports pageSize ${plain.page.pageSize}.`, plain.page.pageSize);
+    add("page_index_base", "Base of `pageIndex`", `The first page (no pageIndex sent) is pageIndex ${plain.page.pageIndex}.`, plain.page.pageIndex);
+  }
+
+  const sample = pages
+    .filter(({ exchange }) => Object.keys(exchange.case.query).every((name) => ["agentStageId", "pageSize"].includes(name)))
+    .map(({ page }) => page.items)
+    .sort((left, right) => right.length - left.length)[0];
+  if (sample && sample.length > 2) {
+    const holding = orders.filter(([, compare]) => sample.every((item, index) => index === 0 || compare(sample[index - 1]!, item) <= 0)).map(([name]) => name);
+    add("item_order", "Ordering of search items", holding.length > 0 ? `The items of a page are in ${holding.join(", ")} order.` : "The items follow none of startedOn, latestMessageOn or id order.", holding);
+  }
+
+  await discoverStatusCase(session, add);
+  await discoverMaximumPageSize(session, add);
+  await discoverDateRangeEnd(session, add, plain?.page.items[0]?.startedOn);
+  await discoverUnlistedParameters(session, add);
+
+  if (input.triggerList) {
+    const body = input.triggerList.json;
+    const shape = Array.isArray(body) ? "array" : typeof body === "object" && body !== null ? "single" : "other";
+    const sentence = { array: "a JSON array of descriptors", single: "a single descriptor object", other: "neither an array nor an object" }[shape];
+    add("trigger_list_shape", "Trigger list shape", `The trigger list is ${sentence}.`, shape);
+  }
+
+  if (input.precedence && Object.keys(input.precedence).length > 0) add("identifier_precedence", "Both identifiers in a fire request", ...precedenceOf(input.precedence));
+
+  const layouts = new Map<string, string>();
+  for (const error of session.knowledge.errors) {
+    const key = `${error.status}`;
+    if (layouts.has(key)) continue;
+    const body = error.json;
+    const shape = !error.isJson
+      ? error.text === "" ? "an empty body" : `a ${mediaTypeOf(error.headers) || "untyped"} body that is not JSON`
+      : typeof body === "object" && body !== null && !Array.isArray(body)
+        ? `a JSON object with ${Object.keys(body).sort().join(", ") || "no fields"}`
+        : `JSON ${Array.isArray(body) ? "array" : typeof body}`;
+    layouts.set(key, `${error.status}: ${shape} (${mediaTypeOf(error.headers) || "no Content-Type"})`);
+  }
+  if (layouts.size > 0) add("error_body_layout", "Error body layout, error codes", `Error bodies seen: ${[...layouts.values()].join("; ")}.`, Object.fromEntries(layouts));
+
+  const items = pages.flatMap(({ page }) => page.items);
+  const outbound = (session.description.resolve("#/components/schemas/MessageDirection")["examples"] as string[] | undefined) ?? [];
+  const directions = [...new Set(items.map((item) => item.latestMessageDirection))].filter((direction) => !outbound.includes(direction));
+  if (items.length > 0) {
+    add(
+      "inbound_direction_spelling",
+      "Inbound direction spelling",
+      directions.length > 0 ? `latestMessageDirection other than ${outbound.join(", ")}: ${directions.map((value) => JSON.stringify(value)).join(", ")}.` : `Only ${outbound.join(", ")} was seen in latestMessageDirection.`,
+      directions,
+    );
+    const nicknames = [...new Set(items.flatMap((item) => (item.members ?? []).map((member) => (member.nickname === null ? "null" : Array.isArray(member.nickname) ? "array" : typeof member.nickname))))];
+    add("nickname_types", "`nickname` type", `members[].nickname values seen are of type ${nicknames.join(", ") || "(no members)"}.`, nicknames);
+  }
+
+  const headers = [...session.knowledge.headerNames];
+  const rateLimit = headers.filter((name) => /rate-?limit|retry-after/.test(name));
+  add("rate_limit_headers", "Rate limits, payload size, time-outs", rateLimit.length > 0 ? `Rate-limit headers seen: ${rateLimit.join(", ")}.` : "No rate-limit header was seen.", rateLimit);
+  const requestId = headers.filter((name) => /request-?id|correlation-?id|trace-?id|traceparent/.test(name));
+  add("request_id_headers", "Request id headers", requestId.length > 0 ? `Request-id headers seen: ${requestId.join(", ")}.` : "No request-id header was seen.", requestId);
+  return findings;
+}
+
+/** Sends `status` in lower case and compares with the capitalized value. */
+async function discoverStatusCase(session: Session, add: (name: string, point: string, observed: string, value: unknown) => void): Promise<void> {
+  if (!session.canSend) return;
+  const operation = operationOf(session.description, "searchConversations");
+  const status = (operation.parameters.find((parameter) => parameter.name === "status")?.schema["enum"] as string[] | undefined)?.[0];
+  if (!status) return;
+  const bot = session.settings.agentStageId ? { agentStageId: session.settings.agentStageId } : {};
+  const exact = await session.exchange(caseFor(operation, { query: { ...bot, status } }));
+  const lower = await session.exchange(caseFor(operation, { query: { ...bot, status: status.toLowerCase() } }));
+  if (!exact || !lower) return;
+  const exactPage = pageOf(exact.exchange);
+  const lowerPage = pageOf(lower.exchange);
+  const point = "Letter case of `status` filter";
+  if (!lowerPage) {
+    add("status_letter_case", point, `status=${status.toLowerCase()} is refused with ${lower.exchange.status}: letter case matters.`, "significant");
+  } else if (exactPage && exactPage.totalItemCount > 0 && lowerPage.totalItemCount === exactPage.totalItemCount) {
+    add("status_letter_case", point, `status=${status.toLowerCase()} finds the same ${lowerPage.totalItemCount} conversations as status=${status}: letter case is ignored.`, "ignored");
+  } else if (exactPage && exactPage.totalItemCount > 0 && lowerPage.totalItemCount === 0) {
+    add("status_letter_case", point, `status=${status.toLowerCase()} finds nothing while status=${status} finds ${exactPage.totalItemCount}: letter case matters.`, "significant");
+  } else {
+    add("status_letter_case", point, `status=${status.toLowerCase()} gives ${lowerPage.totalItemCount} conversations and status=${status} ${exactPage?.totalItemCount ?? "no page"}: undecided.`, "undecided");
+  }
+}
+
+/** The sentence and value for the answers to the two identifier probes. */
+function precedenceOf(statuses: { byConversationId?: number; byExternalConversationId?: number }): [string, string] {
+  const { byConversationId: known, byExternalConversationId: external } = statuses;
+  const ok = (status: number | undefined): boolean => status !== undefined && status < 300;
+  if (known !== undefined && external !== undefined) {
+    if (ok(known) && !ok(external)) return ["With both identifiers, conversationId decides (a wrong externalConversationId is ignored; a wrong conversationId is 404).", "conversationId"];
+    if (!ok(known) && ok(external)) return ["With both identifiers, externalConversationId decides (a wrong conversationId is ignored; a wrong externalConversationId is 404).", "externalConversationId"];
+    if (ok(known) && ok(external)) return ["With both identifiers, either one finding the conversation is enough.", "either"];
+    return [`With both identifiers, both must match (${known} and ${external}).`, "both"];
+  }
+  if (known !== undefined) {
+    return ok(known)
+      ? ["With a known conversationId and an unknown externalConversationId the event fires: conversationId decides.", "conversationId"]
+      : [`With a known conversationId and an unknown externalConversationId the answer is ${known}: externalConversationId is consulted.`, "externalConversationId"];
+  }
+  return ok(external)
+    ? ["With an unknown conversationId and a known externalConversationId the event fires: externalConversationId decides.", "externalConversationId"]
+    : [`With an unknown conversationId and a known externalConversationId the answer is ${external}: conversationId is consulted.`, "conversationId"];
+}

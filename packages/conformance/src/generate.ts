@@ -1,0 +1,185 @@
+import { validateEventPayload } from "@bot-conversation/client";
+import type { ExternalEventTrigger, VariableType } from "@bot-conversation/types";
+import fc from "fast-check";
+import type { Operation, Parameter, Schema } from "./description.ts";
+
+/** Values seen in the server's own data, so generated filters hit real conversations. */
+export interface Observed {
+  /** Bot identifiers known to exist (`--agent-stage-id`). */
+  readonly agentStageIds: readonly string[];
+  /** Channel identifiers seen in search results. */
+  readonly channelIds: readonly string[];
+  /** `startedOn` and `latestMessageOn` values seen in search results. */
+  readonly dates: readonly string[];
+  /** `pageIndex` of the first page, once known: a lower index is valid by the schema but its meaning depends on the open base. */
+  readonly pageBase?: number;
+}
+
+/** A query that breaks exactly one parameter's schema, naming it. */
+export interface InvalidQuery {
+  /** The query as sent. */
+  readonly query: Record<string, string>;
+  /** Name of the parameter whose value the description rules out. */
+  readonly parameter: string;
+}
+
+const dateTimes = fc
+  .date({ min: new Date("2015-01-01T00:00:00Z"), max: new Date("2035-12-31T23:59:59Z"), noInvalidDate: true })
+  .map((date) => date.toISOString());
+
+/** Query-string values valid against a parameter's schema, biased towards values seen in the data. */
+function validValue(parameter: Parameter, observed: Observed): fc.Arbitrary<string> {
+  const { schema } = parameter;
+  const seen = (values: readonly string[]): fc.Arbitrary<string>[] => (values.length > 0 ? [fc.constantFrom(...values)] : []);
+  if (Array.isArray(schema["enum"])) return fc.constantFrom(...(schema["enum"] as string[]));
+  if (schema["type"] === "integer") {
+    const declared = typeof schema["minimum"] === "number" ? schema["minimum"] : 0;
+    // pageIndex 0 on a server that counts from 1 is a question the service leaves open, not a conformance failure.
+    const minimum = parameter.name === "pageIndex" ? Math.max(declared, observed.pageBase ?? declared) : declared;
+    return fc.integer({ min: minimum, max: minimum + (parameter.name === "pageIndex" ? 5 : 100) }).map(String);
+  }
+  if (schema["format"] === "date-time") return fc.oneof(...seen(observed.dates), dateTimes);
+  if (parameter.name === "agentStageId") return fc.oneof(...seen(observed.agentStageIds), fc.string({ maxLength: 16 }));
+  if (parameter.name === "channelId") return fc.oneof(...seen(observed.channelIds), fc.string({ maxLength: 16 }));
+  return fc.string({ maxLength: 16 });
+}
+
+/** Query-string values the parameter's schema rules out, or undefined when a query string cannot break it. */
+function invalidValue(schema: Schema): fc.Arbitrary<string> | undefined {
+  if (Array.isArray(schema["enum"])) {
+    // Letters only, and no other letter case of an allowed value: whether case is ignored is an open point.
+    const allowed = (schema["enum"] as string[]).map((value) => value.toLowerCase());
+    return fc.stringMatching(/^[A-Za-z]{1,12}$/).filter((value) => !allowed.includes(value.toLowerCase()));
+  }
+  if (schema["type"] === "integer") {
+    const below = typeof schema["minimum"] === "number" ? [fc.integer({ min: -1000, max: schema["minimum"] - 1 }).map(String)] : [];
+    // Letters and a fraction only: hexadecimal or exponent forms are numbers to some parsers, and a false alarm.
+    return fc.oneof(...below, fc.stringMatching(/^[a-z]{1,8}$/), fc.constant("1.5"));
+  }
+  // Letters and spaces only: never an RFC 3339 date-time, however lenient the parser.
+  if (schema["format"] === "date-time") return fc.oneof(fc.constant("next Tuesday"), fc.stringMatching(/^[a-z][a-z ]{0,14}$/));
+  return undefined;
+}
+
+/** Orders each pair of date bounds (`…FromDate` ≤ `…ToDate`): a reversed range is a question the description does not answer. */
+function orderRanges(query: Record<string, string>): Record<string, string> {
+  for (const [from, to] of [
+    ["startFromDate", "startToDate"],
+    ["latestMessageFromDate", "latestMessageToDate"],
+  ] as const) {
+    const low = query[from];
+    const high = query[to];
+    if (low !== undefined && high !== undefined && Date.parse(low) > Date.parse(high)) {
+      query[from] = high;
+      query[to] = low;
+    }
+  }
+  return query;
+}
+
+/** Queries valid against every query parameter's schema, each parameter present or not. */
+export function validQuery(operation: Operation, observed: Observed): fc.Arbitrary<Record<string, string>> {
+  const parameters = operation.parameters.filter((parameter) => parameter.in === "query");
+  const model = Object.fromEntries(parameters.map((parameter) => [parameter.name, validValue(parameter, observed)]));
+  return fc.record(model, { requiredKeys: [] }).map((query) => orderRanges({ ...(query as Record<string, string>) }));
+}
+
+/** Queries where exactly one parameter breaks its schema and the others are valid. */
+export function invalidQuery(operation: Operation, observed: Observed): fc.Arbitrary<InvalidQuery> | undefined {
+  const breakable = operation.parameters.flatMap((parameter) => {
+    const value = parameter.in === "query" ? invalidValue(parameter.schema) : undefined;
+    return value ? [{ parameter, value }] : [];
+  });
+  if (breakable.length === 0) return undefined;
+  return fc.oneof(
+    ...breakable.map(({ parameter, value }) =>
+      fc.tuple(validQuery(operation, observed), value).map(([query, bad]) => ({ query: { ...query, [parameter.name]: bad }, parameter: parameter.name })),
+    ),
+  );
+}
+
+/** Path values for a path parameter: known ones and arbitrary non-empty strings. */
+export function pathValue(known: readonly string[]): fc.Arbitrary<string> {
+  return fc.oneof(...(known.length > 0 ? [fc.constantFrom(...known)] : []), fc.string({ minLength: 1, maxLength: 24 }));
+}
+
+const word = fc.stringMatching(/^[A-Z][a-z]{1,9}$/);
+
+/** Values in the format of each variable type, by the service's variable-type table. */
+const rightValues: Record<VariableType, fc.Arbitrary<unknown>> = {
+  String: fc.string({ maxLength: 24 }),
+  Number: fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 }),
+  Boolean: fc.boolean(),
+  DateTime: dateTimes,
+  ComplexObject: fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean()), { maxKeys: 3 }),
+  PersonName: fc.tuple(word, word).map(([first, last]) => `${first} ${last}`),
+  File: fc.record({ name: fc.stringMatching(/^[a-z]{1,8}\.(pdf|png|txt)$/), fileUrl: fc.webUrl() }),
+};
+
+/** Any value the request schema allows for a variable (string, number, boolean, object). */
+const anyVariableValue = fc.oneof(
+  fc.string({ maxLength: 16 }),
+  fc.constant("next Tuesday"),
+  fc.integer(),
+  fc.boolean(),
+  fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.string({ maxLength: 6 }), { maxKeys: 2 }),
+);
+
+/** One variable of a trigger, by code, with its declared type. */
+export interface TriggerVariable {
+  /** The trigger it belongs to. */
+  readonly trigger: ExternalEventTrigger;
+  /** Variable code, the key in `externalEventPayload`. */
+  readonly code: string;
+  /** Its declared type. */
+  readonly type: VariableType;
+}
+
+/** Whether `value` has the format of the variable's type; the client's `validateEventPayload` is the one judge. */
+export const fitsType = (variable: TriggerVariable, value: unknown): boolean =>
+  validateEventPayload(variable.trigger, { [variable.code]: value }).length === 0;
+
+/** Values in the format of the variable's type. */
+export function rightValue(variable: TriggerVariable): fc.Arbitrary<unknown> {
+  return rightValues[variable.type]!.filter((value) => fitsType(variable, value));
+}
+
+/** Values the request schema allows but the variable's type does not. */
+export function wrongValue(variable: TriggerVariable): fc.Arbitrary<unknown> {
+  return anyVariableValue.filter((value) => !fitsType(variable, value));
+}
+
+/** A value of another JSON type than the schema's `type` allows (an integer for a string, a string for an object). */
+const otherType = (schema: Schema): fc.Arbitrary<unknown> => {
+  const types = ([] as unknown[]).concat(schema["type"] ?? []);
+  const candidates: fc.Arbitrary<unknown>[] = [];
+  if (!types.includes("string")) candidates.push(fc.string({ minLength: 1, maxLength: 8 }));
+  if (!types.includes("number") && !types.includes("integer")) candidates.push(fc.integer());
+  if (!types.includes("object")) candidates.push(fc.constant({}));
+  if (!types.includes("array")) candidates.push(fc.constant([]));
+  return fc.oneof(...candidates);
+};
+
+/**
+ * Bodies that break the request schema in one place, made from a valid body: a required property
+ * dropped, a property of another type, or an empty string where `minLength` rules it out. `isInvalid`
+ * (the description's own validator) keeps only those the schema really rules out.
+ */
+export function invalidBody(
+  variant: Schema,
+  resolve: (schema: Schema) => Schema,
+  valid: Record<string, unknown>,
+  isInvalid: (body: unknown) => boolean,
+): fc.Arbitrary<{ body: Record<string, unknown>; change: string }> {
+  const properties = Object.entries((variant["properties"] as Record<string, Schema> | undefined) ?? {}).map(([name, schema]) => [name, resolve(schema)] as const);
+  const required = (variant["required"] as string[] | undefined) ?? [];
+  const without = (name: string): Record<string, unknown> => Object.fromEntries(Object.entries(valid).filter(([key]) => key !== name));
+  const changes: fc.Arbitrary<{ body: Record<string, unknown>; change: string }>[] = [
+    ...required.map((name) => fc.constant({ body: without(name), change: `without ${name}` })),
+    ...properties.map(([name, schema]) => otherType(schema).map((value) => ({ body: { ...valid, [name]: value }, change: `${name} of another type` }))),
+    ...properties
+      .filter(([, schema]) => typeof schema["minLength"] === "number" && schema["minLength"] > 0)
+      .map(([name]) => fc.constant({ body: { ...valid, [name]: "" }, change: `${name} empty` })),
+  ];
+  return fc.oneof(...changes).filter(({ body }) => isInvalid(body));
+}

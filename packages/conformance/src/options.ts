@@ -1,0 +1,90 @@
+/** Options of a conformance run; only `baseUrl` and `token` are required. */
+export interface ConformanceOptions {
+  /** Base address of the server, e.g. `https://bots.example.com` or `http://127.0.0.1:4011`. */
+  readonly baseUrl: string;
+  /** Access token sent in `X-Token`; never printed (reproductions write `$TOKEN`). */
+  readonly token: string;
+  /** Seed of the generators; the same seed sends the same requests. Random when omitted (and reported). */
+  readonly seed?: number;
+  /** Generated requests per property (per operation, valid and invalid). Default 50. */
+  readonly examples?: number;
+  /** Allow the fire operation (POST): it has side effects on a real service. Default false. */
+  readonly allowFire?: boolean;
+  /** Bot whose triggers are listed and fired; without it, trigger-dependent checks are skipped. */
+  readonly agentStageId?: string;
+  /** Conversation to fire into (needed with `allowFire`, or `externalConversationId`). */
+  readonly conversationId?: string;
+  /** Conversation to fire into, by its external identifier (`<SESSION_ID>|livechat`). */
+  readonly externalConversationId?: string;
+  /** A route that returns a conversation as the export model, with `{conversationId}` in it; none by default. */
+  readonly exportPath?: string;
+  /** At most this many requests in the whole run. Default 2000. */
+  readonly maxRequests?: number;
+  /** At most this many requests per second; 0 for no limit. Default 50. */
+  readonly rate?: number;
+  /** Time-out of one request in milliseconds. Default 30000. */
+  readonly timeoutMs?: number;
+  /** Stops the run; the report covers what ran. */
+  readonly signal?: AbortSignal;
+  /** The fetch to send with: an in-process server's `fetch` works too. Default `globalThis.fetch`. */
+  readonly fetch?: typeof globalThis.fetch;
+  /** Called after every response, for a progress display. */
+  readonly onProgress?: (progress: Progress) => void;
+}
+
+/** Where a run stands. */
+export interface Progress {
+  /** Requests sent so far. */
+  readonly requests: number;
+  /** The request budget. */
+  readonly maxRequests: number;
+  /** The phase running, e.g. `searchConversations: generated requests`. */
+  readonly phase: string;
+}
+
+/** The options with their defaults applied. */
+export type ResolvedOptions = Required<Omit<ConformanceOptions, "agentStageId" | "conversationId" | "externalConversationId" | "exportPath" | "onProgress">> &
+  Pick<ConformanceOptions, "agentStageId" | "conversationId" | "externalConversationId" | "exportPath" | "onProgress">;
+
+/** Bad options: the message names the option and what was expected. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+const positiveInteger = (name: string, value: number | undefined, fallback: number, minimum = 1): number => {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < minimum) throw new UsageError(`${name}: expected an integer of at least ${minimum}; got ${value}`);
+  return value;
+};
+
+/** Checks the options and fills in the defaults; throws `UsageError` naming the first bad option. */
+export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
+  let url: URL;
+  try {
+    url = new URL(options.baseUrl);
+  } catch {
+    throw new UsageError(`baseUrl: expected an absolute http(s) URL; got ${JSON.stringify(options.baseUrl)}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`baseUrl: expected an http or https URL; got ${url.protocol}`);
+  if (typeof options.token !== "string" || options.token.trim() === "") throw new UsageError("token: expected a non-empty token");
+  if (options.allowFire && !options.conversationId && !options.externalConversationId) {
+    throw new UsageError("allowFire: expected conversationId or externalConversationId, the conversation to fire into");
+  }
+  if (options.exportPath !== undefined && (!options.exportPath.startsWith("/") || !options.exportPath.includes("{conversationId}"))) {
+    throw new UsageError(`exportPath: expected a path starting with / and holding {conversationId}; got ${JSON.stringify(options.exportPath)}`);
+  }
+  const rate = options.rate ?? 50;
+  if (!(rate >= 0) || !Number.isFinite(rate)) throw new UsageError(`rate: expected a number of requests per second, 0 for no limit; got ${rate}`);
+  return {
+    ...options,
+    baseUrl: url.href.replace(/\/+$/, ""),
+    seed: positiveInteger("seed", options.seed, Math.floor(Math.random() * 2 ** 31), 0),
+    examples: positiveInteger("examples", options.examples, 50),
+    allowFire: options.allowFire ?? false,
+    maxRequests: positiveInteger("maxRequests", options.maxRequests, 2000),
+    rate,
+    timeoutMs: positiveInteger("timeoutMs", options.timeoutMs, 30_000),
+    signal: options.signal ?? new AbortController().signal,
+    fetch: options.fetch ?? globalThis.fetch,
+  };
+}

@@ -1,0 +1,21 @@
+import type { Session } from "../session.ts";
+
+/** How many conversations of the search results are fetched through the export route. */
+const exportsChecked = 3;
+
+/**
+ * The conversation export, where a server offers a route for it (`--export-path`, e.g. the sandbox's
+ * `/_sandbox/conversations/{conversationId}/export`): each body is valid against the closed export model.
+ * The service names no operation for the export, so nothing is fetched without the option.
+ */
+export async function checkExports(session: Session): Promise<void> {
+  const template = session.settings.exportPath;
+  if (!template) return;
+  const ids = new Set<string>();
+  for (const page of session.knowledge.pages) {
+    for (const item of (page.json as { items: { id: string }[] }).items ?? []) if (ids.size < exportsChecked) ids.add(item.id);
+  }
+  for (const id of ids) {
+    await session.exchange({ operationId: "export", method: "GET", path: template.replace("{conversationId}", encodeURIComponent(id)), query: {}, authentication: "token" });
+  }
+}

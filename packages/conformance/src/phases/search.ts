@@ -1,0 +1,85 @@
+import { caseFor, type Case, type Exchange } from "../case.ts";
+import { negativeDataRejection, pageChecks, positiveDataAcceptance } from "../checks/index.ts";
+import { pageOf } from "../checks/paging.ts";
+import { operationOf } from "../description.ts";
+import { invalidQuery, validQuery } from "../generate.ts";
+import type { Session } from "../session.ts";
+
+const operationId = "searchConversations";
+
+/** A search case with the configured token. */
+const searchCase = (session: Session, query: Record<string, string>): Case => caseFor(operationOf(session.description, operationId), { query });
+
+/** The first page, unfiltered but for the bot: learns the first `pageIndex` and sample values for the generators. */
+export async function probeSearch(session: Session): Promise<Exchange | undefined> {
+  const query = session.settings.agentStageId ? { agentStageId: session.settings.agentStageId } : {};
+  const answer = await session.exchange(searchCase(session, query));
+  const page = answer && pageOf(answer.exchange);
+  if (page) session.knowledge.pageBase = page.pageIndex;
+  // Re-judge the probe's envelope now that the first page's index is known.
+  if (answer) for (const [name, check] of pageChecks) session.record(name, answer.exchange, check(answer.exchange, session.context));
+  return answer?.exchange;
+}
+
+/** Generated valid searches: accepted, and every page keeps the envelope math and matches its filters. */
+export async function exploreSearch(session: Session): Promise<void> {
+  const operation = operationOf(session.description, operationId);
+  await session.explore(validQuery(operation, session.knowledge), async (query) => {
+    const answer = await session.exchange(searchCase(session, query), [["positive_data_acceptance", positiveDataAcceptance], ...pageChecks]);
+    return answer?.failed ?? [];
+  });
+}
+
+/** Generated searches with one value the description rules out: refused with a 4xx. */
+export async function exploreInvalidSearch(session: Session): Promise<void> {
+  const invalid = invalidQuery(operationOf(session.description, operationId), session.knowledge);
+  if (!invalid) return session.results.skip("negative_data_rejection", "no search parameter can be broken in a query string");
+  await session.explore(invalid, async ({ query }) => {
+    const answer = await session.exchange(searchCase(session, query), [["negative_data_rejection", negativeDataRejection]]);
+    return answer?.failed ?? [];
+  });
+}
+
+/** How many pages a walk reads at most; the page size grows to fit (the walk asks for it, the server may cap it). */
+const maxWalkPages = 50;
+
+/**
+ * Walks every page of the bot's conversations (or all conversations without `--agent-stage-id`),
+ * following `pageIndex + 1` while `hasMore`: the walk yields `totalItemCount` distinct conversations
+ * and ends after `totalPageCount` pages.
+ */
+export async function walkPages(session: Session): Promise<void> {
+  const filter: Record<string, string> = session.settings.agentStageId ? { agentStageId: session.settings.agentStageId } : {};
+  const first = await session.exchange(searchCase(session, filter), pageChecks);
+  const firstPage = first && pageOf(first.exchange);
+  if (!first || !firstPage) return session.results.skip("paging_walk", "the first page of the walk was not a 200 page");
+  const pageSize = Math.max(firstPage.pageSize, Math.ceil(firstPage.totalItemCount / maxWalkPages));
+  let answer = await session.exchange(searchCase(session, { ...filter, pageSize: String(pageSize) }), pageChecks);
+  const start = answer && pageOf(answer.exchange);
+  if (!answer || !start) return session.results.skip("paging_walk", "the first page of the walk was not a 200 page");
+  const seen = new Set<string>();
+  const duplicates: string[] = [];
+  let pages = 0;
+  let last = answer.exchange;
+  for (;;) {
+    const page = pageOf(answer.exchange);
+    if (!page) return session.results.skip("paging_walk", `page ${pages + 1} of the walk was not a 200 page (status ${answer.exchange.status})`);
+    last = answer.exchange;
+    pages += 1;
+    for (const item of page.items) {
+      if (seen.has(item.id)) duplicates.push(item.id);
+      seen.add(item.id);
+    }
+    // A walk that outlasts the page count the server announced will never end by itself.
+    if (!page.hasMore || pages > start.totalPageCount) break;
+    if (!session.canSend) return session.results.skip("paging_walk", "the request budget ran out mid-walk");
+    const next = await session.exchange(searchCase(session, { ...filter, pageSize: String(pageSize), pageIndex: String(page.pageIndex + 1) }), pageChecks);
+    if (!next) return;
+    answer = next;
+  }
+  const problems: string[] = [];
+  if (pages > start.totalPageCount && pages > 1) problems.push(`hasMore still true after ${pages} pages, beyond totalPageCount ${start.totalPageCount}`);
+  if (duplicates.length > 0) problems.push(`${duplicates.length} duplicate items (first ${JSON.stringify(duplicates[0])})`);
+  if (seen.size !== start.totalItemCount) problems.push(`${seen.size} distinct conversations over ${pages} pages, but totalItemCount is ${start.totalItemCount}`);
+  session.record("paging_walk", last, problems.length === 0 ? undefined : `expected the walk to yield totalItemCount distinct conversations; got ${problems.join("; ")}`);
+}

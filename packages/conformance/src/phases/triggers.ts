@@ -1,0 +1,43 @@
+import type { ExternalEventTrigger } from "@bot-conversation/types";
+import { caseFor, type Exchange } from "../case.ts";
+import { positiveDataAcceptance } from "../checks/index.ts";
+import { operationOf } from "../description.ts";
+import { pathValue } from "../generate.ts";
+import type { Session } from "../session.ts";
+
+const operationId = "listExternalEventTriggers";
+
+/** A bot identifier no server has: derived from the seed, so a run can be replayed. */
+export const unknownIdentifier = (session: Session, what: string): string => `conformance-unknown-${what}-${session.settings.seed}`;
+
+/** Generated trigger-list requests (known bots and arbitrary identifiers): accepted (200, or 404 for no such bot). */
+export async function exploreTriggers(session: Session): Promise<void> {
+  const operation = operationOf(session.description, operationId);
+  await session.explore(pathValue(session.knowledge.agentStageIds), async (agentStageId) => {
+    const answer = await session.exchange(caseFor(operation, { path: { agentStageId } }), [["positive_data_acceptance", positiveDataAcceptance]]);
+    return answer?.failed ?? [];
+  });
+}
+
+/** The trigger list of an unknown bot is 404. */
+export async function unknownBot(session: Session): Promise<void> {
+  const operation = operationOf(session.description, operationId);
+  const answer = await session.exchange(caseFor(operation, { path: { agentStageId: unknownIdentifier(session, "bot") } }));
+  if (answer) {
+    const { status } = answer.exchange;
+    session.record("unknown_bot_not_found", answer.exchange, status === 404 ? undefined : `expected 404 for an unknown agentStageId; got ${status}`);
+  }
+}
+
+/** The triggers of `--agent-stage-id` (as an array, whichever shape the server sent), and the exchange, for discovery. */
+export async function listTriggers(session: Session): Promise<{ triggers: ExternalEventTrigger[]; exchange: Exchange } | undefined> {
+  const agentStageId = session.settings.agentStageId;
+  if (!agentStageId) return undefined;
+  const answer = await session.exchange(caseFor(operationOf(session.description, operationId), { path: { agentStageId } }));
+  if (!answer || answer.exchange.status !== 200 || !answer.exchange.isJson) return undefined;
+  const body = answer.exchange.json;
+  const triggers = (Array.isArray(body) ? body : [body]).filter(
+    (trigger): trigger is ExternalEventTrigger => typeof trigger === "object" && trigger !== null && typeof (trigger as ExternalEventTrigger).externalEventId === "string",
+  );
+  return { triggers, exchange: answer.exchange };
+}

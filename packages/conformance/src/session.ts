@@ -1,0 +1,164 @@
+import fc from "fast-check";
+import type { Case, Exchange } from "./case.ts";
+import { responseChecks, type CheckName } from "./checks/index.ts";
+import type { CheckContext, ExchangeCheck } from "./checks/types.ts";
+import type { Description } from "./description.ts";
+import type { Observed } from "./generate.ts";
+import type { Results } from "./results.ts";
+import { BudgetExhaustedError, StoppedError, UnreachableError, type Transport } from "./transport.ts";
+
+/** What the run has learnt about the server so far. */
+export interface Knowledge extends Observed {
+  /** `pageIndex` of the first page. */
+  pageBase: number;
+  /** Every search page received, for discovery. */
+  readonly pages: Exchange[];
+  /** Every error response received (4xx and 5xx), for discovery. */
+  readonly errors: Exchange[];
+  /** Names of response headers seen, lower case. */
+  readonly headerNames: Set<string>;
+}
+
+/** Settings every phase reads. */
+export interface PhaseSettings {
+  /** Base seed of the generators. */
+  readonly seed: number;
+  /** Generated requests per property. */
+  readonly examples: number;
+  /** Whether the run may fire events. */
+  readonly allowFire: boolean;
+  /** Bot to list triggers of and fire for. */
+  readonly agentStageId?: string | undefined;
+  /** Conversation to fire into, by its identifier. */
+  readonly conversationId?: string | undefined;
+  /** Conversation to fire into, by its external identifier. */
+  readonly externalConversationId?: string | undefined;
+  /** Path of a route returning a conversation export, with `{conversationId}`; none by default. */
+  readonly exportPath?: string | undefined;
+}
+
+/** One run's shared state: sends cases, applies checks, records outcomes. */
+export class Session {
+  /** Which check held or failed how often. */
+  readonly results: Results;
+  /** What was learnt about the server. */
+  readonly knowledge: Knowledge;
+  private properties = 0;
+
+  /** The description. */
+  readonly description: Description;
+  /** Run settings. */
+  readonly settings: PhaseSettings;
+  private readonly transport: Transport;
+
+  constructor(transport: Transport, results: Results, description: Description, settings: PhaseSettings) {
+    this.transport = transport;
+    this.results = results;
+    this.description = description;
+    this.settings = settings;
+    this.knowledge = {
+      pageBase: 0,
+      agentStageIds: settings.agentStageId ? [settings.agentStageId] : [],
+      channelIds: [],
+      dates: [],
+      pages: [],
+      errors: [],
+      headerNames: new Set(),
+    };
+  }
+
+  /** Whether another request may be sent (budget left, not stopped). */
+  get canSend(): boolean {
+    return this.transport.hasBudget;
+  }
+
+  /** Requests sent so far. */
+  get requestsSent(): number {
+    return this.transport.sent;
+  }
+
+  /** Context for checks. */
+  get context(): CheckContext {
+    return { description: this.description, pageBase: this.knowledge.pageBase };
+  }
+
+  /**
+   * Sends a case and applies the response checks and `checks` to the answer. Returns the exchange and
+   * the checks that failed on it, or undefined when no answer came (recorded under `not_a_server_error`).
+   */
+  async exchange(request: Case, checks: ReadonlyArray<readonly [CheckName, ExchangeCheck]> = []): Promise<{ exchange: Exchange; failed: CheckName[] } | undefined> {
+    let exchange: Exchange;
+    try {
+      exchange = await this.transport.send(request);
+    } catch (error) {
+      if (!(error instanceof UnreachableError)) throw error;
+      const none: Exchange = { case: request, status: 0, headers: new Headers(), text: "", json: undefined, isJson: false, elapsedMs: 0 };
+      this.results.record("not_a_server_error", none, `expected a response; got none (${error.message})`);
+      return undefined;
+    }
+    this.learn(exchange);
+    const failed: CheckName[] = [];
+    for (const [name, check] of [...responseChecks, ...checks]) {
+      const problem = check(exchange, this.context);
+      this.results.record(name, exchange, problem);
+      if (problem !== undefined) failed.push(name);
+    }
+    return { exchange, failed };
+  }
+
+  /** Records the outcome of a check judged outside `exchange` (walks, fire rules). */
+  record(name: CheckName, exchange: Exchange, problem: string | undefined): void {
+    this.results.record(name, exchange, problem);
+  }
+
+  /**
+   * Explores a property with fast-check. `run` sends one generated case and returns the checks that
+   * failed on it; fast-check then shrinks the input, so the report shows the smallest failing request.
+   * Once a check's failure is shrunk, exploring goes on for the other checks (a failure found early
+   * does not hide the rest), within `numRuns` generated cases in all. Seeded per property.
+   */
+  async explore<T>(arbitrary: fc.Arbitrary<T>, run: (value: T) => Promise<CheckName[]>, numRuns = this.settings.examples): Promise<void> {
+    this.properties += 1;
+    const reported = new Set<CheckName>();
+    let remaining = numRuns;
+    for (let attempt = 0; remaining > 0 && this.canSend; attempt++) {
+      let lastNew: CheckName[] = [];
+      const details = await fc.check(
+        fc.asyncProperty(arbitrary, async (value) => {
+          if (!this.canSend) return true;
+          try {
+            const fresh = (await run(value)).filter((name) => !reported.has(name));
+            if (fresh.length > 0) lastNew = fresh;
+            return fresh.length === 0;
+          } catch (error) {
+            // Out of budget or stopped: count the case as holding, so fast-check ends quickly and the report stands.
+            if (error instanceof BudgetExhaustedError || error instanceof StoppedError) return true;
+            throw error;
+          }
+        }),
+        { seed: this.settings.seed + this.properties * 1000 + attempt, numRuns: remaining },
+      );
+      if (!details.failed || lastNew.length === 0) return;
+      for (const name of lastNew) reported.add(name);
+      remaining -= details.numRuns;
+    }
+  }
+
+  private learn(exchange: Exchange): void {
+    for (const name of exchange.headers.keys()) this.knowledge.headerNames.add(name.toLowerCase());
+    if (exchange.status >= 400) this.knowledge.errors.push(exchange);
+    if (exchange.case.operationId === "searchConversations" && exchange.status === 200 && exchange.isJson) {
+      this.knowledge.pages.push(exchange);
+      const items = (exchange.json as { items?: unknown }).items;
+      if (!Array.isArray(items)) return;
+      const channelIds = this.knowledge.channelIds as string[];
+      const dates = this.knowledge.dates as string[];
+      for (const item of items as Record<string, unknown>[]) {
+        if (typeof item["channelId"] === "string" && !channelIds.includes(item["channelId"]) && channelIds.length < 20) channelIds.push(item["channelId"]);
+        for (const key of ["startedOn", "latestMessageOn"]) {
+          if (typeof item[key] === "string" && dates.length < 50) dates.push(item[key]);
+        }
+      }
+    }
+  }
+}

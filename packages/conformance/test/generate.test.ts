@@ -1,0 +1,39 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { loadDescription, operationOf } from "../src/description.ts";
+import { invalidQuery, validQuery, type Observed } from "../src/generate.ts";
+
+const description = loadDescription();
+const search = operationOf(description, "searchConversations");
+const ajv = new Ajv2020({ strict: false });
+addFormats.default(ajv);
+const parameters = new Map(search.parameters.map((parameter) => [parameter.name, ajv.compile(parameter.schema)]));
+const observed: Observed = { agentStageIds: ["bot-1"], channelIds: ["directline"], dates: ["2026-11-20T09:15:02+03:00"] };
+
+/** A query-string value read back as its schema's type (integers are digits in a query string). */
+const typed = (name: string, value: string): unknown => (search.parameters.find((parameter) => parameter.name === name)?.schema["type"] === "integer" && /^-?\d+$/.test(value) ? Number(value) : value);
+const valid = (name: string, value: string): boolean => parameters.get(name)!(typed(name, value));
+
+describe("generated search queries", () => {
+  it("valid queries are valid against every parameter's schema", () => {
+    fc.assert(fc.property(validQuery(search, observed), (query) => Object.entries(query).every(([name, value]) => valid(name, value))), { seed: 1, numRuns: 300 });
+  });
+
+  it("invalid queries break exactly the parameter they name, and never by letter case alone", () => {
+    const statuses = (search.parameters.find((parameter) => parameter.name === "status")!.schema["enum"] as string[]).map((value) => value.toLowerCase());
+    fc.assert(
+      fc.property(invalidQuery(search, observed)!, ({ query, parameter }) => {
+        expect(valid(parameter, query[parameter]!)).toBe(false);
+        for (const [name, value] of Object.entries(query)) if (name !== parameter) expect(valid(name, value)).toBe(true);
+        if (parameter === "status") expect(statuses).not.toContain(query[parameter]!.toLowerCase());
+      }),
+      { seed: 1, numRuns: 300 },
+    );
+  });
+
+  it("pageIndex starts at the server's first page once it is known", () => {
+    fc.assert(fc.property(validQuery(search, { ...observed, pageBase: 1 }), (query) => query["pageIndex"] === undefined || Number(query["pageIndex"]) >= 1), { seed: 2, numRuns: 200 });
+  });
+});

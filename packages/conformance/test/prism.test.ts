@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { humanReport, jsonReport, junitReport, runConformance, type ConformanceReport } from "../src/index.ts";
+import { exampleBot, exampleConversation, usePrism } from "./support/prism.ts";
+
+const prism = usePrism();
+const token = "prism-secret-4417";
+
+const failing = (report: ConformanceReport): string[] => report.checks.filter((check) => check.failed > 0).map((check) => check.name);
+const finding = (report: ConformanceReport, name: string): unknown => report.findings.find((entry) => entry.name === name)?.value;
+
+describe("against the real Prism mock", () => {
+  it("reports exactly the stateless gaps of the mock, read-only", async () => {
+    const report = await runConformance({ baseUrl: prism().url, token, seed: 7, examples: 25, agentStageId: exampleBot, rate: 0 });
+    // Prism serves the same example page whatever the filters and pageIndex, accepts any token value,
+    // and lists triggers for any bot: those are its gaps, and nothing else fails.
+    expect(failing(report)).toEqual(["ignored_auth", "envelope_math", "paging_walk", "filter_match", "unknown_bot_not_found"]);
+    const authFailures = report.checks.find((check) => check.name === "ignored_auth")!.failures;
+    expect(authFailures.map((failure) => failure.message)).toEqual(expect.arrayContaining([expect.stringContaining("with a wrong X-Token; got 200")]));
+    expect(authFailures.some((failure) => failure.message.includes("without X-Token"))).toBe(false);
+    const envelope = report.checks.find((check) => check.name === "envelope_math")!.failures;
+    expect(envelope[0]?.message).toMatch(/pageIndex \(as requested\): expected \d+, got 0/);
+    expect(report.checks.filter((check) => check.name.startsWith("unknown_t") || check.name.startsWith("payload")).every((check) => check.skipped?.includes("--allow-fire"))).toBe(true);
+    expect(report.passed).toBe(false);
+    expect(finding(report, "page_index_base")).toBe(0);
+    expect(finding(report, "status_letter_case")).toBe("significant");
+    expect(finding(report, "trigger_list_shape")).toBe("array");
+  });
+
+  it("with --allow-fire, also reports that the mock fires into any conversation and accepts any value", async () => {
+    const report = await runConformance({
+      baseUrl: prism().url,
+      token,
+      seed: 7,
+      examples: 10,
+      agentStageId: exampleBot,
+      allowFire: true,
+      conversationId: exampleConversation,
+      rate: 0,
+    });
+    expect(failing(report)).toEqual([
+      "ignored_auth",
+      "envelope_math",
+      "paging_walk",
+      "filter_match",
+      "unknown_bot_not_found",
+      "unknown_trigger_not_found",
+      "unknown_conversation_not_found",
+      "payload_validation_rejection",
+    ]);
+    const payload = report.checks.find((check) => check.name === "payload_acceptance")!;
+    expect(payload.passed).toBeGreaterThanOrEqual(7);
+    expect(finding(report, "identifier_precedence")).toBe("conversationId");
+  });
+
+  it("never writes the token in any report, and reproduces failures with $TOKEN", async () => {
+    const report = await runConformance({ baseUrl: prism().url, token, seed: 3, examples: 5, rate: 0 });
+    const reports = [humanReport(report), jsonReport(report), junitReport(report)];
+    for (const text of reports) expect(text).not.toContain(token);
+    const curls = report.checks.flatMap((check) => check.failures.map((failure) => failure.curl)).filter((curl) => curl.includes("X-Token: $"));
+    expect(curls.length).toBeGreaterThan(0);
+    expect(curls[0]).toContain('-H "X-Token: $TOKEN"');
+  });
+});

@@ -1,0 +1,114 @@
+import { createSandbox } from "@bot-conversation/sandbox";
+import { describe, expect, it } from "vitest";
+import { checkNames, runConformance, type ConformanceOptions, type ConformanceReport } from "../src/index.ts";
+import { exampleFixture, fixtureBot, fixtureConversation, sandboxExportPath, useSandbox } from "./support/sandbox.ts";
+
+const sandbox = useSandbox();
+
+/** A full run with firing allowed, against a sandbox reached through its in-process fetch. */
+const fullRun = (fetch: typeof globalThis.fetch, more: Partial<ConformanceOptions> = {}): Promise<ConformanceReport> =>
+  runConformance({
+    baseUrl: "http://sandbox.test",
+    fetch,
+    token: "sandbox-token",
+    seed: 5,
+    examples: 30,
+    rate: 0,
+    agentStageId: fixtureBot,
+    allowFire: true,
+    ...fixtureConversation,
+    exportPath: sandboxExportPath,
+    ...more,
+  });
+const failing = (report: ConformanceReport): string[] => report.checks.filter((check) => check.failed > 0).map((check) => check.name);
+const finding = (report: ConformanceReport, name: string): unknown => report.findings.find((entry) => entry.name === name)?.value;
+
+describe("against the sandbox", () => {
+  it("every check runs and holds", async () => {
+    const report = await fullRun(sandbox().fetch);
+    expect(failing(report)).toEqual([]);
+    for (const name of checkNames) expect(report.checks.find((check) => check.name === name)!.passed, name).toBeGreaterThan(0);
+    expect(report.passed).toBe(true);
+    // The defaults of the sandbox's switches, each read back by discovery.
+    expect(finding(report, "default_page_size")).toBe(20);
+    expect(finding(report, "page_index_base")).toBe(0);
+    expect(finding(report, "status_letter_case")).toBe("significant");
+    expect(finding(report, "trigger_list_shape")).toBe("array");
+    expect(finding(report, "identifier_precedence")).toBe("conversationId");
+    expect(finding(report, "inbound_direction_spelling")).toEqual(["Inbound"]);
+    expect(finding(report, "item_order")).toContain("startedOn descending");
+    expect(finding(report, "max_page_size")).toEqual({ answer: "accepted", pageSize: 1000 });
+    expect(finding(report, "date_range_end")).toBe("inclusive");
+    expect(finding(report, "unlisted_query_parameters")).toBe("rejected");
+    expect(finding(report, "error_body_layout")).toMatchObject({ 401: expect.stringContaining("(application/json)") });
+  });
+
+  it("the same seed sends the same requests; another seed, others", async () => {
+    const counts = (report: ConformanceReport) => report.checks.map((check) => [check.name, check.passed, check.failed]);
+    const first = await fullRun(sandbox().fetch, { allowFire: false });
+    const again = await fullRun(sandbox().fetch, { allowFire: false });
+    const other = await fullRun(sandbox().fetch, { allowFire: false, seed: 6 });
+    expect(counts(again)).toEqual(counts(first));
+    expect(again.requests).toBe(first.requests);
+    expect(first.seed).toBe(5);
+    expect(other.seed).toBe(6);
+  });
+
+  it("the fired events are the ones the run reports, into the given conversation only", async () => {
+    const own = await createSandbox({ fixture: exampleFixture() });
+    try {
+      const report = await fullRun(own.fetch);
+      const fired = (await (await own.fetch(`http://sandbox.test/_sandbox/fired-events`, { headers: { "x-token": "sandbox-token" } })).json()) as { conversationId: string }[];
+      const accepted = report.checks.find((check) => check.name === "payload_acceptance")!.passed;
+      expect(fired.length).toBeGreaterThanOrEqual(accepted);
+      expect(new Set(fired.map((event) => event.conversationId))).toEqual(new Set([fixtureConversation.conversationId]));
+    } finally {
+      await own.close();
+    }
+  });
+
+  const switches: ReadonlyArray<{ options: Parameters<typeof createSandbox>[0]; name: string; value: unknown; failing?: string[] }> = [
+    { options: { pageBase: 1 }, name: "page_index_base", value: 1 },
+    { options: { defaultPageSize: 7 }, name: "default_page_size", value: 7 },
+    { options: { statusCase: "insensitive" }, name: "status_letter_case", value: "ignored" },
+    { options: { identifierWins: "externalConversationId" }, name: "identifier_precedence", value: "externalConversationId" },
+    { options: { inboundDirection: "In" }, name: "inbound_direction_spelling", value: ["In"] },
+    // The description declares an array, so a single descriptor is also a schema failure of that response.
+    { options: { triggerList: "single" }, name: "trigger_list_shape", value: "single", failing: ["response_schema_conformance"] },
+    { options: { dateTo: "exclusive" }, name: "date_range_end", value: "exclusive" },
+    { options: { unknownParameters: "ignore" }, name: "unlisted_query_parameters", value: "ignored" },
+    // The description sets no maximum, so a page size above the sandbox's is a valid request refused.
+    { options: { maxPageSize: 50 }, name: "max_page_size", value: { answer: "refused", status: 400 }, failing: ["positive_data_acceptance"] },
+  ];
+
+  it.each(switches)("discovery reads the switch $options back as $name", async ({ options, name, value, failing: expected = [] }) => {
+    const switched = await createSandbox({ fixture: exampleFixture(), ...options });
+    try {
+      const report = await fullRun(switched.fetch);
+      expect(finding(report, name)).toEqual(value);
+      expect(failing(report)).toEqual(expected);
+    } finally {
+      await switched.close();
+    }
+  });
+
+  it("discovery reads the error media type switch back; the description documents application/json only", async () => {
+    const switched = await createSandbox({ fixture: exampleFixture(), errorMediaType: "application/problem+json" });
+    try {
+      const report = await fullRun(switched.fetch);
+      expect(finding(report, "error_body_layout")).toMatchObject({ 401: expect.stringContaining("(application/problem+json)") });
+      expect(failing(report)).toEqual(["content_type_conformance"]);
+    } finally {
+      await switched.close();
+    }
+  });
+
+  it("discovery reads the order switch back", async () => {
+    const switched = await createSandbox({ fixture: exampleFixture(), order: "startedOn-asc" });
+    try {
+      expect(finding(await fullRun(switched.fetch), "item_order")).toContain("startedOn ascending");
+    } finally {
+      await switched.close();
+    }
+  });
+});

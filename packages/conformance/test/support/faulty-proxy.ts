@@ -1,0 +1,82 @@
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** A response as the proxy holds it between the upstream and the client. */
+export interface ProxiedResponse {
+  /** HTTP status. */
+  status: number;
+  /** Response headers (lower-case names). */
+  headers: Record<string, string>;
+  /** Body text. */
+  body: string;
+}
+
+/** One deliberate fault: changes the request on its way up, or the response on its way back. */
+export interface Fault {
+  /** Rewrites or answers a request: return a response to answer without the upstream. */
+  readonly request?: (url: URL, headers: Headers) => ProxiedResponse | undefined;
+  /** Rewrites the upstream's response. */
+  readonly response?: (url: URL, response: ProxiedResponse) => void;
+}
+
+/** A proxy on 127.0.0.1 in front of a server, breaking one thing; stop it with `close`. */
+export interface FaultyProxy {
+  /** Base address of the proxy. */
+  readonly url: string;
+  /** Stops the proxy. */
+  close(): Promise<void>;
+}
+
+async function bodyOf(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Where the proxy forwards to: a base address, and the fetch that reaches it (an in-process server's own fetch works). */
+export interface Upstream {
+  /** Base address of the upstream server. */
+  readonly baseUrl: string;
+  /** Fetch used to reach it; the global fetch by default. */
+  readonly fetch?: typeof globalThis.fetch;
+}
+
+/** Starts a proxy on 127.0.0.1 and an ephemeral port that forwards to `upstream` through `fault`. */
+export async function startFaultyProxy(upstream: Upstream, fault: Fault = {}): Promise<FaultyProxy> {
+  const send = upstream.fetch ?? globalThis.fetch;
+  const server: Server = createServer(async (incoming, outgoing) => {
+    try {
+      const url = new URL(incoming.url ?? "/", upstream.baseUrl);
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(incoming.headers)) {
+        if (typeof value === "string" && !["host", "connection", "content-length"].includes(name)) headers.set(name, value);
+      }
+      let response = fault.request?.(url, headers);
+      if (!response) {
+        const body = await bodyOf(incoming);
+        const answer = await send(url, { method: incoming.method ?? "GET", headers, ...(body.length > 0 ? { body: new Uint8Array(body) } : {}) });
+        response = { status: answer.status, headers: {}, body: await answer.text() };
+        answer.headers.forEach((value, name) => {
+          if (!["content-length", "content-encoding", "transfer-encoding", "connection"].includes(name)) response!.headers[name] = value;
+        });
+        fault.response?.(url, response);
+      }
+      outgoing.writeHead(response.status, response.headers).end(response.body);
+    } catch (error) {
+      outgoing.writeHead(502, { "content-type": "text/plain" }).end(`proxy error: ${String(error)}`);
+    }
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Rewrites a JSON response body in place. */
+export function editJson(response: ProxiedResponse, edit: (body: unknown) => unknown): void {
+  response.body = JSON.stringify(edit(JSON.parse(response.body) as unknown));
+}

@@ -1,0 +1,23 @@
+import { defaultMockOptions, freePort, startMock, type RunningMock } from "@bot-conversation/mock";
+import { afterAll, beforeAll } from "vitest";
+
+/** Starts the workspace's real Prism mock on 127.0.0.1 and a free port for the calling file, and stops it after. */
+export function usePrism(): () => RunningMock {
+  let mock: RunningMock | undefined;
+  beforeAll(async () => {
+    mock = await startMock({ ...defaultMockOptions, port: await freePort() }, "ignore");
+  });
+  afterAll(async () => {
+    await mock?.stop();
+  });
+  return () => {
+    if (!mock) throw new Error("Prism is not running");
+    return mock;
+  };
+}
+
+/** The bot of the description's examples, which Prism serves. */
+export const exampleBot = "5f0c6d1e-8a4b-4f3e-9c2d-7b1a2e3f4d5c";
+
+/** The conversation of the description's examples. */
+export const exampleConversation = "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c";
