@@ -9,10 +9,12 @@ import { buildTimes } from "./build.ts";
 import { clientSize } from "./size.ts";
 import { conformanceRun } from "./conformance.ts";
 import { docsSite } from "./docs.ts";
+import { docsWeight } from "./docs-weight.ts";
 import { mockServer } from "./mock.ts";
 import { payloadValidation } from "./payload.ts";
 import { perCallOverhead } from "./per-call.ts";
 import { renderResults, type Section } from "./report.ts";
+import { sandboxServer } from "./sandbox.ts";
 
 const benchmarks: [string, () => Promise<Section>][] = [
   ["per-call overhead", perCallOverhead],
@@ -20,8 +22,10 @@ const benchmarks: [string, () => Promise<Section>][] = [
   ["client size", clientSize],
   ["payload validation", payloadValidation],
   ["Prism mock", mockServer],
+  ["sandbox", sandboxServer],
   ["build", buildTimes],
   ["API reference site", docsSite],
+  ["API reference first visit", docsWeight],
   ["conformance kit", conformanceRun],
 ];
 

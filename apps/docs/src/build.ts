@@ -1,3 +1,5 @@
+import { buildSandboxControlPage } from "./sandbox-control.ts";
 import { buildSite } from "./site.ts";
 
 await buildSite();
+await buildSandboxControlPage();

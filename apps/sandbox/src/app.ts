@@ -22,7 +22,9 @@ export function createApp(context: SandboxContext): Hono {
   const app = new Hono();
 
   // Browser frontends call the sandbox from their own origin, as they call the mock; a preflight carries no token.
-  app.use(cors({ origin: (origin) => origin, allowHeaders: ["X-Token", "Content-Type"], exposeHeaders: ["Retry-After"], maxAge: 600 }));
+  // Only requests with an Origin (browsers') get the CORS headers: adding headers to a finished response copies it.
+  const allowBrowsers = cors({ origin: (origin) => origin, allowHeaders: ["X-Token", "Content-Type"], exposeHeaders: ["Retry-After"], maxAge: 600 });
+  app.use((c, next) => (c.req.header("origin") === undefined ? next() : allowBrowsers(c, next)));
   app.use(async (c, next) => {
     // The token is compared, never logged or echoed.
     if (!tokens.has(c.req.header("x-token") ?? "")) {

@@ -6,3 +6,4 @@ export { defaultSwitches, switchDefinitions, type SandboxSwitches, type SwitchDe
 export { FixtureError, type Fixture } from "./fixture.ts";
 export type { Defect } from "./description.ts";
 export type { Problem } from "./problem.ts";
+export { launchSandbox, LaunchError, type LaunchedSandbox } from "./launch.ts";

@@ -1,7 +1,7 @@
 import { createApp } from "./app.ts";
 import type { SandboxContext } from "./context.ts";
 import { Faults } from "./faults.ts";
-import { checkFixture, readFixture, type Fixture } from "./fixture.ts";
+import { checkFixture, readFixture } from "./fixture.ts";
 import { generateData } from "./generate.ts";
 import { resolveOptions, type SandboxOptions } from "./options.ts";
 import { Storage } from "./storage.ts";
@@ -49,4 +49,3 @@ export async function createSandbox(given: Partial<SandboxOptions> = {}): Promis
   }
 }
 
-export type { Fixture };

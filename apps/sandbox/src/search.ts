@@ -3,7 +3,7 @@ import { refusal, type SandboxContext } from "./context.ts";
 import { operationParameters, serviceDescription, serviceEnum } from "./description.ts";
 import { problemResponse } from "./problem.ts";
 import { queryChecker } from "./request.ts";
-import { summarize } from "./summary.ts";
+import { summaryText } from "./summary.ts";
 
 const checkQuery = queryChecker(operationParameters(serviceDescription, "searchConversations"));
 const statuses = serviceEnum("ConversationStatus");
@@ -32,7 +32,7 @@ export function searchConversations(context: SandboxContext, url: URL): Response
   }
   const date = (name: string) => (query[name] === undefined ? undefined : Date.parse(query[name] as string));
   const offset = (pageIndex - options.pageBase) * pageSize;
-  const { total, items } = context.storage.search(
+  const { total, items: found } = context.storage.search(
     {
       agentStageId: query["agentStageId"] as string | undefined,
       status: query["status"] as string | undefined,
@@ -47,8 +47,7 @@ export function searchConversations(context: SandboxContext, url: URL): Response
     pageSize,
     offset,
   );
-  const page: ConversationPage = {
-    items: items.map((item) => summarize(item, options.inboundDirection)),
+  const envelope: Omit<ConversationPage, "items"> = {
     hasMore: offset + pageSize < total,
     pageIndex,
     pageSize,
@@ -57,5 +56,7 @@ export function searchConversations(context: SandboxContext, url: URL): Response
     fromItemInclusive: Math.min(offset, total),
     toItemExclusive: Math.min(offset + pageSize, total),
   };
-  return Response.json(page);
+  // The stored summaries are joined as text, not parsed and serialized again: most of a search's time otherwise.
+  const items = found.map((item) => summaryText(item.summary, item.inbound, options.inboundDirection)).join(",");
+  return new Response(`{"items":[${items}],${JSON.stringify(envelope).slice(1)}`, { headers: { "content-type": "application/json" } });
 }

@@ -5,6 +5,9 @@ import type { ConversationColumns, StoredConversation } from "./storage.ts";
 /** The outbound spelling, as the description gives it (the seed writes `Outbound`). */
 const outbound = String(serviceDescription.components.schemas["MessageDirection"]?.examples?.[0] ?? "Outbound");
 
+/** A search summary without `latestMessageDirection`, whose inbound spelling is a switch applied when it is read. */
+type SummaryWithoutDirection = Omit<ConversationSummary, "latestMessageDirection">;
+
 function lastMessage(stored: StoredConversation): MessageActivity | undefined {
   return stored.conversation.history.findLast((activity): activity is MessageActivity => activity.type === "Message");
 }
@@ -16,9 +19,8 @@ function lastMessage(stored: StoredConversation): MessageActivity | undefined {
  * no message, `latestMessageOn` is the start of the conversation (and the text is empty, the
  * direction outbound): the sandbox's choice, the service does not say.
  */
-export function summarize(stored: StoredConversation, inboundDirection: string): ConversationSummary {
+function summarize(stored: StoredConversation, latest: MessageActivity | undefined): SummaryWithoutDirection {
   const { conversation } = stored;
-  const latest = lastMessage(stored);
   return {
     id: conversation.id,
     channelId: conversation.channelId,
@@ -28,19 +30,28 @@ export function summarize(stored: StoredConversation, inboundDirection: string):
     startedOn: stored.startedOn,
     channelData: conversation.channelData,
     latestMessageOn: latest?.timestamp ?? stored.startedOn,
-    latestMessageDirection: latest === undefined || latest.from.role === "Bot" ? outbound : inboundDirection,
     latestMessageText: latest?.text ?? "",
     closingStatus: conversation.closingStatus,
     closingReason: conversation.closingReason,
   };
 }
 
-/** The columns a conversation is searched and sorted by. */
+/** What is stored for a conversation besides its export: the columns it is searched and sorted by, and its summary. */
 export function columnsOf(stored: StoredConversation): ConversationColumns {
   const latest = lastMessage(stored);
   return {
     startedOnMs: Date.parse(stored.startedOn),
     latestMessageOnMs: Date.parse(latest?.timestamp ?? stored.startedOn),
     sessionId: stored.conversation.channelData?.platform.session.id ?? null,
+    summary: JSON.stringify(summarize(stored, latest)),
+    latestMessageInbound: latest !== undefined && latest.from.role !== "Bot",
   };
+}
+
+/**
+ * A stored summary (JSON text) with its `latestMessageDirection`: `Outbound`, or the `inboundDirection`
+ * switch when the user sent the last message. Text is joined, not parsed, since searches serve many.
+ */
+export function summaryText(summary: string, inbound: boolean, inboundDirection: string): string {
+  return `${summary.slice(0, -1)},"latestMessageDirection":${JSON.stringify(inbound ? inboundDirection : outbound)}}`;
 }

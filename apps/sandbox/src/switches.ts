@@ -12,7 +12,7 @@ export interface SandboxSwitches {
   readonly defaultPageSize: number;
   /** Largest `pageSize` accepted, or `null` for no limit (`--max-page-size`); larger is a 400. The service does not say. */
   readonly maxPageSize: number | null;
-  /** Order of search items (`--order`): newest start first, oldest start first, or most recent message first; ties by `id`. */
+  /** Order of search items (`--order`): newest start first, oldest start first, or most recent message first; ties by load order, in the direction of the sort. */
   readonly order: "startedOn-desc" | "startedOn-asc" | "latestMessageOn-desc";
   /** Whether `status` matches `active` as `Active` (`--status-case`). The service lists the values capitalized only. */
   readonly statusCase: "exact" | "insensitive";

@@ -210,6 +210,13 @@ describe("authentication", () => {
     expect(response.headers.get("access-control-allow-headers")).toMatch(/X-Token/i);
   });
 
+  test("an ordinary request from a browser origin gets Access-Control-Allow-Origin; one without an Origin does not need it", async () => {
+    const fromBrowser = await sandbox.call(searchPath, { headers: { origin: "http://localhost:5173" } });
+    expect([fromBrowser.status, fromBrowser.headers.get("access-control-allow-origin")]).toEqual([200, "http://localhost:5173"]);
+    const fromServer = await sandbox.call(searchPath);
+    expect([fromServer.status, fromServer.headers.get("access-control-allow-origin")]).toEqual([200, null]);
+  });
+
   test("an unknown route is a 404 and a known path with another method a 405", async () => {
     expect((await sandbox.call("/api/v3/anything")).status).toBe(404);
     const wrongMethod = await sandbox.call(searchPath, { method: "DELETE" });

@@ -4,20 +4,20 @@ import { join } from "node:path";
 import type { ConversationPage } from "@bot-conversation/types";
 import { afterAll, describe, expect, test } from "vitest";
 import { exampleFixture, exampleSessionId } from "./support/fixture.ts";
-import { startSandboxProcess, type SandboxProcess } from "./support/process.ts";
+import { launchSandbox, type LaunchedSandbox } from "../src/index.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "sandbox-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-const running = new Set<SandboxProcess>();
+const running = new Set<LaunchedSandbox>();
 afterAll(async () => {
   for (const sandbox of running) await sandbox.stop("SIGKILL");
 });
-async function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<SandboxProcess> {
-  const sandbox = await startSandboxProcess(args, env);
+async function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<LaunchedSandbox> {
+  const sandbox = await launchSandbox(args, { env });
   running.add(sandbox);
   return sandbox;
 }
-async function stop(sandbox: SandboxProcess, signal: NodeJS.Signals = "SIGTERM") {
+async function stop(sandbox: LaunchedSandbox, signal: NodeJS.Signals = "SIGTERM") {
   running.delete(sandbox);
   return sandbox.stop(signal);
 }
@@ -32,7 +32,8 @@ const firedMarkers = async (url: string) =>
 const searchIds = async (url: string) =>
   ((await (await fetch(`${url}/api/v2/channels/conversations?pageSize=1000`, { headers })).json()) as ConversationPage).items.map((item) => item.id);
 
-describe("the sandbox as a process on loopback", () => {
+// Each test starts real processes (up to four); under a loaded CI machine a start alone can take seconds.
+describe("the sandbox as a process on loopback", { timeout: 120_000 }, () => {
   test("prints `Sandbox ready at http://127.0.0.1:<port>` and serves the operations there; SIGTERM stops it cleanly", async () => {
     const sandbox = await start(["--conversations", "30"]);
     expect(sandbox.readyLine).toMatch(/^Sandbox ready at http:\/\/127\.0\.0\.1:\d+$/);
@@ -97,7 +98,7 @@ describe("the sandbox as a process on loopback", () => {
         const response = await fire(sandbox.url, marker).catch(() => undefined);
         if (!response) return;
         if (response.status === 200) acknowledged.push(marker);
-        if (acknowledged.length >= 300 && sandbox.child.exitCode === null && sandbox.child.signalCode === null) sandbox.child.kill("SIGKILL");
+        if (acknowledged.length >= 300 && sandbox.process.exitCode === null && sandbox.process.signalCode === null) sandbox.process.kill("SIGKILL");
       }
     };
     await Promise.all(Array.from({ length: 8 }, writer));

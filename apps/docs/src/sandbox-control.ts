@@ -1,0 +1,20 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { distDirectory, templatePath } from "./paths.ts";
+import { runRedocly } from "./redocly.ts";
+import { applyContentSecurityPolicy, useLocalViewer } from "./site.ts";
+import { servedViewer } from "./viewer.ts";
+
+/** The sandbox control API's page of the reference, beside `index.html`. */
+export const sandboxControlPage = "sandbox-control.html";
+
+/**
+ * Builds the page of the sandbox's control API (`/_sandbox/`, `apps/sandbox/openapi/sandbox-control.yaml`,
+ * the `sandbox-control@v1` entry of `redocly.yaml`): a page of its own, since it is not part of the
+ * service, made the same way as the main reference (same template, local viewer, same policy).
+ */
+export async function buildSandboxControlPage(): Promise<void> {
+  const pagePath = join(distDirectory, sandboxControlPage);
+  await runRedocly(["build-docs", "sandbox-control@v1", "--output", pagePath, "--template", templatePath]);
+  writeFileSync(pagePath, applyContentSecurityPolicy(useLocalViewer(readFileSync(pagePath, "utf8"), servedViewer())));
+}

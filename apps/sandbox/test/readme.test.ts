@@ -1,0 +1,55 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { checkReadmeExamples } from "@bot-conversation/test-support/readme-examples";
+import { describe, expect, test } from "vitest";
+import { defaultSwitches, switchDefinitions } from "../src/index.ts";
+
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
+
+describe("README.md", () => {
+  test("every ts example compiles against the package", async () => {
+    const examples = await checkReadmeExamples(packageDir);
+    expect(examples).toHaveLength(3);
+    expect(examples.filter((example) => example.diagnostics.length > 0)).toEqual([]);
+  });
+
+  // Each example runs as a module inside the package (so `@bot-conversation/sandbox` resolves to itself).
+  const run = (index: number) => {
+    const directory = fileURLToPath(new URL("../test-results/readme/", import.meta.url));
+    mkdirSync(directory, { recursive: true });
+    const file = `${directory}example-${index}.ts`;
+    writeFileSync(file, blocks[index]!);
+    const result = spawnSync(process.execPath, [file], { encoding: "utf8", timeout: 60_000 });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    return result.stdout;
+  };
+
+  test("the in-process example pages from 1 and prints the channels of five active conversations", () => {
+    const [line] = run(0).split("\n");
+    expect(line).toMatch(/^1 \d+ \[ ('(directline|platform|messenger_a|messenger_b)',? ?){5}\]$/);
+  });
+
+  test("the fixture example fires once, is refused for an unknown conversation, and reads the event back", () => {
+    const output = run(1);
+    expect(output).toMatch(/^true\n/);
+    expect(output).toContain("externalEventId: 'callback-requested'");
+    expect(output).toContain("conversationId: 'c-1'");
+  });
+
+  test("the fault example gets its page after two 503s", () => {
+    expect(run(2)).toBe("20\n");
+  });
+
+  test("the switches table lists every switch with its default first", () => {
+    for (const definition of switchDefinitions) {
+      const row = readme.split("\n").find((line) => line.startsWith(`| \`--${definition.flag}\` |`));
+      expect(row, definition.flag).toBeDefined();
+      const defaultText = defaultSwitches[definition.key] === null ? "none" : String(defaultSwitches[definition.key]);
+      expect(row!.split("|")[2]!.trim().startsWith(`\`${defaultText}\``), `${definition.flag} default`).toBe(true);
+    }
+  });
+});

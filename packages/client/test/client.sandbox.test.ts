@@ -1,0 +1,117 @@
+/**
+ * The client end to end against the sandbox (`apps/sandbox`): the service's rules over real data,
+ * on a real HTTP server on 127.0.0.1. The sandbox is imported by path rather than as a dependency,
+ * because it depends on this client (its payload check is `validateEventPayload`); turbo builds it
+ * before these tests (`packages/client/turbo.json`).
+ */
+import { afterAll, describe, expect, test } from "vitest";
+import { startSandboxServer, type RunningSandbox, type SandboxOptions } from "../../../apps/sandbox/src/index.ts";
+import {
+  AuthenticationError,
+  createBotConversationClient,
+  NotFoundError,
+  platformConversationId,
+  ServerError,
+  TimeoutError,
+  type BotConversationClient,
+} from "../src/index.js";
+
+const token = "sandbox-token";
+const servers: RunningSandbox[] = [];
+afterAll(async () => {
+  for (const server of servers) await server.stop();
+});
+
+/** A sandbox on loopback with generated data (and the given switches), a client of it, and its control API. */
+async function sandbox(options: Partial<SandboxOptions> = {}, clientOptions: { timeoutMs?: number } = {}) {
+  const server = await startSandboxServer({ host: "127.0.0.1", port: 0, conversations: 45, ...options });
+  servers.push(server);
+  const client = createBotConversationClient({ baseUrl: server.url, token, ...clientOptions });
+  const control = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${server.url}/_sandbox/${path}`, { method, headers: { "x-token": token, "content-type": "application/json" }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    return response.status === 204 ? undefined : ((await response.json()) as unknown);
+  };
+  return { server, client, control };
+}
+
+/** A conversation of the sandbox with its bot, found through the client itself. */
+async function someConversation(client: BotConversationClient, channelId?: string) {
+  const { items } = await client.searchConversations({ pageSize: 1, ...(channelId ? { channelId } : {}) });
+  const conversation = items[0]!;
+  const agentStageId = conversation.members.find((member) => member.role === "Bot")!.id;
+  return { conversation, agentStageId };
+}
+
+describe("against the sandbox", () => {
+  test("searchConversations applies the filters: every item matches, and the total is the count", async () => {
+    const { client } = await sandbox();
+    const all = await client.searchConversations({ pageSize: 100 });
+    const page = await client.searchConversations({ status: "Closed", channelId: "platform", pageSize: 100 });
+    expect(page.items.length).toBeGreaterThan(0);
+    expect(page.items.every((item) => item.status === "Closed" && item.channelId === "platform")).toBe(true);
+    expect(page.totalItemCount).toBe(all.items.filter((item) => item.status === "Closed" && item.channelId === "platform").length);
+  });
+
+  test.each([0, 1] as const)("iterateConversations reads every conversation once when pages count from %i", async (pageBase) => {
+    const { client } = await sandbox({ pageBase });
+    const ids: string[] = [];
+    for await (const conversation of client.iterateConversations({ pageSize: 7 })) ids.push(conversation.id);
+    expect(ids).toHaveLength(45);
+    expect(new Set(ids).size).toBe(45);
+  });
+
+  test.each(["array", "single"] as const)("listExternalEventTriggers resolves to an array when the sandbox answers the %s shape", async (triggerList) => {
+    const { client } = await sandbox({ triggerList });
+    const { agentStageId } = await someConversation(client);
+    const triggers = await client.listExternalEventTriggers(agentStageId);
+    expect(Array.isArray(triggers)).toBe(true);
+    // Every generated bot has several triggers; the single shape carries only the first.
+    expect(triggerList === "array" ? triggers.length > 1 : triggers.length === 1).toBe(true);
+    await expect(client.listExternalEventTriggers("no-such-bot")).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  test("fireExternalEvent by conversationId and by platform session id: recorded by the sandbox", async () => {
+    const { client, control } = await sandbox();
+    const { conversation, agentStageId } = await someConversation(client, "platform");
+    const [trigger] = await client.listExternalEventTriggers(agentStageId);
+    await client.fireExternalEvent({ conversationId: conversation.id, externalEventId: trigger!.externalEventId }, { trigger: trigger! });
+    await client.fireExternalEvent({ externalConversationId: platformConversationId(conversation.channelData!.platform.session.id), externalEventId: trigger!.externalEventId });
+    expect(await control("GET", "fired-events")).toMatchObject([{ conversationId: conversation.id }, { conversationId: conversation.id }]);
+  });
+
+  test("an unknown conversation is a NotFoundError; a bad variable value a ServerError that is not retried", async () => {
+    const { client, control } = await sandbox();
+    const { conversation, agentStageId } = await someConversation(client);
+    const [trigger] = await client.listExternalEventTriggers(agentStageId);
+    await expect(client.fireExternalEvent({ conversationId: "no-such-conversation", externalEventId: trigger!.externalEventId })).rejects.toBeInstanceOf(NotFoundError);
+    const error = await client.fireExternalEvent({ conversationId: conversation.id, externalEventId: trigger!.externalEventId, externalEventPayload: { deliveryDate: "next Tuesday" } }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error).toMatchObject({ status: 500, body: { errors: [{ path: "$.externalEventPayload.deliveryDate" }] } });
+    expect(await control("GET", "fired-events")).toEqual([]);
+  });
+
+  test("searches are retried through injected 503s; a fire is not retried", async () => {
+    const { client, control } = await sandbox();
+    await control("POST", "faults", { operationId: "searchConversations", status: 503, retryAfter: 0, times: 2 });
+    expect((await client.searchConversations()).items).toHaveLength(20);
+    const { conversation, agentStageId } = await someConversation(client);
+    const [trigger] = await client.listExternalEventTriggers(agentStageId);
+    await control("POST", "faults", { operationId: "fireExternalEvent", status: 503, times: 1 });
+    await expect(client.fireExternalEvent({ conversationId: conversation.id, externalEventId: trigger!.externalEventId })).rejects.toMatchObject({ status: 503 });
+    // One attempt used the fault; the next fire goes through, so none was retried behind the caller's back.
+    await client.fireExternalEvent({ conversationId: conversation.id, externalEventId: trigger!.externalEventId });
+    expect(await control("GET", "fired-events")).toHaveLength(1);
+  });
+
+  test("a delay longer than the client's time-out is a TimeoutError", async () => {
+    const { client, control } = await sandbox({}, { timeoutMs: 200 });
+    await control("POST", "faults", { operationId: "listExternalEventTriggers", status: 200, delayMs: 2_000, times: 3 });
+    await expect(client.listExternalEventTriggers("any-bot")).rejects.toBeInstanceOf(TimeoutError);
+  });
+
+  test("a token the sandbox does not accept is an AuthenticationError", async () => {
+    const { server } = await sandbox();
+    const stranger = createBotConversationClient({ baseUrl: server.url, token: "not-the-token" });
+    await expect(stranger.searchConversations()).rejects.toBeInstanceOf(AuthenticationError);
+  });
+});
