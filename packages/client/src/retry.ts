@@ -26,9 +26,10 @@ export function isRetryableStatus(status: number): boolean {
  * `1e0`, the obsolete date forms) or over 60 s; the computed backoff then applies.
  */
 export function parseRetryAfter(value: string | null | undefined): number | undefined {
-  const delay = /^\d+$/.test(value ?? "")
+  // `test` reads null and undefined as the words "null" and "undefined", which neither form matches.
+  const delay = /^\d+$/.test(value!)
     ? Number(value) * 1000
-    : /^[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} [\d:]{8} GMT$/.test(value ?? "")
+    : /^[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} [\d:]{8} GMT$/.test(value!)
       ? Date.parse(value!) - Date.now()
       : NaN;
   // Past dates mean "now"; a wait over the cap or unparsable (NaN) is not honoured.

@@ -22,9 +22,9 @@ export const redactor =
       text,
     );
 
-/** A JSON-able value with `redact` applied to every string and object key, at any depth; its shape is kept. */
+/** A JSON-able value with `redact` applied to every string and object key, at any depth; its shape is kept (undefined stays undefined). */
 export function redactJson<T>(value: T, redact: Redact): T {
-  return JSON.parse(JSON.stringify(value), (_key, item: unknown) =>
+  return value === undefined ? value : JSON.parse(JSON.stringify(value), (_key, item: unknown) =>
     typeof item === "string" ? redact(item) : isJsonObject(item) ? Object.fromEntries(Object.entries(item).map(([key, entry]) => [redact(key), entry])) : item,
   ) as T;
 }

@@ -69,7 +69,7 @@ async function tokenFrom(source: () => unknown, signal: AbortSignal): Promise<st
  * harmlessly). Redirects are never followed: fetch would send `X-Token` and the body to whatever
  * origin a `Location` names, and the service documents none.
  */
-export function createTransport({ token, fetch = (request, init) => globalThis.fetch(request, init), timeoutMs = 60_000, maxRetries = 2, logger }: TransportOptions) {
+export function createTransport({ token, fetch, timeoutMs = 60_000, maxRetries = 2, logger }: TransportOptions) {
   return async function send(request: Request, call: Call): Promise<Response> {
     const { signal: caller, method } = request;
     const retries = method === "GET" ? maxRetries : 0;
@@ -97,7 +97,7 @@ export function createTransport({ token, fetch = (request, init) => globalThis.f
         // Remembered per call, so this call's errors and log lines can redact exactly what it sent.
         if (!call.tokens.includes(value)) call.tokens.push(value);
         request.headers.set("X-Token", value);
-        response = await fetch(request, { signal: attempt.signal, redirect: "manual" });
+        response = await (fetch ?? globalThis.fetch)(request, { signal: attempt.signal, redirect: "manual" });
       } catch (error) {
         settle();
         log?.("failed");
