@@ -35,7 +35,7 @@ export function redactJson<T>(value: T, redact: Redact): T {
  * carry the raw bytes of a response (a token it echoed included) in fields that `console.error` prints.
  */
 export function describeFailure(error: unknown, redact: Redact): string {
-  let summary = "";
-  for (let cause = error, depth = 0; cause instanceof Error && depth < 4; cause = cause.cause, depth++) summary += `${depth ? ": " : ""}${cause.message}`;
-  return redact(summary);
+  const messages: string[] = [];
+  for (let cause = error; cause instanceof Error && messages.length < 4; cause = cause.cause) messages.push(cause.message);
+  return redact(messages.join(": "));
 }

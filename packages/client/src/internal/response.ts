@@ -62,7 +62,8 @@ export async function readResponse<T>(
     if (problem) throw new UnexpectedResponseError(init, ` but ${problem}; got ${describeValue(redactJson(value, redact))}`);
     // A redirect is never followed (see the transport): it is named by the origin it points to, never the whole address.
     const origin = cleanHeaders["location"] && URL.parse(cleanHeaders["location"], response.url)?.origin;
-    const detail = status > 299 && status < 400 ? `a redirect${origin ? ` to ${origin}` : ""}, not followed` : reasonOf(cleanBody);
+    // Below 400 here is a redirect: 3xx, or the status 0 of a browser's opaque redirect.
+    const detail = status < 400 ? `a redirect${origin ? ` to ${origin}` : ""}, not followed` : reasonOf(cleanBody);
     throw apiErrorFor(init, detail && `: ${detail}`);
   };
   if (!response.ok) return fail(result.error);

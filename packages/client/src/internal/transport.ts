@@ -51,12 +51,13 @@ export const retryTiming = {
  * hold a secret the client cannot know to redact.
  */
 async function tokenFrom(source: () => unknown, signal: AbortSignal): Promise<string> {
-  const value = await Promise.race([
-    Promise.resolve().then(source).catch((error: unknown) => {
-      throw new TypeError(`token: the function threw ${(error as Error)?.name}`);
-    }),
-    new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason as Error))),
-  ]);
+  const value = await new Promise((resolve, reject) => {
+    // Whichever comes first settles the promise: the abort (timeout or caller), or the function's result.
+    signal.addEventListener("abort", () => reject(signal.reason as Error));
+    Promise.resolve()
+      .then(source)
+      .then(resolve, (error: unknown) => reject(new TypeError(`token: the function threw ${(error as Error)?.name}`)));
+  });
   return checkToken(value, "token: the function's result");
 }
 
