@@ -140,7 +140,7 @@ export function createBotConversationClient(options: BotConversationClientOption
           mistake("options.trigger", `the trigger ${describeValue(request.externalEventId)}`, trigger.externalEventId, 1);
         }
         const problems = validateEventPayload(trigger, request.externalEventPayload);
-        if (problems.length > 0) throw new EventValidationError(problems);
+        if (problems[0]) throw new EventValidationError(problems);
       }
       await run("POST", firePath, options, (init) => raw.POST(firePath, { body: request, ...init }));
     },

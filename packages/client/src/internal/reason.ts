@@ -8,6 +8,6 @@
 export function reasonOf(body: unknown): string | undefined {
   // Any other JSON value (a string, a number, an array) has none of these fields; only null and undefined cannot be read.
   const { validation, detail, title, message } = (body ?? {}) as Record<string, unknown>;
-  const reason = (Array.isArray(validation) && validation[0]?.message) || detail || title || message;
+  const reason = (validation as { message?: unknown }[] | undefined)?.[0]?.message || detail || title || message;
   return typeof reason === "string" ? reason.replace(/\s+/g, " ").slice(0, 120) : undefined;
 }
