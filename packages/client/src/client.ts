@@ -93,7 +93,7 @@ export function createBotConversationClient(options: BotConversationClientOption
     // openapi-fetch merges no headers when this is undefined.
     headers: options.headers as Record<string, string>,
     bodySerializer: toJson,
-    fetch: (request) => send(request, { path: request.url, tokens: [] }),
+    fetch: (request) => send(request, { path: request.url, tokens: new Set() }),
   });
 
   /**
@@ -109,7 +109,7 @@ export function createBotConversationClient(options: BotConversationClientOption
     go: (init: CallInit) => Promise<TextResult>,
     check?: BodyCheck<T>,
   ): Promise<T> => {
-    const call: Call = { path, tokens: [] };
+    const call: Call = { path, tokens: new Set() };
     // openapi-fetch skips a header set or signal that is undefined, which its types do not say under exactOptionalPropertyTypes.
     const init = { parseAs: "text", headers, signal, fetch: (request: Request) => send(request, call) } as CallInit;
     return readResponse(method, call, go(init), onResponse, check as BodyCheck<T>);

@@ -106,7 +106,7 @@ describe("transport timing (fake fetch, replaced sleep and random)", () => {
         return next ?? new Response("{}");
       },
     });
-    const response = await send(new Request("http://127.0.0.1/x", { method }), { path: "/x", tokens: [] }).catch((error: unknown) => error);
+    const response = await send(new Request("http://127.0.0.1/x", { method }), { path: "/x", tokens: new Set<string>() }).catch((error: unknown) => error);
     return { response, waits, calls };
   }
 

@@ -12,9 +12,9 @@ export type Redact = (text: string) => string;
 
 /** Builds the redaction of the given token values. */
 export const redactor =
-  (tokens: readonly string[]): Redact =>
+  (tokens: Iterable<string>): Redact =>
   (text) =>
-    tokens.reduce(
+    [...tokens].reduce(
       (clean, token) =>
         clean
           .split(token)

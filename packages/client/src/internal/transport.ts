@@ -28,7 +28,7 @@ export interface Call {
   /** Path template of the operation, for messages, e.g. `/api/v2/channels/conversations`. */
   readonly path: string;
   /** Every token value this call sent, so its errors and log lines can be redacted. */
-  readonly tokens: string[];
+  readonly tokens: Set<string>;
   /** The response returned to openapi-fetch, once its status line arrived. */
   response?: Response;
   /** Ends the timeout and caller link of the attempt that produced `response`: its body has been read. */
@@ -41,7 +41,8 @@ export const retryTiming = {
   sleep: (ms: number, signal: AbortSignal): Promise<void> =>
     new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
-      signal.addEventListener("abort", () => resolve(clearTimeout(timer)), { once: true });
+      // An aborted signal never fires again, so the listener needs no removal.
+      signal.addEventListener("abort", () => resolve(clearTimeout(timer)));
     }),
 };
 
@@ -96,7 +97,7 @@ export function createTransport({ token, fetch, timeoutMs = 60_000, maxRetries =
       try {
         value = typeof token === "string" ? token : await tokenFrom(token, attempt.signal);
         // Remembered per call, so this call's errors and log lines can redact exactly what it sent.
-        if (!call.tokens.includes(value)) call.tokens.push(value);
+        call.tokens.add(value);
         request.headers.set("X-Token", value);
         response = await (fetch ?? globalThis.fetch)(request, { signal: attempt.signal, redirect: "manual" });
       } catch (error) {
