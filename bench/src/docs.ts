@@ -25,7 +25,8 @@ export async function docsSite(): Promise<Section> {
   const run = spawnSync("pnpm", ["--filter", "@bot-conversation/docs", "run", "build"], { cwd: workspaceRoot, encoding: "utf8" });
   const ms = performance.now() - started;
   if (run.status !== 0) throw new Error(`docs build failed:\n${run.stdout}\n${run.stderr}`);
-  const rows = filesUnder(docsDist).map((path) => {
+  // The precompressed copies (.br, .gz) are other forms of the files listed; a visit fetches one form.
+  const rows = filesUnder(docsDist).filter((path) => !/\.(br|gz)$/.test(path)).map((path) => {
     const content = readFileSync(path);
     return { file: relative(docsDist, path), raw: content.length, gzipped: gzipSync(content, { level: 9 }).length };
   });

@@ -9,6 +9,7 @@ import { buildTimes } from "./build.ts";
 import { clientSize } from "./size.ts";
 import { conformanceRun } from "./conformance.ts";
 import { docsSite } from "./docs.ts";
+import { docsWeight } from "./docs-weight.ts";
 import { mockServer } from "./mock.ts";
 import { payloadValidation } from "./payload.ts";
 import { perCallOverhead } from "./per-call.ts";
@@ -22,6 +23,7 @@ const benchmarks: [string, () => Promise<Section>][] = [
   ["Prism mock", mockServer],
   ["build", buildTimes],
   ["API reference site", docsSite],
+  ["API reference first visit", docsWeight],
   ["conformance kit", conformanceRun],
 ];
 

@@ -13,7 +13,7 @@ export interface CodeSample {
 }
 
 /** The sample files of each operation, in the order the tabs appear. */
-const sampleKinds = [
+export const sampleKinds = [
   { extension: "sh", lang: "Shell", label: "curl" },
   { extension: "ts", lang: "TypeScript", label: "TypeScript" },
 ] as const;

@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
+import { precompressedEncodings } from "./compress.ts";
 
 /** Content types of the files the site is made of. */
 const contentTypes: Record<string, string> = {
@@ -12,6 +13,23 @@ const contentTypes: Record<string, string> = {
   ".svg": "image/svg+xml",
   ".png": "image/png",
 };
+
+/** The precompressed copy of `file` to send for an `Accept-Encoding` header, if the build wrote one the client takes. */
+export async function precompressedCopy(file: string, acceptEncoding: string | undefined): Promise<{ file: string; encoding: string; size: number } | undefined> {
+  const accepted = new Set(
+    (acceptEncoding ?? "")
+      .split(",")
+      .map((part) => part.trim().toLowerCase().split(/\s*;\s*/))
+      .filter(([, quality]) => !/^q=0(\.0*)?$/.test(quality ?? ""))
+      .map(([name]) => name),
+  );
+  for (const { encoding, extension } of precompressedEncodings) {
+    if (!accepted.has(encoding)) continue;
+    const info = await stat(`${file}${extension}`).catch(() => undefined);
+    if (info?.isFile()) return { file: `${file}${extension}`, encoding, size: info.size };
+  }
+  return undefined;
+}
 
 /** Maps a request path to a file under `root`, or `undefined` when it would leave `root`. */
 export function resolveFile(root: string, requestUrl: string): string | undefined {
@@ -28,7 +46,8 @@ export function resolveFile(root: string, requestUrl: string): string | undefine
 
 /**
  * A static file server for a built site: GET and HEAD only, `index.html` for directories, no
- * listing. A path without a file extension that names no file gets `index.html`, because the
+ * listing; the build's precompressed copies (`.br`, `.gz`) when the client accepts them. A path
+ * without a file extension that names no file gets `index.html`, because the
  * viewer routes by path (`/section/errors`, `/conversations`) and a reload must land on the page.
  */
 export function createStaticServer(root: string): Server {
@@ -47,14 +66,24 @@ export function createStaticServer(root: string): Server {
       response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found\n");
       return;
     }
+    const compressed = await precompressedCopy(file, request.headers["accept-encoding"]);
+    // "no-cache" makes the browser ask again; the ETag lets it keep its copy (a 304, no body) until the file changes.
+    const etag = `"${info.size.toString(36)}-${info.mtimeMs.toString(36)}-${compressed?.encoding ?? "identity"}"`;
+    if (request.headers["if-none-match"] === etag) {
+      response.writeHead(304, { etag, vary: "accept-encoding", "cache-control": "no-cache" }).end();
+      return;
+    }
     response.writeHead(200, {
+      etag,
       "content-type": contentTypes[extname(file)] ?? "application/octet-stream",
-      "content-length": info.size,
+      "content-length": compressed?.size ?? info.size,
+      ...(compressed ? { "content-encoding": compressed.encoding } : {}),
+      vary: "accept-encoding",
       "cache-control": "no-cache",
       "x-content-type-options": "nosniff",
     });
     if (request.method === "HEAD") response.end();
-    else createReadStream(file).pipe(response);
+    else createReadStream(compressed?.file ?? file).pipe(response);
   });
 }
 

@@ -1,9 +1,13 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { precompress } from "./compress.ts";
 import { contentSecurityPolicy, policyPlaceholder } from "./csp.ts";
 import { bundlePath, distDirectory, templatePath } from "./paths.ts";
 import { runRedocly } from "./redocly.ts";
+import { redocOptions } from "./redoc-options.ts";
+import { writeRedirectPages } from "./routes.ts";
 import { withCodeSamples } from "./samples.ts";
+import { withSearchableText } from "./search-text.ts";
 import { integrity, servedViewer, viewerFileName } from "./viewer.ts";
 
 /** Points the page at the local viewer instead of Redocly's CDN, and sets its integrity to the served file. */
@@ -12,8 +16,8 @@ export function useLocalViewer(html: string, viewer: { source: string; version: 
   // The page is prerendered by the CLI's own Redoc; hydrating with another version would break it.
   if (!html.includes(cdnUrl)) throw new Error(`build-docs output does not load Redoc ${viewer.version} from ${cdnUrl}`);
   return html
-    .replaceAll(cdnUrl, `./${viewerFileName}`)
-    .replace(/(<link rel="modulepreload" href="\.\/redoc\.standalone\.js" integrity=")[^"]+(")/, `$1${integrity(viewer.source)}$2`);
+    .replaceAll(cdnUrl, `/${viewerFileName}`)
+    .replace(/(<link rel="modulepreload" href="\/redoc\.standalone\.js" integrity=")[^"]+(")/, `$1${integrity(viewer.source)}$2`);
 }
 
 /** Fills the template's Content-Security-Policy placeholder with the policy for this page. */
@@ -24,15 +28,22 @@ export function applyContentSecurityPolicy(html: string): string {
 
 /** Builds `dist/`: the description with code samples, `index.html` from `redocly build-docs`, and the viewer. */
 export async function buildSite(): Promise<void> {
+  rmSync(distDirectory, { recursive: true, force: true });
   mkdirSync(distDirectory, { recursive: true });
-  const description = withCodeSamples(JSON.parse(readFileSync(bundlePath, "utf8")));
+  const description = withSearchableText(withCodeSamples(JSON.parse(readFileSync(bundlePath, "utf8"))));
   const descriptionPath = join(distDirectory, "openapi.json");
   writeFileSync(descriptionPath, `${JSON.stringify(description, null, 2)}\n`);
 
   const indexPath = join(distDirectory, "index.html");
-  await runRedocly(["build-docs", descriptionPath, "--output", indexPath, "--template", templatePath]);
+  await runRedocly(["build-docs", descriptionPath, "--output", indexPath, "--template", templatePath, "--openapi", JSON.stringify(redocOptions)]);
 
   const viewer = servedViewer();
   writeFileSync(join(distDirectory, viewerFileName), viewer.source);
-  writeFileSync(indexPath, applyContentSecurityPolicy(useLocalViewer(readFileSync(indexPath, "utf8"), viewer)));
+  const page = applyContentSecurityPolicy(useLocalViewer(readFileSync(indexPath, "utf8"), viewer));
+  writeFileSync(indexPath, page);
+  // Static hosts (GitHub Pages, Netlify, Cloudflare Pages, Surge) answer unknown paths with 404.html:
+  // the same page, so an address like /section/errors opened directly still lands on its target.
+  writeFileSync(join(distDirectory, "404.html"), page);
+  writeRedirectPages(distDirectory, page);
+  precompress(["index.html", "404.html", viewerFileName, "openapi.json"].map((name) => join(distDirectory, name)));
 }

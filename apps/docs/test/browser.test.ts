@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { viewerFileName } from "../src/viewer.ts";
 import { openSite, type OpenSite } from "./support/browser.ts";
 
 const screenshotDirectory = fileURLToPath(new URL("../screenshots/", import.meta.url));
@@ -53,16 +54,31 @@ describe("sections", () => {
   });
 });
 
+/** Picks a language in an operation's sample panel (Redoc 3 shows one language at a time, chosen from a menu). */
+async function chooseSampleLanguage(operation: ReturnType<OpenSite["page"]["locator"]>, language: string): Promise<void> {
+  const menuButton = operation.getByRole("button", { name: /^(curl|TypeScript)$/ }).first();
+  if ((await menuButton.innerText()).trim() === language) return;
+  await menuButton.click();
+  await site.page.getByRole("menuitem", { name: language, exact: true }).filter({ visible: true }).first().click();
+  await operation.getByRole("button", { name: language, exact: true }).first().waitFor({ state: "visible" });
+}
+
 describe("operations", () => {
   it.each([
     ["/conversations", "Search conversations"],
     ["/external-events", "List external event triggers"],
     ["/external-events", "Fire an external event"],
-  ])("%s › %s has a page with its curl sample", async (tagHref, summary) => {
+  ])("%s › %s has a page with its curl and TypeScript samples", async (tagHref, summary) => {
     await site.page.locator(`a[href="${tagHref}"]`).first().click();
     await site.page.locator("a", { hasText: summary }).first().click();
-    await site.page.getByRole("heading", { name: summary }).first().waitFor({ state: "visible" });
-    expect(await site.page.getByText("X-Token: $BOT_CONVERSATION_TOKEN").first().isVisible()).toBe(true);
+    const heading = site.page.getByRole("heading", { name: summary }).first();
+    await heading.waitFor({ state: "visible" });
+    // The operation's own sample panel: the one after its heading.
+    const operation = site.page.locator(`[id]:has(> * h2:text-is("${summary}")), [id]:has(h2:text-is("${summary}"))`).last();
+    await chooseSampleLanguage(operation, "curl");
+    expect(await operation.getByText("X-Token: $BOT_CONVERSATION_TOKEN").first().isVisible()).toBe(true);
+    await chooseSampleLanguage(operation, "TypeScript");
+    expect(await operation.getByText("createBotConversationClient").first().isVisible()).toBe(true);
   });
 });
 
@@ -72,6 +88,23 @@ describe("models", () => {
     for (const field of ["history", "members", "closingReason"]) {
       expect(await site.page.getByText(field, { exact: true }).filter({ visible: true }).count()).toBeGreaterThan(0);
     }
+  });
+
+  it("the Resources table links each named schema to its model page", async () => {
+    await openFromSidebar("/section/resources", "Resources");
+    const table = site.page.locator("table", { hasText: "Page envelope of a search result" }).first();
+    const links = await table.locator("a").evaluateAll((anchors) => anchors.map((anchor) => ({ name: anchor.textContent ?? "", href: anchor.getAttribute("href") ?? "" })));
+    expect(links.map(({ name }) => name)).toEqual(expect.arrayContaining(["ConversationSummary", "ConversationPage", "ExternalEventTrigger", "FireExternalEventRequest", "ConversationExport"]));
+    for (const { name, href } of links) {
+      // Each target is a model page: a sidebar entry under Models.
+      const entry = site.page.locator(`a[href="${href}"] [data-text]`).first();
+      expect(await entry.getAttribute("data-text"), `${name} → ${href}`).toMatch(/model$|^Message activity$/);
+    }
+    await table.getByRole("link", { name: "ConversationSummary" }).click();
+    await site.page.getByRole("heading", { name: "Conversation summary model" }).first().waitFor({ state: "visible" });
+    expect(await site.page.getByText("latestMessageDirection", { exact: true }).filter({ visible: true }).count()).toBeGreaterThan(0);
+    // The link is a page load; the other tests start from the overview.
+    await site.page.goto(`${site.url}/`, { waitUntil: "load" });
   });
 
   it("each event activity has its own page", async () => {
@@ -93,6 +126,34 @@ describe("search", () => {
       expect(await site.page.getByText("externalEventId", { exact: true }).filter({ visible: true }).count()).toBeGreaterThan(0);
     } finally {
       await site.page.keyboard.press("Escape");
+    }
+  });
+});
+
+describe("weight", () => {
+  it("the page and the viewer arrive compressed, at under a third of their size", async () => {
+    const arrivals: { path: string; encoding: string | undefined; encodedBytes: number; bytes: number }[] = [];
+    const onResponse = async (response: import("playwright-core").Response): Promise<void> => {
+      const path = new URL(response.url()).pathname;
+      if (path !== "/" && path !== `/${viewerFileName}`) return;
+      const sizes = await response.request().sizes();
+      arrivals.push({ path, encoding: (await response.allHeaders())["content-encoding"], encodedBytes: sizes.responseBodySize, bytes: (await response.body()).length });
+    };
+    // A first visit: nothing from the cache (a revalidated copy arrives as a bodiless 304).
+    const devtools = await site.page.context().newCDPSession(site.page);
+    await devtools.send("Network.enable");
+    await devtools.send("Network.setCacheDisabled", { cacheDisabled: true });
+    site.page.on("response", onResponse);
+    try {
+      await site.page.goto(`${site.url}/`, { waitUntil: "load" });
+      await expect.poll(() => arrivals.length).toBe(2);
+    } finally {
+      site.page.off("response", onResponse);
+      await devtools.detach();
+    }
+    for (const { path, encoding, encodedBytes, bytes } of arrivals) {
+      expect(["br", "gzip"], path).toContain(encoding);
+      expect(encodedBytes, path).toBeLessThan(bytes / 3);
     }
   });
 });

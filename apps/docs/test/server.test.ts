@@ -2,6 +2,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { get, type IncomingHttpHeaders } from "node:http";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { precompress } from "../src/compress.ts";
 import { createStaticServer, listen, resolveFile } from "../src/server.ts";
 
 const root = mkdtempSync(join(tmpdir(), "docs-server-"));
@@ -40,3 +43,56 @@ describe("static server", () => {
     expect(file === undefined || file.startsWith(root)).toBe(true);
   });
 });
+
+describe("precompressed copies", () => {
+  const original = "export const viewer = 'the same bytes, compressed or not';\n".repeat(50);
+  beforeAll(() => {
+    writeFileSync(join(root, "viewer.js"), original);
+    precompress([join(root, "viewer.js")]);
+  });
+
+  it.each([
+    ["br", "br", (body: Buffer) => brotliDecompressSync(body)],
+    ["gzip, deflate", "gzip", (body: Buffer) => gunzipSync(body)],
+    ["gzip, deflate, br", "br", (body: Buffer) => brotliDecompressSync(body)],
+    ["br;q=0, gzip", "gzip", (body: Buffer) => gunzipSync(body)],
+  ])("Accept-Encoding %s gets %s, the same file once decoded", async (acceptEncoding, encoding, decode) => {
+    const response = await rawGet(`${url}/viewer.js`, { "accept-encoding": acceptEncoding });
+    expect(response.headers["content-encoding"]).toBe(encoding);
+    expect(response.headers["vary"]).toBe("accept-encoding");
+    expect(Number(response.headers["content-length"])).toBe(response.body.length);
+    expect(response.body.length).toBeLessThan(Buffer.byteLength(original));
+    expect(decode(response.body).toString()).toBe(original);
+  });
+
+  it("sends the file as it is when no encoding is accepted", async () => {
+    const response = await rawGet(`${url}/viewer.js`, {});
+    expect(response.headers["content-encoding"]).toBeUndefined();
+    expect(response.body.toString()).toBe(original);
+  });
+});
+
+describe("revalidation", () => {
+  it("answers a repeated request with the same ETag by 304 and no body, and a changed file by 200", async () => {
+    const first = await rawGet(`${url}/redoc.standalone.js`, { "accept-encoding": "gzip" });
+    const etag = String(first.headers["etag"]);
+    const again = await rawGet(`${url}/redoc.standalone.js`, { "accept-encoding": "gzip", "if-none-match": etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    writeFileSync(join(root, "redoc.standalone.js"), "export const hydrate = 2; // changed");
+    const changed = await rawGet(`${url}/redoc.standalone.js`, { "accept-encoding": "gzip", "if-none-match": etag });
+    expect(changed.status).toBe(200);
+    expect(changed.body.toString()).toContain("changed");
+  });
+});
+
+/** A GET that leaves the body as sent (fetch would decode it). */
+async function rawGet(address: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(address, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+    }).on("error", reject);
+  });
+}

@@ -20,7 +20,7 @@ describe("the built site is self-contained", () => {
   });
 
   it("serves the viewer from the site, with no remote images left in it", () => {
-    expect(html).toContain(`from "./${viewerFileName}"`);
+    expect(html).toContain(`from "/${viewerFileName}"`);
     expect(viewer).not.toContain("https://cdn.redoc.ly/redoc/logo-mini");
   });
 
@@ -41,4 +41,18 @@ describe("code samples", () => {
       expect((operation["x-codeSamples"] as { label: string }[]).map(({ label }) => label)).toEqual(["curl", "TypeScript"]);
     },
   );
+});
+
+describe("statements the seed does not make", () => {
+  const text = JSON.stringify(description);
+
+  it.each(["Firing is not idempotent", "must not retry", "the service returns its first page", "Page 0", "Page 1"])("%s: not stated as the service's", (statement) => {
+    expect(text).not.toContain(statement);
+  });
+
+  it("the retry advice and the first-request advice are marked as this toolkit's recommendation", () => {
+    const recommendations = text.match(/This toolkit's recommendation[^.]*\./g) ?? [];
+    expect(recommendations.some((sentence) => sentence.includes("retry"))).toBe(true);
+    expect(recommendations.some((sentence) => sentence.includes("pageIndex"))).toBe(true);
+  });
 });

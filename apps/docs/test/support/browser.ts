@@ -11,6 +11,8 @@ const chromiumArgs = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-
 export interface OpenSite {
   /** The page showing `index.html`. */
   page: Page;
+  /** Where the site is served, e.g. `http://127.0.0.1:41234`. */
+  url: string;
   /** Console errors and uncaught exceptions. */
   errors: string[];
   /** Requests to any host other than the local server. */
@@ -19,14 +21,30 @@ export interface OpenSite {
   close(): Promise<void>;
 }
 
+/** The widths the reference is checked at. */
+export const viewports = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+} as const;
+
+/** How to open the site. */
+export interface OpenSiteOptions {
+  /** Browser window size; desktop by default. */
+  viewport?: { width: number; height: number };
+  /** Serves `dist/`; the repo's server by default. */
+  createServer?: (root: string) => Server;
+  /** The address to open first. */
+  path?: string;
+}
+
 /** Serves `dist/` on 127.0.0.1 (ephemeral port) and opens it in Chromium; always call `close`. */
-export async function openSite(): Promise<OpenSite> {
-  const server: Server = createStaticServer(distDirectory);
+export async function openSite(options: OpenSiteOptions = {}): Promise<OpenSite> {
+  const server: Server = (options.createServer ?? createStaticServer)(distDirectory);
   const url = await listen(server, "127.0.0.1", 0);
   let browser: Browser | undefined;
   try {
     browser = await chromium.launch({ executablePath, args: chromiumArgs, headless: true });
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const page = await browser.newPage({ viewport: options.viewport ?? viewports.desktop });
     const errors: string[] = [];
     const foreignRequests: string[] = [];
     page.on("console", (message) => {
@@ -38,10 +56,11 @@ export async function openSite(): Promise<OpenSite> {
       const local = hostname === "127.0.0.1" || hostname === "localhost";
       if (!(protocol === "data:" || protocol === "blob:" || local)) foreignRequests.push(request.url());
     });
-    await page.goto(`${url}/`, { waitUntil: "load" });
+    await page.goto(`${url}${options.path ?? "/"}`, { waitUntil: "load" });
     const openedBrowser = browser;
     return {
       page,
+      url,
       errors,
       foreignRequests,
       async close() {

@@ -78,9 +78,9 @@ export interface paths {
          *     conversation created in a platform line: `<SESSION_ID>|livechat`), and fill the trigger's
          *     variables in `externalEventPayload`, each in the format of its variable type.
          *
-         *     Firing is not idempotent: each accepted request runs the scenario again, so clients must not
-         *     retry it automatically. Which identifier wins when both are given is not stated by the
-         *     service; send one.
+         *     The service does not say whether firing is idempotent. This toolkit's recommendation: do not
+         *     retry a fire automatically, since a repeated request may fire the event twice. Which
+         *     identifier wins when both are given is not stated by the service; send one.
          */
         post: operations["fireExternalEvent"];
         delete?: never;
@@ -199,7 +199,9 @@ export interface components {
              * @description Application elements linked to the session, or `null`. Their content is not given by the
              *     service, so any object is accepted.
              */
-            apps: Record<string, never> | null;
+            apps: {
+                [key: string]: unknown;
+            } | null;
         };
         /**
          * PlatformClient
@@ -210,7 +212,9 @@ export interface components {
              * @description The linked application element, or `null`. Its content is not given by the service, so any
              *     object is accepted.
              */
-            app: Record<string, never> | null;
+            app: {
+                [key: string]: unknown;
+            } | null;
             /**
              * @description External identifier of the account, or `null`.
              * @example crm-contact-20931
@@ -368,7 +372,9 @@ export interface components {
          *     the reasons), but not its field layout nor any error codes, so any JSON value is accepted here.
          *     Clients should show it to a developer and not parse fields out of it.
          */
-        ErrorDetails: unknown;
+        ErrorDetails: {
+            [key: string]: unknown;
+        } | unknown[] | string | number | boolean | null;
         /**
          * ExternalEventId
          * @description Identifier of an external event: set in the trigger settings of the scenario editor, or taken
@@ -634,6 +640,60 @@ export interface components {
         /**
          * MessageActivity
          * @description A message in the conversation history.
+         * @example {
+         *       "id": "a1000000-0000-4000-8000-000000000003",
+         *       "type": "Message",
+         *       "timestamp": "2026-11-20T09:15:40+03:00",
+         *       "text": "Where is my order 10482? The invoice is attached.",
+         *       "from": {
+         *         "id": "3f2b8c9d-0e1a-4b5c-8d7e-6f5a4b3c2d1e",
+         *         "name": "Anna Petrova",
+         *         "role": "User"
+         *       },
+         *       "recipient": {
+         *         "id": "5f0c6d1e-8a4b-4f3e-9c2d-7b1a2e3f4d5c",
+         *         "name": "Order assistant",
+         *         "role": "Bot"
+         *       },
+         *       "buttons": [
+         *         {
+         *           "title": "Track my order",
+         *           "value": "track-order",
+         *           "type": "postBack",
+         *           "isSelected": true
+         *         },
+         *         {
+         *           "title": "Talk to an operator",
+         *           "value": "operator",
+         *           "type": "postBack",
+         *           "isSelected": false
+         *         }
+         *       ],
+         *       "recognizedIntents": [
+         *         {
+         *           "id": "5e1a7b3c-9d2f-4a6e-8b0c-1d2e3f4a5b6c",
+         *           "name": "order-status",
+         *           "score": "0.93"
+         *         }
+         *       ],
+         *       "knowledgeBaseAnswers": [
+         *         {
+         *           "id": "kb-0192",
+         *           "question": "How long does delivery take?",
+         *           "answer": "Delivery takes two to four working days.",
+         *           "score": "0.87"
+         *         }
+         *       ],
+         *       "attachments": [
+         *         {
+         *           "contentType": "application/pdf",
+         *           "contentUrl": "https://files.example.com/invoices/invoice-10482.pdf",
+         *           "content": null,
+         *           "name": "invoice-10482.pdf",
+         *           "sizeInBytes": 48213
+         *         }
+         *       ]
+         *     }
          */
         MessageActivity: {
             /**
@@ -686,6 +746,13 @@ export interface components {
         /**
          * SuccessfullServiceEventActivity
          * @description Successful service, for analytics. The event name keeps the service's spelling.
+         * @example {
+         *       "id": "a1000000-0000-4000-8000-000000000007",
+         *       "type": "Event",
+         *       "timestamp": "2026-11-20T09:15:45+03:00",
+         *       "eventName": "successfull-service",
+         *       "isSuccess": true
+         *     }
          */
         SuccessfullServiceEventActivity: {
             /**
@@ -705,6 +772,13 @@ export interface components {
         /**
          * CustomEventActivity
          * @description A custom analytics event.
+         * @example {
+         *       "id": "a1000000-0000-4000-8000-000000000005",
+         *       "type": "Event",
+         *       "timestamp": "2026-11-20T09:15:42+03:00",
+         *       "eventName": "custom-event",
+         *       "name": "order-tracked"
+         *     }
          */
         CustomEventActivity: {
             /**
@@ -727,6 +801,14 @@ export interface components {
         /**
          * ScenarioStartedEventActivity
          * @description A scenario started.
+         * @example {
+         *       "id": "a1000000-0000-4000-8000-000000000002",
+         *       "type": "Event",
+         *       "timestamp": "2026-11-20T09:15:02+03:00",
+         *       "eventName": "scenario-started",
+         *       "scenarioId": "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d",
+         *       "scenarioName": "Order status"
+         *     }
          */
         ScenarioStartedEventActivity: {
             /**
@@ -754,6 +836,13 @@ export interface components {
         /**
          * MenuItemSelectedEventActivity
          * @description A menu button was chosen.
+         * @example {
+         *       "id": "a1000000-0000-4000-8000-000000000004",
+         *       "type": "Event",
+         *       "timestamp": "2026-11-20T09:15:41+03:00",
+         *       "eventName": "menu-item-selected",
+         *       "text": "Track my order"
+         *     }
          */
         MenuItemSelectedEventActivity: {
             /**
@@ -793,6 +882,14 @@ export interface components {
         /**
          * TriggerFiredEventActivity
          * @description A trigger fired.
+         * @example {
+         *       "id": "a1000000-0000-4000-8000-000000000001",
+         *       "type": "Event",
+         *       "timestamp": "2026-11-20T09:15:02+03:00",
+         *       "eventName": "trigger-fired",
+         *       "triggerType": "start-trigger",
+         *       "scenarioId": "9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d"
+         *     }
          */
         TriggerFiredEventActivity: {
             /**
@@ -816,6 +913,14 @@ export interface components {
         /**
          * ErrorEventActivity
          * @description An error occurred.
+         * @example {
+         *       "id": "a1000000-0000-4000-8000-000000000006",
+         *       "type": "Event",
+         *       "timestamp": "2026-11-20T09:15:43+03:00",
+         *       "eventName": "error",
+         *       "message": "The order service did not answer in time.",
+         *       "stackTrace": null
+         *     }
          */
         ErrorEventActivity: {
             /**
@@ -867,6 +972,14 @@ export interface components {
         /**
          * PromptAcceptedEventActivity
          * @description In prompter mode, the operator accepted the hint the bot suggested.
+         * @example {
+         *       "id": "a1000000-0000-4000-8000-000000000008",
+         *       "type": "Event",
+         *       "timestamp": "2026-11-20T09:16:10+03:00",
+         *       "eventName": "promptAccepted",
+         *       "isAccepted": true,
+         *       "text": "Your order 10482 left our warehouse today."
+         *     }
          */
         PromptAcceptedEventActivity: {
             /**
@@ -884,6 +997,14 @@ export interface components {
         /**
          * PromptRejectedEventActivity
          * @description In prompter mode, the operator rejected the hint the bot suggested.
+         * @example {
+         *       "id": "a1000000-0000-4000-8000-000000000009",
+         *       "type": "Event",
+         *       "timestamp": "2026-11-20T09:16:30+03:00",
+         *       "eventName": "promptRejected",
+         *       "isAccepted": false,
+         *       "text": "Would you like to rate our service?"
+         *     }
          */
         PromptRejectedEventActivity: {
             /**
@@ -901,6 +1022,17 @@ export interface components {
         /**
          * CreatePlatformAppElementEventActivity
          * @description An application element was created in the platform.
+         * @example {
+         *       "id": "a1000000-0000-4000-8000-000000000010",
+         *       "type": "Event",
+         *       "timestamp": "2026-11-20T09:18:02+03:00",
+         *       "eventName": "CreatePlatformAppElement",
+         *       "url": "https://platform.example.com/apps/support/tickets/4471",
+         *       "appElementName": "Delivery complaint 10482",
+         *       "appElementId": "4471",
+         *       "appElementNamespace": "support",
+         *       "appElementCode": "tickets"
+         *     }
          */
         CreatePlatformAppElementEventActivity: {
             /**
@@ -943,6 +1075,16 @@ export interface components {
         /**
          * StartProcessEventActivity
          * @description A platform process was started.
+         * @example {
+         *       "id": "a1000000-0000-4000-8000-000000000011",
+         *       "type": "Event",
+         *       "timestamp": "2026-11-20T09:18:05+03:00",
+         *       "eventName": "StartProcess",
+         *       "url": "https://platform.example.com/processes/instances/7713",
+         *       "instanceId": "7713",
+         *       "processId": "refund-approval",
+         *       "instanceName": "Refund for order 10482"
+         *     }
          */
         StartProcessEventActivity: {
             /**
@@ -980,6 +1122,12 @@ export interface components {
         /**
          * TransferToOperatorInitiatedEventActivity
          * @description The conversation was handed to an operator. It has no fields beyond those of every event.
+         * @example {
+         *       "id": "a1000000-0000-4000-8000-000000000013",
+         *       "type": "Event",
+         *       "timestamp": null,
+         *       "eventName": "TransferToOperatorInitiated"
+         *     }
          */
         TransferToOperatorInitiatedEventActivity: {
             /**
@@ -1100,7 +1248,7 @@ export interface components {
          */
         PageSize: number;
         /**
-         * @description Index of the page to return. When omitted, the service returns its first page. To read the next page, send the `pageIndex` of the current page plus one.
+         * @description Index of the page to return. The service states neither whether pages count from 0 or 1 nor which page it returns when this is omitted. This toolkit's recommendation is to omit it on the first request, then send the returned `pageIndex` plus one.
          * @example 0
          */
         PageIndex: number;
@@ -1160,7 +1308,7 @@ export interface operations {
                  */
                 pageSize?: components["parameters"]["PageSize"];
                 /**
-                 * @description Index of the page to return. When omitted, the service returns its first page. To read the next page, send the `pageIndex` of the current page plus one.
+                 * @description Index of the page to return. The service states neither whether pages count from 0 or 1 nor which page it returns when this is omitted. This toolkit's recommendation is to omit it on the first request, then send the returned `pageIndex` plus one.
                  * @example 0
                  */
                 pageIndex?: components["parameters"]["PageIndex"];

@@ -1,0 +1,74 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSite, viewports, type OpenSite } from "./support/browser.ts";
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** One page of each kind: the overview, a section, operations, a model, an event. */
+const addresses = ["/", "/section/errors", "/conversations", "/external-events", "/conversation-export", "/message-activity", "/event-trigger-fired"];
+
+/** axe-core's serious and critical violations on the page as it is, one line per element. */
+async function seriousViolations(site: OpenSite): Promise<string[]> {
+  // Evaluated through DevTools, so the page's Content-Security-Policy does not apply to axe itself.
+  await site.page.evaluate(axeSource);
+  return site.page.evaluate(async () => {
+    const { violations } = await (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; impact: string; nodes: { target: string[]; failureSummary?: string }[] }[] }> } }).axe.run(document);
+    return violations
+      .filter(({ impact }) => impact === "serious" || impact === "critical")
+      .flatMap(({ id, impact, nodes }) => nodes.map((node) => `${impact} ${id} at ${node.target.join(" ")}: ${(node.failureSummary ?? "").replace(/\s+/g, " ").slice(0, 200)}`));
+  });
+}
+
+describe.each(Object.entries(viewports))("accessibility (%s)", (_name, viewport) => {
+  let site: OpenSite;
+  beforeAll(async () => {
+    site = await openSite({ viewport });
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
+
+  it.each(addresses)("axe-core finds no serious or critical violation on %s", async (address) => {
+    await site.page.goto(`${site.url}${address}`, { waitUntil: "load" });
+    await site.page.locator(`[id="${address === "/" ? "api-content" : address.slice(1)}"]`).first().waitFor({ state: "attached" });
+    expect(await seriousViolations(site)).toEqual([]);
+  });
+
+  it("the first Tab stop is a skip link that moves focus to the content", async () => {
+    await site.page.goto(`${site.url}/`, { waitUntil: "load" });
+    await site.page.locator("body").press("Tab");
+    expect(await site.page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
+    await site.page.keyboard.press("Enter");
+    expect(await site.page.evaluate(() => document.activeElement?.id)).toBe("api-content");
+  });
+
+  it("the contents are a navigation landmark, and the colour-mode button says what it does", async () => {
+    await site.page.goto(`${site.url}/`, { waitUntil: "load" });
+    // On a phone the contents open from a menu button.
+    const menuButton = site.page.getByRole("button", { name: "Open navigation menu" });
+    if (await menuButton.isVisible()) await menuButton.click();
+    await site.page.getByRole("navigation", { name: "Contents" }).waitFor({ state: "attached" });
+    expect(await site.page.getByRole("navigation", { name: "Contents" }).count()).toBe(1);
+    expect(await site.page.getByRole("button", { name: "Colour mode: light. Switch to dark" }).count()).toBe(1);
+  });
+});
+
+describe("keyboard search (desktop)", () => {
+  let site: OpenSite;
+  beforeAll(async () => {
+    site = await openSite({ viewport: viewports.desktop });
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
+
+  it("Tab reaches the search box, and Enter opens it", async () => {
+    await site.page.locator("body").press("Tab");
+    await site.page.keyboard.press("Tab");
+    expect(await site.page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).toBe("search-trigger");
+    await site.page.keyboard.press("Enter");
+    await site.page.getByPlaceholder("Search docs...").waitFor({ state: "visible" });
+    await site.page.keyboard.press("Escape");
+  });
+});

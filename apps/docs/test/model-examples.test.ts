@@ -1,0 +1,41 @@
+import { openApiBundle } from "@bot-conversation/test-support/openapi-bundle";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSite, viewports, type OpenSite } from "./support/browser.ts";
+import { modelPages, siteDescription } from "./support/model-pages.ts";
+
+const bundle = openApiBundle(siteDescription);
+
+/** Opens a model page fresh and reads the example it renders, every level expanded. */
+async function renderedExample(site: OpenSite, address: string): Promise<unknown> {
+  await site.page.goto(`${site.url}${address}`, { waitUntil: "load" });
+  const section = site.page.locator(`[id="${address.slice(1)}"]`);
+  await section.locator("pre").first().waitFor({ state: "attached" });
+  const expandAll = section.getByRole("button", { name: "Expand all" });
+  if ((await expandAll.count()) > 0) await expandAll.first().click();
+  return JSON.parse((await section.locator("pre").first().textContent()) ?? "");
+}
+
+/** At phone width the same examples render in another layout; three kinds of page stand for the rest. */
+const pagesAt = {
+  desktop: modelPages,
+  phone: modelPages.filter(({ tag }) => ["Conversation export", "Message activity", "Event trigger-fired"].includes(tag)),
+};
+
+describe.each(Object.entries(viewports))("each model page shows an example valid against its own schema (%s)", (name, viewport) => {
+  let site: OpenSite;
+  beforeAll(async () => {
+    site = await openSite({ viewport });
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
+
+  it("there is a model page per event activity, the message and the resources", () => {
+    expect(modelPages.length).toBeGreaterThanOrEqual(17);
+  });
+
+  it.each(pagesAt[name as keyof typeof viewports])("$tag ($schemaRef)", async ({ address, schemaRef }) => {
+    const example = await renderedExample(site, address);
+    expect(bundle.problemsOf({ $ref: schemaRef }, example)).toEqual([]);
+  });
+});
