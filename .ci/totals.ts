@@ -1,7 +1,8 @@
 /**
- * Sums the vitest JSON reports of every workspace package that has a `test` script and prints the
- * run's totals as one line, `N passed, N failed`. A package without a report counts as one failed
- * test (it crashed or never ran), and a skipped or todo test counts as failed: CI skips nothing.
+ * Sums the vitest JSON reports of every workspace package that has a `test` script, and the CI steps
+ * that are not vitest runs (`test-results/ci-steps.json`, written by `.ci/run`: one test each), and
+ * prints the run's totals as one line, `N passed, N failed`. A package without a report counts as one
+ * failed test (it crashed or never ran), and a skipped or todo test counts as failed: CI skips nothing.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -38,6 +39,13 @@ for (const directory of packageDirectories) {
   console.error(`${manifest.name}: ${report.numPassedTests} passed, ${report.numFailedTests + skipped} failed`);
   passed += report.numPassedTests;
   failed += report.numFailedTests + skipped;
+}
+const stepsPath = join(root, "test-results", "ci-steps.json");
+const steps = existsSync(stepsPath) ? (JSON.parse(readFileSync(stepsPath, "utf8")) as Record<string, boolean>) : {};
+for (const [step, ok] of Object.entries(steps)) {
+  console.error(`ci step ${step}: ${ok ? "passed" : "failed"}`);
+  if (ok) passed += 1;
+  else failed += 1;
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exitCode = failed > 0 ? 1 : 0;

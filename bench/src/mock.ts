@@ -30,7 +30,7 @@ export async function mockServer(): Promise<Section> {
   const firstAnswerMs = performance.now() - started;
   try {
     const prismLoad = await loadTest(mock.url);
-    const body = JSON.stringify(exampleValue("ConversationPageFirst"));
+    const body = JSON.stringify(exampleValue("ConversationPageSingle"));
     const plain = await listenOnLoopback((_request, response) => response.writeHead(200, { "content-type": "application/json" }).end(body));
     const plainLoad = await loadTest(plain.url).finally(() => plain.close());
     return {

@@ -1,43 +1,66 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
-import { expect, it, vi } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import { freePort } from "../src/port.ts";
 import { token } from "./support/mock.ts";
+import { watch, type WatchedProcess } from "./support/process.ts";
 
 vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 
 const mainPath = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
 
-/** Resolves with the first stdout line that matches, or rejects when the process exits first. */
-function waitForLine(child: ReturnType<typeof spawn>, pattern: RegExp): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let seen = "";
-    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-      seen += chunk;
-      const line = seen.split("\n").find((candidate) => pattern.test(candidate));
-      if (line) resolve(line);
-    });
-    child.once("exit", (code) => reject(new Error(`launcher exited (${code}) before printing ${pattern}; stdout:\n${seen}`)));
-  });
+let running: WatchedProcess | undefined;
+afterEach(() => {
+  if (running && running.child.exitCode === null && running.child.signalCode === null) running.child.kill("SIGKILL");
+  running = undefined;
+});
+
+/** Starts the launcher on a free port and waits for its ready line. */
+async function startLauncher(): Promise<{ launcher: WatchedProcess; url: string; readyLine: string }> {
+  const port = await freePort();
+  running = watch(process.execPath, [mainPath, "--port", String(port)]);
+  const readyLine = await running.waitForLine(/^Mock ready at /);
+  return { launcher: running, url: `http://127.0.0.1:${port}`, readyLine };
 }
 
-it("prints the URL when ready, answers, and stops cleanly on SIGINT", async () => {
+it("prints the URL when ready with no error in the log, answers, and stops cleanly on a double SIGINT", async () => {
+  const { launcher, url, readyLine } = await startLauncher();
+  expect(readyLine).toBe(`Mock ready at ${url}`);
+  // The readiness probe is a CORS preflight, which Prism answers without routing: no error logged.
+  expect(launcher.output()).not.toMatch(/✖|error|NO_PATH_MATCHED/i);
+  const response = await fetch(`${url}/api/v2/channels/conversations`, { headers: token });
+  expect(response.status).toBe(200);
+  // Ctrl-C under pnpm arrives twice (terminal and pnpm); the second must not kill the launcher mid-stop.
+  launcher.child.kill("SIGINT");
+  launcher.child.kill("SIGINT");
+  const [code, signal] = await launcher.exited;
+  expect({ code, signal }).toEqual({ code: 0, signal: null });
+  // Prism went down with the launcher: nothing listens on the port any more.
+  await expect(fetch(`${url}/`)).rejects.toThrow();
+});
+
+it.each([
+  { prefer: "code=400", status: 404, hint: [/asks for a status this operation does not document/, /not the API's own 404/] },
+  { prefer: "code=200, example=botNotFound", status: 500, hint: [/no example "botNotFound"/, /Prism's 500 problem\+json is about the description/] },
+])("prints a hint when Prefer: $prefer asks for what the operation does not document", async ({ prefer, status, hint }) => {
+  const { launcher, url } = await startLauncher();
+  const response = await fetch(`${url}/api/v1/runtime/simple/external/events/5f0c6d1e-8a4b-4f3e-9c2d-7b1a2e3f4d5c`, {
+    headers: { ...token, Prefer: prefer },
+  });
+  expect(response.status).toBe(status);
+  const line = await launcher.waitForLine(/^mock hint: /);
+  for (const pattern of hint) expect(line).toMatch(pattern);
+});
+
+it("stops quietly on Ctrl-C when run as `pnpm start` (no ELIFECYCLE)", async () => {
   const port = await freePort();
-  const child = spawn(process.execPath, [mainPath, "--port", String(port)], { stdio: ["ignore", "pipe", "inherit"] });
-  const exited = once(child, "exit");
-  try {
-    const line = await waitForLine(child, /^Mock ready at /);
-    expect(line).toBe(`Mock ready at http://127.0.0.1:${port}`);
-    const response = await fetch(`http://127.0.0.1:${port}/api/v2/channels/conversations`, { headers: token });
-    expect(response.status).toBe(200);
-    child.kill("SIGINT");
-    const [code] = await exited;
-    expect(code).toBe(0);
-    // Prism went down with the launcher: nothing listens on the port any more.
-    await expect(fetch(`http://127.0.0.1:${port}/`)).rejects.toThrow();
-  } finally {
-    if (child.exitCode === null) child.kill("SIGKILL");
-  }
+  running = watch("pnpm", ["run", "start", "--port", String(port)], { cwd: packageDir, detached: true });
+  await running.waitForLine(/^Mock ready at /);
+  const pid = running.child.pid;
+  if (pid === undefined) throw new Error("pnpm did not start");
+  // A terminal's Ctrl-C: SIGINT to the whole process group (pnpm, the launcher and Prism).
+  process.kill(-pid, "SIGINT");
+  const [code, signal] = await running.exited;
+  expect({ code, signal, output: running.output() }).toEqual({ code: 0, signal: null, output: expect.not.stringMatching(/ELIFECYCLE|ERR_PNPM|Command failed/) });
 });

@@ -30,6 +30,6 @@ describe("prismArguments", () => {
   });
 
   it("passes the fixed seed in dynamic mode", () => {
-    expect(prismArguments({ ...defaultMockOptions, dynamic: true }).join(" ")).toContain("--dynamic --seed bot-conversation");
+    expect(prismArguments({ ...defaultMockOptions, dynamic: true }).join(" ")).toContain("--seed bot-conversation --dynamic");
   });
 });

@@ -30,7 +30,7 @@ const anonymous = createBotConversationClient({
 describe("against a real Prism mock of the bundled description", () => {
   test("searchConversations returns the typed page", async () => {
     const page = await client.searchConversations({ agentStageId, status: "Active", pageSize: 20 });
-    expect(page).toEqual(example("ConversationPageFirst"));
+    expect(page).toEqual(example("ConversationPageSingle"));
   });
 
   test("listExternalEventTriggers resolves to the array of triggers", async () => {

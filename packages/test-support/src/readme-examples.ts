@@ -10,6 +10,23 @@ export interface ReadmeExample {
   readonly diagnostics: string[];
 }
 
+/** One ```ts block of a README: where it starts and its source. */
+export interface ReadmeBlock {
+  /** Line of the README where the block starts. */
+  readonly line: number;
+  /** The code inside the fence. */
+  readonly source: string;
+}
+
+/** Every ```ts block of a README, in order. */
+export async function readmeTypeScriptBlocks(readmePath: string): Promise<ReadmeBlock[]> {
+  const readme = await readFile(readmePath, "utf8");
+  return [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => ({
+    line: readme.slice(0, match.index).split("\n").length,
+    source: match[1] ?? "",
+  }));
+}
+
 /**
  * Type-checks every ```ts block of a README (by default `<packageDir>/README.md`) with the compiler
  * API, as ES modules inside the package (so `import ... from "<package name>"` resolves through its
@@ -20,11 +37,7 @@ export async function checkReadmeExamples(
   compilerOptions: ts.CompilerOptions = {},
   readmePath = join(packageDir, "README.md"),
 ): Promise<ReadmeExample[]> {
-  const readme = await readFile(readmePath, "utf8");
-  const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => ({
-    line: readme.slice(0, match.index).split("\n").length,
-    source: match[1] ?? "",
-  }));
+  const blocks = await readmeTypeScriptBlocks(readmePath);
   const files = new Map(blocks.map((block, index) => [join(packageDir, `readme-example-${index}.ts`), block.source]));
   const configFile = ts.findConfigFile(packageDir, ts.sys.fileExists, "tsconfig.json");
   const parsed = configFile ? ts.getParsedCommandLineOfConfigFile(configFile, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} }) : undefined;

@@ -1162,9 +1162,8 @@ export interface components {
     };
     responses: {
         /**
-         * @description A client error. The service does not list the error statuses of this operation. Every
-         *     operation requires `X-Token`, and the other operations answer a missing or invalid token with
-         *     `401`.
+         * @description Another client error. The service does not list the error statuses of this operation, nor
+         *     the bodies of its client errors.
          */
         UnlistedClientError: {
             headers: {
@@ -1326,6 +1325,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConversationPage"];
+                };
+            };
+            /**
+             * @description Authorization failed; check the token sent in `X-Token`. The service states `401` for a
+             *     missing or invalid token on the other two operations; searching needs the same token.
+             */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetails"];
                 };
             };
             "4XX": components["responses"]["UnlistedClientError"];

@@ -1,0 +1,24 @@
+import { execFile } from "node:child_process";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { generatedPackages, workspaceRoot } from "./major-guard.ts";
+
+const run = promisify(execFile);
+
+/**
+ * The command the root README gives for packing the published packages (after `pnpm build`): pnpm
+ * rewrites `workspace:` and `catalog:` versions to real ones in each tarball, so npm installs them
+ * anywhere.
+ */
+export function packCommand(destination: string): string[] {
+  return ["pnpm", ...generatedPackages.flatMap((name) => ["--filter", name]), "pack", "--pack-destination", destination];
+}
+
+/** Runs `packCommand` from the workspace root and returns the absolute paths of the tarballs it wrote. */
+export async function packPublishedPackages(destination: string): Promise<string[]> {
+  const [command, ...args] = packCommand(destination);
+  await run(command!, args, { cwd: workspaceRoot });
+  const tarballs = (await readdir(destination)).filter((name) => name.endsWith(".tgz"));
+  return tarballs.sort().map((name) => join(destination, name));
+}
