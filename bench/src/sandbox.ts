@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { defaultMockOptions, freePort, startMock } from "@bot-conversation/mock";
+import { defaultMockOptions, startMockOnFreePort } from "@bot-conversation/mock";
 import { launchSandbox } from "@bot-conversation/sandbox";
 import autocannon from "autocannon";
 import { formatNumber, markdownTable, type Section } from "./report.ts";
@@ -55,7 +55,7 @@ async function filterQueries(url: string, headers: Record<string, string>): Prom
 export async function sandboxServer(): Promise<Section> {
   const token = "sandbox-token";
   const headers = { "x-token": token };
-  const mock = await startMock({ ...defaultMockOptions, port: await freePort() }, "ignore");
+  const mock = await startMockOnFreePort(defaultMockOptions);
   const prismLoad = await searchLoad(mock.url, token).finally(() => mock.stop());
   const small = await launchSandbox([]);
   const sandboxLoad = await searchLoad(small.url, token).finally(() => small.stop());

@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { createRequire } from "node:module";
+import { createInterface } from "node:readline";
 import { forwardLog } from "./log.ts";
 import type { MockOptions } from "./options.ts";
+import { freePort } from "./port.ts";
 import { waitForHttp } from "./readiness.ts";
 
 /** A running Prism mock. */
@@ -38,31 +40,76 @@ const readinessDeadlineMs = 60_000;
 /**
  * Spawns Prism and resolves once it answers HTTP. Prism's log goes to `output`: "inherit" copies it
  * to this process's stdout and stderr with hints (see `hints.ts`), "pipe" leaves it on the child's streams.
+ * Ready means this Prism said it listens on the URL *and* the URL answers: an answer alone could come
+ * from another server that took the port first (then this Prism exits with EADDRINUSE).
  */
 export async function startMock(options: MockOptions, output: "inherit" | "ignore" | "pipe" = "inherit"): Promise<RunningMock> {
-  const stdio = output === "ignore" ? "ignore" : "pipe";
+  // Prism's stdout is always read here, for its "listening" line; stderr follows `output`.
+  const stderr = output === "ignore" ? "ignore" : "pipe";
   // Prism colours its log only on a terminal; keep the colours when this process writes to one.
   const env = output === "inherit" && process.stdout.isTTY ? { ...process.env, FORCE_COLOR: "1" } : process.env;
-  const child = spawn(process.execPath, prismArguments(options), { stdio: ["ignore", stdio, stdio], env });
+  const child = spawn(process.execPath, prismArguments(options), { stdio: ["ignore", "pipe", stderr], env });
   if (output === "inherit" && child.stdout && child.stderr) {
     forwardLog(child.stdout, process.stdout);
     forwardLog(child.stderr, process.stderr);
   }
   const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${options.port}`;
+  const listening = new Promise<void>((resolve) => {
+    const lines = createInterface({ input: child.stdout!, crlfDelay: Infinity });
+    lines.on("line", (line) => {
+      if (line.includes(`is listening on ${url}`)) resolve();
+    });
+  });
+  // With "ignore", nobody else reads stdout: keep it flowing so Prism never blocks on a full pipe.
+  if (output === "ignore") child.stdout!.resume();
   const exited = once(child, "exit");
   const gaveUp = new AbortController();
   // Stop polling as soon as Prism dies (bad description, port taken), instead of waiting for the deadline.
-  void exited.then(() => gaveUp.abort(new Error(`Prism exited before it was ready (exit code ${child.exitCode})`)));
+  void exited.then(() => gaveUp.abort(new PrismExitedError(child.exitCode)));
   const stop = async (signal: NodeJS.Signals = "SIGTERM"): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill(signal);
     await exited;
   };
   try {
+    const deadline = AbortSignal.timeout(readinessDeadlineMs);
+    await Promise.race([
+      listening,
+      exited.then(() => gaveUp.signal.throwIfAborted()),
+      once(deadline, "abort").then(() => {
+        throw new Error(`Prism did not say it listens on ${url} within ${readinessDeadlineMs} ms`);
+      }),
+    ]);
     await waitForHttp(`${url}/`, Date.now() + readinessDeadlineMs, gaveUp.signal);
   } catch (error) {
     await stop();
     throw gaveUp.signal.aborted ? gaveUp.signal.reason : error;
   }
   return { url, process: child, stop };
+}
+
+/** Prism ended before it was ready: a bad description, or its port taken. */
+export class PrismExitedError extends Error {
+  /** Prism's exit code, or null when a signal ended it. */
+  readonly exitCode: number | null;
+  constructor(exitCode: number | null) {
+    super(`Prism exited before it was ready (exit code ${exitCode})`);
+    this.name = "PrismExitedError";
+    this.exitCode = exitCode;
+  }
+}
+
+/**
+ * Starts Prism on a free ephemeral port of 127.0.0.1 (for tests and benchmarks). Prism cannot bind
+ * port 0 itself, so a port is chosen first; when another process takes it before Prism binds it,
+ * Prism exits and a new port is chosen, up to `attempts` times.
+ */
+export async function startMockOnFreePort(options: Omit<MockOptions, "port">, output: "inherit" | "ignore" | "pipe" = "ignore", attempts = 5): Promise<RunningMock> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startMock({ ...options, port: await freePort() }, output);
+    } catch (error) {
+      if (!(error instanceof PrismExitedError) || attempt >= attempts) throw error;
+    }
+  }
 }

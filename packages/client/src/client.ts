@@ -10,7 +10,7 @@ import createClient, { type Client } from "openapi-fetch";
 import { checkClientOptions, checkFireRequest, checkQuery, checkSegment, toJson } from "./internal/checks.js";
 import { describeValue, mistake } from "./internal/describe.js";
 import { toPage } from "./internal/page.js";
-import { readResponse } from "./internal/response.js";
+import { readResponse, type BodyCheck, type TextResult } from "./internal/response.js";
 import { createTransport, type Call, type Logger, type TokenSource } from "./internal/transport.js";
 import { toTriggerList } from "./internal/triggers.js";
 import { iterateConversationPages, iterateConversations, type IterateOptions } from "./pagination.js";
@@ -73,6 +73,14 @@ export interface BotConversationClient {
   fireExternalEvent(request: FireExternalEventRequest, options?: FireOptions): Promise<void>;
 }
 
+/** What every call passes to openapi-fetch besides its parameters or body. */
+type CallInit = {
+  parseAs: "text";
+  headers?: Readonly<Record<string, string>>;
+  signal?: AbortSignal;
+  fetch: (request: Request) => Promise<Response>;
+};
+
 const searchPath = "/api/v2/channels/conversations";
 const triggersPath = "/api/v1/runtime/simple/external/events/{agentStageId}";
 const firePath = "/api/v1/runtime/simple/external/events";
@@ -82,29 +90,34 @@ export function createBotConversationClient(options: BotConversationClientOption
   const send = createTransport({ ...options, token: checkClientOptions(options) });
   const raw = createClient<paths>({
     baseUrl: options.baseUrl,
-    headers: options.headers ?? {},
+    // openapi-fetch merges no headers when this is undefined.
+    headers: options.headers as Record<string, string>,
     bodySerializer: toJson,
-    fetch: (request) => send(request, { path: request.url, tokens: [] }),
+    fetch: (request) => send(request, { path: request.url, tokens: new Set() }),
   });
 
   /**
-   * What a call passes to openapi-fetch besides its parameters: a text body (parsed and checked here),
-   * the caller's headers and signal, and a fetch that sends through the transport with the call's own
-   * `Call`, so its errors redact exactly the tokens it sent.
+   * Makes one call: `go` gives openapi-fetch the operation's typed parameters or body, plus what every
+   * call passes (a text body, parsed and checked here; the caller's headers and signal; a fetch that sends
+   * through the transport with the call's own `Call`, so its errors redact exactly the tokens it sent).
+   * Without `check`, only a 200 resolves (the fire).
    */
-  const callOptions = (call: Call, { headers, signal }: RequestOptions = {}) =>
+  const run = <T>(
+    method: string,
+    path: string,
+    { headers, signal, onResponse }: RequestOptions = {},
+    go: (init: CallInit) => Promise<TextResult>,
+    check?: BodyCheck<T>,
+  ): Promise<T> => {
+    const call: Call = { path, tokens: new Set() };
     // openapi-fetch skips a header set or signal that is undefined, which its types do not say under exactOptionalPropertyTypes.
-    ({ parseAs: "text", headers, signal, fetch: (request: Request) => send(request, call) }) as {
-      parseAs: "text";
-      headers?: Readonly<Record<string, string>>;
-      signal?: AbortSignal;
-      fetch: (request: Request) => Promise<Response>;
-    };
+    const init = { parseAs: "text", headers, signal, fetch: (request: Request) => send(request, call) } as CallInit;
+    return readResponse(method, call, go(init), onResponse, check as BodyCheck<T>);
+  };
 
   async function searchConversations(query: SearchConversationsQuery = {}, options?: RequestOptions): Promise<ConversationPage> {
     checkQuery(query);
-    const call = { path: searchPath, tokens: [] };
-    return readResponse("GET", call, raw.GET(searchPath, { params: { query }, ...callOptions(call, options) }), options?.onResponse, toPage);
+    return run("GET", searchPath, options, (init) => raw.GET(searchPath, { params: { query }, ...init }), toPage);
   }
 
   return {
@@ -115,9 +128,7 @@ export function createBotConversationClient(options: BotConversationClientOption
 
     async listExternalEventTriggers(agentStageId, options?: RequestOptions) {
       checkSegment("agentStageId", agentStageId);
-      const call = { path: triggersPath, tokens: [] };
-      const pending = raw.GET(triggersPath, { params: { path: { agentStageId } }, ...callOptions(call, options) });
-      return readResponse("GET", call, pending, options?.onResponse, toTriggerList);
+      return run("GET", triggersPath, options, (init) => raw.GET(triggersPath, { params: { path: { agentStageId } }, ...init }), toTriggerList);
     },
 
     async fireExternalEvent(request, options: FireOptions = {}) {
@@ -129,10 +140,9 @@ export function createBotConversationClient(options: BotConversationClientOption
           mistake("options.trigger", `the trigger ${describeValue(request.externalEventId)}`, trigger.externalEventId, 1);
         }
         const problems = validateEventPayload(trigger, request.externalEventPayload);
-        if (problems.length > 0) throw new EventValidationError(problems);
+        if (problems[0]) throw new EventValidationError(problems);
       }
-      const call = { path: firePath, tokens: [] };
-      await readResponse("POST", call, raw.POST(firePath, { body: request, ...callOptions(call, options) }), options.onResponse);
+      await run("POST", firePath, options, (init) => raw.POST(firePath, { body: request, ...init }));
     },
   };
 }

@@ -40,7 +40,8 @@ export function validateEventPayload(
   payload: Readonly<Record<string, unknown>> | undefined,
 ): PayloadProblem[] {
   return Object.entries(payload ?? {}).flatMap(([variableCode, value]) => {
-    const expectedType = Object.hasOwn(trigger.parameters, variableCode) ? trigger.parameters[variableCode]!.type : null;
+    // Object.prototype has no `type`: an inherited name such as `constructor` is not a variable either.
+    const expectedType = trigger.parameters[variableCode]?.type ?? null;
     if (expectedType && (!Object.hasOwn(formats, expectedType) || formats[expectedType](value))) return [];
     const received = describeValue(value);
     const expected = expectedType ? `expected ${expectedType}` : `not a variable of trigger ${trigger.externalEventId}`;
@@ -52,12 +53,14 @@ export function validateEventPayload(
 export class EventValidationError extends BotConversationError {
   override name = "EventValidationError";
 
-  constructor(
-    /** Every problem found in `externalEventPayload`. */
-    readonly problems: readonly PayloadProblem[],
-  ) {
+  /** Every problem found in `externalEventPayload`. */
+  // `declare`: set in the constructor, so no field initialiser is emitted.
+  declare readonly problems: readonly PayloadProblem[];
+
+  constructor(problems: readonly PayloadProblem[]) {
     // One line per problem, each naming its variable.
     super(problems.map((problem) => problem.message).join("\n"));
+    this.problems = problems;
   }
 }
 

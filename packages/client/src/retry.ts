@@ -22,15 +22,14 @@ export function isRetryableStatus(status: number): boolean {
 
 /**
  * Parses `Retry-After` into ms: non-negative whole seconds (`120`) or an HTTP date in its IMF-fixdate
- * form (`Fri, 20 Nov 2026 09:00:10 GMT`). Undefined when absent, of any other form (`-1`, `1.5`, `0x3`,
+ * form (`Fri, 20 Nov 2026 09:00:10 GMT`, its weekday right). Undefined when absent, of any other form (`-1`, `1.5`, `0x3`,
  * `1e0`, the obsolete date forms) or over 60 s; the computed backoff then applies.
  */
 export function parseRetryAfter(value: string | null | undefined): number | undefined {
-  const delay = /^\d+$/.test(value ?? "")
-    ? Number(value) * 1000
-    : /^[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} [\d:]{8} GMT$/.test(value ?? "")
-      ? Date.parse(value!) - Date.now()
-      : NaN;
+  // IMF-fixdate is exactly the form `toUTCString` writes: a date is one when it reads back unchanged.
+  const date = new Date(value!);
+  // `test` reads null and undefined as the words "null" and "undefined", which it does not match.
+  const delay = /^\d+$/.test(value!) ? Number(value) * 1000 : date.toUTCString() === value ? +date - Date.now() : NaN;
   // Past dates mean "now"; a wait over the cap or unparsable (NaN) is not honoured.
   return delay <= maxRetryAfterMs ? Math.max(0, delay) : undefined;
 }

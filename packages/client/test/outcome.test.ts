@@ -17,7 +17,8 @@ async function cutShort(status: string, ending: "stall" | "reset") {
     socket.write(head(status));
     if (ending === "reset") setTimeout(() => socket.resetAndDestroy(), 20);
   });
-  return createBotConversationClient({ baseUrl: server.url, token: "tok-SECRET-123", timeoutMs: 300, maxRetries: 0 });
+  // 1 s, not less: under a loaded machine (the whole suite in parallel) the status line alone took over 300 ms.
+  return createBotConversationClient({ baseUrl: server.url, token: "tok-SECRET-123", timeoutMs: 1_000, maxRetries: 0 });
 }
 
 describe("a fire answered 200 whose body then fails: delivered, outcome unknown", () => {

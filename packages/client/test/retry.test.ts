@@ -43,6 +43,10 @@ describe("parseRetryAfter", () => {
     [" 3", undefined],
     ["+3", undefined],
     ["Friday, 20-Nov-26 09:00:10 GMT", undefined],
+    ["Fri Nov 20 09:00:10 2026", undefined],
+    // An IMF-fixdate whose weekday is not the date's is not one.
+    ["Thu, 20 Nov 2026 09:00:10 GMT", undefined],
+    ["Fri, 20 Nov 2026 09:00:10 UTC", undefined],
     ["2026-11-20T09:00:10Z", undefined],
     ["soon", undefined],
     ["", undefined],
@@ -102,7 +106,7 @@ describe("transport timing (fake fetch, replaced sleep and random)", () => {
         return next ?? new Response("{}");
       },
     });
-    const response = await send(new Request("http://127.0.0.1/x", { method }), { path: "/x", tokens: [] }).catch((error: unknown) => error);
+    const response = await send(new Request("http://127.0.0.1/x", { method }), { path: "/x", tokens: new Set<string>() }).catch((error: unknown) => error);
     return { response, waits, calls };
   }
 

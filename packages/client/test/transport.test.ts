@@ -21,7 +21,7 @@ function transport() {
       return new Response("{}");
     },
   });
-  const call: Call = { path: "/x", tokens: [] };
+  const call: Call = { path: "/x", tokens: new Set<string>() };
   return { send: (request: Request) => send(request, call), signals, call };
 }
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultMockOptions, freePort, startMock, type RunningMock } from "@bot-conversation/mock";
+import { defaultMockOptions, startMockOnFreePort, type RunningMock } from "@bot-conversation/mock";
 import { readmeTypeScriptBlocks } from "@bot-conversation/test-support/readme-examples";
 import { workspaceRoot } from "../src/major-guard.ts";
 import { packCommand, packPublishedPackages } from "../src/pack.ts";
@@ -44,7 +44,7 @@ beforeAll(async () => {
   );
   const tarballs = await packPublishedPackages(join(outside, "packs"));
   await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...tarballs, ...userDevDependencies], { cwd: app });
-  mock = await startMock({ ...defaultMockOptions, port: await freePort() }, "ignore");
+  mock = await startMockOnFreePort(defaultMockOptions);
 });
 
 afterAll(async () => {

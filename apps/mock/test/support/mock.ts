@@ -1,12 +1,11 @@
 import { afterAll, beforeAll } from "vitest";
-import { startMock, type RunningMock } from "../../src/prism.ts";
+import { startMockOnFreePort, type RunningMock } from "../../src/prism.ts";
 import { defaultMockOptions } from "../../src/options.ts";
-import { freePort } from "../../src/port.ts";
 import type { Operation } from "./bundle.ts";
 
 /** Starts the real Prism on 127.0.0.1 and an ephemeral port; stop it in `afterAll`. */
 export async function startTestMock(dynamic = false): Promise<RunningMock> {
-  return startMock({ ...defaultMockOptions, port: await freePort(), dynamic }, "ignore");
+  return startMockOnFreePort({ ...defaultMockOptions, dynamic });
 }
 
 /** Sends the operation's request (with its example body) to the mock. */

@@ -8,18 +8,21 @@ import { isCount } from "./page.js";
 
 /** Trims a token and checks it is one `X-Token` can carry (printable ASCII: Headers would quote a bad value). */
 export function checkToken(value: unknown, name: string): string {
-  const token = typeof value === "string" ? value.trim() : value;
-  return typeof token === "string" && /^[ -~]+$/.test(token) ? token : mistake(name, "a non-empty string of printable ASCII", value);
+  return typeof value === "string" && /^[ -~]+$/.test((value = value.trim())) ? (value as string) : mistake(name, "a non-empty string of printable ASCII", value);
 }
 
 /** Checks the options of `createBotConversationClient`; returns the token, trimmed when it is a string. */
 export function checkClientOptions(options: object): string | (() => unknown) {
-  const { baseUrl, token, fetch, logger, timeoutMs = 1, maxRetries = 0 } = options as Record<string, unknown>;
+  const { baseUrl, token } = options as Record<string, unknown>;
   // Not quoted in the message: it may hold a password.
   if (!/^https?:\/\/[^?#@]+$/.test(baseUrl as string)) mistake("baseUrl", "an http(s) address, no credentials, query or fragment", baseUrl);
-  for (const [name, value] of Object.entries({ fetch, logger })) if (value !== undefined && typeof value !== "function") mistake(name, "a function", value);
-  // Node's timers hold at most 2^31 - 1 ms; a longer timeout would fire at once.
-  for (const [name, value, min, max] of [["timeoutMs", timeoutMs, 1, 2 ** 31 - 1], ["maxRetries", maxRetries, 0, 100]] as const) {
+  for (const name of ["fetch", "logger"]) {
+    const { [name]: value } = options as Record<string, unknown>;
+    if (value !== undefined && typeof value !== "function") mistake(name, "a function", value);
+  }
+  // Node's timers hold at most 2^31 - 1 ms; a longer timeout would fire at once. Absent, each is within its range.
+  for (const [name, min, max] of [["timeoutMs", 1, 2 ** 31 - 1], ["maxRetries", 0, 100]] as const) {
+    const { [name]: value = min } = options as Record<string, unknown>;
     if (!(isCount(value) && (value as number) >= min && (value as number) <= max)) mistake(name, `a whole number from ${min} to ${max}`, value, 1);
   }
   return typeof token === "function" ? (token as () => unknown) : checkToken(token, "token");

@@ -12,9 +12,9 @@ export type Redact = (text: string) => string;
 
 /** Builds the redaction of the given token values. */
 export const redactor =
-  (tokens: readonly string[]): Redact =>
+  (tokens: Iterable<string>): Redact =>
   (text) =>
-    tokens.reduce(
+    [...tokens].reduce(
       (clean, token) =>
         clean
           .split(token)
@@ -22,9 +22,9 @@ export const redactor =
       text,
     );
 
-/** A JSON-able value with `redact` applied to every string and object key, at any depth; its shape is kept. */
+/** A JSON-able value with `redact` applied to every string and object key, at any depth; its shape is kept (undefined stays undefined). */
 export function redactJson<T>(value: T, redact: Redact): T {
-  return JSON.parse(JSON.stringify(value), (_key, item: unknown) =>
+  return value === undefined ? value : JSON.parse(JSON.stringify(value), (_key, item: unknown) =>
     typeof item === "string" ? redact(item) : isJsonObject(item) ? Object.fromEntries(Object.entries(item).map(([key, entry]) => [redact(key), entry])) : item,
   ) as T;
 }
@@ -35,7 +35,7 @@ export function redactJson<T>(value: T, redact: Redact): T {
  * carry the raw bytes of a response (a token it echoed included) in fields that `console.error` prints.
  */
 export function describeFailure(error: unknown, redact: Redact): string {
-  let summary = "";
-  for (let cause = error, depth = 0; cause instanceof Error && depth < 4; cause = cause.cause, depth++) summary += `${depth ? ": " : ""}${cause.message}`;
-  return redact(summary);
+  const messages: string[] = [];
+  for (let cause = error; cause instanceof Error && messages.length < 4; cause = cause.cause) messages.push(cause.message);
+  return redact(messages.join(": "));
 }

@@ -56,12 +56,14 @@ export async function readResponse<T>(
     // A server may echo the token in a header or the body, and the problem may quote the body: all pass
     // through the call's redaction before anything is cut or kept.
     const redact = redactor(call.tokens);
-    const [cleanHeaders, cleanBody, cleanValue] = redactJson([Object.fromEntries(headers), body ?? null, value ?? null], redact);
-    const init = { method, path: call.path, status, headers: cleanHeaders, body: body === undefined ? undefined : cleanBody };
-    if (problem) throw new UnexpectedResponseError(init, ` but ${problem}; got ${describeValue(value === undefined ? value : cleanValue)}`);
+    const cleanHeaders = redactJson(Object.fromEntries(headers), redact);
+    const cleanBody = redactJson(body, redact);
+    const init = { method, path: call.path, status, headers: cleanHeaders, body: cleanBody };
+    if (problem) throw new UnexpectedResponseError(init, ` but ${problem}; got ${describeValue(redactJson(value, redact))}`);
     // A redirect is never followed (see the transport): it is named by the origin it points to, never the whole address.
     const origin = cleanHeaders["location"] && URL.parse(cleanHeaders["location"], response.url)?.origin;
-    const detail = status > 299 && status < 400 ? `a redirect${origin ? ` to ${origin}` : ""}, not followed` : reasonOf(cleanBody);
+    // Below 400 here is a redirect: 3xx, or the status 0 of a browser's opaque redirect.
+    const detail = status < 400 ? `a redirect${origin ? ` to ${origin}` : ""}, not followed` : reasonOf(cleanBody);
     throw apiErrorFor(init, detail && `: ${detail}`);
   };
   if (!response.ok) return fail(result.error);

@@ -28,7 +28,7 @@ export interface Call {
   /** Path template of the operation, for messages, e.g. `/api/v2/channels/conversations`. */
   readonly path: string;
   /** Every token value this call sent, so its errors and log lines can be redacted. */
-  readonly tokens: string[];
+  readonly tokens: Set<string>;
   /** The response returned to openapi-fetch, once its status line arrived. */
   response?: Response;
   /** Ends the timeout and caller link of the attempt that produced `response`: its body has been read. */
@@ -41,7 +41,8 @@ export const retryTiming = {
   sleep: (ms: number, signal: AbortSignal): Promise<void> =>
     new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
-      signal.addEventListener("abort", () => resolve(clearTimeout(timer)), { once: true });
+      // An aborted signal never fires again, so the listener needs no removal.
+      signal.addEventListener("abort", () => resolve(clearTimeout(timer)));
     }),
 };
 
@@ -51,12 +52,13 @@ export const retryTiming = {
  * hold a secret the client cannot know to redact.
  */
 async function tokenFrom(source: () => unknown, signal: AbortSignal): Promise<string> {
-  const value = await Promise.race([
-    Promise.resolve().then(source).catch((error: unknown) => {
-      throw new TypeError(`token: the function threw ${(error as Error)?.name}`);
-    }),
-    new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason as Error))),
-  ]);
+  const value = await new Promise((resolve, reject) => {
+    // Whichever comes first settles the promise: the abort (timeout or caller), or the function's result.
+    signal.addEventListener("abort", () => reject(signal.reason as Error));
+    Promise.resolve()
+      .then(source)
+      .then(resolve, (error: unknown) => reject(new TypeError(`token: the function threw ${(error as Error)?.name}`)));
+  });
   return checkToken(value, "token: the function's result");
 }
 
@@ -69,7 +71,7 @@ async function tokenFrom(source: () => unknown, signal: AbortSignal): Promise<st
  * harmlessly). Redirects are never followed: fetch would send `X-Token` and the body to whatever
  * origin a `Location` names, and the service documents none.
  */
-export function createTransport({ token, fetch = (request, init) => globalThis.fetch(request, init), timeoutMs = 60_000, maxRetries = 2, logger }: TransportOptions) {
+export function createTransport({ token, fetch, timeoutMs = 60_000, maxRetries = 2, logger }: TransportOptions) {
   return async function send(request: Request, call: Call): Promise<Response> {
     const { signal: caller, method } = request;
     const retries = method === "GET" ? maxRetries : 0;
@@ -95,9 +97,9 @@ export function createTransport({ token, fetch = (request, init) => globalThis.f
       try {
         value = typeof token === "string" ? token : await tokenFrom(token, attempt.signal);
         // Remembered per call, so this call's errors and log lines can redact exactly what it sent.
-        if (!call.tokens.includes(value)) call.tokens.push(value);
+        call.tokens.add(value);
         request.headers.set("X-Token", value);
-        response = await fetch(request, { signal: attempt.signal, redirect: "manual" });
+        response = await (fetch ?? globalThis.fetch)(request, { signal: attempt.signal, redirect: "manual" });
       } catch (error) {
         settle();
         log?.("failed");

@@ -1,4 +1,4 @@
-import { defaultMockOptions, freePort, startMock } from "@bot-conversation/mock";
+import { defaultMockOptions, startMockOnFreePort } from "@bot-conversation/mock";
 import type { TestProject } from "vitest/node";
 
 declare module "vitest" {
@@ -10,7 +10,7 @@ declare module "vitest" {
 
 /** Starts the workspace's real Prism mock on a free port for the test run, and stops it afterwards. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const mock = await startMock({ ...defaultMockOptions, port: await freePort() }, "ignore");
+  const mock = await startMockOnFreePort(defaultMockOptions);
   project.provide("prismUrl", mock.url);
   return () => mock.stop();
 }

@@ -1,11 +1,11 @@
-import { defaultMockOptions, freePort, startMock, type RunningMock } from "@bot-conversation/mock";
+import { defaultMockOptions, startMockOnFreePort, type RunningMock } from "@bot-conversation/mock";
 import { afterAll, beforeAll } from "vitest";
 
 /** Starts the workspace's real Prism mock on 127.0.0.1 and a free port for the calling file, and stops it after. */
 export function usePrism(): () => RunningMock {
   let mock: RunningMock | undefined;
   beforeAll(async () => {
-    mock = await startMock({ ...defaultMockOptions, port: await freePort() }, "ignore");
+    mock = await startMockOnFreePort(defaultMockOptions);
   });
   afterAll(async () => {
     await mock?.stop();
