@@ -9,6 +9,8 @@ vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 
 const mainPath = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
+/** Each test starts Prism itself (once through pnpm); under CI's full parallel load a start alone has taken over 30 s. */
+const processTestTimeoutMs = 120_000;
 
 let running: WatchedProcess | undefined;
 afterEach(() => {
@@ -38,7 +40,7 @@ it("prints the URL when ready with no error in the log, answers, and stops clean
   expect({ code, signal }).toEqual({ code: 0, signal: null });
   // Prism went down with the launcher: nothing listens on the port any more.
   await expect(fetch(`${url}/`)).rejects.toThrow();
-});
+}, processTestTimeoutMs);
 
 it.each([
   { prefer: "code=400", status: 404, hint: [/asks for a status this operation does not document/, /not the API's own 404/] },
@@ -51,7 +53,7 @@ it.each([
   expect(response.status).toBe(status);
   const line = await launcher.waitForLine(/^mock hint: /);
   for (const pattern of hint) expect(line).toMatch(pattern);
-});
+}, processTestTimeoutMs);
 
 it("stops quietly on Ctrl-C when run as `pnpm start` (no ELIFECYCLE)", async () => {
   const port = await freePort();
@@ -63,4 +65,4 @@ it("stops quietly on Ctrl-C when run as `pnpm start` (no ELIFECYCLE)", async () 
   process.kill(-pid, "SIGINT");
   const [code, signal] = await running.exited;
   expect({ code, signal, output: running.output() }).toEqual({ code: 0, signal: null, output: expect.not.stringMatching(/ELIFECYCLE|ERR_PNPM|Command failed/) });
-});
+}, processTestTimeoutMs);
