@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { operations, type Operation } from "./support/bundle.ts";
-import { call, jsonBody, token, useTestMock } from "./support/mock.ts";
+import { call, jsonBody, token, useMock } from "./support/mock.ts";
 
 /** Every object anywhere in a JSON value that carries JSON Schema keywords instead of data. */
 function schemaLeftovers(value: unknown): unknown[] {
@@ -20,7 +20,7 @@ const search = operations.find(({ operationId }) => operationId === "searchConve
 const triggers = operations.find(({ operationId }) => operationId === "listExternalEventTriggers") as Operation;
 
 describe("dynamic mode (--dynamic)", () => {
-  const mock = useTestMock(true);
+  const mock = useMock({ dynamic: true });
 
   it("generates values for fields that allow any JSON value, never the schema's own text", async () => {
     const page = await jsonBody(await call(mock(), search, token));
@@ -40,7 +40,7 @@ describe("dynamic mode (--dynamic)", () => {
 });
 
 describe("Prefer: dynamic=true on the static mock", () => {
-  const mock = useTestMock(false);
+  const mock = useMock();
 
   it.each([search, triggers])("gives $operationId the same generated body every time (the fixed seed)", async (operation) => {
     const headers = { ...token, Prefer: "dynamic=true" };

@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
 import { operations, schemaErrors } from "./support/bundle.ts";
-import { call, jsonBody, token, useTestMock } from "./support/mock.ts";
+import { call, jsonBody, token, useMock } from "./support/mock.ts";
 
-const mock = useTestMock(true);
+const mock = useMock({ dynamic: true });
 
 /** Length of the longest array anywhere in a JSON value. */
 function longestArray(value: unknown): number {

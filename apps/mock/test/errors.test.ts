@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { exampleValue, operations, schemaErrors, type Operation } from "./support/bundle.ts";
-import { call, jsonBody, token, useTestMock } from "./support/mock.ts";
+import { call, jsonBody, token, useMock } from "./support/mock.ts";
 
-const mock = useTestMock();
+const mock = useMock();
 
 /** The operations that list 404 and 500 themselves (searching only declares 4XX and 5XX ranges). */
 const withListedErrors = operations.filter((operation) => operation.responses["404"] && operation.responses["500"]);

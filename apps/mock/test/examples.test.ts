@@ -1,8 +1,8 @@
 import { expect, it } from "vitest";
 import { concreteStatus, namedResponseExamples } from "./support/bundle.ts";
-import { call, jsonBody, token, useTestMock } from "./support/mock.ts";
+import { call, jsonBody, token, useMock } from "./support/mock.ts";
 
-const mock = useTestMock();
+const mock = useMock();
 
 it("finds named examples to fetch", () => {
   expect(namedResponseExamples.map(({ name }) => name)).toEqual(expect.arrayContaining(["firstPage", "lastPage", "noMatch", "triggerArray"]));

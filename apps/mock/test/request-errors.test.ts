@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { operations, type Operation } from "./support/bundle.ts";
-import { jsonBody, token, useTestMock } from "./support/mock.ts";
+import { jsonBody, token, useMock } from "./support/mock.ts";
 
-const mock = useTestMock();
+const mock = useMock();
 
 /** A Prism problem+json body, in the parts these tests read. */
 interface Problem {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { operations, schemaErrors } from "./support/bundle.ts";
-import { call, jsonBody, token, useTestMock } from "./support/mock.ts";
+import { call, jsonBody, token, useMock } from "./support/mock.ts";
 
-const mock = useTestMock();
+const mock = useMock();
 
 describe("default responses from the named examples", () => {
   it.each(operations)("$operationId answers 200 with a body valid against its schema", async (operation) => {

@@ -1,20 +1,4 @@
-import { defaultMockOptions, startMockOnFreePort, type RunningMock } from "@bot-conversation/mock";
-import { afterAll, beforeAll } from "vitest";
-
-/** Starts the workspace's real Prism mock on 127.0.0.1 and a free port for the calling file, and stops it after. */
-export function usePrism(): () => RunningMock {
-  let mock: RunningMock | undefined;
-  beforeAll(async () => {
-    mock = await startMockOnFreePort(defaultMockOptions);
-  });
-  afterAll(async () => {
-    await mock?.stop();
-  });
-  return () => {
-    if (!mock) throw new Error("Prism is not running");
-    return mock;
-  };
-}
+export { useMock as usePrism } from "@bot-conversation/mock/testing";
 
 /** The bot of the description's examples, which Prism serves. */
 export const exampleBot = "5f0c6d1e-8a4b-4f3e-9c2d-7b1a2e3f4d5c";
