@@ -53,3 +53,20 @@ describe("the attempt's timeout and caller link (fake clock)", () => {
     expect(signals[0]?.reason).toBeInstanceOf(AbortError);
   });
 });
+
+describe("the wait before a retry (fake clock)", () => {
+  test("an abort that lands while a retried response's body is cancelled ends the call at once, not after the wait", async () => {
+    const caller = new AbortController();
+    const send = createTransport({
+      token: "t",
+      timeoutMs: 60_000,
+      maxRetries: 2,
+      // The caller aborts during the cancel of the 503's body, after the check before the wait.
+      fetch: async () => new Response(new ReadableStream({ cancel: () => caller.abort() }), { status: 503, headers: { "retry-after": "30" } }),
+    });
+    let outcome: unknown = "still waiting";
+    void send(new Request("http://127.0.0.1/x", { signal: caller.signal }), { path: "/x", tokens: new Set<string>() }).catch((error: unknown) => (outcome = error));
+    await vi.advanceTimersByTimeAsync(1);
+    expect(outcome).toBeInstanceOf(AbortError);
+  });
+});

@@ -37,10 +37,11 @@ export interface Call {
 
 /** How the transport waits between attempts; an object so tests can replace it. */
 export const retryTiming = {
-  /** Waits `ms`; resolves early when `signal` aborts (the attempt loop then throws `AbortError`). */
+  /** Waits `ms`; resolves early when `signal` aborts, or at once when it already has (the attempt loop then throws `AbortError`). */
   sleep: (ms: number, signal: AbortSignal): Promise<void> =>
     new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
+      // An abort during the cancel of the last response's body came after the loop's check: its event has fired already.
+      const timer = setTimeout(resolve, signal.aborted ? 0 : ms);
       // An aborted signal never fires again, so the listener needs no removal.
       signal.addEventListener("abort", () => resolve(clearTimeout(timer)));
     }),
