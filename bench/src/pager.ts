@@ -11,7 +11,7 @@ import { createBotConversationClient } from "@bot-conversation/client";
 import type { paths } from "@bot-conversation/types";
 import createClient from "openapi-fetch";
 import { benchmarkToken, exampleValue, type ConversationPage } from "./fixtures.ts";
-import { formatNumber, markdownTable, measure, median, type Section } from "./report.ts";
+import { formatNumber, markdownTable, measureRounds, type Section } from "./report.ts";
 
 const baseUrl = "http://127.0.0.1:4010";
 const searchPath = "/api/v2/channels/conversations";
@@ -82,14 +82,7 @@ export async function autoPager(): Promise<Section> {
     const count = await read();
     if (count !== conversationCount) throw new Error(`${name} read ${count} conversations, expected ${conversationCount}`);
   }
-  // Rounds in rotating order, so no reader always runs first (cold) or right after another; the median of the rounds' means counts.
-  const names = Object.keys(tasks);
-  const means = new Map(names.map((name) => [name, [] as number[]]));
-  for (let round = 0; round < rounds; round += 1) {
-    const order = names.map((_, offset) => names[(round + offset) % names.length]!);
-    for (const result of await measure(Object.fromEntries(order.map((name) => [name, async () => void (await tasks[name]!())])), 1_000)) means.get(result.name)!.push(result.meanMs);
-  }
-  const results = names.map((name) => ({ name, meanMs: median(means.get(name)!), spread: Math.max(...means.get(name)!) / Math.min(...means.get(name)!) }));
+  const results = await measureRounds(Object.fromEntries(Object.entries(tasks).map(([name, read]) => [name, async () => void (await read())])), { rounds, timeMs: 1_000 });
   const nsPerConversation = (meanMs: number): number => (meanMs * 1e6) / conversationCount;
   const loop = nsPerConversation(results[0]!.meanMs);
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"}, Node ${process.version}`;

@@ -12,9 +12,11 @@ import createClient from "openapi-fetch";
 // The page check is internal to the client; the bench times it from the built module.
 import { toPage } from "../../packages/client/dist/internal/page.js";
 import { benchmarkToken, exampleValue, type ConversationPage } from "./fixtures.ts";
-import { formatNumber, markdownTable, measure, type Budget, type Section, type Throughput } from "./report.ts";
+import { formatNumber, markdownTable, measure, measureRounds, type Budget, type Section, type Throughput } from "./report.ts";
 
 const baseUrl = "http://127.0.0.1:4010";
+/** Rounds of 0.6 s per client and call, in rotating order (see `measureRounds`). */
+const rounds = 5;
 const searchPath = "/api/v2/channels/conversations";
 const firePath = "/api/v1/runtime/simple/external/events";
 const searchBody = JSON.stringify(exampleValue<ConversationPage>("ConversationPageFirst"));
@@ -104,10 +106,10 @@ export async function perCallOverhead(): Promise<Section> {
   const budgets: Budget[] = [];
   let searchMeanMs = 0;
   for (const call of ["search", "fire"] as const) {
-    const results = await measure(Object.fromEntries(Object.entries(clients).map(([name, calls]) => [name, calls[call]])));
+    const results = await measureRounds(Object.fromEntries(Object.entries(clients).map(([name, calls]) => [name, calls[call]])), { rounds, timeMs: 600, warmupMs: 200 });
     const raw = byName(results, "raw fetch + json()");
     for (const result of results) {
-      rows.push([call, result.name, formatNumber(result.opsPerSecond), formatNumber(result.meanMs * 1000, 1), `${formatNumber(result.meanMs / raw.meanMs, 2)}x`, `±${formatNumber(result.relativeMarginOfError, 1)}%`]);
+      rows.push([call, result.name, formatNumber(result.opsPerSecond), formatNumber(result.meanMs * 1000, 1), `${formatNumber(result.meanMs / raw.meanMs, 2)}x`, `±${formatNumber(result.relativeMarginOfError, 1)}%`, `${formatNumber(result.spread, 2)}x`]);
     }
     budgets.push(...budgetsFor(call, results));
     if (call === "search") searchMeanMs = byName(results, "@bot-conversation/client").meanMs;
@@ -116,9 +118,10 @@ export async function perCallOverhead(): Promise<Section> {
   return {
     title: "Per-call overhead",
     method:
-      "tinybench, 2 s per task after 0.5 s warm-up. `fetch` is replaced by a function that returns a prepared `Response` (the description's `firstPage` example for search, an empty 200 for fire), so only the clients' own work is measured. The client's figures include its checks: the search's query and page envelope, the fire request's fields. The page check is also timed alone, on the parsed `firstPage` example.",
+      `tinybench, ${rounds} rounds of 0.6 s per client after 0.2 s warm-up, in rotating order; each figure is the median of the rounds' means, and the margin the median of theirs. ` +
+      "`fetch` is replaced by a function that returns a prepared `Response` (the description's `firstPage` example for search, an empty 200 for fire), so only the clients' own work is measured. The client's figures include its checks: the search's query and page envelope, the fire request's fields. The page check is also timed alone, on the parsed `firstPage` example.",
     table: [
-      markdownTable(["Call", "Client", "ops/s", "mean µs", "vs raw fetch", "margin"], rows),
+      markdownTable(["Call", "Client", "ops/s", "mean µs", "vs raw fetch", "margin", "slowest / fastest round"], rows),
       "",
       markdownTable(
         ["Check", "mean µs", "share of the client's search"],

@@ -32,8 +32,8 @@ export interface Throughput {
 }
 
 /** Runs tinybench tasks one after another and returns each task's throughput. */
-export async function measure(tasks: Record<string, Fn>, timeMs = 2_000): Promise<Throughput[]> {
-  const bench = new Bench({ time: timeMs, warmupTime: 500 });
+export async function measure(tasks: Record<string, Fn>, timeMs = 2_000, warmupMs = 500): Promise<Throughput[]> {
+  const bench = new Bench({ time: timeMs, warmupTime: warmupMs });
   for (const [name, fn] of Object.entries(tasks)) bench.add(name, fn);
   await bench.run();
   return bench.tasks.map((task) => {
@@ -44,6 +44,40 @@ export async function measure(tasks: Record<string, Fn>, timeMs = 2_000): Promis
       opsPerSecond: result.throughput.mean,
       meanMs: result.latency.mean,
       relativeMarginOfError: result.latency.rme,
+    };
+  });
+}
+
+/** A task's figures over several rounds: the median of the rounds' means, and how far apart the rounds were. */
+export interface RoundsResult extends Throughput {
+  /** Slowest round's mean over the fastest's. */
+  spread: number;
+}
+
+/**
+ * Runs the tasks in `rounds` rounds, in rotating order, so no task always runs first (cold) or right
+ * after the same other task; each task's figure is the median of its rounds' means, which one slow
+ * round (a GC, another process) does not move.
+ */
+export async function measureRounds(tasks: Record<string, Fn>, { rounds, timeMs, warmupMs = 500 }: { rounds: number; timeMs: number; warmupMs?: number }): Promise<RoundsResult[]> {
+  const names = Object.keys(tasks);
+  const means = new Map(names.map((name) => [name, [] as number[]]));
+  const margins = new Map(names.map((name) => [name, [] as number[]]));
+  for (let round = 0; round < rounds; round += 1) {
+    const order = names.map((_, offset) => names[(round + offset) % names.length]!);
+    for (const result of await measure(Object.fromEntries(order.map((name) => [name, tasks[name]!])), timeMs, warmupMs)) {
+      means.get(result.name)!.push(result.meanMs);
+      margins.get(result.name)!.push(result.relativeMarginOfError);
+    }
+  }
+  return names.map((name) => {
+    const meanMs = median(means.get(name)!);
+    return {
+      name,
+      meanMs,
+      opsPerSecond: 1_000 / meanMs,
+      relativeMarginOfError: median(margins.get(name)!),
+      spread: Math.max(...means.get(name)!) / Math.min(...means.get(name)!),
     };
   });
 }

@@ -29,14 +29,26 @@ const benchmarks: [string, () => Promise<Section>][] = [
   ["conformance kit", conformanceRun],
 ];
 
+// `pnpm bench -- per-call sandbox` runs only the benchmarks whose names contain one of the words, and
+// prints their tables instead of rewriting RESULTS.md (which always holds a whole run).
+const only = process.argv.slice(2);
+const chosen = benchmarks.filter(([name]) => only.length === 0 || only.some((word) => name.includes(word)));
+if (chosen.length === 0) throw new Error(`bench: no benchmark matches ${only.join(", ")}; the names are: ${benchmarks.map(([name]) => name).join(", ")}`);
+
 const sections: Section[] = [];
-for (const [name, benchmark] of benchmarks) {
+for (const [name, benchmark] of chosen) {
   console.log(`bench: ${name}…`);
   sections.push(await benchmark());
 }
-const resultsPath = fileURLToPath(new URL("../RESULTS.md", import.meta.url));
-writeFileSync(resultsPath, renderResults(sections));
 const missed = sections.flatMap((section) => section.budgets).filter((budget) => !budget.ok);
 for (const budget of missed) console.error(`bench: budget not met: ${budget.name} (${budget.detail})`);
-console.log(`bench: wrote ${resultsPath}; ${missed.length === 0 ? "every budget met" : `${missed.length} budget(s) not met`}`);
+const summary = missed.length === 0 ? "every budget met" : `${missed.length} budget(s) not met`;
+if (only.length === 0) {
+  const resultsPath = fileURLToPath(new URL("../RESULTS.md", import.meta.url));
+  writeFileSync(resultsPath, renderResults(sections));
+  console.log(`bench: wrote ${resultsPath}; ${summary}`);
+} else {
+  console.log(renderResults(sections));
+  console.log(`bench: ${chosen.length} of ${benchmarks.length} benchmarks (RESULTS.md left as it was); ${summary}`);
+}
 process.exitCode = missed.length === 0 ? 0 : 1;

@@ -6,7 +6,7 @@ import type {
   paths,
   SearchConversationsQuery,
 } from "@bot-conversation/types";
-import createClient, { type Client } from "openapi-fetch";
+import createClient, { type Client, type FetchOptions } from "openapi-fetch";
 import { checkClientOptions, checkFireRequest, checkQuery, checkSegment, toJson } from "./internal/checks.js";
 import { describeValue, mistake } from "./internal/describe.js";
 import { toPage } from "./internal/page.js";
@@ -73,17 +73,12 @@ export interface BotConversationClient {
   fireExternalEvent(request: FireExternalEventRequest, options?: FireOptions): Promise<void>;
 }
 
-/** What every call passes to openapi-fetch besides its parameters or body. */
-type CallInit = {
-  parseAs: "text";
-  headers?: Readonly<Record<string, string>>;
-  signal?: AbortSignal;
-  fetch: (request: Request) => Promise<Response>;
-};
-
 const searchPath = "/api/v2/channels/conversations";
 const triggersPath = "/api/v1/runtime/simple/external/events/{agentStageId}";
 const firePath = "/api/v1/runtime/simple/external/events";
+
+/** The parameters or body of an operation, as openapi-fetch types them from the generated `paths`. */
+type Params<Path extends keyof paths, Method extends "get" | "post"> = FetchOptions<paths[Path][Method]>;
 
 /** Creates a client of the Bot Conversation Service. */
 export function createBotConversationClient(options: BotConversationClientOptions): BotConversationClient {
@@ -97,27 +92,27 @@ export function createBotConversationClient(options: BotConversationClientOption
   });
 
   /**
-   * Makes one call: `go` gives openapi-fetch the operation's typed parameters or body, plus what every
-   * call passes (a text body, parsed and checked here; the caller's headers and signal; a fetch that sends
-   * through the transport with the call's own `Call`, so its errors redact exactly the tokens it sent).
-   * Without `check`, only a 200 resolves (the fire).
+   * Makes one call through openapi-fetch: the operation's parameters or body (typed at each call site
+   * with `satisfies Params`), plus what every call passes: a text body, parsed and checked here; the
+   * caller's headers and signal; a fetch that sends through the transport with the call's own `Call`,
+   * so its errors redact exactly the tokens it sent. Without `check`, only a 200 resolves (the fire).
    */
   const run = <T>(
-    method: string,
+    method: "GET" | "POST",
     path: string,
+    params: object,
     { headers, signal, onResponse }: RequestOptions = {},
-    go: (init: CallInit) => Promise<TextResult>,
     check?: BodyCheck<T>,
   ): Promise<T> => {
     const call: Call = { path, tokens: new Set() };
-    // openapi-fetch skips a header set or signal that is undefined, which its types do not say under exactOptionalPropertyTypes.
-    const init = { parseAs: "text", headers, signal, fetch: (request: Request) => send(request, call) } as CallInit;
-    return readResponse(method, call, go(init), onResponse, check as BodyCheck<T>);
+    // openapi-fetch skips a header set or signal that is undefined; `params` was typed against the operation by the caller.
+    const init = { ...params, parseAs: "text", headers, signal, fetch: (request: Request) => send(request, call) };
+    return readResponse(method, call, (raw[method] as (path: string, init: object) => Promise<TextResult>)(path, init), onResponse, check as BodyCheck<T>);
   };
 
   async function searchConversations(query: SearchConversationsQuery = {}, options?: RequestOptions): Promise<ConversationPage> {
     checkQuery(query);
-    return run("GET", searchPath, options, (init) => raw.GET(searchPath, { params: { query }, ...init }), toPage);
+    return run("GET", searchPath, { params: { query } } satisfies Params<typeof searchPath, "get">, options, toPage);
   }
 
   return {
@@ -128,7 +123,7 @@ export function createBotConversationClient(options: BotConversationClientOption
 
     async listExternalEventTriggers(agentStageId, options?: RequestOptions) {
       checkSegment("agentStageId", agentStageId);
-      return run("GET", triggersPath, options, (init) => raw.GET(triggersPath, { params: { path: { agentStageId } }, ...init }), toTriggerList);
+      return run("GET", triggersPath, { params: { path: { agentStageId } } } satisfies Params<typeof triggersPath, "get">, options, toTriggerList);
     },
 
     async fireExternalEvent(request, options: FireOptions = {}) {
@@ -142,7 +137,7 @@ export function createBotConversationClient(options: BotConversationClientOption
         const problems = validateEventPayload(trigger, request.externalEventPayload);
         if (problems[0]) throw new EventValidationError(problems);
       }
-      await run("POST", firePath, options, (init) => raw.POST(firePath, { body: request, ...init }));
+      await run("POST", firePath, { body: request } satisfies Params<typeof firePath, "post">, options);
     },
   };
 }

@@ -7,13 +7,8 @@
  */
 import { isJsonObject } from "./describe.js";
 
-/** Replaces the tokens in a text. */
-export type Redact = (text: string) => string;
-
-/** Builds the redaction of the given token values. */
-export const redactor =
-  (tokens: Iterable<string>): Redact =>
-  (text) =>
+/** `text` with the given token values replaced. */
+export const redact = (text: string, tokens: Iterable<string>): string =>
     [...tokens].reduce(
       (clean, token) =>
         clean
@@ -22,10 +17,10 @@ export const redactor =
       text,
     );
 
-/** A JSON-able value with `redact` applied to every string and object key, at any depth; its shape is kept (undefined stays undefined). */
-export function redactJson<T>(value: T, redact: Redact): T {
+/** A JSON-able value with the tokens redacted from every string and object key, at any depth; its shape is kept (undefined stays undefined). */
+export function redactJson<T>(value: T, tokens: Iterable<string>): T {
   return value === undefined ? value : JSON.parse(JSON.stringify(value), (_key, item: unknown) =>
-    typeof item === "string" ? redact(item) : isJsonObject(item) ? Object.fromEntries(Object.entries(item).map(([key, entry]) => [redact(key), entry])) : item,
+    typeof item === "string" ? redact(item, tokens) : isJsonObject(item) ? Object.fromEntries(Object.entries(item).map(([key, entry]) => [redact(key, tokens), entry])) : item,
   ) as T;
 }
 
@@ -34,8 +29,8 @@ export function redactJson<T>(value: T, redact: Redact): T {
  * ECONNREFUSED 127.0.0.1:9`. The client keeps this summary, never the failure itself: undici's errors
  * carry the raw bytes of a response (a token it echoed included) in fields that `console.error` prints.
  */
-export function describeFailure(error: unknown, redact: Redact): string {
+export function describeFailure(error: unknown, tokens: Iterable<string>): string {
   const messages: string[] = [];
   for (let cause = error; cause instanceof Error && messages.length < 4; cause = cause.cause) messages.push(cause.message);
-  return redact(messages.join(": "));
+  return redact(messages.join(": "), tokens);
 }

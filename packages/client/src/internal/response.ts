@@ -1,7 +1,7 @@
 import { apiErrorFor, BotConversationError, ConnectionError, OutcomeUnknownError, UnexpectedResponseError } from "../errors.js";
 import { describeValue } from "./describe.js";
 import { reasonOf } from "./reason.js";
-import { describeFailure, redactJson, redactor } from "./redact.js";
+import { describeFailure, redactJson } from "./redact.js";
 import type { Call } from "./transport.js";
 
 /** What openapi-fetch resolves to when asked for `parseAs: "text"`. */
@@ -45,7 +45,7 @@ export async function readResponse<T>(
     const delivered = method === "POST" && response?.ok;
     // Before a response, only the client's own errors arrive here (typed failures, caller mistakes); after, the body read failed.
     if ((error instanceof BotConversationError || !response) && !delivered) throw error;
-    const message = `${method} ${path} answered ${response!.status}, then failed: ${describeFailure(error, redactor(tokens))}`;
+    const message = `${method} ${path} answered ${response!.status}, then failed: ${describeFailure(error, tokens)}`;
     throw delivered ? Object.assign(new OutcomeUnknownError(`${message}; outcome unknown`), { status: response!.status }) : new ConnectionError(message);
   }
   const { response, data } = result;
@@ -55,11 +55,11 @@ export async function readResponse<T>(
   const fail = (body: unknown, problem?: string, value?: unknown): never => {
     // A server may echo the token in a header or the body, and the problem may quote the body: all pass
     // through the call's redaction before anything is cut or kept.
-    const redact = redactor(call.tokens);
-    const cleanHeaders = redactJson(Object.fromEntries(headers), redact);
-    const cleanBody = redactJson(body, redact);
+    const { tokens } = call;
+    const cleanHeaders = redactJson(Object.fromEntries(headers), tokens);
+    const cleanBody = redactJson(body, tokens);
     const init = { method, path: call.path, status, headers: cleanHeaders, body: cleanBody };
-    if (problem) throw new UnexpectedResponseError(init, ` but ${problem}; got ${describeValue(redactJson(value, redact))}`);
+    if (problem) throw new UnexpectedResponseError(init, ` but ${problem}; got ${describeValue(redactJson(value, tokens))}`);
     // A redirect is never followed (see the transport): it is named by the origin it points to, never the whole address.
     const origin = cleanHeaders["location"] && URL.parse(cleanHeaders["location"], response.url)?.origin;
     // Below 400 here is a redirect: 3xx, or the status 0 of a browser's opaque redirect.

@@ -1,7 +1,7 @@
 import { AbortError, ConnectionError, TimeoutError } from "../errors.js";
 import { isRetryableStatus, retryDelay } from "../retry.js";
 import { checkToken } from "./checks.js";
-import { describeFailure, redactor } from "./redact.js";
+import { describeFailure, redact } from "./redact.js";
 
 /** Access token, or a function (sync or async) called before every attempt so a token can be refreshed. */
 export type TokenSource = string | (() => string | Promise<string>);
@@ -48,22 +48,6 @@ export const retryTiming = {
 };
 
 /**
- * Calls a token function, bounded by the attempt's signal (its timeout and the caller's abort). What it
- * throws is the caller's own failure: reported as a `TypeError` by its name only, as its message may
- * hold a secret the client cannot know to redact.
- */
-async function tokenFrom(source: () => unknown, signal: AbortSignal): Promise<string> {
-  const value = await new Promise((resolve, reject) => {
-    // Whichever comes first settles the promise: the abort (timeout or caller), or the function's result.
-    signal.addEventListener("abort", () => reject(signal.reason as Error));
-    Promise.resolve()
-      .then(source)
-      .then(resolve, (error: unknown) => reject(new TypeError(`token: the function threw ${(error as Error)?.name}`)));
-  });
-  return checkToken(value, "token: the function's result");
-}
-
-/**
  * Builds the fetch given to openapi-fetch: token, per-attempt timeout, typed failures and GET retries.
  * Each attempt has one AbortController, aborted with a typed reason by a timer or by the caller's
  * signal, so the token function, fetch and the body read reject with the error to throw. The timer keeps
@@ -77,7 +61,7 @@ export function createTransport({ token, fetch, timeoutMs = 60_000, maxRetries =
     const { signal: caller, method } = request;
     const retries = method === "GET" ? maxRetries : 0;
     const aborted = (): AbortError => new AbortError(`${method} request aborted by the caller`);
-    const log = logger && ((line: string) => logger(redactor(call.tokens)(`${method} ${call.path} attempt ${tries + 1}: ${line} in ${Date.now() - started} ms`)));
+    const log = logger && ((line: string) => logger(redact(`${method} ${call.path} attempt ${tries + 1}: ${line} in ${Date.now() - started} ms`, call.tokens)));
     let tries = 0;
     let started = 0;
     for (; ; tries++) {
@@ -96,7 +80,19 @@ export function createTransport({ token, fetch, timeoutMs = 60_000, maxRetries =
       let response: Response | undefined;
       let value: string | undefined;
       try {
-        value = typeof token === "string" ? token : await tokenFrom(token, attempt.signal);
+        value =
+          typeof token === "string"
+            ? token
+            : checkToken(
+                // The function's result or the abort (timeout or caller), whichever comes first. What it throws is reported by its name only: its message may hold a secret.
+                await new Promise((resolve, reject) => {
+                  attempt.signal.addEventListener("abort", () => reject(attempt.signal.reason as Error));
+                  Promise.resolve()
+                    .then(token)
+                    .then(resolve, (error: unknown) => reject(new TypeError(`token: the function threw ${(error as Error)?.name}`)));
+                }),
+                "token: the function's result",
+              );
         // Remembered per call, so this call's errors and log lines can redact exactly what it sent.
         call.tokens.add(value);
         request.headers.set("X-Token", value);
@@ -108,7 +104,7 @@ export function createTransport({ token, fetch, timeoutMs = 60_000, maxRetries =
         if (attempt.signal.aborted) throw attempt.signal.reason;
         // No token: the token function's own failure, already a TypeError; nothing was sent.
         if (!value) throw error;
-        if (tries >= retries) throw new ConnectionError(`${method} request failed: ${describeFailure(error, redactor(call.tokens))}`);
+        if (tries >= retries) throw new ConnectionError(`${method} request failed: ${describeFailure(error, call.tokens)}`);
         // Otherwise no response arrived (refused, reset): repeating a GET cannot do harm twice.
       }
       if (response) {
