@@ -74,8 +74,8 @@ export interface BotConversationClient {
 }
 
 const searchPath = "/api/v2/channels/conversations";
-const triggersPath = "/api/v1/runtime/simple/external/events/{agentStageId}";
 const firePath = "/api/v1/runtime/simple/external/events";
+const triggersPath = `${firePath}/{agentStageId}` as const;
 
 /** The parameters or body of an operation, as openapi-fetch types them from the generated `paths`. */
 type Params<Path extends keyof paths, Method extends "get" | "post"> = FetchOptions<paths[Path][Method]>;

@@ -33,7 +33,7 @@ export async function* iterateConversationPages(
     const page = await search(pageQuery, { signal, onResponse, headers: typeof headers === "function" ? headers(pageQuery) : headers });
     const asked = pageQuery.pageIndex;
     if (asked !== undefined && page.pageIndex !== asked) {
-      throw new PaginationError(`asked for pageIndex ${asked}; the server answered pageIndex ${page.pageIndex}`);
+      throw new PaginationError(`pageIndex: asked for ${asked}; got ${page.pageIndex}`);
     }
     yield page;
     if (!page.hasMore) return;

@@ -241,7 +241,7 @@ describe("the trigger list", () => {
   });
 
   test.each([
-    ["a number", 42, "expected a trigger descriptor or an array of them; got 42"],
+    ["a number", 42, "expected a trigger or an array of triggers; got 42"],
     ["null", null, "got null"],
     ["an object without a trigger", { items: [] }, 'got {"items":[]}'],
     ["an array with a bad item", [trigger, "x"], 'got "x"'],

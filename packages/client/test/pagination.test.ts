@@ -74,9 +74,9 @@ describe("iterateConversations", () => {
 
 describe("nothing from a page that is not the one asked for reaches the caller", () => {
   test.each([
-    ["the same pageIndex again", () => pageOf(0, ["dup-1", "dup-2"], true), "asked for pageIndex 1; the server answered pageIndex 0"],
-    ["an earlier pageIndex", (asked?: number) => (asked === undefined ? pageOf(3, ["a"], true) : pageOf(1, ["back"], true)), "asked for pageIndex 4; the server answered pageIndex 1"],
-    ["a jump from page 1 to 7", (asked?: number) => (asked === undefined ? pageOf(1, ["a"], true) : pageOf(7, ["skipped-ahead"], true)), "asked for pageIndex 2; the server answered pageIndex 7"],
+    ["the same pageIndex again", () => pageOf(0, ["dup-1", "dup-2"], true), "pageIndex: asked for 1; got 0"],
+    ["an earlier pageIndex", (asked?: number) => (asked === undefined ? pageOf(3, ["a"], true) : pageOf(1, ["back"], true)), "pageIndex: asked for 4; got 1"],
+    ["a jump from page 1 to 7", (asked?: number) => (asked === undefined ? pageOf(1, ["a"], true) : pageOf(7, ["skipped-ahead"], true)), "pageIndex: asked for 2; got 7"],
   ])("%s: PaginationError before the bad page is yielded, and no page is asked for twice", async (_label, answer, message) => {
     const { client, askedFor } = await pagesFrom(answer);
     const { ids, error } = await readAll(client.iterateConversations());
@@ -92,7 +92,7 @@ describe("nothing from a page that is not the one asked for reaches the caller",
     const { client } = await pagesFrom(() => pageOf(0, ["first"], false));
     const { ids, error } = await readAll(client.iterateConversations({ pageIndex: 5 }));
     expect(ids).toEqual([]);
-    expect((error as Error).message).toBe("asked for pageIndex 5; the server answered pageIndex 0");
+    expect((error as Error).message).toBe("pageIndex: asked for 5; got 0");
   });
 
   test("a page with a bad shape is an UnexpectedResponseError, and the earlier pages' items are all that was yielded", async () => {

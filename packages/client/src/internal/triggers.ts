@@ -14,5 +14,5 @@ function isTrigger(value: unknown): value is ExternalEventTrigger {
 export const toTriggerList: BodyCheck<ExternalEventTrigger[]> = (body, fail) => {
   const list: unknown[] = Array.isArray(body) ? body : [body];
   const invalid = list.findIndex((item) => !isTrigger(item));
-  return invalid < 0 ? (list as ExternalEventTrigger[]) : fail("expected a trigger descriptor or an array of them", list[invalid]);
+  return invalid < 0 ? (list as ExternalEventTrigger[]) : fail("expected a trigger or an array of triggers", list[invalid]);
 };
