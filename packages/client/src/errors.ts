@@ -109,8 +109,6 @@ export class PaginationError extends BotConversationError {
   override name = "PaginationError";
 }
 
-/** Picks the `ApiError` subclass of a status; `detail` ends the message. */
-export function apiErrorFor(init: ApiErrorInit, detail?: string): ApiError {
-  const { status } = init;
-  return new (status === 401 ? AuthenticationError : status === 404 ? NotFoundError : status > 499 ? ServerError : ApiError)(init, detail);
-}
+/** The `ApiError` subclass of a status. */
+export const apiErrorClass = (status: number): typeof ApiError =>
+  status === 401 ? AuthenticationError : status === 404 ? NotFoundError : status > 499 ? ServerError : ApiError;

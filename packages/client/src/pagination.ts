@@ -26,11 +26,13 @@ type Search = (query: SearchConversationsQuery, options: RequestOptions) => Prom
 export async function* iterateConversationPages(
   search: Search,
   query: SearchConversationsQuery = {},
-  { signal, maxPages = Infinity, headers, onResponse }: IterateOptions = {},
+  options: IterateOptions = {},
 ): AsyncGenerator<ConversationPage, void, undefined> {
+  const { maxPages = Infinity, headers } = options;
   let pageQuery = query;
   for (let pages = 0; pages < maxPages; pages++) {
-    const page = await search(pageQuery, { signal, onResponse, headers: typeof headers === "function" ? headers(pageQuery) : headers });
+    // The search reads only its own options (signal, onResponse, headers) from these.
+    const page = await search(pageQuery, { ...options, headers: typeof headers === "function" ? headers(pageQuery) : headers });
     const asked = pageQuery.pageIndex;
     if (asked !== undefined && page.pageIndex !== asked) {
       throw new PaginationError(`pageIndex: asked for ${asked}; got ${page.pageIndex}`);

@@ -49,9 +49,9 @@ export function checkSegment(name: string, value: unknown): void {
 
 /** Checks a fire request: an `externalEventId`, and a conversation identifier (`conversationId`, else `externalConversationId`). */
 export function checkFireRequest(request: FireExternalEventRequest): void {
-  const { conversationId, externalConversationId, externalEventId } = (request ?? {}) as Record<string, unknown>;
-  requireText("request.externalEventId", externalEventId);
-  requireText(conversationId === undefined ? "request.externalConversationId" : "request.conversationId", conversationId ?? externalConversationId);
+  const field = (name: keyof FireExternalEventRequest): void => requireText(`request.${name}`, request?.[name]);
+  field("externalEventId");
+  field(request?.conversationId === undefined ? "externalConversationId" : "conversationId");
 }
 
 /**

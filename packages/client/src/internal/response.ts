@@ -1,4 +1,4 @@
-import { apiErrorFor, BotConversationError, ConnectionError, OutcomeUnknownError, UnexpectedResponseError } from "../errors.js";
+import { apiErrorClass, BotConversationError, ConnectionError, OutcomeUnknownError, UnexpectedResponseError } from "../errors.js";
 import { describeValue } from "./describe.js";
 import { reasonOf } from "./reason.js";
 import { describeFailure, redactJson } from "./redact.js";
@@ -64,18 +64,19 @@ export async function readResponse<T>(
     const origin = cleanHeaders["location"] && URL.parse(cleanHeaders["location"], response.url)?.origin;
     // Below 400 here is a redirect: 3xx, or the status 0 of a browser's opaque redirect.
     const detail = status < 400 ? `a redirect${origin ? ` to ${origin}` : ""}, not followed` : reasonOf(cleanBody);
-    throw apiErrorFor(init, detail && `: ${detail}`);
+    throw new (apiErrorClass(status))(init, detail && `: ${detail}`);
   };
   if (!response.ok) return fail(result.error);
-  if (!check) return status === 200 ? void onResponse?.(response) : fail(data, "expected 200", status);
-  const text = data as string;
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return fail(text, "expected a JSON body", text);
-  }
-  const checked = check(body, (problem, value) => fail(body, problem, value));
+  let checked: T | undefined;
+  if (check) {
+    let body: unknown;
+    try {
+      body = JSON.parse(data as string);
+    } catch {
+      return fail(data, "expected a JSON body", data);
+    }
+    checked = check(body, (problem, value) => fail(body, problem, value));
+  } else if (status !== 200) fail(data, "expected 200", status);
   onResponse?.(response);
   return checked;
 }
