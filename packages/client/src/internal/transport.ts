@@ -68,14 +68,16 @@ export function createTransport({ token, fetch, timeoutMs = 60_000, maxRetries =
       // Checked before every attempt, so an abort during the wait before a retry ends the loop too.
       if (caller.aborted) throw aborted();
       const attempt = new AbortController();
+      const { signal } = attempt;
       const onAbort = (): void => attempt.abort(aborted());
       const timer = setTimeout(() => attempt.abort(new TimeoutError(`${method} request timed out after ${timeoutMs} ms`)), timeoutMs);
       (timer as { unref?: () => void }).unref?.();
       caller.addEventListener("abort", onAbort);
-      const settle = (): void => {
+      // Kept on the call for the attempt that returns: readResponse settles it once the body has been read.
+      const settle = (call.settle = (): void => {
         clearTimeout(timer);
         caller.removeEventListener("abort", onAbort);
-      };
+      });
       started = Date.now();
       let response: Response | undefined;
       let value: string | undefined;
@@ -86,7 +88,7 @@ export function createTransport({ token, fetch, timeoutMs = 60_000, maxRetries =
             : checkToken(
                 // The function's result or the abort (timeout or caller), whichever comes first. What it throws is reported by its name only: its message may hold a secret.
                 await new Promise((resolve, reject) => {
-                  attempt.signal.addEventListener("abort", () => reject(attempt.signal.reason as Error));
+                  signal.addEventListener("abort", () => reject(signal.reason as Error));
                   Promise.resolve()
                     .then(token)
                     .then(resolve, (error: unknown) => reject(new TypeError(`token: the function threw ${(error as Error)?.name}`)));
@@ -96,12 +98,12 @@ export function createTransport({ token, fetch, timeoutMs = 60_000, maxRetries =
         // Remembered per call, so this call's errors and log lines can redact exactly what it sent.
         call.tokens.add(value);
         request.headers.set("X-Token", value);
-        response = await (fetch ?? globalThis.fetch)(request, { signal: attempt.signal, redirect: "manual" });
+        response = await (fetch ?? globalThis.fetch)(request, { signal, redirect: "manual" });
       } catch (error) {
         settle();
         log?.("failed");
         // The timer or the caller aborted: the reason is already the typed error to throw.
-        if (attempt.signal.aborted) throw attempt.signal.reason;
+        if (signal.aborted) throw signal.reason;
         // No token: the token function's own failure, already a TypeError; nothing was sent.
         if (!value) throw error;
         if (tries >= retries) throw new ConnectionError(`${method} request failed: ${describeFailure(error, call.tokens)}`);
@@ -110,9 +112,7 @@ export function createTransport({ token, fetch, timeoutMs = 60_000, maxRetries =
       if (response) {
         log?.(`${response.status}, request id ${response.headers.get("x-request-id")}`);
         if (tries >= retries || !isRetryableStatus(response.status)) {
-          call.response = response;
-          call.settle = settle;
-          return response;
+          return (call.response = response);
         }
         // A transient status on a GET: read again after the server's or our backoff delay.
         settle();
