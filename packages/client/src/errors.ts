@@ -80,13 +80,11 @@ export class UnexpectedResponseError extends ApiError {
 /**
  * A fire request reached the service, which answered with a success status, but the rest of the
  * response failed (stalled past `timeoutMs`, reset, aborted): the event was most likely fired, and
- * whether it was is unknown. Check before firing again: firing twice runs the scenario twice.
+ * whether it was is unknown. Check before firing again: firing twice runs the scenario twice. The
+ * message names the status received.
  */
 export class OutcomeUnknownError extends BotConversationError {
   override name = "OutcomeUnknownError";
-  // `declare`: set by Object.assign where the error is made, so no field initialiser is emitted.
-  /** The status the service answered with. */
-  declare readonly status: number;
 }
 
 /** An attempt (getting the token included) took longer than `timeoutMs`. */

@@ -29,7 +29,7 @@ export function parseRetryAfter(value: string | null | undefined): number | unde
   // IMF-fixdate is exactly the form `toUTCString` writes: a date is one when it reads back unchanged.
   const date = new Date(value!);
   // `test` reads null and undefined as the words "null" and "undefined", which it does not match.
-  const delay = /^\d+$/.test(value!) ? Number(value) * 1000 : date.toUTCString() === value ? +date - Date.now() : NaN;
+  const delay = /^\d+$/.test(value!) ? +value! * 1000 : date.toUTCString() === value ? +date - Date.now() : NaN;
   // Past dates mean "now"; a wait over the cap or unparsable (NaN) is not honoured.
   return delay <= maxRetryAfterMs ? Math.max(0, delay) : undefined;
 }
@@ -37,5 +37,5 @@ export function parseRetryAfter(value: string | null | undefined): number | unde
 /** Wait before retry number `retry` (1 for the first): `Retry-After` if usable, else exponential backoff with jitter. */
 export function retryDelay(retry: number, retryAfter: string | null | undefined): number {
   // Jitter (up to 25% shorter) keeps many clients from retrying in lockstep.
-  return parseRetryAfter(retryAfter) ?? Math.min(initialDelayMs * 2 ** (retry - 1), maxDelayMs) * (1 - 0.25 * Math.random());
+  return parseRetryAfter(retryAfter) ?? Math.min(initialDelayMs * 2 ** (retry - 1), maxDelayMs) * (1 - Math.random() / 4);
 }

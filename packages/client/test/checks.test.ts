@@ -26,9 +26,9 @@ describe("options are checked when the client is created: a TypeError names the 
     ["an empty token", { token: "" }, "token: expected a non-empty string of printable ASCII; got string"],
     ["a fetch that is not a function", { fetch: "fetch" }, "fetch: expected a function; got string"],
     ["a logger that is not a function", { logger: console }, "logger: expected a function; got object"],
-    ["a baseUrl without a scheme", { baseUrl: "127.0.0.1:4010" }, "baseUrl: expected an http(s) address, no credentials, query or fragment; got string"],
-    ["a baseUrl of another scheme", { baseUrl: "ftp://127.0.0.1" }, "baseUrl: expected an http(s) address, no credentials, query or fragment; got string"],
-    ["a baseUrl with a query", { baseUrl: "http://127.0.0.1:4010/?a=1" }, "baseUrl: expected an http(s) address, no credentials, query or fragment; got string"],
+    ["a baseUrl without a scheme", { baseUrl: "127.0.0.1:4010" }, "baseUrl: expected an http(s) URL without credentials, query or fragment; got string"],
+    ["a baseUrl of another scheme", { baseUrl: "ftp://127.0.0.1" }, "baseUrl: expected an http(s) URL without credentials, query or fragment; got string"],
+    ["a baseUrl with a query", { baseUrl: "http://127.0.0.1:4010/?a=1" }, "baseUrl: expected an http(s) URL without credentials, query or fragment; got string"],
   ] as [string, Partial<Record<keyof BotConversationClientOptions, unknown>>, string][])("%s", (_label, options, message) => {
     expect(() => createBotConversationClient({ baseUrl: "http://127.0.0.1:4010", token: "t", ...options } as BotConversationClientOptions)).toThrow(new TypeError(message));
   });
@@ -56,7 +56,7 @@ describe("caller mistakes in a call are TypeErrors naming the argument, and noth
   const cyclic: Record<string, unknown> = { orderNumber: "1" };
   cyclic["self"] = cyclic;
   test.each([
-    ["a Date in the search", () => client().searchConversations({ agentStageId: "bot", startFromDate: new Date("2026-11-20") as unknown as string }), "query.startFromDate: expected an ISO 8601 string (toISOString()); got \"2026-11-20T00:00:00.000Z\""],
+    ["a Date in the search", () => client().searchConversations({ agentStageId: "bot", startFromDate: new Date("2026-11-20") as unknown as string }), "query.startFromDate: expected a non-empty string or a whole number; got object"],
     ["an empty agentStageId in the search", () => client().searchConversations({ agentStageId: "" }), 'query.agentStageId: expected a non-empty string or a whole number; got ""'],
     ["a pageSize that is not a whole number", () => client().searchConversations({ pageSize: Number.NaN }), "query.pageSize: expected a non-empty string or a whole number; got NaN"],
     ["an empty agentStageId in the trigger list", () => client().listExternalEventTriggers(""), 'agentStageId: expected a non-empty string; got ""'],

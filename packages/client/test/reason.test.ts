@@ -17,12 +17,13 @@ const prismValidation = {
 };
 
 test.each([
-  ["a validation entry (Prism)", 422, prismValidation, ": Request query parameter status must be equal to one of the allowed values: Active, Closed, Operator"],
-  ["a problem+json detail", 404, { title: "Not Found", detail: "No bot 5f0c6d1e" }, ": No bot 5f0c6d1e"],
-  ["a problem+json title alone", 400, { type: "about:blank", title: "Bad Request" }, ": Bad Request"],
-  ["a message field", 401, { message: "Authorization failed. Check the X-Token header." }, ": Authorization failed. Check the X-Token header."],
-  ["a long message, cut to 120 characters on one line", 500, { message: `line one\n${"x".repeat(200)}` }, `: line one ${"x".repeat(111)}`],
-  ["a message that echoes the token, redacted", 401, { message: "token tok-SECRET-123 is invalid" }, ": token [redacted] is invalid"],
+  ["a validation entry (Prism)", 422, prismValidation, ': "Request query parameter status must be equal to one of the allowed values: Active, Closed, Operator"'],
+  ["a problem+json detail", 404, { title: "Not Found", detail: "No bot 5f0c6d1e" }, ': "No bot 5f0c6d1e"'],
+  ["a problem+json title alone", 400, { type: "about:blank", title: "Bad Request" }, ': "Bad Request"'],
+  ["a message field", 401, { message: "Authorization failed. Check the X-Token header." }, ': "Authorization failed. Check the X-Token header."'],
+  // Quoted as JSON, so a line break the server sent stays on the message's one line as \n.
+  ["a long message, cut to 120 characters, its line break escaped", 500, { message: `line one\n${"x".repeat(200)}` }, `: "line one\\n${"x".repeat(109)}...`],
+  ["a message that echoes the token, redacted", 401, { message: "token tok-SECRET-123 is invalid" }, ': "token [redacted] is invalid"'],
   ["a body with no known field", 500, { code: 17 }, ""],
   ["a text body", 502, "Bad Gateway", ""],
 ])("a failure status with %s puts a short reason in the message", async (_label, status, body, reason) => {

@@ -15,7 +15,7 @@ export function checkToken(value: unknown, name: string): string {
 export function checkClientOptions(options: object): string | (() => unknown) {
   const { baseUrl, token } = options as Record<string, unknown>;
   // Not quoted in the message: it may hold a password.
-  if (!/^https?:\/\/[^?#@]+$/.test(baseUrl as string)) mistake("baseUrl", "an http(s) address, no credentials, query or fragment", baseUrl);
+  if (!/^https?:\/\/[^?#@]+$/.test(baseUrl as string)) mistake("baseUrl", "an http(s) URL without credentials, query or fragment", baseUrl);
   for (const name of ["fetch", "logger"]) {
     const { [name]: value } = options as Record<string, unknown>;
     if (value !== undefined && typeof value !== "function") mistake(name, "a function", value);
@@ -31,12 +31,13 @@ export function checkClientOptions(options: object): string | (() => unknown) {
 /**
  * Checks a search query: each value a non-empty string or a whole number, as the query string carries
  * it. A `Date` is refused (as its type is at compile time) rather than dropped: pass `toISOString()`.
+ * An object's value is named by its type only (`got object`): its JSON form would read like a string.
  */
 export function checkQuery(query: SearchConversationsQuery): void {
   if (!isJsonObject(query)) mistake("query", "an object", query, 1);
   for (const [key, value] of Object.entries(query)) {
     if (value !== undefined && !(typeof value === "string" ? value.trim() : isCount(value))) {
-      mistake(`query.${key}`, (value as unknown) instanceof Date ? "an ISO 8601 string (toISOString())" : "a non-empty string or a whole number", value, 1);
+      mistake(`query.${key}`, "a non-empty string or a whole number", value, typeof value !== "object");
     }
   }
 }

@@ -1,9 +1,9 @@
 /**
- * Shows a value in an error message as it would be written in JSON, cut at 40 characters:
+ * Shows a value in an error message as it would be written in JSON, cut at `max` characters (40 unless given):
  * `"next Tuesday"` (a string), `149.9`, `NaN`, `null`, `[]`, `{"first":"Pavel"}`; `undefined` and other
  * values with no JSON form (a function, a cyclic object) by their `typeof`.
  */
-export function describeValue(value: unknown): string {
+export function describeValue(value: unknown, max = 40): string {
   let shown: string | undefined;
   try {
     shown = typeof value === "number" || typeof value === "bigint" ? String(value) : JSON.stringify(value);
@@ -11,7 +11,7 @@ export function describeValue(value: unknown): string {
     // A cyclic object: named by its typeof below.
   }
   shown ??= typeof value;
-  return shown.length > 40 ? `${shown.slice(0, 40)}...` : shown;
+  return shown.length > max ? `${shown.slice(0, max)}...` : shown;
 }
 
 /** Throws the `TypeError` of a caller's mistake in `name`; the value is shown only when `show` (never a token or an address). */

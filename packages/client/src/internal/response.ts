@@ -22,7 +22,7 @@ export type BodyCheck<T> = (body: unknown, fail: (problem: string, value: unknow
 
 /**
  * Awaits an openapi-fetch call made with `parseAs: "text"`. A failure status becomes an `ApiError` with
- * a short reason from the body, a redirect an `ApiError` naming where it pointed, a failed body read a
+ * a short reason from the body, a redirect an `ApiError` saying so (its `Location` on the redacted headers), a failed body read a
  * typed error; with `check`, the body is parsed as JSON (a body that is not JSON is an
  * `UnexpectedResponseError`, never a `SyntaxError`) and handed to it; without, only a 200 resolves (the
  * fire). Every error is redacted with the tokens the call sent.
@@ -46,7 +46,7 @@ export async function readResponse<T>(
     // Before a response, only the client's own errors arrive here (typed failures, caller mistakes); after, the body read failed.
     if ((error instanceof BotConversationError || !response) && !delivered) throw error;
     const message = `${method} ${path} answered ${response!.status}, then failed: ${describeFailure(error, tokens)}`;
-    throw delivered ? Object.assign(new OutcomeUnknownError(`${message}; outcome unknown`), { status: response!.status }) : new ConnectionError(message);
+    throw delivered ? new OutcomeUnknownError(`${message}; outcome unknown`) : new ConnectionError(message);
   }
   const { response, data } = result;
   // The body has been read: the attempt's timeout has nothing left to cover.
@@ -56,15 +56,12 @@ export async function readResponse<T>(
     // A server may echo the token in a header or the body, and the problem may quote the body: all pass
     // through the call's redaction before anything is cut or kept.
     const { tokens } = call;
-    const cleanHeaders = redactJson(Object.fromEntries(headers), tokens);
-    const cleanBody = redactJson(body, tokens);
-    const init = { method, path: call.path, status, headers: cleanHeaders, body: cleanBody };
-    if (problem) throw new UnexpectedResponseError(init, ` but ${problem}; got ${describeValue(redactJson(value, tokens))}`);
-    // A redirect is never followed (see the transport): it is named by the origin it points to, never the whole address.
-    const origin = cleanHeaders["location"] && URL.parse(cleanHeaders["location"], response.url)?.origin;
-    // Below 400 here is a redirect: 3xx, or the status 0 of a browser's opaque redirect.
-    const detail = status < 400 ? `a redirect${origin ? ` to ${origin}` : ""}, not followed` : reasonOf(cleanBody);
-    throw new (apiErrorClass(status))(init, detail && `: ${detail}`);
+    const init = { method, path: call.path, status, headers: redactJson(Object.fromEntries(headers), tokens), body: redactJson(body, tokens) };
+    throw problem
+      ? new UnexpectedResponseError(init, ` but ${problem}; got ${describeValue(redactJson(value, tokens))}`)
+      : // Below 400 here is a redirect (never followed, see the transport): 3xx, or the status 0 of a browser's opaque
+        // redirect. Its `Location` stays on the error's (redacted) headers.
+        new (apiErrorClass(status))(init, status < 400 ? ": a redirect, not followed" : reasonOf(init.body));
   };
   if (!response.ok) return fail(result.error);
   let checked: T | undefined;

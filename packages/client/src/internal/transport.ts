@@ -89,9 +89,8 @@ export function createTransport({ token, fetch, timeoutMs = 60_000, maxRetries =
                 // The function's result or the abort (timeout or caller), whichever comes first. What it throws is reported by its name only: its message may hold a secret.
                 await new Promise((resolve, reject) => {
                   signal.addEventListener("abort", () => reject(signal.reason as Error));
-                  Promise.resolve()
-                    .then(token)
-                    .then(resolve, (error: unknown) => reject(new TypeError(`token: the function threw ${(error as Error)?.name}`)));
+                  // Async, so a function that throws at once rejects like one whose promise does.
+                  (async () => token())().then(resolve, (error: unknown) => reject(new TypeError(`token: the function threw ${(error as Error)?.name}`)));
                 }),
                 "token: the function's result",
               );
