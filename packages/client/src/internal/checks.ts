@@ -45,7 +45,7 @@ export function checkQuery(query: SearchConversationsQuery): void {
 /** Checks a path segment: non-empty, and not `.` or `..`, which would send the request to another path. */
 export function checkSegment(name: string, value: unknown): void {
   requireText(name, value);
-  if (value === "." || value === "..") mistake(name, "an identifier", value, 1);
+  if (/^\.\.?$/.test(value as string)) mistake(name, "an identifier", value, 1);
 }
 
 /** Checks a fire request: an `externalEventId`, and a conversation identifier (`conversationId`, else `externalConversationId`). */
