@@ -2,11 +2,9 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { distDirectory, templatePath } from "./paths.ts";
 import { runRedocly } from "./redocly.ts";
+import { sandboxControlPage } from "./sandbox-link.ts";
 import { applyContentSecurityPolicy, useLocalViewer } from "./site.ts";
 import { servedViewer } from "./viewer.ts";
-
-/** The sandbox control API's page of the reference, beside `index.html`. */
-export const sandboxControlPage = "sandbox-control.html";
 
 /**
  * Builds the page of the sandbox's control API (`/_sandbox/`, `apps/sandbox/openapi/sandbox-control.yaml`,

@@ -7,6 +7,7 @@ import { runRedocly } from "./redocly.ts";
 import { redocOptions } from "./redoc-options.ts";
 import { writeRedirectPages } from "./routes.ts";
 import { withCodeSamples } from "./samples.ts";
+import { withSandboxControlLink } from "./sandbox-link.ts";
 import { withSearchableText } from "./search-text.ts";
 import { integrity, servedViewer, viewerFileName } from "./viewer.ts";
 
@@ -26,11 +27,11 @@ export function applyContentSecurityPolicy(html: string): string {
   return html.replace(policyPlaceholder, contentSecurityPolicy(html));
 }
 
-/** Builds `dist/`: the description with code samples, `index.html` from `redocly build-docs`, and the viewer. */
+/** Builds `dist/`: the description with code samples and the link to the sandbox control API's page, `index.html` from `redocly build-docs`, and the viewer. */
 export async function buildSite(): Promise<void> {
   rmSync(distDirectory, { recursive: true, force: true });
   mkdirSync(distDirectory, { recursive: true });
-  const description = withSearchableText(withCodeSamples(JSON.parse(readFileSync(bundlePath, "utf8"))));
+  const description = withSearchableText(withSandboxControlLink(withCodeSamples(JSON.parse(readFileSync(bundlePath, "utf8")))));
   const descriptionPath = join(distDirectory, "openapi.json");
   writeFileSync(descriptionPath, `${JSON.stringify(description, null, 2)}\n`);
 

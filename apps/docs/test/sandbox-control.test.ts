@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inlineScripts } from "../src/csp.ts";
 import { distDirectory } from "../src/paths.ts";
-import { sandboxControlPage } from "../src/sandbox-control.ts";
+import { sandboxControlPage, sandboxSectionHeading } from "../src/sandbox-link.ts";
+import { openSite, type OpenSite } from "./support/browser.ts";
 
 const html = readFileSync(join(distDirectory, sandboxControlPage), "utf8");
 
@@ -28,5 +29,40 @@ describe("the sandbox control API's page", () => {
     expect(html).not.toContain("cdn.redocly.com");
     const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1];
     expect(policy?.match(/'sha256-[^']+'/g)).toHaveLength(inlineScripts(html).length);
+  });
+});
+
+describe("reached from the main reference in Chromium", () => {
+  let site: OpenSite;
+  beforeAll(async () => {
+    site = await openSite();
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
+
+  it("the sidebar's Sandbox control API section links to the page, which renders every control operation", async () => {
+    const { page } = site;
+    await page.locator('a[href="/section/sandbox-control-api"]').first().click();
+    await page.getByRole("heading", { name: sandboxSectionHeading }).first().waitFor({ state: "visible" });
+    await Promise.all([page.waitForURL(`${site.url}/${sandboxControlPage}`), page.locator(`a[href="/${sandboxControlPage}"]`).first().click()]);
+    await page.getByRole("heading", { name: "Bot Conversation Sandbox control API" }).first().waitFor({ state: "visible" });
+    // Every control operation is listed by method and path; one opens to its own heading.
+    const operations = await page.locator('a[href^="#/"]').evaluateAll((links) => links.map((link) => (link.textContent ?? "").trim()).filter((text) => text !== ""));
+    expect(operations.sort()).toEqual([
+      "delete/_sandbox/faults",
+      "get/_sandbox/conversations/{conversationId}/export",
+      "get/_sandbox/fired-events",
+      "post/_sandbox/faults",
+      "post/_sandbox/reset",
+      "put/_sandbox/fixture",
+    ]);
+    await page.locator('a[href^="#/"]', { hasText: "post/_sandbox/faults" }).first().click();
+    await page.getByRole("heading", { name: "Inject a fault" }).first().waitFor({ state: "visible" });
+    // A reload stays on the page: its address is not turned into the main reference's hash.
+    await page.reload({ waitUntil: "load" });
+    expect(await page.title()).toBe("Bot Conversation Sandbox control API");
+    expect(site.errors).toEqual([]);
+    expect(site.foreignRequests).toEqual([]);
   });
 });

@@ -4,7 +4,6 @@ import { createRequire } from "node:module";
 import { createInterface } from "node:readline";
 import { forwardLog } from "./log.ts";
 import type { MockOptions } from "./options.ts";
-import { freePort } from "./port.ts";
 import { waitForHttp } from "./readiness.ts";
 
 /** A running Prism mock. */
@@ -41,7 +40,8 @@ const readinessDeadlineMs = 60_000;
  * Spawns Prism and resolves once it answers HTTP. Prism's log goes to `output`: "inherit" copies it
  * to this process's stdout and stderr with hints (see `hints.ts`), "pipe" leaves it on the child's streams.
  * Ready means this Prism said it listens on the URL *and* the URL answers: an answer alone could come
- * from another server that took the port first (then this Prism exits with EADDRINUSE).
+ * from another server that took the port first (then this Prism exits with EADDRINUSE). With port 0
+ * Prism binds any free port, and the URL carries the port it bound.
  */
 export async function startMock(options: MockOptions, output: "inherit" | "ignore" | "pipe" = "inherit"): Promise<RunningMock> {
   // Prism's stdout is always read here, for its "listening" line; stderr follows `output`.
@@ -53,11 +53,13 @@ export async function startMock(options: MockOptions, output: "inherit" | "ignor
     forwardLog(child.stdout, process.stdout);
     forwardLog(child.stderr, process.stderr);
   }
-  const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${options.port}`;
-  const listening = new Promise<void>((resolve) => {
+  const origin = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}`;
+  // Prism's own line names the port it bound: the one asked for, or the one the OS gave for port 0.
+  const listening = new Promise<number>((resolve) => {
     const lines = createInterface({ input: child.stdout!, crlfDelay: Infinity });
     lines.on("line", (line) => {
-      if (line.includes(`is listening on ${url}`)) resolve();
+      const port = listeningPort(line);
+      if (port !== undefined) resolve(port);
     });
   });
   // With "ignore", nobody else reads stdout: keep it flowing so Prism never blocks on a full pipe.
@@ -71,15 +73,20 @@ export async function startMock(options: MockOptions, output: "inherit" | "ignor
     child.kill(signal);
     await exited;
   };
+  let url = `${origin}:${options.port}`;
   try {
     const deadline = AbortSignal.timeout(readinessDeadlineMs);
-    await Promise.race([
+    const port = await Promise.race([
       listening,
-      exited.then(() => gaveUp.signal.throwIfAborted()),
-      once(deadline, "abort").then(() => {
+      exited.then((): never => {
+        gaveUp.signal.throwIfAborted();
+        throw new PrismExitedError(child.exitCode);
+      }),
+      once(deadline, "abort").then((): never => {
         throw new Error(`Prism did not say it listens on ${url} within ${readinessDeadlineMs} ms`);
       }),
     ]);
+    url = `${origin}:${port}`;
     await waitForHttp(`${url}/`, Date.now() + readinessDeadlineMs, gaveUp.signal);
   } catch (error) {
     await stop();
@@ -100,16 +107,15 @@ export class PrismExitedError extends Error {
 }
 
 /**
- * Starts Prism on a free ephemeral port of 127.0.0.1 (for tests and benchmarks). Prism cannot bind
- * port 0 itself, so a port is chosen first; when another process takes it before Prism binds it,
- * Prism exits and a new port is chosen, up to `attempts` times.
+ * Starts Prism on an ephemeral port (for tests and benchmarks): Prism binds port 0 and names the
+ * port the OS gave it, so no port is chosen in advance that another process could take first.
  */
-export async function startMockOnFreePort(options: Omit<MockOptions, "port">, output: "inherit" | "ignore" | "pipe" = "ignore", attempts = 5): Promise<RunningMock> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startMock({ ...options, port: await freePort() }, output);
-    } catch (error) {
-      if (!(error instanceof PrismExitedError) || attempt >= attempts) throw error;
-    }
-  }
+export async function startMockOnFreePort(options: Omit<MockOptions, "port">, output: "inherit" | "ignore" | "pipe" = "ignore"): Promise<RunningMock> {
+  return startMock({ ...options, port: 0 }, output);
+}
+
+/** The port in Prism's `Prism is listening on http://<address>:<port>` line, or undefined for any other line (colours allowed). */
+export function listeningPort(line: string): number | undefined {
+  const match = /is listening on \S*:(\d+)/.exec(line);
+  return match ? Number(match[1]) : undefined;
 }

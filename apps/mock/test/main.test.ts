@@ -1,7 +1,7 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { afterEach, expect, it, vi } from "vitest";
-import { freePort } from "../src/port.ts";
 import { token } from "./support/mock.ts";
 import { watch, type WatchedProcess } from "./support/process.ts";
 
@@ -12,18 +12,41 @@ const packageDir = fileURLToPath(new URL("..", import.meta.url));
 /** Each test starts Prism itself (once through pnpm); under CI's full parallel load a start alone has taken over 30 s. */
 const processTestTimeoutMs = 120_000;
 
+/** How long a launcher may take to stop its Prism after the test; then the whole group is killed. */
+const stopGraceMs = 10_000;
+
+/** Whether any process of the group led by `pid` (the launcher or pnpm, and Prism under it) is still alive. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 let running: WatchedProcess | undefined;
-afterEach(() => {
-  if (running && running.child.exitCode === null && running.child.signalCode === null) running.child.kill("SIGKILL");
+// Every launcher leads its own process group, so a test that leaves it running stops Prism with it:
+// killing the launcher alone would leave its Prism serving with no parent.
+afterEach(async () => {
+  const pid = running?.child.pid;
   running = undefined;
+  if (pid === undefined || !groupAlive(pid)) return;
+  process.kill(-pid, "SIGTERM");
+  for (const deadline = Date.now() + stopGraceMs; groupAlive(pid) && Date.now() < deadline; ) await sleep(100);
+  if (groupAlive(pid)) process.kill(-pid, "SIGKILL");
 });
 
-/** Starts the launcher on a free port and waits for its ready line. */
+/** The ready line of a launcher given `--port 0`: the port Prism bound, never 0, so nothing picks a port in advance. */
+const readyOnAnyPort = /^Mock ready at (http:\/\/127\.0\.0\.1:[1-9]\d*)$/;
+
+/** Starts the launcher with `--port 0` and waits for its ready line, which names the port Prism bound. */
 async function startLauncher(): Promise<{ launcher: WatchedProcess; url: string; readyLine: string }> {
-  const port = await freePort();
-  running = watch(process.execPath, [mainPath, "--port", String(port)]);
+  running = watch(process.execPath, [mainPath, "--port", "0"], { detached: true });
   const readyLine = await running.waitForLine(/^Mock ready at /);
-  return { launcher: running, url: `http://127.0.0.1:${port}`, readyLine };
+  const url = readyOnAnyPort.exec(readyLine)?.[1];
+  if (url === undefined) throw new Error(`ready line without a bound port: ${readyLine}`);
+  return { launcher: running, url, readyLine };
 }
 
 it("prints the URL when ready with no error in the log, answers, and stops cleanly on a double SIGINT", async () => {
@@ -56,9 +79,8 @@ it.each([
 }, processTestTimeoutMs);
 
 it("stops quietly on Ctrl-C when run as `pnpm start` (no ELIFECYCLE)", async () => {
-  const port = await freePort();
-  running = watch("pnpm", ["run", "start", "--port", String(port)], { cwd: packageDir, detached: true });
-  await running.waitForLine(/^Mock ready at /);
+  running = watch("pnpm", ["run", "start", "--port", "0"], { cwd: packageDir, detached: true });
+  expect(await running.waitForLine(/^Mock ready at /)).toMatch(readyOnAnyPort);
   const pid = running.child.pid;
   if (pid === undefined) throw new Error("pnpm did not start");
   // A terminal's Ctrl-C: SIGINT to the whole process group (pnpm, the launcher and Prism).

@@ -22,6 +22,14 @@ test("a port another server already answers on is not taken for this Prism: star
   }
 });
 
+test("startMock with port 0 lets Prism bind any free port and reports the port it bound", async () => {
+  const mock = await startMock({ ...defaultMockOptions, port: 0 }, "ignore");
+  started.push(mock);
+  expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:[1-9]\d*$/);
+  const response = await fetch(`${mock.url}/api/v1/runtime/simple/external/events/5f0c6d1e-8a4b-4f3e-9c2d-7b1a2e3f4d5c`, { headers: { "X-Token": "mock-token" } });
+  expect(response.status).toBe(200);
+});
+
 test("startMockOnFreePort starts a Prism that is itself the one answering", async () => {
   const mock = await startMockOnFreePort(defaultMockOptions);
   started.push(mock);

@@ -25,7 +25,7 @@ export interface Exchange {
   readonly status: number;
   /** Response headers. */
   readonly headers: Headers;
-  /** Body as text (with the token replaced by `$TOKEN` should a server echo it). */
+  /** Body as text, with the token replaced by `$TOKEN` should a server echo it (see `redact.ts`). */
   readonly text: string;
   /** Body parsed as JSON, or undefined when empty or not JSON. */
   readonly json: unknown;

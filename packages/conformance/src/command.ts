@@ -5,6 +5,7 @@ import { humanReport } from "./report/human.ts";
 import { jsonReport } from "./report/json.ts";
 import { junitReport } from "./report/junit.ts";
 import { progressBar } from "./report/progress.ts";
+import { redactToken } from "./redact.ts";
 import { runConformance, ServerUnusableError } from "./runner.ts";
 
 /** Exit codes: every check held; a check failed; bad usage or an unusable server; stopped by Ctrl-C with no failure. */
@@ -117,7 +118,7 @@ async function check(flags: CheckFlags, io: CommandIo): Promise<number> {
   } catch (error) {
     progress.stop();
     if (error instanceof UsageError || error instanceof ServerUnusableError) {
-      io.stderr.write(`error: ${error.message.replaceAll(token, "$TOKEN")}\n`);
+      io.stderr.write(`error: ${redactToken(error.message, token)}\n`);
       return exitCodes.usage;
     }
     throw error;

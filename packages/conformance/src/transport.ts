@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { urlOf, wrongToken, type Case, type Exchange } from "./case.ts";
+import { redactToken } from "./redact.ts";
 
 /** The request budget is spent: `--max-requests` reached. */
 export class BudgetExhaustedError extends Error {
@@ -51,7 +52,7 @@ export function createTransport(options: TransportOptions): Transport {
   let sent = 0;
   let nextSlot = 0;
   const interval = options.rate > 0 ? 1000 / options.rate : 0;
-  const redact = (text: string): string => (options.token ? text.replaceAll(options.token, "$TOKEN") : text);
+  const redact = (text: string): string => redactToken(text, options.token);
 
   return {
     get sent() {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { humanReport, jsonReport, junitReport, runConformance, type ConformanceReport } from "../src/index.ts";
+import { editJson, startFaultyProxy } from "./support/faulty-proxy.ts";
 import { exampleBot, exampleConversation, usePrism } from "./support/prism.ts";
 
 const prism = usePrism();
@@ -59,5 +60,28 @@ describe("against the real Prism mock", () => {
     const curls = report.checks.flatMap((check) => check.failures.map((failure) => failure.curl)).filter((curl) => curl.includes("X-Token: $"));
     expect(curls.length).toBeGreaterThan(0);
     expect(curls[0]).toContain('-H "X-Token: $TOKEN"');
+  });
+
+  it("with a one-letter token, hides it only where it stands alone: the bodies are not mangled, and an echoed token is still hidden", async () => {
+    // In front of Prism, a server that echoes the token as a trigger's display name.
+    const echoing = await startFaultyProxy(
+      { baseUrl: prism().url },
+      { response: (url, response) => url.pathname.includes("/events/") && response.status === 200 && editJson(response, (body) => (body as object[]).map((trigger) => ({ ...trigger, externalEventName: "t" }))) },
+    );
+    try {
+      const report = await runConformance({ baseUrl: echoing.url, token: "t", seed: 7, examples: 10, agentStageId: exampleBot, rate: 0 });
+      // The same gaps as with a long token: no body was mangled into a schema failure ("items" stays "items").
+      expect(failing(report)).toEqual(["ignored_auth", "envelope_math", "filter_match", "unknown_bot_not_found"]);
+      const excerpts = report.checks.flatMap((check) => check.failures.map((failure) => failure.responseExcerpt));
+      expect(excerpts.find((excerpt) => excerpt.includes('"items":'))).toBeDefined();
+      expect(excerpts.find((excerpt) => excerpt.includes('"externalEventName":"$TOKEN"'))).toBeDefined();
+      for (const text of [humanReport(report), jsonReport(report), junitReport(report)]) {
+        expect(text).toContain("$TOKEN");
+        expect(text).not.toMatch(/externalEventName(\\?"|&quot;):(\\?"|&quot;)t(\\?"|&quot;)/);
+        expect(text).not.toContain("$TOKENems");
+      }
+    } finally {
+      await echoing.close();
+    }
   });
 });
