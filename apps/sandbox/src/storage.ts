@@ -77,13 +77,13 @@ export interface SummaryRow {
 
 /**
  * The orders a search can sort by (the `order` switch), as SQL. Ties follow the load order in the
- * direction of the sort (newest first: the last loaded first), which is exactly an index's order,
- * so a page is read off the index without sorting.
+ * direction of the sort (newest first: the last loaded first). Every index holds `load_order` right
+ * after its sort column, so a page is read off an index in this order without sorting.
  */
 const orderBy = {
-  "startedOn-desc": "started_on_ms DESC, rowid DESC",
-  "startedOn-asc": "started_on_ms ASC, rowid ASC",
-  "latestMessageOn-desc": "latest_message_on_ms DESC, rowid DESC",
+  "startedOn-desc": "started_on_ms DESC, load_order DESC",
+  "startedOn-asc": "started_on_ms ASC, load_order ASC",
+  "latestMessageOn-desc": "latest_message_on_ms DESC, load_order DESC",
 } as const;
 
 /** A search order the storage knows. */
@@ -92,7 +92,11 @@ export type SearchOrder = keyof typeof orderBy;
 /** The columns a search filters on; every index holds all of them, so a search never reads the table itself. */
 const filterColumns = ["bot", "status", "channel_id", "started_on_ms", "latest_message_on_ms"] as const;
 
-/** One index per filter (and per filter under a bot, since a search is usually of one bot), each led by its columns. */
+/**
+ * One index per filter (and per filter under a bot, since a search is usually of one bot), each led by
+ * its columns, then `load_order` (the tie-break of the sort, so the index order is the page order), then
+ * the other filter columns.
+ */
 const indexes: Record<string, readonly (typeof filterColumns)[number][]> = {
   by_bot: ["bot", "started_on_ms"],
   by_bot_status: ["bot", "status", "started_on_ms"],
@@ -105,12 +109,12 @@ const indexes: Record<string, readonly (typeof filterColumns)[number][]> = {
 };
 
 const createSearchIndexes = Object.entries(indexes)
-  .map(([name, lead]) => `CREATE INDEX IF NOT EXISTS conversations_${name} ON conversations (${[...lead, ...filterColumns.filter((column) => !lead.includes(column))].join(", ")});`)
+  .map(([name, lead]) => `CREATE INDEX IF NOT EXISTS conversations_${name} ON conversations (${[...lead, "load_order", ...filterColumns.filter((column) => !lead.includes(column))].join(", ")});`)
   .join("\n");
 const dropSearchIndexes = Object.keys(indexes).map((name) => `DROP INDEX IF EXISTS conversations_${name};`).join("\n");
 
 /** Layout version of the database, kept in `PRAGMA user_version`; a file of another layout is refused. */
-const schemaVersion = 2;
+const schemaVersion = 3;
 
 const schema = `
   PRAGMA journal_mode = WAL;
@@ -120,7 +124,7 @@ const schema = `
     agent_stage_id TEXT NOT NULL, external_event_id TEXT NOT NULL, position INTEGER NOT NULL, descriptor TEXT NOT NULL,
     PRIMARY KEY (agent_stage_id, external_event_id)) STRICT;
   CREATE TABLE IF NOT EXISTS conversations (
-    id TEXT NOT NULL UNIQUE, bot INTEGER NOT NULL, channel_id TEXT NOT NULL, status TEXT NOT NULL,
+    load_order INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, bot INTEGER NOT NULL, channel_id TEXT NOT NULL, status TEXT NOT NULL,
     started_on TEXT NOT NULL, started_on_ms INTEGER NOT NULL, latest_message_on_ms INTEGER NOT NULL, session_id TEXT,
     summary TEXT NOT NULL, latest_message_inbound INTEGER NOT NULL) STRICT;
   CREATE TABLE IF NOT EXISTS conversation_exports (conversation INTEGER PRIMARY KEY, export TEXT NOT NULL) STRICT;
@@ -237,11 +241,9 @@ export class Storage {
     const { total } = this.#prepared(`SELECT count(*) AS total FROM conversations ${condition}`).get(...values) as { total: number };
     if (offset >= total || limit === 0) return { total, items: [] };
     // The filters and the order are served by an index; SQLite reads a table row (for its summary) only for the rows of the page.
-    const page = this.#prepared(`SELECT summary, latest_message_inbound FROM conversations ${condition} ORDER BY ${orderBy[order]} LIMIT ? OFFSET ?`).all(...values, limit, offset) as {
-      summary: string;
-      latest_message_inbound: number;
-    }[];
-    return { total, items: page.map((row) => ({ summary: row.summary, inbound: row.latest_message_inbound === 1 })) };
+    // `? + 0`, not a bare `?`: SQLite plans with a bare LIMIT parameter's value, so it prepared the statement again on every search.
+    const page = this.#prepared(`SELECT summary, latest_message_inbound FROM conversations ${condition} ORDER BY ${orderBy[order]} LIMIT (? + 0) OFFSET (? + 0)`, true).all(...values, limit, offset) as unknown as [string, number][];
+    return { total, items: page.map(([summary, inbound]) => ({ summary, inbound: inbound === 1 })) };
   }
 
   /** The bot's triggers in order, or `undefined` when there is no such bot. */
@@ -301,9 +303,14 @@ export class Storage {
 
   readonly #cache = new Map<string, ReturnType<DatabaseSync["prepare"]>>();
 
-  #prepared(sql: string) {
+  /** The statement of `sql`, prepared once; `returnArrays` gives rows as arrays (cheaper than objects). */
+  #prepared(sql: string, returnArrays = false) {
     let statement = this.#cache.get(sql);
-    if (!statement) this.#cache.set(sql, (statement = this.#database.prepare(sql)));
+    if (!statement) {
+      statement = this.#database.prepare(sql);
+      statement.setReturnArrays(returnArrays);
+      this.#cache.set(sql, statement);
+    }
     return statement;
   }
 

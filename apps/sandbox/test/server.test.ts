@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import type { ConversationPage } from "@bot-conversation/types";
 import { afterAll, describe, expect, test } from "vitest";
 import { exampleFixture, exampleSessionId } from "./support/fixture.ts";
@@ -125,6 +126,19 @@ describe("the sandbox as a process on loopback", { timeout: 120_000 }, () => {
     const again = await start(["--data", data]);
     expect(await searchIds(again.url)).toEqual(ids);
     await stop(again);
+  });
+
+  test("a database file of another layout stops the start, naming both layout versions, and is not touched", async () => {
+    const data = join(scratch, "older-layout.db");
+    const older = new DatabaseSync(data);
+    older.exec("CREATE TABLE conversations (id TEXT); PRAGMA user_version = 2;");
+    older.close();
+    const failure = (await start(["--data", data]).catch((error: unknown) => error)) as { code: number; output: string };
+    expect(failure.code).toBe(1);
+    expect(failure.output).toContain("holds a sandbox database of another layout (version 2, expected 3)");
+    const reopened = new DatabaseSync(data);
+    expect(reopened.prepare("SELECT name FROM sqlite_schema").all().map((row) => row["name"])).toEqual(["conversations"]);
+    reopened.close();
   });
 
   test("an externalConversationId over HTTP finds the platform conversation", async () => {
