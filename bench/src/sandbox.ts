@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { defaultMockOptions, startMockOnFreePort } from "@bot-conversation/mock";
 import { launchSandbox } from "@bot-conversation/sandbox";
-import { formatNumber, markdownTable, type Section } from "./report.ts";
+import { formatNumber, markdownTable, median, type Section } from "./report.ts";
 import { loadServer, type ServerLoad } from "./server-load.ts";
 
 const searchPath = "/api/v2/channels/conversations";
@@ -60,7 +60,6 @@ function memoryOf(pid: number, field: "VmRSS" | "VmHWM"): number {
 }
 
 const percentile = (sorted: number[], fraction: number) => sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)]!;
-const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 0.5);
 
 /** Filter combinations a frontend sends, built from one conversation the sandbox itself returned. */
 async function filterQueries(url: string, headers: Record<string, string>): Promise<Record<string, string>> {
