@@ -73,11 +73,10 @@ export function createTransport({ token, fetch, timeoutMs = 60_000, maxRetries =
       const timer = setTimeout(() => attempt.abort(new TimeoutError(`${method} request timed out after ${timeoutMs} ms`)), timeoutMs);
       (timer as { unref?: () => void }).unref?.();
       caller.addEventListener("abort", onAbort);
-      // Kept on the call for the attempt that returns: readResponse settles it once the body has been read.
-      const settle = (call.settle = (): void => {
+      const settle = (): void => {
         clearTimeout(timer);
         caller.removeEventListener("abort", onAbort);
-      });
+      };
       started = Date.now();
       let response: Response | undefined;
       let value: string | undefined;
@@ -111,6 +110,8 @@ export function createTransport({ token, fetch, timeoutMs = 60_000, maxRetries =
       if (response) {
         log?.(`${response.status}, request id ${response.headers.get("x-request-id")}`);
         if (tries >= retries || !isRetryableStatus(response.status)) {
+          // readResponse settles the attempt once the body has been read.
+          call.settle = settle;
           return (call.response = response);
         }
         // A transient status on a GET: read again after the server's or our backoff delay.
