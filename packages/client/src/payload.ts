@@ -44,8 +44,7 @@ export function validateEventPayload(
     const expectedType = trigger.parameters[variableCode]?.type ?? null;
     if (expectedType && (!Object.hasOwn(formats, expectedType) || formats[expectedType](value))) return [];
     const received = describeValue(value);
-    const expected = expectedType ? `expected ${expectedType}` : `not a variable of trigger ${trigger.externalEventId}`;
-    return [{ variableCode, expectedType, received, message: `${variableCode}: ${expected}; got ${received}` }];
+    return [{ variableCode, expectedType, received, message: `${variableCode}: ${expectedType ? `expected ${expectedType}` : `not a variable of trigger ${trigger.externalEventId}`}; got ${received}` }];
   });
 }
 
