@@ -5,7 +5,7 @@
  * generator.
  */
 import { performance } from "node:perf_hooks";
-import { defaultMockOptions, freePort, startMock } from "@bot-conversation/mock";
+import { defaultMockOptions, startMockOnFreePort } from "@bot-conversation/mock";
 import { benchmarkToken, exampleValue } from "./fixtures.ts";
 import { listenOnLoopback } from "./loopback.ts";
 import { formatNumber, markdownTable, type Section } from "./report.ts";
@@ -25,9 +25,9 @@ function loadRow(name: string, result: ServerLoad): (string | number)[] {
 
 /** Starts Prism on the bundle, measures start-up and throughput, and always stops it. */
 export async function mockServer(): Promise<Section> {
-  const port = await freePort();
   const started = performance.now();
-  const mock = await startMock({ ...defaultMockOptions, port }, "ignore");
+  // Prism binds a port the system picks, so no other process can take it between a pick and the bind.
+  const mock = await startMockOnFreePort(defaultMockOptions, "ignore");
   const firstAnswerMs = performance.now() - started;
   try {
     const prismLoad = await loadTest(mock.url, mock.process.pid!);
