@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSite, viewports, type OpenSite } from "./support/browser.ts";
+import { describe, expect, it } from "vitest";
+import { useSite, viewports, type OpenSite } from "./support/browser.ts";
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
@@ -21,13 +21,7 @@ async function seriousViolations(site: OpenSite): Promise<string[]> {
 }
 
 describe.each(Object.entries(viewports))("accessibility (%s)", (_name, viewport) => {
-  let site: OpenSite;
-  beforeAll(async () => {
-    site = await openSite({ viewport });
-  });
-  afterAll(async () => {
-    await site?.close();
-  });
+  const site = useSite({ viewport });
 
   it.each(addresses)("axe-core finds no serious or critical violation on %s", async (address) => {
     await site.page.goto(`${site.url}${address}`, { waitUntil: "load" });
@@ -55,13 +49,7 @@ describe.each(Object.entries(viewports))("accessibility (%s)", (_name, viewport)
 });
 
 describe("keyboard search (desktop)", () => {
-  let site: OpenSite;
-  beforeAll(async () => {
-    site = await openSite({ viewport: viewports.desktop });
-  });
-  afterAll(async () => {
-    await site?.close();
-  });
+  const site = useSite({ viewport: viewports.desktop });
 
   it("Tab reaches the search box, and Enter opens it", async () => {
     await site.page.locator("body").press("Tab");

@@ -1,18 +1,12 @@
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { viewerFileName } from "../src/viewer.ts";
-import { openSite, type OpenSite } from "./support/browser.ts";
+import { useSite, type OpenSite } from "./support/browser.ts";
 
 const screenshotDirectory = fileURLToPath(new URL("../screenshots/", import.meta.url));
 
-let site: OpenSite;
-beforeAll(async () => {
-  site = await openSite();
-});
-afterAll(async () => {
-  await site?.close();
-});
+const site = useSite();
 
 /** Clicks a sidebar entry by its link target and waits for the page heading it leads to. */
 async function openFromSidebar(href: string, heading: string): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createStaticServer } from "../src/server.ts";
-import { openSite, viewports, type OpenSite } from "./support/browser.ts";
+import { useSite, viewports, type OpenSite } from "./support/browser.ts";
 import { createPlainStaticHost } from "./support/static-host.ts";
 
 /** Every in-site address the page links to (sidebar, headings, search results share them), from the rendered page. */
@@ -33,14 +33,10 @@ const hosts: [string, (root: string) => Server][] = [
 ];
 
 describe.each(hosts)("every address loads its own target on a fresh load, from %s", (_host, createServer) => {
-  let site: OpenSite;
+  const site = useSite({ createServer, viewport: viewports.desktop });
   let addresses: string[] = [];
   beforeAll(async () => {
-    site = await openSite({ createServer, viewport: viewports.desktop });
     addresses = await siteAddresses(site);
-  });
-  afterAll(async () => {
-    await site?.close();
   });
 
   it("the page links to the sections, tags and models", () => {
@@ -59,13 +55,7 @@ describe.each(hosts)("every address loads its own target on a fresh load, from %
 });
 
 describe("on a phone", () => {
-  let site: OpenSite;
-  beforeAll(async () => {
-    site = await openSite({ viewport: viewports.phone });
-  });
-  afterAll(async () => {
-    await site?.close();
-  });
+  const site = useSite({ viewport: viewports.phone });
 
   it.each(["/section/errors", "/conversations", "/event-trigger-fired"])("%s lands on its own heading", async (address) => {
     const offset = await targetOffset(site, address);

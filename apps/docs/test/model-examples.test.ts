@@ -1,6 +1,6 @@
 import { openApiBundle } from "@bot-conversation/test-support/openapi-bundle";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSite, viewports, type OpenSite } from "./support/browser.ts";
+import { describe, expect, it } from "vitest";
+import { useSite, viewports, type OpenSite } from "./support/browser.ts";
 import { modelPages, siteDescription } from "./support/model-pages.ts";
 
 const bundle = openApiBundle(siteDescription);
@@ -22,13 +22,7 @@ const pagesAt = {
 };
 
 describe.each(Object.entries(viewports))("each model page shows an example valid against its own schema (%s)", (name, viewport) => {
-  let site: OpenSite;
-  beforeAll(async () => {
-    site = await openSite({ viewport });
-  });
-  afterAll(async () => {
-    await site?.close();
-  });
+  const site = useSite({ viewport });
 
   it("there is a model page per event activity, the message and the resources", () => {
     expect(modelPages.length).toBeGreaterThanOrEqual(17);

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { inlineScripts } from "../src/csp.ts";
 import { distDirectory } from "../src/paths.ts";
 import { sandboxControlPage, sandboxSectionHeading } from "../src/sandbox-link.ts";
-import { openSite, type OpenSite } from "./support/browser.ts";
+import { useSite } from "./support/browser.ts";
 
 const html = readFileSync(join(distDirectory, sandboxControlPage), "utf8");
 
@@ -33,13 +33,7 @@ describe("the sandbox control API's page", () => {
 });
 
 describe("reached from the main reference in Chromium", () => {
-  let site: OpenSite;
-  beforeAll(async () => {
-    site = await openSite();
-  });
-  afterAll(async () => {
-    await site?.close();
-  });
+  const site = useSite();
 
   it("the sidebar's Sandbox control API section links to the page, which renders every control operation", async () => {
     const { page } = site;

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { fieldsAndValues } from "../src/search-text.ts";
 import type { Page } from "playwright-core";
-import { openSite, viewports, type OpenSite } from "./support/browser.ts";
+import { useSite, viewports } from "./support/browser.ts";
 import { siteDescription } from "./support/model-pages.ts";
 
 const description = siteDescription as unknown as { components: { schemas: Record<string, Record<string, unknown>> } };
@@ -45,13 +45,9 @@ async function search(page: Page, term: string): Promise<{ href: string; text: s
 }
 
 describe("search finds every field and enum value", () => {
-  let site: OpenSite;
+  const site = useSite({ viewport: viewports.desktop });
   beforeAll(async () => {
-    site = await openSite({ viewport: viewports.desktop });
     await openSearch(site.page);
-  });
-  afterAll(async () => {
-    await site?.close();
   });
 
   it("covers the seed's names, among them the ones that found nothing before", () => {

@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import { distDirectory } from "../../src/paths.ts";
 import { createStaticServer, listen } from "../../src/server.ts";
 
@@ -74,4 +75,20 @@ export async function openSite(options: OpenSiteOptions = {}): Promise<OpenSite>
     server.close();
     throw error;
   }
+}
+
+/**
+ * Opens the site before the enclosing suite's tests and closes it after. The object returned is filled
+ * in by the suite's `beforeAll`, so tests use it as they would `openSite`'s result.
+ */
+export function useSite(options: OpenSiteOptions = {}): OpenSite {
+  const site = {} as OpenSite;
+  beforeAll(async () => {
+    Object.assign(site, await openSite(options));
+  });
+  afterAll(async () => {
+    // Unset when opening failed: nothing to close.
+    await (site as Partial<OpenSite>).close?.();
+  });
+  return site;
 }
