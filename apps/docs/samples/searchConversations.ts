@@ -2,7 +2,7 @@ import { createBotConversationClient } from "@bot-conversation/client";
 
 const client = createBotConversationClient({
   baseUrl: "http://127.0.0.1:4010",
-  // Your access token, from the environment: export BOT_CONVERSATION_TOKEN=... (the mock takes any value; the sandbox's is sandbox-token).
+  // First: export BOT_CONVERSATION_TOKEN=... (mock: any value; sandbox: sandbox-token)
   token: process.env.BOT_CONVERSATION_TOKEN ?? "",
 });
 
