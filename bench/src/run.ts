@@ -15,6 +15,7 @@ import { payloadValidation } from "./payload.ts";
 import { perCallOverhead } from "./per-call.ts";
 import { renderResults, type Section } from "./report.ts";
 import { sandboxServer } from "./sandbox.ts";
+import { installToFirstRequest } from "./install.ts";
 
 const benchmarks: [string, () => Promise<Section>][] = [
   ["per-call overhead", perCallOverhead],
@@ -27,6 +28,7 @@ const benchmarks: [string, () => Promise<Section>][] = [
   ["API reference site", docsSite],
   ["API reference first visit", docsWeight],
   ["conformance kit", conformanceRun],
+  ["install to first request", installToFirstRequest],
 ];
 
 // `pnpm bench -- per-call sandbox` runs only the benchmarks whose names contain one of the words, and
