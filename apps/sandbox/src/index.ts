@@ -7,3 +7,4 @@ export { FixtureError, type Fixture } from "./fixture.ts";
 export type { Defect } from "./description.ts";
 export type { Problem } from "./problem.ts";
 export { launchSandbox, LaunchError, type LaunchedSandbox } from "./launch.ts";
+export { runSandboxCommand, type SandboxCommandIo } from "./command.ts";

@@ -1,0 +1,55 @@
+import { AbortError } from "@bot-conversation/client";
+import { Command, CommanderError } from "commander";
+import { completionCommand } from "./completion.js";
+import { runCheck, runSandbox } from "./delegates.js";
+import { fireCommand } from "./fire.js";
+import { exitCodes, oneLine, UsageError, type CommandIo } from "./io.js";
+import { mcpCommand } from "./mcp/command.js";
+import { searchCommand } from "./search.js";
+import { triggersCommand } from "./triggers.js";
+
+/** Secrets that may reach an error message: the token from the environment (a token file's is redacted by the client). */
+const secretsOf = (io: CommandIo) => [io.env["BOT_CONVERSATION_TOKEN"]?.trim() ?? ""];
+
+/** The `bot-conversation` program, its commands writing to `io`; `done` receives a command's exit code. */
+export function program(io: CommandIo, done: (code: number) => void): Command {
+  const root = new Command("bot-conversation")
+    .description("The Bot Conversation Service from a terminal: search and export conversations, list and fire triggers, check a server, serve the sandbox, and an MCP server.")
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => void io.stdout.write(text),
+      writeErr: (text) => void io.stderr.write(text),
+      // Commander's error and its suggestion on one line.
+      outputError: (text, writeErr) => writeErr(`${text.trim().replace(/\s*\n\s*/g, " ")}\n`),
+    })
+    .addHelpText("after", "\nExample:\n  BOT_CONVERSATION_TOKEN=sandbox-token bot-conversation search --base-url http://127.0.0.1:4011 --status Active\n\nExit codes: 0 done, 1 the service refused or failed, 2 bad usage (nothing sent), 130 stopped by Ctrl-C.\n");
+  // Built apart, so given the root's settings (exit override, output) explicitly.
+  for (const command of [searchCommand(io, done), triggersCommand(io, done), fireCommand(io, done), mcpCommand(io, done)]) root.addCommand(command.copyInheritedSettings(root));
+  // Their own packages read their arguments (see `main`); listed here for help and completion.
+  root.command("check").description("Check a server against the OpenAPI description (bot-conversation check --help).").helpOption(false);
+  root.command("sandbox").description("Serve the sandbox of the service (bot-conversation sandbox --help).").helpOption(false);
+  root.addCommand(completionCommand(root, io, done).copyInheritedSettings(root));
+  return root;
+}
+
+/** Runs `bot-conversation <argv>` and resolves to the exit code; `check` and `sandbox` go to their own packages' commands. */
+export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
+  const [first, ...rest] = argv;
+  try {
+    if (first === "check") return await runCheck(rest, io);
+    if (first === "sandbox") {
+      await runSandbox(rest, io);
+      return exitCodes.ok;
+    }
+    let code: number = exitCodes.ok;
+    await program(io, (exit) => (code = exit)).parseAsync(["node", "bot-conversation", ...argv]);
+    return code;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? exitCodes.ok : exitCodes.usage;
+    io.stderr.write(`error: ${oneLine(error, secretsOf(io))}\n`);
+    if (error instanceof AbortError) return exitCodes.interrupted;
+    // A caller's mistake found before sending (the client's TypeError names the option): usage.
+    if (error instanceof UsageError || error instanceof TypeError) return exitCodes.usage;
+    return exitCodes.failed;
+  }
+}

@@ -1,0 +1,5 @@
+/** The `bot-conversation` command as a library: run it with your own streams (`main`), or serve the MCP tools (`createMcpServer`). */
+export { main, program } from "./command.js";
+export { exitCodes, UsageError, type CommandIo } from "./io.js";
+export { createMcpServer, serveMcp, type McpOptions } from "./mcp/server.js";
+export { completionScript, shells } from "./completion.js";
