@@ -58,12 +58,12 @@ export function csvWriter(stream: NodeJS.WritableStream, columns: readonly Colum
 /** Longest cell of a table column, in characters; longer text is cut with `…`. */
 const maxCellWidth = 48;
 
-/** An aligned table for a terminal: widths fixed by the first batch, cells on one line. */
+/** An aligned table for a terminal: widths fixed by the first batch, cells on one line, each but the last cut at `maxCellWidth`. */
 export function tableWriter(stream: NodeJS.WritableStream, columns: readonly Column[]): RecordWriter {
   let widths: number[] | undefined;
-  const cell = (value: unknown) => {
+  const cell = (value: unknown, index: number) => {
     const text = cellText(value).replace(/\s+/g, " ");
-    return text.length > maxCellWidth ? `${text.slice(0, maxCellWidth - 1)}…` : text;
+    return text.length > maxCellWidth && index < columns.length - 1 ? `${text.slice(0, maxCellWidth - 1)}…` : text;
   };
   const line = (cells: readonly string[], at: readonly number[]) =>
     cells.map((text, index) => (index === cells.length - 1 ? text : text.padEnd(at[index] ?? 0))).join("  ").trimEnd() + "\n";
@@ -74,7 +74,7 @@ export function tableWriter(stream: NodeJS.WritableStream, columns: readonly Col
   };
   return {
     async write(records) {
-      const rows = records.map((record) => columns.map((column) => cell(column.get(record))));
+      const rows = records.map((record) => columns.map((column, index) => cell(column.get(record), index)));
       if (!widths) await start(rows);
       if (rows.length > 0) await write(stream, rows.map((row) => line(row, widths ?? [])).join(""));
     },
