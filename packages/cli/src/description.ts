@@ -51,8 +51,9 @@ export function schemaOf(name: string): Schema {
 export function parametersOf(operationId: string): Parameter[] {
   for (const item of Object.values(description["paths"] as Record<string, Record<string, Schema>>)) {
     for (const operation of Object.values(item)) {
-      if (operation["operationId"] !== operationId) continue;
-      return dereference((operation["parameters"] ?? []) as Schema[]).map((parameter) => ({
+      if (typeof operation !== "object" || Array.isArray(operation) || operation["operationId"] !== operationId) continue;
+      // The path item's parameters apply to each of its operations, then the operation's own.
+      return dereference([...((item["parameters"] ?? []) as Schema[]), ...((operation["parameters"] ?? []) as Schema[])]).map((parameter) => ({
         name: parameter["name"] as string,
         flag: `--${(parameter["name"] as string).replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`,
         description: parameter["description"] as string,

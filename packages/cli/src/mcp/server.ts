@@ -40,5 +40,7 @@ export async function serveMcp(connection: Connection, options: McpOptions): Pro
   const server = createMcpServer(connection, options);
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
   await server.connect(new StdioServerTransport());
+  // The host ends stdin to stop the server.
+  process.stdin.once("end", () => void server.close());
   await closed;
 }
