@@ -1,6 +1,4 @@
 import { readFileSync } from "node:fs";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 
 /** A JSON Schema as the OpenAPI 3.1 description writes it. */
 export type Schema = Record<string, unknown>;
@@ -22,8 +20,6 @@ export interface Parameter {
 /** The bundled OpenAPI description (copied into `description/` by the build). */
 export const description = JSON.parse(readFileSync(new URL("../description/openapi.json", import.meta.url), "utf8")) as Schema;
 
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-addFormats.default(ajv);
 
 /** The node a local reference such as `#/components/schemas/X` points at. */
 function pointer(reference: string): unknown {
@@ -74,19 +70,35 @@ export function expectation(schema: Schema, example?: unknown): string {
   return "a non-empty string";
 }
 
-const validators = new Map<Schema, ReturnType<typeof ajv.compile>>();
+/** Ajv with formats, loaded on first use: a search whose flags need no schema check (an integer) starts without it. */
+let ajv: Promise<import("ajv/dist/2020.js").Ajv2020> | undefined;
+const validators = new Map<Schema, Promise<(value: unknown) => boolean>>();
+
+async function validatorOf(schema: Schema): Promise<(value: unknown) => boolean> {
+  ajv ??= Promise.all([import("ajv/dist/2020.js"), import("ajv-formats")]).then(([{ Ajv2020 }, formats]) => {
+    const instance = new Ajv2020({ allErrors: true, strict: false });
+    formats.default.default(instance);
+    return instance;
+  });
+  let validate = validators.get(schema);
+  if (!validate) validators.set(schema, (validate = ajv.then((instance) => instance.compile(schema))));
+  return validate;
+}
 
 /**
- * Reads a parameter's value from text by its schema (an integer from digits only, anything else as a
- * string) and checks it against the schema; a `TypeError` names the parameter and what was expected.
+ * Reads a parameter's value from text by its schema (an integer from digits only, within its
+ * `minimum`; anything else as a string, checked against the schema by Ajv); a `TypeError` names the
+ * parameter and what was expected.
  */
-export function parameterValue(parameter: Parameter, text: string, label: string = parameter.flag): string | number {
+export async function parameterValue(parameter: Parameter, text: string, label: string = parameter.flag): Promise<string | number> {
   const fail = (): never => {
     throw new TypeError(`${label}: expected ${expectation(parameter.schema, parameter.example)}; got ${JSON.stringify(text)}`);
   };
-  const value = parameter.schema["type"] === "integer" ? (/^-?\d+$/.test(text) ? Number(text) : fail()) : text;
-  if (typeof value === "string" && !value.trim()) fail();
-  let validate = validators.get(parameter.schema);
-  if (!validate) validators.set(parameter.schema, (validate = ajv.compile(parameter.schema)));
-  return validate(value) ? value : fail();
+  const { type, minimum } = parameter.schema;
+  if (type === "integer") {
+    const value = /^-?\d+$/.test(text) ? Number(text) : fail();
+    return Number.isSafeInteger(value) && (typeof minimum !== "number" || value >= minimum) ? value : fail();
+  }
+  if (!text.trim()) fail();
+  return (await validatorOf(parameter.schema))(text) ? text : fail();
 }

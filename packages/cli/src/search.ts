@@ -27,13 +27,13 @@ export const conversationColumns: CommandColumns = {
 };
 
 /** The query of the given flags, each value read and checked by its parameter's schema. */
-export function searchQuery(flags: Readonly<Record<string, unknown>>): SearchConversationsQuery {
+export async function searchQuery(flags: Readonly<Record<string, unknown>>): Promise<SearchConversationsQuery> {
   const query: Record<string, string | number> = {};
   for (const parameter of searchParameters) {
     const text = flags[parameter.name];
     if (typeof text !== "string") continue;
     try {
-      query[parameter.name] = parameterValue(parameter, text);
+      query[parameter.name] = await parameterValue(parameter, text);
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
@@ -62,7 +62,7 @@ export function searchCommand(io: CommandIo, done: (code: number) => void): Comm
 }
 
 async function search(flags: SearchFlags, io: CommandIo): Promise<number> {
-  const query = searchQuery(flags);
+  const query = await searchQuery(flags);
   const limit = limitOf(flags.limit);
   const { client } = connect(flags, io);
   const writer = recordWriter(flags.output, io.stdout, conversationColumns);
@@ -73,18 +73,29 @@ async function search(flags: SearchFlags, io: CommandIo): Promise<number> {
     return exitCodes.ok;
   }
   const progress = exportProgress(io.stderr, io.stdout);
+  // The client's pager, one page ahead: the next page's request is under way while this one is written.
+  // Each next page is the returned pageIndex + 1, checked; a Ctrl-C aborts the request in flight.
+  const pages = client.iterateConversationPages(query, { signal: io.signal });
   let count = 0;
   try {
-    // The client's pager: each next page is the returned pageIndex + 1, checked; a Ctrl-C aborts the request in flight.
-    for await (const page of client.iterateConversationPages(query, { signal: io.signal })) {
+    let next = pages.next();
+    for (let result = await next; !result.done; result = await next) {
+      const page = result.value;
       const items = limit === undefined ? page.items : page.items.slice(0, limit - count);
+      const last = limit !== undefined && count + items.length >= limit;
+      if (!last) {
+        next = pages.next();
+        // Awaited on the next turn of the loop; until then, a failure must not count as unhandled.
+        next.catch(() => {});
+      }
       await writer.write(items);
       count += items.length;
       progress.update(count, Math.min(page.totalItemCount, limit ?? Infinity));
-      if (limit !== undefined && count >= limit) break;
+      if (last) break;
     }
   } finally {
     progress.stop();
+    await pages.return();
   }
   await writer.end();
   return exitCodes.ok;

@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { connect, connectionOptions, type ConnectionFlags } from "../connection.js";
 import { exitCodes, type CommandIo } from "../io.js";
-import { serveMcp } from "./server.js";
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -15,7 +14,10 @@ export function mcpCommand(io: CommandIo, done: (code: number) => void): Command
     .addHelpText("after", "\nExample (the host starts it; the token comes from its environment):\n  BOT_CONVERSATION_TOKEN=sandbox-token bot-conversation mcp --base-url http://127.0.0.1:4011\n")
     .action(async (flags: ConnectionFlags & { allowFire?: boolean }) => {
       // A missing base URL or token fails here, on stderr, before the server starts.
-      await serveMcp(connect(flags, io), { allowFire: flags.allowFire === true, version });
+      const connection = connect(flags, io);
+      // The MCP SDK is loaded only by this command: the others start without it.
+      const { serveMcp } = await import("./server.js");
+      await serveMcp(connection, { allowFire: flags.allowFire === true, version });
       done(exitCodes.ok);
     });
 }

@@ -17,8 +17,10 @@ function csvField(text: string): string {
 /** One JSON object per line. */
 export function ndjsonWriter(stream: NodeJS.WritableStream): RecordWriter {
   return {
-    write: async (records) => {
-      if (records.length > 0) await write(stream, records.map((record) => JSON.stringify(record)).join("\n") + "\n");
+    async write(records) {
+      let text = "";
+      for (const record of records) text += `${JSON.stringify(record)}\n`;
+      if (text) await write(stream, text);
     },
     end: async () => {},
   };
