@@ -6,11 +6,11 @@ import { afterAll, beforeAll } from "vitest";
 /** The token the test sandboxes accept. */
 export const token = "cli-test-token-5b1f";
 
-/** Starts a real sandbox on 127.0.0.1, port 0, before the suite, and stops it after; the getter returns it. */
+/** Starts a real sandbox on 127.0.0.1, port 0 (accepting `token` unless `tokens` says otherwise), before the suite, and stops it after; the getter returns it. */
 export function useSandbox(options: Parameters<typeof startSandboxServer>[0] extends infer O ? Partial<O> : never): () => RunningSandbox {
   let running: RunningSandbox | undefined;
   beforeAll(async () => {
-    running = await startSandboxServer({ ...options, host: "127.0.0.1", port: 0, tokens: [token] });
+    running = await startSandboxServer({ tokens: [token], ...options, host: "127.0.0.1", port: 0 });
   });
   afterAll(async () => {
     await running?.stop();
