@@ -65,4 +65,20 @@ describe("on a terminal (tmux)", () => {
     expect(accepted).toMatch(/Fired order-paid into c-1\.\s+second=0/);
     expect(await firedEvents(withFixture())).toHaveLength(before.length + 1);
   });
+
+  const stopTerminal = useTerminal();
+  it("Ctrl-C stops an export at once: one line, exit 130", async () => {
+    await fetch(`${generated().url}/_sandbox/faults`, {
+      method: "POST",
+      headers: { "X-Token": token, "Content-Type": "application/json" },
+      body: JSON.stringify({ operationId: "searchConversations", status: 200, delayMs: 5_000, times: 1 }),
+    });
+    const file = join(await mkdtemp(join(tmpdir(), "cli-export-")), "out.ndjson");
+    stopTerminal.start(`${command} search --all --page-size 10 > ${file}; echo "exit=$?"`, envOf(generated()));
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    stopTerminal.keys("C-c");
+    const screen = await stopTerminal.waitFor(/exit=\d+/, 4_000);
+    expect(screen).toContain("exit=130");
+    expect(screen.split("\n").filter((line) => line.includes("error:"))).toEqual([expect.stringMatching(/^(\^C)?error: .*abort/i)]);
+  });
 });
