@@ -11,6 +11,16 @@ const generated = useSandbox({ seed: "cli-terminal", conversations: 60 });
 const withFixture = useSandbox({ fixture });
 const command = `${process.execPath} ${binPath}`;
 
+/** The sandbox's next `times` searches each wait `delayMs` before answering (its faults control). */
+async function delaySearches(delayMs: number, times: number): Promise<void> {
+  const response = await fetch(`${generated().url}/_sandbox/faults`, {
+    method: "POST",
+    headers: { "X-Token": token, "Content-Type": "application/json" },
+    body: JSON.stringify({ operationId: "searchConversations", status: 200, delayMs, times }),
+  });
+  expect(response.ok).toBe(true);
+}
+
 describe("on a terminal (tmux)", () => {
   const tableTerminal = useTerminal();
   it("prints a table by default", async () => {
@@ -24,11 +34,7 @@ describe("on a terminal (tmux)", () => {
   const exportTerminal = useTerminal();
   it("a long export to a file shows a progress bar on stderr (count, rate, estimate), then clears it; the file holds every conversation", async () => {
     // Each page waits 400 ms in the sandbox, so the bar is on the screen long enough to be read.
-    await fetch(`${generated().url}/_sandbox/faults`, {
-      method: "POST",
-      headers: { "X-Token": token, "Content-Type": "application/json" },
-      body: JSON.stringify({ operationId: "searchConversations", status: 200, delayMs: 400, times: 6 }),
-    });
+    await delaySearches(400, 6);
     const file = join(await mkdtemp(join(tmpdir(), "cli-export-")), "out.ndjson");
     exportTerminal.start(`${command} search --all --page-size 10 --output ndjson > ${file}; echo "exit=$?"`, envOf(generated()));
     const bar = await exportTerminal.waitFor(/\d+\/60 conversations \| \d+\/s \| ETA/);
@@ -68,11 +74,7 @@ describe("on a terminal (tmux)", () => {
 
   const stopTerminal = useTerminal();
   it("Ctrl-C stops an export at once: one line, exit 130", async () => {
-    await fetch(`${generated().url}/_sandbox/faults`, {
-      method: "POST",
-      headers: { "X-Token": token, "Content-Type": "application/json" },
-      body: JSON.stringify({ operationId: "searchConversations", status: 200, delayMs: 5_000, times: 1 }),
-    });
+    await delaySearches(5_000, 1);
     const file = join(await mkdtemp(join(tmpdir(), "cli-export-")), "out.ndjson");
     stopTerminal.start(`${command} search --all --page-size 10 > ${file}; echo "exit=$?"`, envOf(generated()));
     await new Promise((resolve) => setTimeout(resolve, 700));
