@@ -12,3 +12,5 @@ export const templatePath = fileURLToPath(new URL("../template.hbs", import.meta
 export const bundlePath = fileURLToPath(import.meta.resolve("@bot-conversation/openapi/openapi.json"));
 /** The repository's single Redocly configuration. */
 export const redoclyConfigPath = fileURLToPath(new URL("../../../redocly.yaml", import.meta.url));
+/** The Arazzo workflows beside the description (`openapi/workflows/`). */
+export const workflowsPath = fileURLToPath(import.meta.resolve("@bot-conversation/openapi/workflows.arazzo.yaml"));

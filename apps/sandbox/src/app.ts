@@ -22,8 +22,15 @@ export function createApp(context: SandboxContext): Hono {
   const app = new Hono();
 
   // Browser frontends call the sandbox from their own origin, as they call the mock; a preflight carries no token.
+  // Like the mock (Prism), every header a preflight asks for is allowed (`allowHeaders` unset reflects them);
+  // the methods are those the path answers, and the headers the client reads are exposed.
   // Only requests with an Origin (browsers') get the CORS headers: adding headers to a finished response copies it.
-  const allowBrowsers = cors({ origin: (origin) => origin, allowHeaders: ["X-Token", "Content-Type"], exposeHeaders: ["Retry-After"], maxAge: 600 });
+  const allowBrowsers = cors({
+    origin: (origin) => origin,
+    allowMethods: (_origin, c) => methodsOf(new URL(c.req.url).pathname),
+    exposeHeaders: ["Retry-After", "X-Request-Id", "Allow", "Location"],
+    maxAge: 600,
+  });
   app.use((c, next) => (c.req.header("origin") === undefined ? next() : allowBrowsers(c, next)));
   app.use(async (c, next) => {
     // The token is compared, never logged or echoed.
@@ -48,7 +55,6 @@ export function createApp(context: SandboxContext): Hono {
 
   const route = (method: "GET" | "POST", path: string, operationId: OperationId, handler: Handler) => {
     app.on(method, path, withFaults(operationId, handler));
-    app.all(path, () => problemResponse(options.errorMediaType, 405, `${path} accepts ${method} only.`, undefined, { allow: method }));
   };
   route("GET", "/api/v2/channels/conversations", "searchConversations", (c) => searchConversations(context, new URL(c.req.url)));
   route("GET", "/api/v1/runtime/simple/external/events/:agentStageId", "listExternalEventTriggers", (c) =>
@@ -56,6 +62,21 @@ export function createApp(context: SandboxContext): Hono {
   );
   route("POST", "/api/v1/runtime/simple/external/events", "fireExternalEvent", (c) => fireExternalEvent(context, c.req.raw));
   app.route("/_sandbox", controlRoutes(context));
+
+  /** The methods a path answers (HEAD wherever GET is), read from the routes above: one table for CORS and 405s. */
+  const patterns = app.routes.filter((entry) => entry.method !== "ALL").map((entry) => ({ method: entry.method, pattern: new RegExp(`^${entry.path.replace(/:[^/]+/g, "[^/]+")}$`) }));
+  function methodsOf(pathname: string): string[] {
+    const methods = new Set(patterns.filter((entry) => entry.pattern.test(pathname)).map((entry) => entry.method));
+    if (methods.has("GET")) methods.add("HEAD");
+    return [...methods];
+  }
+  // A known path asked with another method: 405 naming the path as sent, with `Allow`.
+  app.all("*", (c) => {
+    const { pathname } = new URL(c.req.url);
+    const allowed = methodsOf(pathname);
+    if (allowed.length === 0) return c.notFound();
+    return problemResponse(options.errorMediaType, 405, `${pathname} accepts ${allowed.join(", ")} only; got ${c.req.method}.`, undefined, { allow: allowed.join(", ") });
+  });
 
   app.notFound((c) => problemResponse(options.errorMediaType, 404, `No route ${c.req.method} ${new URL(c.req.url).pathname}.`));
   app.onError((error) => {

@@ -1,24 +1,57 @@
 import { parseServerOptions } from "./options.ts";
-import { startSandboxServer, type RunningSandbox } from "./server.ts";
+import { startSandboxServer } from "./server.ts";
+import { switchDefinitions } from "./switches.ts";
 
 /** How long the process outlives the last stop signal. */
 const signalSettleMs = 250;
 
-/** Where the sandbox command writes, and its environment (`SANDBOX_PORT`, `SANDBOX_TOKENS`, ...). */
-export interface SandboxCommandIo {
-  /** Receives the ready line. */
-  readonly stdout: NodeJS.WritableStream;
-  /** Environment read for the options' variables. */
-  readonly env: NodeJS.ProcessEnv;
+/** The command's help: every option and switch, with an example. */
+export function sandboxUsage(command = "bot-conversation-sandbox"): string {
+  const switches = switchDefinitions.map((definition) => `  --${definition.flag} <value>`).join("\n");
+  return `Usage: ${command} [options]
+
+Serves the Bot Conversation Service's three operations with the service's rules over generated
+data (or a fixture), with a control API under /_sandbox/. Prints "Sandbox ready at <url>" when it
+answers; Ctrl-C or SIGTERM stops it.
+
+Options:
+  --port <port>            port on 127.0.0.1 (default 4011; 0 takes any free port; SANDBOX_PORT)
+  --host <host>            interface to listen on (default 127.0.0.1; SANDBOX_HOST)
+  --seed <text>            seed of the generated data (default bot-conversation)
+  --conversations <n>      number of conversations (default 200)
+  --fixture <file>         load this JSON fixture instead of generated data
+  --data <file>            keep the database in this file across restarts
+  --token <token>          an accepted X-Token, repeatable (default sandbox-token; SANDBOX_TOKENS)
+  -h, --help               print this help
+
+Switches for the points the service leaves open (see the sandbox's README):
+${switches}
+
+Example:
+  ${command} --port 0 --conversations 1000 --page-base 1
+`;
 }
 
 /**
- * The sandbox command (`bot-conversation sandbox`, `pnpm start`): reads the arguments, starts the
- * server, prints `Sandbox ready at <url>`, and stops it (then exits) on Ctrl-C or SIGTERM.
+ * Runs the sandbox command: parses `argv` (a leading `--`, as `pnpm start -- --port 4021` passes it,
+ * is skipped), prints the help, or starts the server, prints its ready line and stops it on Ctrl-C or
+ * SIGTERM. Resolves to the exit code once started (0), or on bad usage (2, with one line on stderr).
  */
-export async function runSandboxCommand(argv: readonly string[], io: SandboxCommandIo): Promise<RunningSandbox> {
-  const running = await startSandboxServer(parseServerOptions(argv, io.env));
-  io.stdout.write(`Sandbox ready at ${running.url}\n`);
+export async function runSandboxCommand(argv: readonly string[], env: NodeJS.ProcessEnv, command = "bot-conversation-sandbox"): Promise<number> {
+  const args = argv[0] === "--" ? argv.slice(1) : argv;
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(sandboxUsage(command));
+    return 0;
+  }
+  let options;
+  try {
+    options = parseServerOptions(args, env);
+  } catch (error) {
+    process.stderr.write(`${command}: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const running = await startSandboxServer(options);
+  console.log(`Sandbox ready at ${running.url}`);
   // One Ctrl-C reaches this process several times within milliseconds (terminal, turbo, pnpm): every
   // signal is handled (an unhandled second one kills the process, which pnpm reports as ELIFECYCLE),
   // and the process exits once they have settled.
@@ -31,5 +64,5 @@ export async function runSandboxCommand(argv: readonly string[], io: SandboxComm
       settling = setTimeout(() => void stopping?.then(() => process.exit(0)), signalSettleMs);
     });
   }
-  return running;
+  return 0;
 }

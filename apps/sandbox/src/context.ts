@@ -17,9 +17,16 @@ export interface SandboxContext {
   replaceData(source: { seed: string; conversations: number } | { fixture: Fixture }): void;
 }
 
-/** The error response for a request that failed its checks. */
+/**
+ * The error response for a request that failed its checks. Its `detail` names the first defect (where,
+ * and what was expected), so a client that shows only `detail` still tells the caller what to fix;
+ * `errors` lists every defect.
+ */
 export function refusal(context: SandboxContext, checked: Extract<Checked<unknown>, { ok: false }>): Response {
-  return problemResponse(context.options.errorMediaType, checked.status, checked.detail, checked.defects);
+  const [first, ...rest] = checked.defects;
+  const more = rest.length > 0 ? ` (and ${rest.length} more, in errors)` : "";
+  const detail = first ? `${checked.detail.replace(/\.$/, "")}: ${first.path} ${first.message}${more}.` : checked.detail;
+  return problemResponse(context.options.errorMediaType, checked.status, detail, checked.defects);
 }
 
 /** Bodies larger than this are refused with 413: the service states no limit, so this is the sandbox's own. */

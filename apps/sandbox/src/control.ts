@@ -43,6 +43,8 @@ export function controlRoutes(context: SandboxContext): Hono {
     return conversation ? Response.json(conversation) : problemResponse(options.errorMediaType, 404, `No conversation with conversationId ${JSON.stringify(conversationId)}.`);
   });
 
+  routes.get("/bots", () => Response.json(storage.bots()));
+
   routes.get("/fired-events", (c) => {
     const checked = checkFiredEventsQuery(new URL(c.req.url).searchParams, { rejectUnknown: true });
     if (!checked.ok) return refusal(context, checked);

@@ -42,7 +42,8 @@ export async function fireExternalEvent(context: SandboxContext, request: Reques
     return problemResponse(
       options.errorMediaType,
       500,
-      `${problems.length} variable value${problems.length === 1 ? "" : "s"} failed validation: ${problems.map((problem) => problem.variableCode).join(", ")}.`,
+      // Each variable named with what its type expects, as the client's check says it.
+      `${problems.length} variable value${problems.length === 1 ? "" : "s"} failed validation: ${problems.map((problem) => problem.message).join("; ")}.`,
       problems.map((problem) => ({ path: appendJsonPath("$.externalEventPayload", problem.variableCode), message: problem.message })),
     );
   }

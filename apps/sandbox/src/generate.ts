@@ -15,6 +15,7 @@ import type {
   VariableType,
 } from "@bot-conversation/types";
 import { serviceEnum } from "./description.ts";
+import { exampleData } from "./examples.ts";
 import type { StoredBot, StoredConversation } from "./storage.ts";
 
 /** Generated data: the bots (with triggers) and a lazy sequence of conversations. */
@@ -92,23 +93,29 @@ export function formatWithOffset(epochMs: number, offsetMinutes: number): string
 }
 
 /**
- * Generates the sandbox's data from a seed: several bots whose triggers cover all seven variable
- * types, and `count` conversations on every channel, in every status and closing status, whose
- * histories (about ten activities) carry buttons, intents, knowledge-base answers, attachments and
- * all eleven event kinds; platform conversations have a session identifier.
+ * Generates the sandbox's data from a seed. The first bot is the description's example bot with its
+ * example triggers, and the first conversations (up to `count`) are the description's example
+ * conversations (see `exampleData`), so requests written against the mock find them; the rest is
+ * drawn from the seed: two more bots whose triggers together cover all seven variable types, and
+ * conversations on every channel, in every status and closing status, whose histories (about ten
+ * activities) carry buttons, intents, knowledge-base answers, attachments and all eleven event
+ * kinds; platform conversations have a session identifier. `count` is the total.
  */
 export function generateData(seed: string, count: number): GeneratedData {
   const faker = seededFaker(seed);
   const botIds = uuids(faker);
-  const bots = botRoles.slice(0, 3).map((role, index): StoredBot & { name: string } => ({
+  const examples = exampleData();
+  const generatedBots = botRoles.slice(1, 3).map((role, index): StoredBot & { name: string } => ({
     agentStageId: botIds(),
     name: role,
     triggers: [triggerTemplates[0]!, ...faker.helpers.arrayElements(triggerTemplates.slice(1), 2 + (index % 2))].map(toTrigger),
   }));
+  const fromExamples = examples.conversations.slice(0, count);
   return {
-    bots,
+    bots: [examples.bot, ...generatedBots],
     conversations: (function* () {
-      for (let index = 0; index < count; index++) yield conversation(faker, bots[index % bots.length]!, index);
+      yield* fromExamples;
+      for (let index = 0; index < count - fromExamples.length; index++) yield conversation(faker, generatedBots[index % generatedBots.length]!, index);
     })(),
   };
 }

@@ -7,4 +7,5 @@ export { FixtureError, type Fixture } from "./fixture.ts";
 export type { Defect } from "./description.ts";
 export type { Problem } from "./problem.ts";
 export { launchSandbox, LaunchError, type LaunchedSandbox } from "./launch.ts";
-export { runSandboxCommand, type SandboxCommandIo } from "./command.ts";
+export { runSandboxCommand, sandboxUsage } from "./command.ts";
+export { minimumNode, requireNode } from "./node-version.ts";

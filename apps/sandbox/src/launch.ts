@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 
-const main = fileURLToPath(new URL("./main.ts", import.meta.url));
+// The command itself: `main.ts` in the workspace, `main.js` once built.
+const main = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "./main.ts" : "./main.js", import.meta.url));
 const readyPrefix = "Sandbox ready at ";
 
 /** The sandbox started as its own process, the way `pnpm start` starts it. */

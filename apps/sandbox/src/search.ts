@@ -1,7 +1,6 @@
 import type { ConversationPage } from "@bot-conversation/types";
 import { refusal, type SandboxContext } from "./context.ts";
 import { operationParameters, serviceDescription, serviceEnum } from "./description.ts";
-import { problemResponse } from "./problem.ts";
 import { queryChecker } from "./request.ts";
 import { summaryText } from "./summary.ts";
 
@@ -21,14 +20,14 @@ export function searchConversations(context: SandboxContext, url: URL): Response
   const pageSize = (query["pageSize"] as number | undefined) ?? options.defaultPageSize;
   const pageIndex = (query["pageIndex"] as number | undefined) ?? options.pageBase;
   if (options.maxPageSize !== null && pageSize > options.maxPageSize) {
-    return problemResponse(options.errorMediaType, 400, "Invalid query parameters.", [
+    return refusal(context, { ok: false, status: 400, detail: "Invalid query parameters.", defects: [
       { path: "query.pageSize", message: `must be <= ${options.maxPageSize} (this sandbox's --max-page-size); got ${pageSize}` },
-    ]);
+    ] });
   }
   if (pageIndex < options.pageBase) {
-    return problemResponse(options.errorMediaType, 400, "Invalid query parameters.", [
+    return refusal(context, { ok: false, status: 400, detail: "Invalid query parameters.", defects: [
       { path: "query.pageIndex", message: `must be >= ${options.pageBase} (pages count from ${options.pageBase} in this sandbox, --page-base); got ${pageIndex}` },
-    ]);
+    ] });
   }
   const date = (name: string) => (query[name] === undefined ? undefined : Date.parse(query[name] as string));
   const offset = (pageIndex - options.pageBase) * pageSize;

@@ -171,6 +171,9 @@ export class Storage {
         "INSERT INTO fired_events (received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES (?, ?, ?, ?, ?, ?)",
       ),
       counts: prepare("SELECT (SELECT count(*) FROM bots) AS bots, (SELECT count(*) FROM conversations) AS conversations"),
+      bots: prepare(
+        "SELECT b.agent_stage_id, (SELECT json_group_array(external_event_id) FROM (SELECT external_event_id FROM triggers AS t WHERE t.agent_stage_id = b.agent_stage_id ORDER BY position)) AS triggers, (SELECT count(*) FROM conversations AS c WHERE c.bot = b.rowid) AS conversations FROM bots AS b ORDER BY b.position",
+      ),
     };
   }
 
@@ -244,6 +247,12 @@ export class Storage {
     // `? + 0`, not a bare `?`: SQLite plans with a bare LIMIT parameter's value, so it prepared the statement again on every search.
     const page = this.#prepared(`SELECT summary, latest_message_inbound FROM conversations ${condition} ORDER BY ${orderBy[order]} LIMIT (? + 0) OFFSET (? + 0)`, true).all(...values, limit, offset) as unknown as [string, number][];
     return { total, items: page.map(([summary, inbound]) => ({ summary, inbound: inbound === 1 })) };
+  }
+
+  /** Every bot in load order, with its triggers' identifiers and its number of conversations. */
+  bots(): { agentStageId: string; externalEventIds: string[]; conversations: number }[] {
+    const rows = this.#statements.bots.all() as { agent_stage_id: string; triggers: string; conversations: number }[];
+    return rows.map((row) => ({ agentStageId: row.agent_stage_id, externalEventIds: JSON.parse(row.triggers) as string[], conversations: row.conversations }));
   }
 
   /** The bot's triggers in order, or `undefined` when there is no such bot. */

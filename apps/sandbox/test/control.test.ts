@@ -220,6 +220,57 @@ describe("authentication", () => {
   test("an unknown route is a 404 and a known path with another method a 405", async () => {
     expect((await sandbox.call("/api/v3/anything")).status).toBe(404);
     const wrongMethod = await sandbox.call(searchPath, { method: "DELETE" });
-    expect([wrongMethod.status, wrongMethod.headers.get("allow")]).toEqual([405, "GET"]);
+    expect([wrongMethod.status, wrongMethod.headers.get("allow")]).toEqual([405, "GET, HEAD"]);
+    // HEAD works where GET does, as Allow says.
+    expect((await sandbox.call(searchPath, { method: "HEAD" })).status).toBe(200);
+  });
+
+  test.each([
+    ["POST", "/_sandbox/fired-events", "GET, HEAD"],
+    ["GET", "/_sandbox/reset", "POST"],
+    ["PATCH", "/_sandbox/faults", "POST, DELETE"],
+    ["DELETE", "/_sandbox/conversations/c-1/export", "GET, HEAD"],
+  ])("a control route asked with %s answers 405 with Allow, naming the path as sent (%s)", async (method, path, allow) => {
+    const response = await sandbox.call(path, { method });
+    expect([response.status, response.headers.get("allow")]).toEqual([405, allow]);
+    expect(((await response.json()) as { detail: string }).detail).toContain(path);
+  });
+
+  test("the triggers route's 405 names the path as sent, not its pattern", async () => {
+    const response = await sandbox.call("/api/v1/runtime/simple/external/events/bot-1", { method: "PUT" });
+    expect(response.status).toBe(405);
+    const { detail } = (await response.json()) as { detail: string };
+    expect(detail).toContain("/api/v1/runtime/simple/external/events/bot-1");
+    expect(detail).not.toContain(":agentStageId");
+  });
+
+  test("a browser's preflight is allowed every header it asks for (as by the mock), and only the methods the path answers", async () => {
+    const preflight = await sandbox.fetch(`http://sandbox.test${searchPath}`, {
+      method: "OPTIONS",
+      headers: { origin: "http://app.test", "access-control-request-method": "GET", "access-control-request-headers": "x-token, prefer, accept" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("http://app.test");
+    expect(preflight.headers.get("access-control-allow-headers")).toBe("x-token,prefer,accept");
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("GET,HEAD");
+    const fire = await sandbox.fetch("http://sandbox.test/api/v1/runtime/simple/external/events", {
+      method: "OPTIONS",
+      headers: { origin: "http://app.test", "access-control-request-method": "POST" },
+    });
+    expect(fire.headers.get("access-control-allow-methods")).toBe("POST");
+    // A response to the browser exposes the headers the client reads.
+    const answered = await sandbox.call(searchPath, { headers: { origin: "http://app.test" } });
+    expect(answered.headers.get("access-control-expose-headers")?.toLowerCase().split(",")).toEqual(expect.arrayContaining(["retry-after", "x-request-id"]));
+  });
+
+  test("GET /_sandbox/bots lists every bot with its triggers and number of conversations", async () => {
+    await sandbox.call("/_sandbox/reset", json("POST", {}));
+    const bots = (await (await sandbox.call("/_sandbox/bots")).json()) as { agentStageId: string; externalEventIds: string[]; conversations: number }[];
+    expect(bots.length).toBe(3);
+    expect(bots.reduce((sum, bot) => sum + bot.conversations, 0)).toBe((await sandbox.call("/api/v2/channels/conversations").then((response) => response.json()) as { totalItemCount: number }).totalItemCount);
+    for (const bot of bots) {
+      const triggers = (await (await sandbox.call(`/api/v1/runtime/simple/external/events/${bot.agentStageId}`)).json()) as { externalEventId: string }[];
+      expect(bot.externalEventIds).toEqual(triggers.map((trigger) => trigger.externalEventId));
+    }
   });
 });

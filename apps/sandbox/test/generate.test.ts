@@ -1,5 +1,6 @@
 import type { ConversationExport, MessageActivity } from "@bot-conversation/types";
 import { describe, expect, test } from "vitest";
+import { exampleData } from "../src/examples.ts";
 import { generateData } from "../src/generate.ts";
 import { schemaProblems, service } from "./support/description.ts";
 
@@ -7,6 +8,7 @@ const enumOf = (name: string) => (service as unknown as { components: { schemas:
 const generated = generateData("bot-conversation", 200);
 const conversations = [...generated.conversations];
 const exports: ConversationExport[] = conversations.map((entry) => entry.conversation);
+const exampleCount = exampleData().conversations.length;
 const messages = exports.flatMap((conversation) => conversation.history.filter((activity): activity is MessageActivity => activity.type === "Message"));
 
 describe("generated data", () => {
@@ -37,14 +39,15 @@ describe("generated data", () => {
     for (const channel of ["directline", "platform", "messenger_a", "messenger_b"]) {
       for (const status of enumOf("ConversationStatus")) expect(pairs).toContain(`${channel} ${status}`);
     }
-    // Even the smallest dataset that can hold them has every pair.
-    expect(new Set([...generateData("x", 12).conversations].map((entry) => `${entry.conversation.channelId} ${entry.conversation.status}`)).size).toBe(12);
+    // Even the smallest dataset that can hold them, after the description's example conversations, has every pair.
+    const drawn = [...generateData("x", exampleCount + 12).conversations].slice(exampleCount);
+    expect(new Set(drawn.map((entry) => `${entry.conversation.channelId} ${entry.conversation.status}`)).size).toBe(12);
     expect(new Set(exports.map((conversation) => conversation.closingStatus))).toEqual(new Set([...enumOf("ConversationClosingStatus"), null]));
     expect(new Set(exports.map((conversation) => conversation.closingReason))).toEqual(new Set([...enumOf("ConversationClosingReason"), null]));
   });
 
-  test("histories of about ten activities, with all eleven event kinds and rich messages", () => {
-    const lengths = exports.map((conversation) => conversation.history.length);
+  test("drawn histories of about ten activities, with all eleven event kinds and rich messages", () => {
+    const lengths = exports.slice(exampleCount).map((conversation) => conversation.history.length);
     expect(Math.min(...lengths)).toBeGreaterThanOrEqual(7);
     expect(Math.max(...lengths)).toBeLessThanOrEqual(13);
     const kinds = new Set(exports.flatMap((conversation) => conversation.history.flatMap((activity) => (activity.type === "Event" ? [activity.eventName] : []))));

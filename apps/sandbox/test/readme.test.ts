@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import { checkReadmeExamples } from "@bot-conversation/test-support/readme-examples";
 import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { describe, expect, test, vi } from "vitest";
-import { defaultSwitches, switchDefinitions } from "../src/index.ts";
+import { defaultSwitches, startSandboxServer, switchDefinitions } from "../src/index.ts";
+import { runAgainstSandbox, shellCommands } from "./support/readme-commands.ts";
 
 vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 
@@ -53,6 +54,20 @@ describe("README.md", () => {
       expect(row, definition.flag).toBeDefined();
       const defaultText = defaultSwitches[definition.key] === null ? "none" : String(defaultSwitches[definition.key]);
       expect(row!.split("|")[2]!.trim().startsWith(`\`${defaultText}\``), `${definition.flag} default`).toBe(true);
+    }
+  });
+
+  test("every curl line answers with JSON from a sandbox with the default data", async () => {
+    const curls = shellCommands(readme).filter((command) => command.startsWith("curl") && command.includes("127.0.0.1:4011"));
+    expect(curls.length).toBeGreaterThanOrEqual(2);
+    const server = await startSandboxServer({ host: "127.0.0.1", port: 0 });
+    try {
+      for (const command of curls) {
+        const body = JSON.parse(await runAgainstSandbox(command, server.url)) as unknown;
+        expect(Array.isArray(body) ? body.length : (body as { items: unknown[] }).items.length, command).toBeGreaterThan(0);
+      }
+    } finally {
+      await server.stop();
     }
   });
 });

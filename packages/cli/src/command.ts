@@ -32,15 +32,17 @@ export function program(io: CommandIo, done: (code: number) => void): Command {
   return root;
 }
 
-/** Runs `bot-conversation <argv>` and resolves to the exit code; `check` and `sandbox` go to their own packages' commands. */
-export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
+/**
+ * Runs `bot-conversation <argv>` and resolves to the exit code: `check` is the conformance kit's
+ * command and `sandbox` the sandbox's, each called with its own arguments (their options are defined
+ * once, in their packages); the others are this package's.
+ */
+export async function runCommand(argv: readonly string[], io: CommandIo): Promise<number> {
   const [first, ...rest] = argv;
   try {
     if (first === "check") return await runCheck(rest, io);
-    if (first === "sandbox") {
-      await runSandbox(rest, io);
-      return exitCodes.ok;
-    }
+    // Resolves once serving (0) or on bad usage (2); the server runs until Ctrl-C or SIGTERM.
+    if (first === "sandbox") return await runSandbox(rest, io);
     let code: number = exitCodes.ok;
     await program(io, (exit) => (code = exit)).parseAsync(["node", "bot-conversation", ...argv]);
     return code;

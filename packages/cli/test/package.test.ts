@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { lintPackage } from "@bot-conversation/test-support/lint-package";
@@ -11,4 +12,5 @@ test("the packed package holds the built command, the description and its LICENS
   expect(report.files.filter((file) => file.startsWith("test/"))).toEqual([]);
   expect(report.publint).toEqual([]);
   expect(report.attw).toEqual([]);
+  expect(await readFile(new URL("../LICENSE", import.meta.url), "utf8")).toBe(await readFile(new URL("../../../LICENSE", import.meta.url), "utf8"));
 });

@@ -34,6 +34,12 @@ describe("README", () => {
     expect(await readFile(join(bin, "closed.csv"), "utf8")).toMatch(/^id,channelId,status,/);
   });
 
+  it("the exit codes table lists the conformance kit's own codes (the same numbers)", async () => {
+    const { exitCodes } = await import("@bot-conversation/conformance");
+    const readme = await readFile(join(packageDir, "README.md"), "utf8");
+    for (const code of Object.values(exitCodes)) expect(readme).toContain(`| ${code} |`);
+  });
+
   it("every ts example compiles against the built package", async () => {
     expect(await readmeTypeScriptBlocks(join(packageDir, "README.md"))).toHaveLength(1);
     expect((await checkReadmeExamples(packageDir)).filter((example) => example.diagnostics.length > 0)).toEqual([]);

@@ -1,5 +1,7 @@
 import type { ConversationPage, ConversationSummary, SearchConversationsQuery } from "@bot-conversation/types";
 import { PaginationError } from "./errors.js";
+import { mistake } from "./internal/describe.js";
+import { isCount } from "./internal/page.js";
 import type { RequestOptions } from "./client.js";
 
 /** Options of `iterateConversationPages` and `iterateConversations`. */
@@ -8,7 +10,7 @@ export interface IterateOptions {
   readonly signal?: AbortSignal | undefined;
   /** Called with each page's response (status, headers, `x-request-id`; its body already read). */
   readonly onResponse?: ((response: Response) => void) | undefined;
-  /** Most pages to request; iteration ends quietly after that many. Default: no bound. */
+  /** Most pages to request, a whole number (0 or more); iteration ends quietly after that many. Default: no bound. */
   readonly maxPages?: number;
   /** Extra headers for each page's request, or a function of that page's query. */
   readonly headers?: Record<string, string> | ((query: SearchConversationsQuery) => Record<string, string>);
@@ -28,7 +30,9 @@ export async function* iterateConversationPages(
   query: SearchConversationsQuery = {},
   options: IterateOptions = {},
 ): AsyncGenerator<ConversationPage, void, undefined> {
-  const { maxPages = Infinity, headers } = options;
+  // No bound by default (10^15 pages is none); a NaN or negative bound would end the iteration before its first request, silently.
+  const { maxPages = 1e15, headers } = options;
+  isCount(maxPages) || mistake("maxPages", "a whole number", maxPages, 1);
   let pageQuery = query;
   for (let pages = 0; pages < maxPages; pages++) {
     // The search reads only its own options (signal, onResponse, headers) from these.

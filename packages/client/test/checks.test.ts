@@ -26,9 +26,9 @@ describe("options are checked when the client is created: a TypeError names the 
     ["an empty token", { token: "" }, "token: expected a non-empty string of printable ASCII; got string"],
     ["a fetch that is not a function", { fetch: "fetch" }, "fetch: expected a function; got string"],
     ["a logger that is not a function", { logger: console }, "logger: expected a function; got object"],
-    ["a baseUrl without a scheme", { baseUrl: "127.0.0.1:4010" }, "baseUrl: expected an http(s) URL without credentials, query or fragment; got string"],
-    ["a baseUrl of another scheme", { baseUrl: "ftp://127.0.0.1" }, "baseUrl: expected an http(s) URL without credentials, query or fragment; got string"],
-    ["a baseUrl with a query", { baseUrl: "http://127.0.0.1:4010/?a=1" }, "baseUrl: expected an http(s) URL without credentials, query or fragment; got string"],
+    ["a baseUrl without a scheme", { baseUrl: "127.0.0.1:4010" }, "baseUrl: expected an http(s) URL, no credentials, query or fragment; got string"],
+    ["a baseUrl of another scheme", { baseUrl: "ftp://127.0.0.1" }, "baseUrl: expected an http(s) URL, no credentials, query or fragment; got string"],
+    ["a baseUrl with a query", { baseUrl: "http://127.0.0.1:4010/?a=1" }, "baseUrl: expected an http(s) URL, no credentials, query or fragment; got string"],
   ] as [string, Partial<Record<keyof BotConversationClientOptions, unknown>>, string][])("%s", (_label, options, message) => {
     expect(() => createBotConversationClient({ baseUrl: "http://127.0.0.1:4010", token: "t", ...options } as BotConversationClientOptions)).toThrow(new TypeError(message));
   });

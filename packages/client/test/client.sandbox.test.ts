@@ -52,6 +52,21 @@ describe("against the sandbox", () => {
     expect(page.totalItemCount).toBe(all.items.filter((item) => item.status === "Closed" && item.channelId === "platform").length);
   });
 
+  test("a refused search's message names the parameter and what was expected, from the sandbox's body", async () => {
+    const { client } = await sandbox();
+    const error = await client.searchConversations({ pageSize: "many" as unknown as number }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(/answered 400: .*query\.pageSize must be an integer; got \\"many\\"/);
+  });
+
+  test("a refused fire's message names the variable and the type it expects, from the sandbox's 500", async () => {
+    const { client } = await sandbox();
+    const { conversation } = await someConversation(client);
+    const error = await client.fireExternalEvent({ conversationId: conversation.id, externalEventId: "order-status-changed", externalEventPayload: { orderTotal: "ten" } }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ServerError);
+    expect((error as Error).message).toContain("orderTotal: expected Number");
+  });
+
   test.each([0, 1] as const)("iterateConversations reads every conversation once when pages count from %i", async (pageBase) => {
     const { client } = await sandbox({ pageBase });
     const ids: string[] = [];

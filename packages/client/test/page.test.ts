@@ -11,8 +11,8 @@ afterEach(async () => {
 const page = { items: [{ id: "a" }], hasMore: false, pageIndex: 0, pageSize: 20, totalItemCount: 1, totalPageCount: 1, fromItemInclusive: 0, toItemExclusive: 1 };
 
 test.each([
-  ["null", null, "expected a page object; got null"],
-  ["an array", [], "expected a page object; got []"],
+  ["null", null, "expected an object; got null"],
+  ["an array", [], "expected an object; got []"],
   ["items a string", { ...page, items: "abc" }, 'items: expected an array; got "abc"'],
   ["items an object", { ...page, items: {} }, "items: expected an array; got {}"],
   ["an item that is not an object", { ...page, items: [{ id: "a" }, 7] }, "items[1]: expected an object; got 7"],

@@ -63,6 +63,13 @@ describe("iterateConversations", () => {
     expect(askedFor()).toEqual(["1", "2"]);
   });
 
+  test.each([Number.NaN, -1, 1.5, Infinity, "3"])("maxPages %s is a TypeError naming it, before any request", async (maxPages) => {
+    const { client } = await pagesFrom((asked) => pageOf(asked ?? 0, ["x"], true));
+    const iterator = client.iterateConversations({}, { maxPages: maxPages as number });
+    await expect(iterator.next()).rejects.toThrow(new TypeError(`maxPages: expected a whole number; got ${typeof maxPages === "string" ? JSON.stringify(maxPages) : String(maxPages)}`));
+    expect(server!.requests).toHaveLength(0);
+  });
+
   test("maxPages bounds the number of requests", async () => {
     const { client } = await pagesFrom((asked) => pageOf(asked ?? 0, [`x${asked ?? 0}`], true));
     const pages = [];

@@ -7,4 +7,4 @@ export type { Finding } from "./discovery.ts";
 export { humanReport } from "./report/human.ts";
 export { jsonReport } from "./report/json.ts";
 export { junitReport } from "./report/junit.ts";
-export { main, exitCodes, type CommandIo } from "./command.ts";
+export { main as runCheckCommand, exitCodes, type CommandIo } from "./command.ts";

@@ -2,17 +2,18 @@ import { execFile } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { generatedPackages, workspaceRoot } from "./major-guard.ts";
+import { workspaceRoot } from "./major-guard.ts";
+import { publicPackages } from "./packages.ts";
 
 const run = promisify(execFile);
 
 /**
- * The command the root README gives for packing the published packages (after `pnpm build`): pnpm
+ * The command the root README gives for packing every public package (after `pnpm build`): pnpm
  * rewrites `workspace:` and `catalog:` versions to real ones in each tarball, so npm installs them
  * anywhere.
  */
 export function packCommand(destination: string): string[] {
-  return ["pnpm", ...generatedPackages.flatMap((name) => ["--filter", name]), "pack", "--pack-destination", destination];
+  return ["pnpm", ...publicPackages.flatMap((name) => ["--filter", name]), "pack", "--pack-destination", destination];
 }
 
 /** Runs `packCommand` from the workspace root and returns the absolute paths of the tarballs it wrote. */

@@ -1,19 +1,30 @@
-import { execFile } from "node:child_process";
+/**
+ * Every public package, packed as the root README says and installed with npm into an empty project
+ * outside the workspace, then used there as a team would: the bins through npx on Node 22 and on
+ * Node 24 (both from the npm registry's `node` package), the client's and the root README's examples,
+ * and `tsc --strict` over a program using types and client under `nodenext` and `bundler` resolution.
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { node22 } from "@bot-conversation/node-22";
 import { defaultMockOptions, startMockOnFreePort, type RunningMock } from "@bot-conversation/mock";
 import { readmeTypeScriptBlocks } from "@bot-conversation/test-support/readme-examples";
 import { workspaceRoot } from "../src/major-guard.ts";
 import { packCommand, packPublishedPackages } from "../src/pack.ts";
+import { publicPackages } from "../src/packages.ts";
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
 /** The compiler and Node types a user project would add, at the versions this workspace uses. */
 const userDevDependencies = ["typescript", "@types/node"].map((name) => `${name}@${(require(`${name}/package.json`) as { version: string }).version}`);
+/** Node 22 and Node 24, each the binary of the npm registry's `node` package (24 runs this test). */
+const nodes = { 22: node22, 24: process.execPath } as const;
 
 let outside: string;
 let app: string;
@@ -33,6 +44,43 @@ async function examples(): Promise<{ file: string; readme: string; line: number 
   return found;
 }
 
+/** The environment of a command run in the user's project on one Node: that Node first on the PATH, so npx and the bins' `#!/usr/bin/env node` use it. */
+const onNode = (major: keyof typeof nodes): NodeJS.ProcessEnv => ({ ...process.env, PATH: `${dirname(nodes[major])}:${process.env["PATH"] ?? ""}`, npm_config_update_notifier: "false" });
+
+/** Runs a command in the user's project and resolves to its exit code and output, whatever the code. */
+async function inApp(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return run(file, args, { cwd: app, env, maxBuffer: 16 * 1024 * 1024 })
+    .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }))
+    .catch((error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }));
+}
+
+/** `npx bot-conversation-sandbox --port 0` on one Node, resolved once it prints its ready line. */
+async function startSandbox(major: keyof typeof nodes): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
+  const child = spawn("npx", ["--no-install", "bot-conversation-sandbox", "--port", "0"], { cwd: app, env: onNode(major), stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = once(child, "exit");
+    // npx runs the bin as its child: the whole process group is stopped.
+    process.kill(-child.pid!, "SIGTERM");
+    await exited;
+  };
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = "";
+    const collect = (chunk: Buffer) => {
+      output += chunk.toString();
+      const ready = /Sandbox ready at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (ready) resolve(ready[1]!);
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    child.once("exit", (code) => reject(new Error(`npx bot-conversation-sandbox exited with ${code}:\n${output}`)));
+  }).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  return { url, child, stop };
+}
+
 beforeAll(async () => {
   outside = await mkdtemp(join(tmpdir(), "bot-conversation-outside-"));
   app = join(outside, "app");
@@ -43,7 +91,7 @@ beforeAll(async () => {
     JSON.stringify({ compilerOptions: { module: "nodenext", target: "es2022", noEmit: true, types: ["node"] }, include: ["*.ts"] }),
   );
   const tarballs = await packPublishedPackages(join(outside, "packs"));
-  await run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...tarballs, ...userDevDependencies], { cwd: app });
+  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...tarballs, ...userDevDependencies], { cwd: app, env: onNode(24) });
   mock = await startMockOnFreePort(defaultMockOptions);
 });
 
@@ -52,42 +100,81 @@ afterAll(async () => {
   await rm(outside, { recursive: true, force: true });
 });
 
-describe("the packages installed with npm into a project outside the workspace", () => {
-  it("packs types and client, as the root README says, with every workspace version rewritten", async () => {
+describe("every public package, installed with npm into a project outside the workspace", () => {
+  it("packs every public package, as the root README says, with every workspace and catalog version rewritten", async () => {
     expect(await readFile(join(workspaceRoot, "README.md"), "utf8")).toContain(packCommand("/tmp/bot-conversation").join(" "));
-    const client = JSON.parse(await readFile(join(app, "node_modules", "@bot-conversation", "client", "package.json"), "utf8")) as {
-      dependencies: Record<string, string>;
-    };
-    const types = JSON.parse(await readFile(join(app, "node_modules", "@bot-conversation", "types", "package.json"), "utf8")) as { version: string };
-    expect(client.dependencies["@bot-conversation/types"]).toBe(types.version);
-    expect(Object.values(client.dependencies).filter((version) => /^(workspace|catalog):/.test(version))).toEqual([]);
+    for (const name of publicPackages) {
+      const installed = JSON.parse(await readFile(join(app, "node_modules", name, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+      expect(Object.values(installed.dependencies ?? {}).filter((version) => /^(workspace|catalog):/.test(version)), name).toEqual([]);
+    }
+  });
+
+  it.each(["nodenext", "bundler"] as const)("a program using types and client compiles with tsc --strict under %s resolution", async (resolution) => {
+    const project = join(app, resolution);
+    await mkdir(project, { recursive: true });
+    await writeFile(
+      join(project, "program.ts"),
+      [
+        'import { createBotConversationClient, NotFoundError } from "@bot-conversation/client";',
+        'import type { ConversationSummary, ExternalEventTrigger } from "@bot-conversation/types";',
+        'const client = createBotConversationClient({ baseUrl: "http://127.0.0.1:4011", token: "sandbox-token" });',
+        'const first: ConversationSummary | undefined = (await client.searchConversations({ status: "Active" })).items[0];',
+        "const triggers: ExternalEventTrigger[] = await client.listExternalEventTriggers(first?.id ?? \"bot\");",
+        "export const found = [first?.status, triggers.length];",
+        "export const isMissing = (error: unknown): boolean => error instanceof NotFoundError && error.status === 404;",
+        "",
+      ].join("\n"),
+    );
+    const module = resolution === "nodenext" ? "nodenext" : "esnext";
+    const compiled = await inApp(join(app, "node_modules", ".bin", "tsc"), ["--strict", "--noEmit", "--module", module, "--moduleResolution", resolution, "--target", "es2022", "--types", "node", join(project, "program.ts")], onNode(24));
+    expect(compiled.stdout).toBe("");
+    expect(compiled.code).toBe(0);
   });
 
   it("compiles every example of the client README and the root README with tsc --strict", async () => {
     const found = await examples();
     expect(found.filter(({ readme }) => readme === "root").length).toBeGreaterThanOrEqual(1);
     expect(found.filter(({ readme }) => readme === "client").length).toBeGreaterThanOrEqual(2);
-    const compiled = await run(join(app, "node_modules", ".bin", "tsc"), ["-p", ".", "--strict"], { cwd: app }).catch((error: { stdout: string }) => error);
+    const compiled = await inApp(join(app, "node_modules", ".bin", "tsc"), ["-p", ".", "--strict"], onNode(24));
     expect(compiled.stdout).toBe("");
   });
 
   it("runs every example, as written, against the mock that pnpm start serves", async () => {
     for (const example of await examples()) {
-      const result = await run(process.execPath, [example.file], { cwd: app, env: { ...process.env, BOT_CONVERSATION_TOKEN: "mock-token" } }).catch(
-        (error: { code: number; stderr: string }) => ({ stdout: "", stderr: `exit ${error.code}: ${error.stderr}` }),
-      );
-      expect({ example: `${example.readme} README line ${example.line}`, stderr: result.stderr }).toEqual({
-        example: `${example.readme} README line ${example.line}`,
-        stderr: "",
-      });
+      const result = await inApp(process.execPath, [example.file], { ...onNode(24), BOT_CONVERSATION_TOKEN: "mock-token" });
+      expect({ example: `${example.readme} README line ${example.line}`, stderr: result.stderr }).toEqual({ example: `${example.readme} README line ${example.line}`, stderr: "" });
     }
   });
 
-  it("pages through every conversation of the root README's example, each once", async () => {
-    const [first] = (await examples()).filter(({ readme }) => readme === "root");
-    const { stdout } = await run(process.execPath, [first!.file], { cwd: app });
-    const ids = stdout.trim().split("\n").map((line) => line.split(" ")[0]);
-    expect(ids.length).toBeGreaterThan(1);
-    expect(new Set(ids).size).toBe(ids.length);
+  describe.each([22, 24] as const)("on Node %i", (major) => {
+    it("runs on that Node", async () => {
+      expect((await inApp("node", ["--version"], onNode(major))).stdout).toMatch(new RegExp(`^v${major}\\.`));
+    });
+
+    it("npx bot-conversation-sandbox serves; the client's example walks it; npx bot-conversation check passes against it", async () => {
+      const sandbox = await startSandbox(major);
+      try {
+        // The root README's client example, as written but for the address and the token.
+        const [example] = await readmeTypeScriptBlocks(join(workspaceRoot, "README.md"));
+        await writeFile(join(app, `readme-example-${major}.mjs`), example!.source.replaceAll("http://127.0.0.1:4010", sandbox.url).replaceAll("mock-token", "sandbox-token"));
+        const walked = await inApp("node", [`readme-example-${major}.mjs`], onNode(major));
+        expect({ code: walked.code, stderr: walked.stderr }).toEqual({ code: 0, stderr: "" });
+        expect(walked.stdout.trim().split("\n")).toHaveLength(3);
+
+        const checked = await inApp("npx", ["--no-install", "bot-conversation", "check", "--base-url", sandbox.url, "--token", "sandbox-token", "--max-requests", "300", "--rate", "0"], onNode(major));
+        expect(checked.stdout).toContain("Result: all");
+        expect(checked.code).toBe(0);
+      } finally {
+        await sandbox.stop();
+      }
+    });
+
+    it("every bin answers --help with an example", async () => {
+      for (const bin of ["bot-conversation", "bot-conversation-sandbox"]) {
+        const help = await inApp("npx", ["--no-install", bin, "--help"], onNode(major));
+        expect({ bin, code: help.code }).toEqual({ bin, code: 0 });
+        expect(help.stdout).toContain("Example");
+      }
+    });
   });
 });

@@ -3,7 +3,8 @@ import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { generatedPackages, workspaceRoot } from "../src/major-guard.ts";
+import { workspaceRoot } from "../src/major-guard.ts";
+import { publicPackages } from "../src/packages.ts";
 
 const run = promisify(execFile);
 
@@ -32,18 +33,23 @@ async function publishedPackages(): Promise<{ directory: string; manifest: Manif
 }
 
 describe("publishing", () => {
-  it("publishes exactly the generated packages; every other workspace package is private", async () => {
-    expect((await publishedPackages()).map(({ manifest }) => manifest.name).sort()).toEqual([...generatedPackages].sort());
+  it("publishes exactly the public packages; every other workspace package is private", async () => {
+    expect((await publishedPackages()).map(({ manifest }) => manifest.name).sort()).toEqual([...publicPackages].sort());
   });
 
-  it("gives each published package complete metadata, its repository pointing at its own folder", async () => {
+  it("gives each published package honest metadata: the license with its text, no made-up repository, built entries", async () => {
     const root = await manifest(".");
-    expect(root.repository?.url).toMatch(/^git\+https:\/\/.+\.git$/);
+    // The project has no public repository yet: `repository` and `homepage` are absent rather than invented.
+    expect(root.repository).toBeUndefined();
+    const licenseText = await readFile(join(workspaceRoot, "LICENSE"), "utf8");
     for (const { directory, manifest: published } of await publishedPackages()) {
       expect(published.license).toBe(root.license);
-      expect(published.repository).toEqual({ type: "git", url: root.repository?.url, directory });
-      expect(published.exports?.["."]).toEqual({ types: "./dist/index.d.ts", default: "./dist/index.js" });
-      expect(published.files).toContain("dist");
+      expect(published.repository).toBeUndefined();
+      expect(await readFile(join(workspaceRoot, directory, "LICENSE"), "utf8")).toBe(licenseText);
+      if (published.name !== "@bot-conversation/openapi") {
+        expect(published.exports?.["."]).toEqual({ types: "./dist/index.d.ts", default: "./dist/index.js" });
+        expect(published.files).toContain("dist");
+      }
       expect(published.publishConfig?.access).toBe("public");
     }
   });

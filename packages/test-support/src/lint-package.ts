@@ -20,8 +20,11 @@ export interface PackageLintReport {
   readonly attw: { resolutionKind?: string }[];
 }
 
-/** Packs the package with pnpm (as it would be published), then runs publint and attw on the tarball. */
-export async function lintPackage(packageDir: string): Promise<PackageLintReport> {
+/**
+ * Packs the package with pnpm (as it would be published), then runs publint and attw on the tarball;
+ * `{ types: false }` for a package of data files only (no module, so nothing for attw to resolve).
+ */
+export async function lintPackage(packageDir: string, { types = true }: { types?: boolean } = {}): Promise<PackageLintReport> {
   const destination = await mkdtemp(join(tmpdir(), "bot-conversation-pack-"));
   try {
     const { stdout } = await run("pnpm", ["pack", "--json", "--pack-destination", destination], { cwd: packageDir });
@@ -31,13 +34,16 @@ export async function lintPackage(packageDir: string): Promise<PackageLintReport
     const linted = await publint({ pack: { tarball: new Uint8Array(tarball).buffer }, level: "suggestion", strict: true });
     // attw exits non-zero when the profile finds a problem; its JSON report lists problems of every
     // resolution mode, so keep only those the esm-only profile counts (it skips node10 and node16-cjs).
+    const files = packed.files.map((file) => file.path);
+    const publintMessages = linted.messages.map((message) => formatMessage(message, pkg) ?? message.code);
+    if (!types) return { files, publint: publintMessages, attw: [] };
     const attw = await run(attwBin, [packed.filename, "--profile", "esm-only", "--format", "json"], {
       cwd: packageDir,
     }).catch((error: { stdout: string }) => error);
     const attwReport = JSON.parse(attw.stdout) as { analysis: { problems: { resolutionKind?: string }[] } };
     return {
-      files: packed.files.map((file) => file.path),
-      publint: linted.messages.map((message) => formatMessage(message, pkg) ?? message.code),
+      files,
+      publint: publintMessages,
       attw: attwReport.analysis.problems.filter(
         (problem) => problem.resolutionKind !== "node10" && problem.resolutionKind !== "node16-cjs",
       ),

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { PassThrough } from "node:stream";
-import { main } from "../../src/index.ts";
+import { runCommand } from "../../src/index.ts";
 
 /** The built command, as npm links it. */
 export const binPath = fileURLToPath(new URL("../../dist/bin.js", import.meta.url));
@@ -21,7 +21,7 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = {
   const chunks = { stdout: [] as Buffer[], stderr: [] as Buffer[] };
   stdout.on("data", (chunk: Buffer) => chunks.stdout.push(chunk));
   stderr.on("data", (chunk: Buffer) => chunks.stderr.push(chunk));
-  const code = await main(argv, { stdout, stderr, env });
+  const code = await runCommand(argv, { stdout, stderr, env });
   return { code, stdout: Buffer.concat(chunks.stdout).toString(), stderr: Buffer.concat(chunks.stderr).toString() };
 }
 

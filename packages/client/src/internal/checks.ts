@@ -15,7 +15,7 @@ export function checkToken(value: unknown, name: string): string {
 export function checkClientOptions(options: object): string | (() => unknown) {
   const { baseUrl, token } = options as Record<string, unknown>;
   // Not quoted in the message: it may hold a password.
-  if (!/^https?:\/\/[^?#@]+$/.test(baseUrl as string)) mistake("baseUrl", "an http(s) URL without credentials, query or fragment", baseUrl);
+  if (!/^https?:\/\/[^?#@]+$/.test(baseUrl as string)) mistake("baseUrl", "an http(s) URL, no credentials, query or fragment", baseUrl);
   for (const name of ["fetch", "logger"]) {
     const { [name]: value } = options as Record<string, unknown>;
     if (value !== undefined && typeof value !== "function") mistake(name, "a function", value);

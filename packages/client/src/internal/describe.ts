@@ -26,5 +26,5 @@ export function requireText(name: string, value: unknown): void {
 
 /** True for a plain JSON object: not null, not an array. */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return !!value && typeof value === "object" && !Array.isArray(value);
 }

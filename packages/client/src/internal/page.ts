@@ -22,7 +22,7 @@ const envelope: Record<keyof ConversationPage, "an array" | "a boolean" | "a who
 
 /** Checks a search body against the page envelope, and that every item is an object, naming the first field that is not. */
 export const toPage: BodyCheck<ConversationPage> = (body, fail) => {
-  const page = (isJsonObject(body) ? body : fail("expected a page object", body)) as Record<string, unknown[]>;
+  const page = (isJsonObject(body) ? body : fail("expected an object", body)) as Record<string, unknown[]>;
   for (const [field, expected] of Object.entries(envelope)) {
     const value = page[field];
     if (!(expected === "an array" ? Array.isArray(value) : expected === "a boolean" ? typeof value === "boolean" : isCount(value))) fail(`${field}: expected ${expected}`, value);

@@ -7,11 +7,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFaultyProxy, type FaultyProxy } from "./support/faulty-proxy.ts";
-import { fixtureBot, useSandbox } from "./support/sandbox.ts";
+// The kit's own test servers: the sandbox in process, and a proxy that can break it.
+import { startFaultyProxy, type FaultyProxy } from "../../conformance/test/support/faulty-proxy.ts";
+import { fixtureBot, useSandbox } from "../../conformance/test/support/sandbox.ts";
 
 const run = promisify(execFile);
-const cli = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
+/** The built bin, as npm links it. */
+const cli = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const sandbox = useSandbox();
 
