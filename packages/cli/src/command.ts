@@ -2,14 +2,15 @@ import { AbortError } from "@bot-conversation/client";
 import { Command, CommanderError } from "commander";
 import { completionCommand } from "./completion.js";
 import { runCheck, runSandbox } from "./delegates.js";
+import { secrets } from "./connection.js";
 import { fireCommand } from "./fire.js";
 import { exitCodes, oneLine, UsageError, type CommandIo } from "./io.js";
 import { mcpCommand } from "./mcp/command.js";
 import { searchCommand } from "./search.js";
 import { triggersCommand } from "./triggers.js";
 
-/** Secrets that may reach an error message: the token from the environment (a token file's is redacted by the client). */
-const secretsOf = (io: CommandIo) => [io.env["BOT_CONVERSATION_TOKEN"]?.trim() ?? ""];
+/** Secrets that may reach an error message: every token read (the client redacts them too), and the variable's. */
+const secretsOf = (io: CommandIo) => [...secrets, io.env["BOT_CONVERSATION_TOKEN"]?.trim() ?? ""];
 
 /** The `bot-conversation` program, its commands writing to `io`; `done` receives a command's exit code. */
 export function program(io: CommandIo, done: (code: number) => void): Command {

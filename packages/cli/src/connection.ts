@@ -21,6 +21,9 @@ export function connectionOptions(command: Command): Command {
     .option("--verbose", "print one line per request on stderr (method, path, status, request id, duration; never the token)");
 }
 
+/** Every token read in this process (variable or file): redacted from anything the command prints. */
+export const secrets = new Set<string>();
+
 /** A client and the secrets that must never be printed. */
 export interface Connection {
   /** The client of the service. */
@@ -42,6 +45,7 @@ export function connect(flags: ConnectionFlags, io: CommandIo): Connection {
     }
   }
   if (!token?.trim()) throw new UsageError("no token: set BOT_CONVERSATION_TOKEN or pass --token-file <path>; expected the access token sent in X-Token");
+  secrets.add(token.trim());
   try {
     const client = createBotConversationClient({
       baseUrl: baseUrl.replace(/\/+$/, ""),
