@@ -54,6 +54,7 @@ describe("fire", () => {
     ["a bad date-time", ["--var", "paidAt=tomorrow"], /^error: --var paidAt: expected DateTime; got "tomorrow"/],
     ["an unknown variable", ["--var", "colour=red"], /^error: --var colour: not a variable of trigger order-paid; got "colour"|^error: --var colour: not a variable of trigger order-paid/],
     ["a --var without =", ["--var", "amount"], /^error: --var: expected name=value; got "amount"\n$/],
+    ["an unknown flag", ["--vars", "amount=1"], /^error: unknown option '--vars' \(Did you mean --var\?\)\n$/],
     ["a variable given twice", ["--var", "amount=1", "--var", "amount=2"], /^error: --var amount: given twice; expected each variable once\n$/],
   ];
   it.each(refusals)("%s is refused in one line, exit 2, nothing fired", async (_name, args, message) => {

@@ -1,3 +1,6 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createBotConversationClient } from "@bot-conversation/client";
 import type { ConversationSummary, SearchConversationsQuery } from "@bot-conversation/types";
 import { openApiBundle } from "@bot-conversation/test-support/openapi-bundle";
@@ -18,6 +21,13 @@ async function walk(query: SearchConversationsQuery): Promise<ConversationSummar
   const all: ConversationSummary[] = [];
   for await (const conversation of client.iterateConversations(query)) all.push(conversation);
   return all;
+}
+
+/** A file holding the given token text, for --token-file. */
+async function tokenFile(text: string): Promise<string> {
+  const file = join(await mkdtemp(join(tmpdir(), "cli-token-")), "token");
+  await writeFile(file, text);
+  return file;
 }
 
 const lines = (text: string) => text.split("\n").filter(Boolean).map((line) => JSON.parse(line) as ConversationSummary);
@@ -130,12 +140,17 @@ describe("search: the service's refusals", () => {
     expect(run.stderr + run.stdout).not.toContain(wrong);
   });
 
+  it("a wrong token from --token-file is never printed either", async () => {
+    const wrong = "wrong-file-token-4e2a91";
+    const file = await tokenFile(wrong);
+    const run = await runCli(["search", "--verbose", "--base-url", sandbox().url, "--token-file", file], {});
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/answered 401/);
+    expect(run.stderr + run.stdout).not.toContain(wrong);
+  });
+
   it("--token-file is read (and trimmed); --verbose traces each page without the token", async () => {
-    const { writeFile, mkdtemp } = await import("node:fs/promises");
-    const { join } = await import("node:path");
-    const { tmpdir } = await import("node:os");
-    const file = join(await mkdtemp(join(tmpdir(), "cli-token-")), "token");
-    await writeFile(file, `${token}\n`);
+    const file = await tokenFile(`${token}\n`);
     const run = await runCli(["search", "--all", "--page-size", "100", "--verbose", "--base-url", sandbox().url, "--token-file", file], {});
     expect(run.code).toBe(0);
     expect(lines(run.stdout)).toHaveLength(200);
