@@ -1,3 +1,4 @@
+# First: export BOT_CONVERSATION_TOKEN=... (mock: any value; sandbox: sandbox-token)
 curl 'http://127.0.0.1:4010/api/v1/runtime/simple/external/events' \
   --header "X-Token: $BOT_CONVERSATION_TOKEN" \
   --header 'Content-Type: application/json' \

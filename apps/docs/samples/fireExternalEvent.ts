@@ -2,6 +2,7 @@ import { createBotConversationClient, NotFoundError } from "@bot-conversation/cl
 
 const client = createBotConversationClient({
   baseUrl: "http://127.0.0.1:4010",
+  // First: export BOT_CONVERSATION_TOKEN=... (mock: any value; sandbox: sandbox-token)
   token: process.env.BOT_CONVERSATION_TOKEN ?? "",
 });
 

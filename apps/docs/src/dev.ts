@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { buildSite } from "./site.ts";
 import { samplesDirectory, templatePath } from "./paths.ts";
 import { serveSite } from "./serve.ts";
+import { watchFile } from "./watch.ts";
 
 const openapiDirectory = fileURLToPath(new URL("../../../openapi/", import.meta.url));
 /** Sources of the description; `dist/` and the package's own tests and README do not change the reference. */
@@ -46,7 +47,7 @@ const watchers = [
     if (file && isDescriptionSource(file)) scheduleRebuild(`openapi/${file}`, true);
   }),
   watch(samplesDirectory, (_event, file) => scheduleRebuild(`samples/${file ?? ""}`, false)),
-  watch(templatePath, () => scheduleRebuild("template.hbs", false)),
+  watchFile(templatePath, () => scheduleRebuild("template.hbs", false)),
 ];
 // serveSite closes the server on these signals; the watchers would keep the process alive.
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

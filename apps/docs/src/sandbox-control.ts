@@ -14,5 +14,14 @@ import { servedViewer } from "./viewer.ts";
 export async function buildSandboxControlPage(): Promise<void> {
   const pagePath = join(distDirectory, sandboxControlPage);
   await runRedocly(["build-docs", "sandbox-control@v1", "--output", pagePath, "--template", templatePath]);
-  writeFileSync(pagePath, applyContentSecurityPolicy(useLocalViewer(readFileSync(pagePath, "utf8"), servedViewer())));
+  writeFileSync(pagePath, applyContentSecurityPolicy(useLocalViewer(ownAddresses(readFileSync(pagePath, "utf8")), servedViewer())));
+}
+
+/**
+ * The page's own links as addresses of this page: the viewer prerenders them as site paths
+ * (`/faults`), which opened in a new tab (or without scripts) lead to the main reference's routes,
+ * not to this page. They become `/sandbox-control.html#/faults`, the form the viewer routes by.
+ */
+export function ownAddresses(html: string): string {
+  return html.replace(/href="\/([\w-][\w/-]*)"/g, `href="/${sandboxControlPage}#/$1"`);
 }

@@ -9,6 +9,7 @@ import { writeRedirectPages } from "./routes.ts";
 import { withCodeSamples } from "./samples.ts";
 import { withSandboxControlLink } from "./sandbox-link.ts";
 import { withSearchableText } from "./search-text.ts";
+import { withPlainServerDescriptions } from "./servers.ts";
 import { withWorkflows } from "./workflows.ts";
 import { integrity, servedViewer, viewerFileName } from "./viewer.ts";
 
@@ -32,7 +33,7 @@ export function applyContentSecurityPolicy(html: string): string {
 export async function buildSite(): Promise<void> {
   rmSync(distDirectory, { recursive: true, force: true });
   mkdirSync(distDirectory, { recursive: true });
-  const description = withSearchableText(withSandboxControlLink(withWorkflows(withCodeSamples(JSON.parse(readFileSync(bundlePath, "utf8"))))));
+  const description = withPlainServerDescriptions(withSearchableText(withSandboxControlLink(withWorkflows(withCodeSamples(JSON.parse(readFileSync(bundlePath, "utf8")))))));
   const descriptionPath = join(distDirectory, "openapi.json");
   writeFileSync(descriptionPath, `${JSON.stringify(description, null, 2)}\n`);
 

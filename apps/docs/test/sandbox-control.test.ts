@@ -62,3 +62,18 @@ describe("reached from the main reference in Chromium", () => {
     expect(site.foreignRequests).toEqual([]);
   });
 });
+
+describe("the control page's own links, opened in a new tab", () => {
+  const site = useSite({ path: `/${sandboxControlPage}` });
+
+  it("each one loads the control page at its section, never the main reference", async () => {
+    const hrefs = [...new Set([...html.matchAll(/href="(\/[^"]*)"/g)].map((match) => match[1]!))].filter((href) => href.startsWith(`/${sandboxControlPage}#`));
+    expect(hrefs.length).toBeGreaterThanOrEqual(3);
+    for (const href of hrefs) {
+      // A new tab is a fresh load of the address.
+      await site.page.goto(`${site.url}${href}`, { waitUntil: "load" });
+      expect(await site.page.title(), href).toBe("Bot Conversation Sandbox control API");
+    }
+    expect(site.errors).toEqual([]);
+  });
+});

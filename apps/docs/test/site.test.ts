@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { inlineScripts } from "../src/csp.ts";
-import { distDirectory } from "../src/paths.ts";
+import { bundlePath, distDirectory } from "../src/paths.ts";
 import { operationsById, readCodeSamples } from "../src/samples.ts";
 import { viewerFileName } from "../src/viewer.ts";
 
@@ -54,5 +54,15 @@ describe("statements the seed does not make", () => {
     const recommendations = text.match(/This toolkit's recommendation[^.]*\./g) ?? [];
     expect(recommendations.some((sentence) => sentence.includes("retry"))).toBe(true);
     expect(recommendations.some((sentence) => sentence.includes("pageIndex"))).toBe(true);
+  });
+});
+
+describe("where the samples' token comes from", () => {
+  const operationIds = [...operationsById(JSON.parse(readFileSync(bundlePath, "utf8")) as { paths: Record<string, Record<string, unknown>> }).keys()];
+  it.each(operationIds)("%s: every sample says to set BOT_CONVERSATION_TOKEN, and where a token comes from", (operationId) => {
+    for (const sample of readCodeSamples(operationId)) {
+      expect(sample.source, `${operationId} ${sample.label}`).toContain("export BOT_CONVERSATION_TOKEN=");
+      expect(sample.source).toContain("sandbox-token");
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { parseMockOptions } from "./options.ts";
+import { isPortFree } from "./port.ts";
 import { startMock, type RunningMock } from "./prism.ts";
 
 /** How long the launcher outlives the last stop signal. */
@@ -12,6 +13,12 @@ const signalSettleMs = 250;
  */
 async function main(): Promise<void> {
   const options = parseMockOptions(process.argv.slice(2), process.env);
+  // Prism answers a busy port with its whole help text: one line instead, before it starts.
+  if (options.port !== 0 && !(await isPortFree(options.host, options.port))) {
+    console.error(`Mock: port ${options.port} on ${options.host} is in use; pick another with --port <port> (or MOCK_PORT=<port>).`);
+    process.exitCode = 1;
+    return;
+  }
   let mock: RunningMock | undefined;
   let stopSignal: NodeJS.Signals | undefined;
   // One Ctrl-C reaches the launcher several times within milliseconds (terminal, turbo, pnpm), and a

@@ -23,7 +23,7 @@ export const defaultMockOptions: MockOptions = {
 /** Reads options from the command line (`--host`, `--port`, `--dynamic`, `--seed`), then `MOCK_HOST` / `MOCK_PORT`. */
 export function parseMockOptions(argv: readonly string[], env: NodeJS.ProcessEnv): MockOptions {
   const { values } = parseArgs({
-    args: [...argv],
+    args: argv[0] === "--" ? argv.slice(1) : [...argv],
     options: {
       host: { type: "string" },
       port: { type: "string" },

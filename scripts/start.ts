@@ -1,0 +1,91 @@
+/**
+ * `pnpm start`: serves the mock, the sandbox and the API reference through `turbo run start` (which
+ * builds what is stale first), on the ports given by `--mock-port`, `--sandbox-port`, `--docs-port`
+ * or `MOCK_PORT`, `SANDBOX_PORT`, `DOCS_PORT`. A busy port is one line naming the server, the port
+ * and how to pick another, before anything starts. Until every server is ready, only the ready lines
+ * are shown (`--verbose` shows every tool's output); if something fails first, what it printed is
+ * shown then. Once all are ready, everything the servers print (their request logs) passes through.
+ */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
+import { isPortFree } from "../apps/mock/src/port.ts";
+
+/** Each server: its flag, its variable, its default port, and how it is named in messages. */
+const servers = [
+  { name: "Mock", flag: "mock-port", variable: "MOCK_PORT", hostVariable: "MOCK_HOST", port: 4010 },
+  { name: "Sandbox", flag: "sandbox-port", variable: "SANDBOX_PORT", hostVariable: "SANDBOX_HOST", port: 4011 },
+  { name: "Reference", flag: "docs-port", variable: "DOCS_PORT", hostVariable: "DOCS_HOST", port: 8080 },
+] as const;
+
+const usage = `Usage: pnpm start [-- --mock-port <port>] [--sandbox-port <port>] [--docs-port <port>] [--verbose]
+
+Serves the Prism mock (4010), the sandbox (4011) and the API reference (8080) on 127.0.0.1, building
+what is stale first. Each port can also come from MOCK_PORT, SANDBOX_PORT, DOCS_PORT; 0 takes any free
+port. --verbose shows every build's output. Ctrl-C stops them all.
+
+Example:
+  pnpm start -- --mock-port 5010 --sandbox-port 5011 --docs-port 5080
+`;
+
+async function main(): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === "--")),
+      options: { ...Object.fromEntries(servers.map((server) => [server.flag, { type: "string" as const }])), verbose: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      strict: true,
+    }));
+  } catch (error) {
+    process.stderr.write(`pnpm start: ${(error as Error).message}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(usage);
+    return 0;
+  }
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const server of servers) {
+    const text = (values[server.flag] as string | undefined) ?? process.env[server.variable] ?? String(server.port);
+    const port = Number(text);
+    if (!/^\d+$/.test(text) || port > 65535) {
+      process.stderr.write(`pnpm start: --${server.flag} / ${server.variable}: expected an integer from 0 to 65535; got ${JSON.stringify(text)}\n`);
+      return 2;
+    }
+    const host = process.env[server.hostVariable] ?? "127.0.0.1";
+    if (port !== 0 && !(await isPortFree(host, port))) {
+      process.stderr.write(`${server.name}: port ${port} on ${host} is in use; pick another with pnpm start -- --${server.flag} <port> (or ${server.variable}=<port>).\n`);
+      return 1;
+    }
+    env[server.variable] = String(port);
+  }
+  const args = ["run", "start", "--log-prefix=none", ...(values.verbose ? ["--output-logs=full"] : [])];
+  // turbo and the servers run as a process group of their own, which every stop signal is passed to.
+  const turbo = spawn("turbo", args, { stdio: ["inherit", "pipe", "pipe"], env, detached: true });
+  const held: string[] = [];
+  const waiting = new Set(servers.map((server) => `${server.name} ready at `));
+  for (const [stream, out] of [[turbo.stdout, process.stdout], [turbo.stderr, process.stderr]] as const) {
+    createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => {
+      const ready = [...waiting].find((prefix) => line.startsWith(prefix));
+      if (ready) waiting.delete(ready);
+      if (values.verbose || ready || waiting.size === 0) out.write(`${line}\n`);
+      else held.push(line);
+    });
+  }
+  // Ctrl-C (or a SIGTERM) is passed to the group; this process waits for them all to stop.
+  let stopping = false;
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      stopping = true;
+      process.kill(-turbo.pid!, signal);
+    });
+  }
+  const [code] = (await once(turbo, "close")) as [number | null];
+  if (stopping) return 0;
+  // Stopped before every server was ready: what was held back says why.
+  if (waiting.size > 0 && held.length > 0) process.stderr.write(`${held.join("\n")}\n`);
+  return code ?? 1;
+}
+
+process.exitCode = await main();
