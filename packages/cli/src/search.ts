@@ -2,7 +2,7 @@ import type { SearchConversationsQuery } from "@bot-conversation/types";
 import { Command } from "commander";
 import { connect, connectionOptions, type ConnectionFlags } from "./connection.js";
 import { parametersOf, parameterValue, schemaOf } from "./description.js";
-import { exitCodes, UsageError, type CommandIo } from "./io.js";
+import { exitCodes, UsageError, write, type CommandIo } from "./io.js";
 import { schemaColumns, type Column } from "./output/columns.js";
 import { outputOption, recordWriter, type CommandColumns, type OutputFormat } from "./output/format.js";
 import { exportProgress } from "./output/progress.js";
@@ -70,6 +70,10 @@ async function search(flags: SearchFlags, io: CommandIo): Promise<number> {
     const page = await client.searchConversations(query, { signal: io.signal });
     await writer.write(page.items);
     await writer.end();
+    // On a terminal, where the rest is: a pipe gets the records only.
+    if (page.hasMore && io.stdout.isTTY && io.stderr.isTTY) {
+      await write(io.stderr, `${page.items.length} of ${page.totalItemCount} conversations; the next page: --page-index ${page.pageIndex + 1}; every page: --all\n`);
+    }
     return exitCodes.ok;
   }
   const progress = exportProgress(io.stderr, io.stdout);

@@ -28,6 +28,7 @@ describe("on a terminal (tmux)", () => {
     const screen = await tableTerminal.waitFor(/exit=\d+/);
     expect(screen).toMatch(/ID\s+STATUS\s+CHANNELID\s+MESSAGESCOUNT\s+STARTEDON\s+LATESTMESSAGEON\s+LATESTMESSAGETEXT/);
     expect(screen).toContain("exit=0");
+    expect(screen).toMatch(/^3 of 60 conversations; the next page: --page-index \d+; every page: --all$/m);
     expect(screen).not.toContain('{"id"');
   });
 
