@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { autoPager } from "./pager.ts";
 import { buildTimes } from "./build.ts";
 import { clientSize } from "./size.ts";
+import { cliExport } from "./cli.ts";
 import { conformanceRun } from "./conformance.ts";
 import { docsSite } from "./docs.ts";
 import { docsWeight } from "./docs-weight.ts";
@@ -29,6 +30,7 @@ const benchmarks: [string, () => Promise<Section>][] = [
   ["API reference first visit", docsWeight],
   ["conformance kit", conformanceRun],
   ["install to first request", installToFirstRequest],
+  ["CLI export", cliExport],
 ];
 
 // `pnpm bench -- per-call sandbox` runs only the benchmarks whose names contain one of the words, and

@@ -1,15 +1,15 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
-import { expect, test, vi } from "vitest";
 import { lintPackage } from "@bot-conversation/test-support/lint-package";
+import { expect, test, vi } from "vitest";
 
 vi.setConfig({ testTimeout: heavyTestTimeoutMs });
-const packageDir = fileURLToPath(new URL("..", import.meta.url));
 
-test("the packed package is clean for publint and Are the Types Wrong (ESM only), with built JavaScript, declarations and the LICENSE", async () => {
-  const report = await lintPackage(packageDir);
-  expect(report.files).toEqual(expect.arrayContaining(["LICENSE", "dist/index.js", "dist/index.d.ts", "dist/index.js.map"]));
+test("the packed package holds the built command, the description and its LICENSE, and is clean for publint and Are the Types Wrong (ESM only)", async () => {
+  const report = await lintPackage(fileURLToPath(new URL("..", import.meta.url)));
+  expect(report.files).toEqual(expect.arrayContaining(["dist/bin.js", "dist/bin.js.map", "dist/index.d.ts", "description/openapi.json", "LICENSE", "README.md"]));
+  expect(report.files.filter((file) => file.startsWith("test/"))).toEqual([]);
   expect(report.publint).toEqual([]);
   expect(report.attw).toEqual([]);
   expect(await readFile(new URL("../LICENSE", import.meta.url), "utf8")).toBe(await readFile(new URL("../../../LICENSE", import.meta.url), "utf8"));

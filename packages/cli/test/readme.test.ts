@@ -1,30 +1,47 @@
 import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { chmod, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { startSandboxServer } from "@bot-conversation/sandbox";
-import { expect, test } from "vitest";
+import { checkReadmeExamples, readmeTypeScriptBlocks } from "@bot-conversation/test-support/readme-examples";
+import { describe, expect, it } from "vitest";
+import { binPath } from "./support/cli.ts";
+import { firedEvents, token, useSandbox } from "./support/sandbox.ts";
 
-const run = promisify(execFile);
-const cli = fileURLToPath(new URL("../dist/bin.js", import.meta.url));
-const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-const lines = [...readme.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].flatMap((match) => match[1]!.split("\n")).map((line) => line.replace(/\s+#.*$/, "").trim()).filter(Boolean);
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+// The README's sandbox: generated data, the default token, as `bot-conversation sandbox` serves it.
+const sandbox = useSandbox({ tokens: ["sandbox-token", token] });
 
-test("the README's commands run as written (the sandbox in process in place of the background one, on a free port)", async () => {
-  expect(lines.filter((line) => line.startsWith("npx bot-conversation sandbox"))).toHaveLength(1);
-  const sandbox = await startSandboxServer({ host: "127.0.0.1", port: 0, conversations: 20 });
-  try {
-    for (const line of lines.filter((candidate) => !candidate.startsWith("npx bot-conversation sandbox"))) {
-      const args = line.replace(/^npx bot-conversation/, "").replaceAll("http://127.0.0.1:4011", sandbox.url).trim().split(/\s+/);
-      const { stdout } = await run(process.execPath, [cli, ...args]);
-      expect(stdout, line).not.toBe("");
-    }
-  } finally {
-    await sandbox.stop();
-  }
-});
+/** Every ```sh block of the README, in order. */
+async function shellBlocks(): Promise<string[]> {
+  const readme = await readFile(join(packageDir, "README.md"), "utf8");
+  return [...readme.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? "");
+}
 
-test("the exit codes table lists the kit's own codes", async () => {
-  const { exitCodes } = await import("@bot-conversation/conformance");
-  for (const code of Object.values(exitCodes)) expect(readme).toContain(`| ${code} |`);
+describe("README", () => {
+  it("every sh block runs as written (bash -euo pipefail, bot-conversation on PATH), against a sandbox in place of 127.0.0.1:4011", async () => {
+    const bin = await mkdtemp(join(tmpdir(), "cli-readme-"));
+    await writeFile(join(bin, "bot-conversation"), `#!/bin/sh\nexec "${process.execPath}" "${binPath}" "$@"\n`);
+    await chmod(join(bin, "bot-conversation"), 0o755);
+    const blocks = await shellBlocks();
+    expect(blocks.length).toBeGreaterThanOrEqual(5);
+    const script = ["set -euo pipefail", ...blocks].join("\n").replaceAll("http://127.0.0.1:4011", sandbox().url);
+    const before = (await firedEvents(sandbox())).length;
+    const { stdout } = await promisify(execFile)("bash", ["-c", script], { cwd: bin, env: { PATH: `${bin}:${process.env["PATH"]}`, HOME: bin }, maxBuffer: 64 * 2 ** 20 });
+    expect(stdout).toContain("Result: all");
+    expect(await firedEvents(sandbox())).toHaveLength(before + 1);
+    expect(await readFile(join(bin, "closed.csv"), "utf8")).toMatch(/^id,channelId,status,/);
+  });
+
+  it("the exit codes table lists the conformance kit's own codes (the same numbers)", async () => {
+    const { exitCodes } = await import("@bot-conversation/conformance");
+    const readme = await readFile(join(packageDir, "README.md"), "utf8");
+    for (const code of Object.values(exitCodes)) expect(readme).toContain(`| ${code} |`);
+  });
+
+  it("every ts example compiles against the built package", async () => {
+    expect(await readmeTypeScriptBlocks(join(packageDir, "README.md"))).toHaveLength(1);
+    expect((await checkReadmeExamples(packageDir)).filter((example) => example.diagnostics.length > 0)).toEqual([]);
+  });
 });

@@ -164,14 +164,21 @@ describe("every public package, installed with npm into a project outside the wo
         const checked = await inApp("npx", ["--no-install", "bot-conversation", "check", "--base-url", sandbox.url, "--token", "sandbox-token", "--max-requests", "300", "--rate", "0"], onNode(major));
         expect(checked.stdout).toContain("Result: all");
         expect(checked.code).toBe(0);
+
+        // The CLI's own commands from the tarball: an NDJSON export piped, and the MCP server's help.
+        const searched = await inApp("npx", ["--no-install", "bot-conversation", "search", "--base-url", sandbox.url, "--limit", "3"], { ...onNode(major), BOT_CONVERSATION_TOKEN: "sandbox-token" });
+        // npx's own notes (npm warn ...) aside, nothing on stderr.
+        expect({ code: searched.code, stderr: searched.stderr.split("\n").filter((line) => line && !line.startsWith("npm warn")) }).toEqual({ code: 0, stderr: [] });
+        expect(searched.stdout.trim().split("\n").map((line) => (JSON.parse(line) as { id: string }).id)).toHaveLength(3);
       } finally {
         await sandbox.stop();
       }
     });
 
     it("every bin answers --help with an example", async () => {
-      for (const bin of ["bot-conversation", "bot-conversation-sandbox"]) {
-        const help = await inApp("npx", ["--no-install", bin, "--help"], onNode(major));
+      for (const args of [["bot-conversation"], ["bot-conversation-sandbox"], ["bot-conversation", "mcp"]]) {
+        const bin = args.join(" ");
+        const help = await inApp("npx", ["--no-install", ...args, "--help"], onNode(major));
         expect({ bin, code: help.code }).toEqual({ bin, code: 0 });
         expect(help.stdout).toContain("Example");
       }

@@ -1,0 +1,96 @@
+/**
+ * The CLI export: `bot-conversation search --all --output ndjson` over 100,000 conversations of the
+ * sandbox (a process of its own), its stdout drained by the bench, against the client's pager in a
+ * process of its own (`cli-pager.ts`) over the same search, in alternating rounds. Budgets: at least
+ * 80% of the pager's throughput (median of the rounds' ratios) and a peak RSS of at most 150 MiB.
+ */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { launchSandbox } from "@bot-conversation/sandbox";
+import { formatNumber, markdownTable, type Section } from "./report.ts";
+
+const conversations = 100_000;
+const pageSize = "500";
+const rounds = 3;
+const token = "sandbox-token";
+const cliBin = fileURLToPath(import.meta.resolve("@bot-conversation/cli/package.json").replace(/package\.json$/, "dist/bin.js"));
+const pagerScript = fileURLToPath(new URL("./cli-pager.ts", import.meta.url));
+
+/** A process's run: wall time, the conversations it wrote or counted, and its peak RSS (VmHWM, polled). */
+interface Run {
+  readonly seconds: number;
+  readonly count: number;
+  readonly peakRssMiB: number;
+}
+
+async function timed(args: readonly string[], env: NodeJS.ProcessEnv, countOf: (stdout: string, lines: number) => number): Promise<Run> {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  let lines = 0;
+  let tail = "";
+  // Counted on the bytes, without decoding: the drain costs the bench as little as it can.
+  child.stdout.on("data", (chunk: Buffer) => {
+    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines++;
+    tail = chunk.subarray(-64).toString();
+  });
+  let peakKiB = 0;
+  const poll = setInterval(() => {
+    try {
+      peakKiB = Math.max(peakKiB, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0));
+    } catch {
+      // Exited between two polls.
+    }
+  }, 20);
+  const [code] = (await once(child, "exit")) as [number | null];
+  clearInterval(poll);
+  if (code !== 0) throw new Error(`bench cli: ${args.join(" ")} exited with ${code}`);
+  return { seconds: (performance.now() - started) / 1000, count: countOf(tail, lines), peakRssMiB: peakKiB / 1024 };
+}
+
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+
+/** Runs the CLI export and the pager baseline in alternating rounds against one sandbox of 100,000 conversations. */
+export async function cliExport(): Promise<Section> {
+  const sandbox = await launchSandbox(["--conversations", String(conversations)], { readyWithinMs: 300_000 });
+  try {
+    const env = { BOT_CONVERSATION_BASE_URL: sandbox.url, BOT_CONVERSATION_TOKEN: token };
+    const cli = () => timed([cliBin, "search", "--all", "--output", "ndjson", "--page-size", pageSize], env, (_tail, lines) => lines);
+    const pager = () => timed([pagerScript, sandbox.url, token, pageSize], {}, (tail) => Number(tail.trim().split("\n").at(-1)));
+    const results: { cli: Run; pager: Run }[] = [];
+    for (let round = 0; round < rounds; round++) {
+      // Alternating order: neither always runs first.
+      const first = round % 2 === 0 ? await cli() : await pager();
+      const second = round % 2 === 0 ? await pager() : await cli();
+      results.push(round % 2 === 0 ? { cli: first, pager: second } : { cli: second, pager: first });
+    }
+    for (const { cli: cliRun, pager: pagerRun } of results) {
+      if (cliRun.count !== conversations || pagerRun.count !== conversations) throw new Error(`bench cli: expected ${conversations} conversations; got ${cliRun.count} (CLI), ${pagerRun.count} (pager)`);
+    }
+    const ratio = median(results.map(({ cli: cliRun, pager: pagerRun }) => pagerRun.seconds / cliRun.seconds));
+    const peak = Math.max(...results.map(({ cli: cliRun }) => cliRun.peakRssMiB));
+    const perSecond = (run: Run) => formatNumber(conversations / run.seconds);
+    return {
+      title: "CLI export",
+      method: `\`bot-conversation search --all --output ndjson --page-size ${pageSize}\` over ${formatNumber(conversations)} conversations of the sandbox (its own process, on 127.0.0.1), stdout drained by the bench; baseline: the client's \`iterateConversations\` in a process of its own over the same search. ${rounds} rounds in alternating order; wall time includes each process's start. Peak RSS is the CLI process's VmHWM.`,
+      table: markdownTable(
+        ["Round", "CLI conversations/s", "pager conversations/s", "CLI / pager", "CLI peak RSS (MiB)", "pager peak RSS (MiB)"],
+        results.map(({ cli: cliRun, pager: pagerRun }, index) => [
+          index + 1,
+          perSecond(cliRun),
+          perSecond(pagerRun),
+          formatNumber(pagerRun.seconds / cliRun.seconds, 2),
+          formatNumber(cliRun.peakRssMiB, 1),
+          formatNumber(pagerRun.peakRssMiB, 1),
+        ]),
+      ),
+      budgets: [
+        { name: "CLI NDJSON export at least 80% of the client pager's throughput", ok: ratio >= 0.8, detail: `median ${formatNumber(ratio * 100, 1)}%` },
+        { name: "CLI export peak RSS at most 150 MiB", ok: peak <= 150, detail: `${formatNumber(peak, 1)} MiB` },
+      ],
+    };
+  } finally {
+    await sandbox.stop();
+  }
+}

@@ -1,0 +1,104 @@
+import { readFileSync } from "node:fs";
+
+/** A JSON Schema as the OpenAPI 3.1 description writes it. */
+export type Schema = Record<string, unknown>;
+
+/** One query parameter of an operation, its schema with every `$ref` resolved. */
+export interface Parameter {
+  /** The description's name, e.g. `pageSize`. */
+  readonly name: string;
+  /** The CLI flag: the kebab case of the name, e.g. `--page-size`. */
+  readonly flag: string;
+  /** The description's text. */
+  readonly description: string;
+  /** The description's example value. */
+  readonly example: unknown;
+  /** Its schema, references resolved. */
+  readonly schema: Schema;
+}
+
+/** The bundled OpenAPI description (copied into `description/` by the build). */
+export const description = JSON.parse(readFileSync(new URL("../description/openapi.json", import.meta.url), "utf8")) as Schema;
+
+
+/** The node a local reference such as `#/components/schemas/X` points at. */
+function pointer(reference: string): unknown {
+  return reference
+    .replace(/^#\//, "")
+    .split("/")
+    .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key.replaceAll("~1", "/").replaceAll("~0", "~")], description);
+}
+
+/** A copy of a node with every local `$ref` replaced by what it points at (the schemas used here are not recursive). */
+export function dereference<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(dereference) as T;
+  if (typeof node !== "object" || node === null) return node;
+  const { $ref, ...rest } = node as Record<string, unknown>;
+  const resolved = typeof $ref === "string" ? { ...(dereference(pointer($ref)) as object), ...rest } : rest;
+  return Object.fromEntries(Object.entries(resolved).map(([key, value]) => [key, dereference(value)])) as T;
+}
+
+/** A schema of the description by name, references resolved. */
+export function schemaOf(name: string): Schema {
+  return dereference(pointer(`#/components/schemas/${name}`) as Schema);
+}
+
+/** The query and path parameters of an operation, by `operationId`, in the description's order. */
+export function parametersOf(operationId: string): Parameter[] {
+  for (const item of Object.values(description["paths"] as Record<string, Record<string, Schema>>)) {
+    for (const operation of Object.values(item)) {
+      if (typeof operation !== "object" || Array.isArray(operation) || operation["operationId"] !== operationId) continue;
+      // The path item's parameters apply to each of its operations, then the operation's own.
+      return dereference([...((item["parameters"] ?? []) as Schema[]), ...((operation["parameters"] ?? []) as Schema[])]).map((parameter) => ({
+        name: parameter["name"] as string,
+        flag: `--${(parameter["name"] as string).replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`,
+        description: parameter["description"] as string,
+        example: parameter["example"],
+        schema: parameter["schema"] as Schema,
+      }));
+    }
+  }
+  throw new Error(`The description has no operation ${operationId}`);
+}
+
+/** What a schema expects, in words: `an integer of at least 1`, `one of Active, Closed, Operator`, `an ISO 8601 date-time`. */
+export function expectation(schema: Schema, example?: unknown): string {
+  const such = example === undefined ? "" : ` such as ${String(example)}`;
+  if (Array.isArray(schema["enum"])) return `one of ${schema["enum"].join(", ")}`;
+  if (schema["type"] === "integer") return `an integer${typeof schema["minimum"] === "number" ? ` of at least ${schema["minimum"]}` : ""}`;
+  if (schema["format"] === "date-time") return `an ISO 8601 date-time${such}`;
+  return "a non-empty string";
+}
+
+/** Ajv with formats, loaded on first use: a search whose flags need no schema check (an integer) starts without it. */
+let ajv: Promise<import("ajv/dist/2020.js").Ajv2020> | undefined;
+const validators = new Map<Schema, Promise<(value: unknown) => boolean>>();
+
+async function validatorOf(schema: Schema): Promise<(value: unknown) => boolean> {
+  ajv ??= Promise.all([import("ajv/dist/2020.js"), import("ajv-formats")]).then(([{ Ajv2020 }, formats]) => {
+    const instance = new Ajv2020({ allErrors: true, strict: false });
+    formats.default.default(instance);
+    return instance;
+  });
+  let validate = validators.get(schema);
+  if (!validate) validators.set(schema, (validate = ajv.then((instance) => instance.compile(schema))));
+  return validate;
+}
+
+/**
+ * Reads a parameter's value from text by its schema (an integer from digits only, within its
+ * `minimum`; anything else as a string, checked against the schema by Ajv); a `TypeError` names the
+ * parameter and what was expected.
+ */
+export async function parameterValue(parameter: Parameter, text: string, label: string = parameter.flag): Promise<string | number> {
+  const fail = (): never => {
+    throw new TypeError(`${label}: expected ${expectation(parameter.schema, parameter.example)}; got ${JSON.stringify(text)}`);
+  };
+  const { type, minimum } = parameter.schema;
+  if (type === "integer") {
+    const value = /^-?\d+$/.test(text) ? Number(text) : fail();
+    return Number.isSafeInteger(value) && (typeof minimum !== "number" || value >= minimum) ? value : fail();
+  }
+  if (!text.trim()) fail();
+  return (await validatorOf(parameter.schema))(text) ? text : fail();
+}

@@ -1,0 +1,35 @@
+import { once } from "node:events";
+
+/** Exit codes, the same as `bot-conversation check`'s: done; the service refused or failed; bad usage (nothing sent); stopped by Ctrl-C. */
+export const exitCodes = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+
+/** Where a command reads and writes (tests pass their own streams). */
+export interface CommandIo {
+  /** Receives the results. */
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  /** Receives errors, `--verbose` traces, the progress bar and prompts. */
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Read for the confirmation of a fire; a terminal only when `isTTY`. */
+  readonly stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Environment: `BOT_CONVERSATION_BASE_URL`, `BOT_CONVERSATION_TOKEN`. */
+  readonly env: NodeJS.ProcessEnv;
+  /** Aborted on Ctrl-C: the request in flight stops. */
+  readonly signal?: AbortSignal;
+}
+
+/** A mistake in the command line, found before any request: exit code 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** Writes text, waiting for the stream to drain when its buffer is full (memory stays flat on a slow reader). */
+export async function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  if (!stream.write(text)) await once(stream, "drain");
+}
+
+/** The message of an error as one line, with every secret replaced by `[redacted]`. */
+export function oneLine(error: unknown, secrets: readonly string[]): string {
+  let text = error instanceof Error ? error.message : String(error);
+  for (const secret of secrets) if (secret) text = text.split(secret).join("[redacted]");
+  return text.replace(/\s*\n\s*/g, "; ").trim();
+}

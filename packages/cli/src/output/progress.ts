@@ -1,0 +1,36 @@
+import cliProgress from "cli-progress";
+
+/** Progress of a long export. */
+export interface ExportProgress {
+  /** Records written so far, of `total` (known from the first page). */
+  update(count: number, total: number): void;
+  /** Removes the bar. */
+  stop(): void;
+}
+
+/**
+ * A progress bar on stderr (count, rate, estimate) when stderr is a terminal and the records go
+ * elsewhere (a file or a pipe); nothing otherwise: never on a pipe, never over a table.
+ */
+export function exportProgress(stderr: NodeJS.WritableStream & { isTTY?: boolean }, stdout: { isTTY?: boolean }): ExportProgress {
+  if (!stderr.isTTY || stdout.isTTY) return { update: () => {}, stop: () => {} };
+  const bar = new cliProgress.SingleBar(
+    { stream: stderr as NodeJS.WriteStream, format: "{bar} {value}/{total} conversations | {rate}/s | ETA {eta_formatted}", hideCursor: true, clearOnComplete: true, etaBuffer: 50 },
+    cliProgress.Presets.shades_classic,
+  );
+  const started = performance.now();
+  let running = false;
+  return {
+    update(count, total) {
+      const rate = Math.round(count / Math.max((performance.now() - started) / 1000, 0.001));
+      if (!running) bar.start(total, count, { rate });
+      running = true;
+      bar.setTotal(Math.max(total, count));
+      bar.update(count, { rate });
+    },
+    stop() {
+      if (running) bar.stop();
+      running = false;
+    },
+  };
+}

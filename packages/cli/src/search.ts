@@ -1,0 +1,106 @@
+import type { SearchConversationsQuery } from "@bot-conversation/types";
+import { Command } from "commander";
+import { connect, connectionOptions, type ConnectionFlags } from "./connection.js";
+import { parametersOf, parameterValue, schemaOf } from "./description.js";
+import { exitCodes, UsageError, write, type CommandIo } from "./io.js";
+import { schemaColumns, type Column } from "./output/columns.js";
+import { outputOption, recordWriter, type CommandColumns, type OutputFormat } from "./output/format.js";
+import { exportProgress } from "./output/progress.js";
+
+/** The search's query parameters, from the description: one flag each. */
+export const searchParameters = parametersOf("searchConversations");
+
+/** Flags of `search`. */
+interface SearchFlags extends ConnectionFlags {
+  readonly output?: OutputFormat;
+  readonly all?: boolean;
+  readonly limit?: string;
+  readonly [parameter: string]: unknown;
+}
+
+const field = (name: string): Column => ({ header: name, get: (record) => (record as Record<string, unknown>)[name] });
+
+/** Columns of the conversations: a short table, and every field of the description's summary in CSV. */
+export const conversationColumns: CommandColumns = {
+  table: ["id", "status", "channelId", "messagesCount", "startedOn", "latestMessageOn", "latestMessageText"].map(field),
+  csv: schemaColumns(schemaOf("ConversationSummary")),
+};
+
+/** The query of the given flags, each value read and checked by its parameter's schema. */
+export async function searchQuery(flags: Readonly<Record<string, unknown>>): Promise<SearchConversationsQuery> {
+  const query: Record<string, string | number> = {};
+  for (const parameter of searchParameters) {
+    const text = flags[parameter.name];
+    if (typeof text !== "string") continue;
+    try {
+      query[parameter.name] = await parameterValue(parameter, text);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
+  return query as SearchConversationsQuery;
+}
+
+/** Reads `--limit`: a whole number of at least 1. */
+function limitOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new UsageError(`--limit: expected an integer of at least 1; got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+/** The `search` command. */
+export function searchCommand(io: CommandIo, done: (code: number) => void): Command {
+  const command = new Command("search").description("Find conversations: one page, or every page with --all (streamed, a progress bar on a terminal).");
+  for (const parameter of searchParameters) command.option(`${parameter.flag} <${parameter.schema["type"] === "integer" ? "n" : "value"}>`, parameter.description.split("\n")[0] ?? "");
+  connectionOptions(command)
+    .option("--all", "follow every page to the end (streams; memory stays flat)")
+    .option("--limit <n>", "stop after this many conversations (follows pages as needed)")
+    .addOption(outputOption())
+    .addHelpText("after", "\nExample:\n  bot-conversation search --status Active --start-from-date 2026-11-18T00:00:00Z --all --output csv > conversations.csv\n")
+    .action(async (flags: SearchFlags) => done(await search(flags, io)));
+  return command;
+}
+
+async function search(flags: SearchFlags, io: CommandIo): Promise<number> {
+  const query = await searchQuery(flags);
+  const limit = limitOf(flags.limit);
+  const { client } = connect(flags, io);
+  const writer = recordWriter(flags.output, io.stdout, conversationColumns);
+  if (!flags.all && limit === undefined) {
+    const page = await client.searchConversations(query, { signal: io.signal });
+    await writer.write(page.items);
+    await writer.end();
+    // On a terminal, where the rest is: a pipe gets the records only.
+    if (page.hasMore && io.stdout.isTTY && io.stderr.isTTY) {
+      await write(io.stderr, `${page.items.length} of ${page.totalItemCount} conversations; the next page: --page-index ${page.pageIndex + 1}; every page: --all\n`);
+    }
+    return exitCodes.ok;
+  }
+  const progress = exportProgress(io.stderr, io.stdout);
+  // The client's pager, one page ahead: the next page's request is under way while this one is written.
+  // Each next page is the returned pageIndex + 1, checked; a Ctrl-C aborts the request in flight.
+  const pages = client.iterateConversationPages(query, { signal: io.signal });
+  let count = 0;
+  try {
+    let next = pages.next();
+    for (let result = await next; !result.done; result = await next) {
+      const page = result.value;
+      const items = limit === undefined ? page.items : page.items.slice(0, limit - count);
+      const last = limit !== undefined && count + items.length >= limit;
+      if (!last) {
+        next = pages.next();
+        // Awaited on the next turn of the loop; until then, a failure must not count as unhandled.
+        next.catch(() => {});
+      }
+      await writer.write(items);
+      count += items.length;
+      progress.update(count, Math.min(page.totalItemCount, limit ?? Infinity));
+      if (last) break;
+    }
+  } finally {
+    progress.stop();
+    await pages.return();
+  }
+  await writer.end();
+  return exitCodes.ok;
+}

@@ -1,0 +1,77 @@
+import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
+import { describe, expect, it } from "vitest";
+import { binPath, runBin, runCli } from "./support/cli.ts";
+import { envOf, useSandbox } from "./support/sandbox.ts";
+
+const sandbox = useSandbox({ seed: "cli-commands", conversations: 20 });
+const commands = ["search", "triggers", "fire", "mcp", "completion"];
+
+describe("help, completion and the delegated commands", () => {
+  it.each(["", ...commands])("`bot-conversation %s --help` shows an example", async (command) => {
+    const run = await runCli([...(command ? [command] : []), "--help"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/\nExample[^\n]*:\n {2}.*bot-conversation /);
+  });
+
+  it("the top-level help lists every command and the exit codes", async () => {
+    const { stdout } = await runCli(["--help"]);
+    for (const command of [...commands, "check", "sandbox"]) expect(stdout).toMatch(new RegExp(`\\n {2}${command}\\b`));
+    expect(stdout).toContain("Exit codes: 0 done, 1 the service refused or failed, 2 bad usage (nothing sent), 130 stopped by Ctrl-C.");
+  });
+
+  it("an unknown command is one line, exit 2", async () => {
+    const run = await runCli(["serch"]);
+    expect(run).toMatchObject({ code: 2, stdout: "" });
+    expect(run.stderr).toBe("error: unknown command 'serch' (Did you mean search?)\n");
+  });
+
+  it("completion bash and zsh are valid shell and complete commands and flags; fish lists them", async () => {
+    const bash = (await runCli(["completion", "bash"])).stdout;
+    execFileSync("bash", ["-n"], { input: bash });
+    const complete = (words: string) =>
+      execFileSync("bash", ["-c", `${bash}\nCOMP_WORDS=(${words}); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _bot_conversation; echo "\${COMPREPLY[@]}"`]).toString().trim();
+    expect(complete("bot-conversation se")).toBe("search");
+    expect(complete("bot-conversation search --page-")).toBe("--page-size --page-index");
+    expect(complete("bot-conversation fire --y")).toBe("--yes");
+    expect((await runCli(["completion", "zsh"])).stdout).toContain("bashcompinit");
+    const fish = (await runCli(["completion", "fish"])).stdout;
+    expect(fish).toContain("complete -c bot-conversation -f -n __fish_use_subcommand -a search");
+    expect(fish).toContain("complete -c bot-conversation -f -n '__fish_seen_subcommand_from search' -l start-from-date");
+    expect(await runCli(["completion", "tcsh"])).toMatchObject({ code: 2, stderr: 'error: completion: expected one of bash, zsh, fish; got "tcsh"\n' });
+  });
+
+  it("check runs the conformance kit's own command (its options, its report, its exit codes)", async () => {
+    const help = await runCli(["check", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("--max-requests <n>");
+    const run = await runCli(["check", "--base-url", sandbox().url, "--max-requests", "40", "--rate", "0", "--seed", "1"], envOf(sandbox()));
+    expect([0, 1]).toContain(run.code);
+    expect(run.stdout).toMatch(/seed 1/i);
+    const usage = await runCli(["check"], envOf(sandbox()));
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("--base-url");
+  });
+
+  it("sandbox serves the sandbox (its own command): a ready line, then SIGTERM stops it", async () => {
+    const child = spawn(process.execPath, [binPath, "sandbox", "--port", "0", "--conversations", "5"], { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    const ready = new Promise<string>((resolve) =>
+      child.stdout.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /Sandbox ready at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+        if (match?.[1]) resolve(match[1]);
+      }),
+    );
+    const exited = once(child, "exit");
+    try {
+      const url = await ready;
+      const run = await runCli(["search", "--output", "json"], { BOT_CONVERSATION_BASE_URL: url, BOT_CONVERSATION_TOKEN: "sandbox-token" });
+      expect(JSON.parse(run.stdout)).toHaveLength(5);
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await exited).toEqual([0, null]);
+    expect((await runBin(["sandbox", "--port", "none"])).code).not.toBe(0);
+  });
+});

@@ -1,0 +1,160 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createBotConversationClient } from "@bot-conversation/client";
+import type { ConversationSummary, SearchConversationsQuery } from "@bot-conversation/types";
+import { openApiBundle } from "@bot-conversation/test-support/openapi-bundle";
+import { parse } from "csv-parse/sync";
+import { describe, expect, it } from "vitest";
+import { description } from "../src/description.ts";
+import { conversationColumns } from "../src/search.ts";
+import { cellText } from "../src/output/columns.ts";
+import { runCli } from "./support/cli.ts";
+import { envOf, token, useCountingServer, useSandbox } from "./support/sandbox.ts";
+
+const sandbox = useSandbox({ seed: "cli-search", conversations: 200 });
+const bundle = openApiBundle(description);
+
+/** Every conversation of a search, walked with the client's pager. */
+async function walk(query: SearchConversationsQuery): Promise<ConversationSummary[]> {
+  const client = createBotConversationClient({ baseUrl: sandbox().url, token });
+  const all: ConversationSummary[] = [];
+  for await (const conversation of client.iterateConversations(query)) all.push(conversation);
+  return all;
+}
+
+/** A file holding the given token text, for --token-file. */
+async function tokenFile(text: string): Promise<string> {
+  const file = join(await mkdtemp(join(tmpdir(), "cli-token-")), "token");
+  await writeFile(file, text);
+  return file;
+}
+
+const lines = (text: string) => text.split("\n").filter(Boolean).map((line) => JSON.parse(line) as ConversationSummary);
+
+describe("search", () => {
+  it("--all streams NDJSON when piped: the same conversations, in order, as a walk with the client, each line valid against the description", async () => {
+    const run = await runCli(["search", "--all", "--page-size", "7"], envOf(sandbox()));
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    const records = lines(run.stdout);
+    const walked = await walk({ pageSize: 7 });
+    expect(walked.length).toBe(200);
+    expect(records.map((record) => record.id)).toEqual(walked.map((conversation) => conversation.id));
+    for (const record of records) expect(bundle.problemsOf({ $ref: "#/components/schemas/ConversationSummary" }, record)).toEqual([]);
+  });
+
+  it("every filter is a flag; counts equal the client's walk with the same query", async () => {
+    const query = { status: "Active", channelId: "directline", startFromDate: "2026-01-01T00:00:00Z", latestMessageToDate: "2027-01-01T00:00:00Z" } as const;
+    const run = await runCli(
+      ["search", "--all", "--status", "Active", "--channel-id", "directline", "--start-from-date", query.startFromDate, "--latest-message-to-date", query.latestMessageToDate, "--page-size", "5"],
+      envOf(sandbox()),
+    );
+    expect(run.code).toBe(0);
+    const walked = await walk({ ...query, pageSize: 5 });
+    expect(walked.length).toBeGreaterThan(0);
+    expect(walked.length).toBeLessThan(200);
+    expect(lines(run.stdout).map((record) => record.id)).toEqual(walked.map((conversation) => conversation.id));
+  });
+
+  it("without --all prints one page; --limit stops early across pages", async () => {
+    expect(lines((await runCli(["search", "--page-size", "3"], envOf(sandbox()))).stdout)).toHaveLength(3);
+    const limited = await runCli(["search", "--limit", "11", "--page-size", "4"], envOf(sandbox()));
+    expect(lines(limited.stdout).map((record) => record.id)).toEqual((await walk({ pageSize: 4 })).slice(0, 11).map((conversation) => conversation.id));
+  });
+
+  it("--output json is one array of the same records", async () => {
+    const run = await runCli(["search", "--all", "--output", "json", "--page-size", "50"], envOf(sandbox()));
+    expect(JSON.parse(run.stdout)).toEqual(await walk({ pageSize: 50 }));
+    expect(JSON.parse((await runCli(["search", "--output", "json", "--status", "Active", "--channel-id", "no-such-channel"], envOf(sandbox()))).stdout)).toEqual([]);
+  });
+
+  it("--output csv parses back: the description's columns, nested objects by dotted path, arrays as JSON", async () => {
+    const run = await runCli(["search", "--all", "--output", "csv", "--page-size", "30"], envOf(sandbox()));
+    const [header, ...rows] = parse(run.stdout) as string[][];
+    expect(header).toEqual(conversationColumns.csv.map((column) => column.header));
+    expect(header).toContain("channelData.platform.session.id");
+    const walked = await walk({ pageSize: 30 });
+    expect(rows).toHaveLength(walked.length);
+    rows.forEach((row, index) => {
+      const conversation = walked[index] as ConversationSummary;
+      expect(row).toEqual(conversationColumns.csv.map((column) => cellText(column.get(conversation))));
+      expect(JSON.parse(row[header?.indexOf("members") ?? -1] ?? "")).toEqual(conversation.members);
+      expect(row[header?.indexOf("messagesCount") ?? -1]).toBe(String(conversation.messagesCount));
+    });
+    const withPlatform = walked.findIndex((conversation) => conversation.channelData !== null);
+    expect(withPlatform).toBeGreaterThanOrEqual(0);
+    expect(rows[withPlatform]?.[header?.indexOf("channelData.platform.session.id") ?? -1]).toBe(walked[withPlatform]?.channelData?.platform.session.id);
+  });
+
+  it("--output table prints a header and a row per conversation", async () => {
+    const run = await runCli(["search", "--page-size", "4", "--output", "table"], envOf(sandbox()));
+    const [header, ...rows] = run.stdout.trimEnd().split("\n");
+    expect(header).toMatch(/^ID\s+STATUS\s+CHANNELID\s+MESSAGESCOUNT/);
+    expect(rows).toHaveLength(4);
+  });
+});
+
+describe("search: bad input is one line naming the flag and what was expected, exit 2, nothing sent", () => {
+  const counting = useCountingServer();
+  const cases: [string, string[], RegExp][] = [
+    ["a non-integer page size", ["--page-size", "ten"], /^error: --page-size: expected an integer of at least 1; got "ten"$/],
+    ["a page size of 0", ["--page-size", "0"], /^error: --page-size: expected an integer of at least 1; got "0"$/],
+    ["a negative page index", ["--page-index", "-1"], /^error: --page-index: expected an integer of at least 0; got "-1"$/],
+    ["a bad date", ["--start-from-date", "yesterday"], /^error: --start-from-date: expected an ISO 8601 date-time such as .+; got "yesterday"$/],
+    ["a date without a time", ["--latest-message-to-date", "2026-11-20"], /^error: --latest-message-to-date: expected an ISO 8601 date-time/],
+    ["an unknown status", ["--status", "Open"], /^error: --status: expected one of Active, Closed, Operator; got "Open"$/],
+    ["an unknown flag", ["--stauts", "Active"], /^error: unknown option '--stauts' \(Did you mean --status\?\)$/],
+    ["a bad limit", ["--limit", "1.5"], /^error: --limit: expected an integer of at least 1; got "1.5"$/],
+    ["an unknown output", ["--output", "xml"], /^error: option '--output <format>' argument 'xml' is invalid\. Allowed choices are table, json, ndjson, csv\.$/],
+  ];
+  it.each(cases)("%s", async (_name, args, message) => {
+    const run = await runCli(["search", ...args], { BOT_CONVERSATION_BASE_URL: counting.url(), BOT_CONVERSATION_TOKEN: token });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+    expect(run.stderr.trimEnd()).toMatch(message);
+    expect(counting.requests()).toBe(0);
+  });
+
+  it("a missing token or base URL", async () => {
+    const noToken = await runCli(["search"], { BOT_CONVERSATION_BASE_URL: counting.url() });
+    expect(noToken).toMatchObject({ code: 2, stderr: "error: no token: set BOT_CONVERSATION_TOKEN or pass --token-file <path>; expected the access token sent in X-Token\n" });
+    const noUrl = await runCli(["search"], { BOT_CONVERSATION_TOKEN: token });
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr).toMatch(/^error: no base URL: pass --base-url <url> or set BOT_CONVERSATION_BASE_URL/);
+    const missingFile = await runCli(["search", "--base-url", counting.url(), "--token-file", "/nonexistent/token"], {});
+    expect(missingFile).toMatchObject({ code: 2, stderr: "error: --token-file: cannot read /nonexistent/token (ENOENT); expected a file holding the access token\n" });
+    expect(counting.requests()).toBe(0);
+  });
+});
+
+describe("search: the service's refusals", () => {
+  it("a wrong token is one line with the server's detail, exit 1, the token never printed (not even with --verbose)", async () => {
+    const wrong = "wrong-token-9c1d7e";
+    const run = await runCli(["search", "--verbose"], { ...envOf(sandbox()), BOT_CONVERSATION_TOKEN: wrong });
+    expect(run.code).toBe(1);
+    const errorLines = run.stderr.split("\n").filter((line) => line.startsWith("error:"));
+    expect(errorLines).toHaveLength(1);
+    expect(errorLines[0]).toMatch(/answered 401/);
+    expect(run.stderr).toMatch(/GET \/api\/v2\/channels\/conversations/);
+    expect(run.stderr + run.stdout).not.toContain(wrong);
+  });
+
+  it("a wrong token from --token-file is never printed either", async () => {
+    const wrong = "wrong-file-token-4e2a91";
+    const file = await tokenFile(wrong);
+    const run = await runCli(["search", "--verbose", "--base-url", sandbox().url, "--token-file", file], {});
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/answered 401/);
+    expect(run.stderr + run.stdout).not.toContain(wrong);
+  });
+
+  it("--token-file is read (and trimmed); --verbose traces each page without the token", async () => {
+    const file = await tokenFile(`${token}\n`);
+    const run = await runCli(["search", "--all", "--page-size", "100", "--verbose", "--base-url", sandbox().url, "--token-file", file], {});
+    expect(run.code).toBe(0);
+    expect(lines(run.stdout)).toHaveLength(200);
+    expect(run.stderr.split("\n").filter(Boolean).length).toBeGreaterThanOrEqual(2);
+    expect(run.stderr).not.toContain(token);
+  });
+});
