@@ -19,7 +19,7 @@ const sandbox = useSandbox();
 
 /** Runs the command and resolves to its exit code and output, whatever the code. */
 async function command(args: string[], options: { cwd?: string; file?: string } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const [file, prefix] = options.file === "pnpm" ? ["pnpm", ["exec", "bot-conversation"]] : [process.execPath, [cli]];
+  const [file, prefix] = options.file === "pnpm" ? ["pnpm", ["bot-conversation"]] : [process.execPath, [cli]];
   return run(file, [...prefix, ...args], { cwd: options.cwd ?? root, env: { ...process.env, BOT_CONVERSATION_TOKEN: "" } })
     .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }))
     .catch((error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }));
@@ -70,7 +70,7 @@ describe("bot-conversation check", () => {
     expect(stdout).toContain("Result: all");
   });
 
-  it("is the workspace command: pnpm exec bot-conversation check from the repo root", async () => {
+  it("is the workspace command: pnpm bot-conversation check from the repo root", async () => {
     const result = await command(["check", "--base-url", http.url, "--token", "sandbox-token", "--max-requests", "40"], { file: "pnpm" });
     expect(result.stdout).toContain("The request budget (--max-requests) ran out");
     expect(result.code).toBe(0);
