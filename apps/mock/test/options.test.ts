@@ -9,6 +9,8 @@ describe("parseMockOptions", () => {
     { argv: [], env: { MOCK_PORT: "4999", MOCK_HOST: "localhost" }, expected: { ...defaultMockOptions, port: 4999, host: "localhost" } },
     { argv: ["--port", "5000"], env: { MOCK_PORT: "4999" }, expected: { ...defaultMockOptions, port: 5000 } },
     { argv: ["--port", "0"], env: {}, expected: { ...defaultMockOptions, port: 0 } },
+    // `pnpm --filter @bot-conversation/mock start -- --port 4021` passes the `--` on.
+    { argv: ["--", "--port", "4021"], env: {}, expected: { ...defaultMockOptions, port: 4021 } },
     { argv: ["--dynamic", "--seed", "s1"], env: {}, expected: { ...defaultMockOptions, dynamic: true, seed: "s1" } },
   ])("reads $argv with $env", ({ argv, env, expected }) => {
     expect(parseMockOptions(argv, env)).toEqual(expected);

@@ -40,3 +40,19 @@ describe("the command line", () => {
     expect(() => parseServerOptions(argv, {})).toThrow(message);
   });
 });
+
+test("the command skips the `--` that `pnpm start -- --port 4021` passes on, and --help lists every switch with an example", async () => {
+  const { runSandboxCommand, sandboxUsage } = await import("../src/index.ts");
+  let printed = "";
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk: string) => ((printed += chunk), true)) as typeof process.stdout.write;
+  try {
+    expect(await runSandboxCommand(["--", "--help"], {})).toBe(0);
+  } finally {
+    process.stdout.write = write;
+  }
+  expect(printed).toBe(sandboxUsage());
+  for (const definition of switchDefinitions) expect(printed).toContain(`--${definition.flag}`);
+  expect(printed).toContain("Example:");
+  expect(parseServerOptions(["--port", "4021"], {}).port).toBe(4021);
+});
