@@ -10,6 +10,8 @@ export const samplesDirectory = fileURLToPath(new URL("../samples/", import.meta
 export const templatePath = fileURLToPath(new URL("../template.hbs", import.meta.url));
 /** The bundled description built by `@bot-conversation/openapi`. */
 export const bundlePath = fileURLToPath(import.meta.resolve("@bot-conversation/openapi/openapi.json"));
+/** The same bundle as YAML. */
+export const yamlBundlePath = fileURLToPath(import.meta.resolve("@bot-conversation/openapi/openapi.yaml"));
 /** The repository's single Redocly configuration. */
 export const redoclyConfigPath = fileURLToPath(new URL("../../../redocly.yaml", import.meta.url));
 /** The Arazzo workflows beside the description (`openapi/workflows/`). */

@@ -1,3 +1,5 @@
+import { withSection } from "./sections.ts";
+
 /** The sandbox control API's page of the reference, beside `index.html`. */
 export const sandboxControlPage = "sandbox-control.html";
 
@@ -19,7 +21,5 @@ Those routes have a reference of their own: [the sandbox control API](/${sandbox
 
 /** Returns a copy of the bundled description whose `info.description` ends with the sandbox section. */
 export function withSandboxControlLink<T extends { info: { description?: string } }>(bundle: T): T {
-  const copy = structuredClone(bundle);
-  copy.info.description = `${(copy.info.description ?? "").trimEnd()}\n\n${sandboxSection}`;
-  return copy;
+  return withSection(bundle, sandboxSection);
 }

@@ -2,13 +2,15 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { precompress } from "./compress.ts";
 import { contentSecurityPolicy, policyPlaceholder } from "./csp.ts";
-import { bundlePath, distDirectory, templatePath } from "./paths.ts";
+import { machineSection, writeMachineReference, type Bundle } from "./machine.ts";
+import { bundlePath, distDirectory, templatePath, yamlBundlePath } from "./paths.ts";
 import { runRedocly } from "./redocly.ts";
 import { redocOptions } from "./redoc-options.ts";
 import { writeRedirectPages } from "./routes.ts";
 import { withCodeSamples } from "./samples.ts";
 import { withSandboxControlLink } from "./sandbox-link.ts";
 import { withSearchableText } from "./search-text.ts";
+import { withSection } from "./sections.ts";
 import { withPlainServerDescriptions } from "./servers.ts";
 import { withWorkflows } from "./workflows.ts";
 import { integrity, servedViewer, viewerFileName } from "./viewer.ts";
@@ -33,7 +35,8 @@ export function applyContentSecurityPolicy(html: string): string {
 export async function buildSite(): Promise<void> {
   rmSync(distDirectory, { recursive: true, force: true });
   mkdirSync(distDirectory, { recursive: true });
-  const description = withPlainServerDescriptions(withSearchableText(withSandboxControlLink(withWorkflows(withCodeSamples(JSON.parse(readFileSync(bundlePath, "utf8")))))));
+  const bundle = JSON.parse(readFileSync(bundlePath, "utf8")) as Bundle;
+  const description = withPlainServerDescriptions(withSearchableText(withSection(withSandboxControlLink(withWorkflows(withCodeSamples(bundle))), machineSection)));
   const descriptionPath = join(distDirectory, "openapi.json");
   writeFileSync(descriptionPath, `${JSON.stringify(description, null, 2)}\n`);
 
@@ -48,5 +51,6 @@ export async function buildSite(): Promise<void> {
   // the same page, so an address like /section/errors opened directly still lands on its target.
   writeFileSync(join(distDirectory, "404.html"), page);
   writeRedirectPages(distDirectory, page);
+  writeMachineReference(distDirectory, bundle, { json: bundlePath, yaml: yamlBundlePath });
   precompress(["index.html", "404.html", viewerFileName, "openapi.json"].map((name) => join(distDirectory, name)));
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
 import { workflowsPath } from "./paths.ts";
+import { withSection } from "./sections.ts";
 
 /** Heading of the reference's section generated from the Arazzo document (a sidebar entry, `/section/workflows`). */
 export const workflowsSectionHeading = "Workflows";
@@ -86,7 +87,5 @@ export function withWorkflows<T extends { info: { description?: string }; paths:
       if (operationId !== undefined) operations[operationId] = { method: method.toUpperCase(), path };
     }
   }
-  const copy = structuredClone(bundle);
-  copy.info.description = `${(copy.info.description ?? "").trimEnd()}\n\n${workflowsSection(document, operations)}`;
-  return copy;
+  return withSection(bundle, workflowsSection(document, operations));
 }

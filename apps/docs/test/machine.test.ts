@@ -1,0 +1,71 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { machineFiles, operationsOf, type Bundle } from "../src/machine.ts";
+import { bundlePath, distDirectory, yamlBundlePath } from "../src/paths.ts";
+import { createStaticServer, listen } from "../src/server.ts";
+
+const bundle = JSON.parse(readFileSync(bundlePath, "utf8")) as Bundle;
+const built = (file: string) => readFileSync(join(distDirectory, file), "utf8");
+const index = built(machineFiles.index);
+
+describe("the reference for machines, checked against the description", () => {
+  it("llms.txt follows the llmstxt.org layout: a title, a summary quote, then sections of links", () => {
+    expect(index.startsWith(`# ${bundle.info.title}\n\n> `)).toBe(true);
+    expect(index).toMatch(/^## Operations$/m);
+    expect(index).toMatch(/^## Models$/m);
+    expect(index).toContain(`](${machineFiles.json})`);
+    expect(index).toContain(`](${machineFiles.yaml})`);
+  });
+
+  it.each(operationsOf(bundle).map((entry) => [entry.operation.operationId, entry] as const))("%s: linked from llms.txt, its page names its method, path, every parameter and every status", (operationId, { method, path, operation, pathParameters }) => {
+    expect(index).toContain(`](${machineFiles.operations}/${operationId}.md)`);
+    const page = built(`${machineFiles.operations}/${operationId}.md`);
+    expect(page).toContain(`\`${method} ${path}\``);
+    const parameters = [...pathParameters, ...(operation.parameters ?? [])].map((parameter) =>
+      parameter.$ref ? bundle.components.parameters![parameter.$ref.split("/").at(-1)!]! : parameter,
+    );
+    for (const parameter of parameters) expect(page, parameter.name).toContain(`| \`${parameter.name}\` | ${parameter.in} |`);
+    for (const status of Object.keys(operation.responses)) expect(page).toContain(`| ${status} |`);
+  });
+
+  it.each(Object.keys(bundle.components.schemas))("model %s: linked from llms.txt, its page lists every field of the schema", (name) => {
+    expect(index).toContain(`](${machineFiles.models}/${name}.md)`);
+    const page = built(`${machineFiles.models}/${name}.md`);
+    expect(page.startsWith(`# ${name}\n`)).toBe(true);
+    for (const field of Object.keys(bundle.components.schemas[name]!.properties ?? {})) expect(page, field).toContain(`| \`${field}\` |`);
+  });
+
+  it("serves the description itself, as JSON and as YAML, byte for byte", () => {
+    expect(built(machineFiles.json)).toBe(readFileSync(bundlePath, "utf8"));
+    expect(built(machineFiles.yaml)).toBe(readFileSync(yamlBundlePath, "utf8"));
+  });
+
+  it("the site links them, with relative addresses", () => {
+    const html = built("index.html");
+    for (const file of [machineFiles.index, machineFiles.json, machineFiles.yaml]) expect(html).toContain(`href="${file}"`);
+  });
+});
+
+describe("served by the site's server", () => {
+  const server = createStaticServer(distDirectory);
+  let url: string;
+  beforeAll(async () => {
+    url = await listen(server, "127.0.0.1", 0);
+  });
+  afterAll(() => {
+    server.close();
+    server.closeAllConnections();
+  });
+
+  it.each([
+    [machineFiles.index, "text/plain"],
+    [`${machineFiles.operations}/fireExternalEvent.md`, "text/markdown"],
+    [machineFiles.json, "application/json"],
+    [machineFiles.yaml, "application/yaml"],
+  ])("%s as %s", async (file, type) => {
+    const response = await fetch(`${url}/${file}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain(type);
+  });
+});
