@@ -15,6 +15,7 @@ describe("the sandbox control API's page", () => {
     const routes = Object.entries(definition.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => `${method.toUpperCase()} ${path} ${operation.operationId}`));
     expect(routes.sort()).toEqual([
       "DELETE /_sandbox/faults clearSandboxFaults",
+      "DELETE /_sandbox/fired-events clearSandboxFiredEvents",
       "GET /_sandbox/bots listSandboxBots",
       "GET /_sandbox/conversations/{conversationId}/export exportSandboxConversation",
       "GET /_sandbox/fired-events listSandboxFiredEvents",
@@ -46,6 +47,7 @@ describe("reached from the main reference in Chromium", () => {
     const operations = await page.locator('a[href^="#/"]').evaluateAll((links) => links.map((link) => (link.textContent ?? "").trim()).filter((text) => text !== ""));
     expect(operations.sort()).toEqual([
       "delete/_sandbox/faults",
+      "delete/_sandbox/fired-events",
       "get/_sandbox/bots",
       "get/_sandbox/conversations/{conversationId}/export",
       "get/_sandbox/fired-events",

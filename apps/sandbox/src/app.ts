@@ -58,7 +58,7 @@ export function createApp(context: SandboxContext): Hono {
   };
   route("GET", "/api/v2/channels/conversations", "searchConversations", (c) => searchConversations(context, new URL(c.req.url)));
   route("GET", "/api/v1/runtime/simple/external/events/:agentStageId", "listExternalEventTriggers", (c) =>
-    listExternalEventTriggers(context, c.req.param("agentStageId") ?? ""),
+    listExternalEventTriggers(context, c.req.param("agentStageId") ?? "", new URL(c.req.url)),
   );
   route("POST", "/api/v1/runtime/simple/external/events", "fireExternalEvent", (c) => fireExternalEvent(context, c.req.raw));
   app.route("/_sandbox", controlRoutes(context));

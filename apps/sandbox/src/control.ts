@@ -52,6 +52,11 @@ export function controlRoutes(context: SandboxContext): Hono {
     return Response.json(storage.firedEvents({ conversationId, externalEventId }));
   });
 
+  routes.delete("/fired-events", () => {
+    storage.clearFiredEvents();
+    return new Response(null, { status: 204 });
+  });
+
   routes.post("/faults", async (c) => {
     const body = await readJsonBody(c.req.raw, maxBodyBytes.operation);
     if (!body.ok) return refusal(context, body);

@@ -48,6 +48,11 @@ const integerIn = (name: string, text: string, min: number, max: number): number
 
 /** Completes and checks options given in process; errors name the option and what was expected. */
 export function resolveOptions(given: Partial<SandboxOptions> = {}): SandboxOptions {
+  // A misspelt option would otherwise be dropped without a word.
+  const known = Object.keys(defaultOptions).filter((key) => key !== "host" && key !== "port");
+  for (const key of Object.keys(given)) {
+    if (!known.includes(key)) throw new TypeError(`${key}: not an option of the sandbox; expected one of ${known.join(", ")}`);
+  }
   const options = { ...defaultOptions, ...withoutUndefined(given), ...checkSwitches(withoutUndefined(given)) };
   if (typeof options.seed !== "string") throw new TypeError(`seed: expected a string; got ${typeof options.seed}`);
   integerIn("conversations", String(options.conversations), 0, maxConversations);

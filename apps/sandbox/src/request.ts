@@ -22,7 +22,9 @@ export function queryChecker(parameters: readonly ParameterDescription[], compil
     const defects: Defect[] = [];
     const values: Record<string, string | number> = {};
     for (const name of new Set(searchParams.keys())) {
-      if (!names.has(name) && rules.rejectUnknown) defects.push({ path: `query.${name}`, message: `is not a parameter of this operation; expected one of ${[...names].join(", ")}` });
+      if (!names.has(name) && rules.rejectUnknown) {
+        defects.push({ path: `query.${name}`, message: `is not a parameter of this operation; ${names.size === 0 ? "it takes no query parameters" : `expected one of ${[...names].join(", ")}`}` });
+      }
     }
     for (const parameter of query) {
       const sent = searchParams.getAll(parameter.name);
@@ -38,7 +40,8 @@ export function queryChecker(parameters: readonly ParameterDescription[], compil
       const text = rules.normalize ? rules.normalize(parameter.name, sent[0]!) : sent[0]!;
       const value = parameter.schema["type"] === "integer" ? toInteger(text) : text;
       if (value === undefined) {
-        defects.push({ path, message: `must be an integer; got ${JSON.stringify(text)}` });
+        const tooLarge = /^-?\d+$/.test(text);
+        defects.push({ path, message: tooLarge ? `must be an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}; got ${JSON.stringify(text)}` : `must be an integer; got ${JSON.stringify(text)}` });
         continue;
       }
       const problems = checkers.get(parameter.name)!(value, path);
@@ -61,7 +64,9 @@ export async function readJsonBody(request: Request, maxBytes: number, required 
   const contentType = request.headers.get("content-type");
   const mediaType = contentType?.split(";")[0]?.trim().toLowerCase();
   const length = Number(request.headers.get("content-length") ?? Number.NaN);
-  if (contentType === null && !required && (length === 0 || request.body === null)) return { ok: true, value: undefined };
+  // An optional body may be left out, with or without `Content-Length: 0` (curl -X POST sends neither).
+  if (contentType === null && !required && (length === 0 || request.body === null || (await readText(request, maxBytes)) === "")) return { ok: true, value: undefined };
+  // Past this point with no content type, the body (read above when optional) had content: a 415 names the header.
   if (mediaType !== "application/json") {
     return { ok: false, status: 415, detail: "The request body must be JSON.", defects: [{ path: "header.content-type", message: `must be application/json; got ${contentType === null ? "none" : JSON.stringify(contentType)}` }] };
   }

@@ -15,7 +15,8 @@ export interface RunningSandbox {
 
 /** Creates the sandbox and serves its `fetch` handler with Node's HTTP server (the only Node-specific part). */
 export async function startSandboxServer(options: Partial<ServerOptions> & Pick<ServerOptions, "host" | "port">): Promise<RunningSandbox> {
-  const sandbox = await createSandbox(options);
+  const { host: _host, port: _port, ...sandboxOptions } = options;
+  const sandbox = await createSandbox(sandboxOptions);
   const { server, address } = await new Promise<{ server: ReturnType<typeof serve>; address: AddressInfo }>((resolve, reject) => {
     const server = serve({ fetch: (request) => sandbox.fetch(request), hostname: options.host, port: options.port }, (info) => resolve({ server, address: info }));
     server.once("error", reject);

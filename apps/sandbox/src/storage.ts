@@ -305,6 +305,11 @@ export class Storage {
     }));
   }
 
+  /** Forgets every accepted external event; the data stays. */
+  clearFiredEvents(): void {
+    this.#database.exec("DELETE FROM fired_events");
+  }
+
   /** Closes the database. */
   close(): void {
     if (this.#database.isOpen) this.#database.close();

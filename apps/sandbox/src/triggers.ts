@@ -1,9 +1,19 @@
-import type { SandboxContext } from "./context.ts";
+import { refusal, type SandboxContext } from "./context.ts";
+import { operationParameters, serviceDescription } from "./description.ts";
 import { problemResponse } from "./problem.ts";
+import { queryChecker } from "./request.ts";
 
-/** `GET /api/v1/runtime/simple/external/events/{agentStageId}`: the bot's triggers, or 404 naming the unknown bot. */
-export function listExternalEventTriggers(context: SandboxContext, agentStageId: string): Response {
+const checkQuery = queryChecker(operationParameters(serviceDescription, "listExternalEventTriggers"));
+
+/**
+ * `GET /api/v1/runtime/simple/external/events/{agentStageId}`: the bot's triggers, or 404 naming the
+ * unknown bot. A query parameter (the operation has none) is treated as the search treats an unlisted
+ * one: a 400 naming it, or ignored, by the `unknownParameters` switch.
+ */
+export function listExternalEventTriggers(context: SandboxContext, agentStageId: string, url: URL): Response {
   const { options } = context;
+  const checked = checkQuery(url.searchParams, { rejectUnknown: options.unknownParameters === "reject" });
+  if (!checked.ok) return refusal(context, checked);
   const triggers = context.storage.triggersOf(agentStageId);
   if (triggers === undefined) return problemResponse(options.errorMediaType, 404, `No bot with agentStageId ${JSON.stringify(agentStageId)}.`);
   if (options.triggerList === "array") return Response.json(triggers);

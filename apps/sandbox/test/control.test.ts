@@ -226,7 +226,7 @@ describe("authentication", () => {
   });
 
   test.each([
-    ["POST", "/_sandbox/fired-events", "GET, HEAD"],
+    ["POST", "/_sandbox/fired-events", "GET, DELETE, HEAD"],
     ["GET", "/_sandbox/reset", "POST"],
     ["PATCH", "/_sandbox/faults", "POST, DELETE"],
     ["DELETE", "/_sandbox/conversations/c-1/export", "GET, HEAD"],
