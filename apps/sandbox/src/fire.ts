@@ -1,11 +1,31 @@
 import { validateEventPayload } from "@bot-conversation/client";
 import type { FireExternalEventRequest } from "@bot-conversation/types";
 import { maxBodyBytes, refusal, type SandboxContext } from "./context.ts";
-import { appendJsonPath, requestBodySchema, serviceChecker, serviceDescription } from "./description.ts";
+import { appendJsonPath, requestBodySchema, serviceChecker, serviceDescription, type Defect } from "./description.ts";
 import { problemResponse } from "./problem.ts";
 import { readJsonBody } from "./request.ts";
 
 const checkRequest = serviceChecker(requestBodySchema(serviceDescription, "fireExternalEvent"));
+// The description's two variants, checked one at a time: the variant is the one the request chose by the
+// identifier it sent, so its defects are that variant's alone (not the other's "required" and "must not").
+const checkByConversationId = serviceChecker({ $ref: "#/components/schemas/FireExternalEventByConversationId" });
+const checkByExternalConversationId = serviceChecker({ $ref: "#/components/schemas/FireExternalEventByExternalConversationId" });
+
+/**
+ * The defects of a fire request's shape. The variable values are left to the payload check (the
+ * seed's 500 naming each variable), so a `null` or an array value is judged like a wrong string.
+ */
+function requestDefects(body: unknown): Defect[] {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return checkRequest(body);
+  const request = body as Record<string, unknown>;
+  const payload = request["externalEventPayload"];
+  const shape = typeof payload === "object" && payload !== null && !Array.isArray(payload)
+    ? { ...request, externalEventPayload: Object.fromEntries(Object.keys(payload).map((code) => [code, ""])) }
+    : request;
+  if ("conversationId" in request) return checkByConversationId(shape);
+  if ("externalConversationId" in request) return checkByExternalConversationId(shape);
+  return checkRequest(shape);
+}
 /** The suffix of an external conversation identifier created in a platform line: `<SESSION_ID>|livechat`. */
 const livechatSuffix = "|livechat";
 
@@ -19,7 +39,7 @@ export async function fireExternalEvent(context: SandboxContext, request: Reques
   const { options, storage } = context;
   const body = await readJsonBody(request, maxBodyBytes.operation);
   if (!body.ok) return refusal(context, body);
-  const defects = checkRequest(body.value);
+  const defects = requestDefects(body.value);
   if (defects.length > 0) return refusal(context, { ok: false, status: 400, detail: "The request body does not match FireExternalEventRequest.", defects });
   const fire = body.value as FireExternalEventRequest & { conversationId?: string; externalConversationId?: string };
 

@@ -64,4 +64,18 @@ describe("rough edges (issue 24)", () => {
       await lenient.close();
     }
   });
+
+  test.each([null, [1, 2]])("a variable value %j gets the seed's 500 naming the variable, like a wrong string", async (value) => {
+    const [conversation] = ((await (await sandbox.call("/api/v2/channels/conversations?pageSize=1")).json()) as { items: { id: string }[] }).items;
+    const response = await sandbox.call(firePath, json("POST", { conversationId: conversation!.id, externalEventId: "order-status-changed", externalEventPayload: { orderTotal: value } }));
+    expect(response.status).toBe(500);
+    expect(((await response.json()) as { errors: unknown[] }).errors).toEqual([{ path: "$.externalEventPayload.orderTotal", message: `orderTotal: expected Number; got ${JSON.stringify(value)}` }]);
+  });
+
+  test("a fire 400 that sends conversationId reports that variant's defects only", async () => {
+    const response = await sandbox.call(firePath, json("POST", { conversationId: "c-1", externalEventId: 7 }));
+    expect(response.status).toBe(400);
+    const { errors } = (await response.json()) as { errors: { path: string }[] };
+    expect(errors.map((error) => error.path)).toEqual(["$.externalEventId"]);
+  });
 });
