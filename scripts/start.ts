@@ -19,11 +19,12 @@ const servers = [
   { name: "Reference", flag: "docs-port", variable: "DOCS_PORT", hostVariable: "DOCS_HOST", port: 8080 },
 ] as const;
 
-const usage = `Usage: pnpm start [-- --mock-port <port>] [--sandbox-port <port>] [--docs-port <port>] [--verbose]
+const usage = `Usage: pnpm start [-- --mock-port <port>] [--sandbox-port <port>] [--docs-port <port>] [--verbose] [--no-build]
 
 Serves the Prism mock (4010), the sandbox (4011) and the API reference (8080) on 127.0.0.1, building
 what is stale first. Each port can also come from MOCK_PORT, SANDBOX_PORT, DOCS_PORT; 0 takes any free
-port. --verbose shows every build's output. Ctrl-C stops them all.
+port. --verbose shows every build's output; --no-build serves what is already built (turbo --only).
+Ctrl-C stops them all.
 
 Example:
   pnpm start -- --mock-port 5010 --sandbox-port 5011 --docs-port 5080
@@ -34,7 +35,7 @@ async function main(): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === "--")),
-      options: { ...Object.fromEntries(servers.map((server) => [server.flag, { type: "string" as const }])), verbose: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: { ...Object.fromEntries(servers.map((server) => [server.flag, { type: "string" as const }])), verbose: { type: "boolean" }, "no-build": { type: "boolean" }, help: { type: "boolean", short: "h" } },
       strict: true,
     }));
   } catch (error) {
@@ -60,7 +61,7 @@ async function main(): Promise<number> {
     }
     env[server.variable] = String(port);
   }
-  const args = ["run", "start", "--log-prefix=none", ...(values.verbose ? ["--output-logs=full"] : [])];
+  const args = ["run", "start", "--log-prefix=none", ...(values.verbose ? ["--output-logs=full"] : []), ...(values["no-build"] ? ["--only"] : [])];
   // turbo and the servers run as a process group of their own, which every stop signal is passed to.
   const turbo = spawn("turbo", args, { stdio: ["inherit", "pipe", "pipe"], env, detached: true });
   const held: string[] = [];

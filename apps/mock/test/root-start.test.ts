@@ -61,8 +61,10 @@ describe("pnpm start, with a port already taken", () => {
 
 describe("pnpm start on free ports", () => {
   it.each([
-    ["flags", ["--", "--mock-port", "0", "--sandbox-port", "0", "--docs-port", "0"], {}],
-    ["variables", [], { MOCK_PORT: "0", SANDBOX_PORT: "0", DOCS_PORT: "0" }],
+    // --no-build: the tests' own turbo run has built everything, and a second build of the same
+    // packages at the same time would race it (a build empties its dist/ first).
+    ["flags", ["--", "--no-build", "--mock-port", "0", "--sandbox-port", "0", "--docs-port", "0"], {}],
+    ["variables", ["--", "--no-build"], { MOCK_PORT: "0", SANDBOX_PORT: "0", DOCS_PORT: "0" }],
   ])("ports from %s are honoured, at most ten lines come before the three ready lines, and Ctrl-C stops all three", async (_given, args, env) => {
     const child = spawn("pnpm", ["start", ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let output = "";

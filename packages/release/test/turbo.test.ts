@@ -53,11 +53,11 @@ describe("turbo re-runs only what a change reaches", () => {
 
   it("a change under packages/client re-runs the client's tasks and its dependants' only", async () => {
     expect(await rerunBy("packages/client/src")).toEqual(
-      [...tasksOf("client", "sandbox", "conformance", "cli", "docs"), "@bot-conversation/release#test"].sort(),
+      [...tasksOf("client", "sandbox", "conformance", "cli", "docs"), "@bot-conversation/release#test", "@bot-conversation/mock#test"].sort(),
     );
   });
 
-  it("a change under apps/docs re-runs the reference's own tasks only", async () => {
-    expect(await rerunBy("apps/docs/src")).toEqual(tasksOf("docs").sort());
+  it("a change under apps/docs re-runs the reference's own tasks, and the mock's test, which serves it through pnpm start", async () => {
+    expect(await rerunBy("apps/docs/src")).toEqual([...tasksOf("docs"), "@bot-conversation/mock#test"].sort());
   });
 });
