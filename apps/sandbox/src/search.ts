@@ -31,7 +31,7 @@ export function searchConversations(context: SandboxContext, url: URL): Response
   }
   const date = (name: string) => (query[name] === undefined ? undefined : Date.parse(query[name] as string));
   const offset = (pageIndex - options.pageBase) * pageSize;
-  const { total, items: found } = context.storage.search(
+  const { total, items: found } = context.store().search(
     {
       agentStageId: query["agentStageId"] as string | undefined,
       status: query["status"] as string | undefined,

@@ -1,6 +1,20 @@
 import type { ConversationSummary, MessageActivity } from "@bot-conversation/types";
 import { serviceDescription } from "./description.ts";
-import type { ConversationColumns, StoredConversation } from "./storage.ts";
+import type { StoredConversation } from "./store.ts";
+
+/** What a conversation is searched and sorted by, derived from its export when it is loaded. */
+export interface ConversationColumns {
+  /** Start, epoch ms. */
+  readonly startedOnMs: number;
+  /** Time of the last message, epoch ms. */
+  readonly latestMessageOnMs: number;
+  /** Platform session identifier, or `null`. */
+  readonly sessionId: string | null;
+  /** The search summary as JSON text, without `latestMessageDirection`. */
+  readonly summary: string;
+  /** Whether the user (not the bot) sent the last message. */
+  readonly latestMessageInbound: boolean;
+}
 
 /** The outbound spelling, as the description gives it (the seed writes `Outbound`). */
 const outbound = String(serviceDescription.components.schemas["MessageDirection"]?.examples?.[0] ?? "Outbound");
