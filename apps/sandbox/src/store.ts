@@ -1,5 +1,6 @@
 import type { ConversationExport, ExternalEventTrigger } from "@bot-conversation/types";
 import type { Fixture } from "./fixture.ts";
+import { TextArena } from "./arena.ts";
 import { generateData } from "./generate.ts";
 import { largeConversations, type SandboxOptions, type SandboxState } from "./options.ts";
 import { columnsOf } from "./summary.ts";
@@ -50,8 +51,8 @@ export type SearchOrder = "startedOn-desc" | "startedOn-asc" | "latestMessageOn-
 
 /** One item of a search page: the stored summary and what its direction depends on. */
 export interface SummaryRow {
-  /** The search summary as JSON text, without `latestMessageDirection`. */
-  readonly summary: string;
+  /** The search summary as UTF-8 JSON, without `latestMessageDirection` (a view: not to be changed). */
+  readonly summary: Uint8Array;
   /** Whether the user sent the last message. */
   readonly inbound: boolean;
 }
@@ -62,7 +63,7 @@ const loadChunk = 4096;
 /**
  * The sandbox's data, in memory, read-only once loaded: the same engine in Node and in a browser.
  * Conversations are kept as columns (typed arrays) of what a search filters and sorts by, plus each
- * summary as JSON text; a generated conversation's export is generated again when it is asked for, so
+ * summary as UTF-8 JSON in a `TextArena`; a generated conversation's export is generated again when it is asked for, so
  * 100,000 conversations hold no export in memory. Data is replaced by loading a new `Store` and
  * swapping it in, so requests keep the old data until the new data is complete.
  */
@@ -78,7 +79,7 @@ export class Store {
   readonly #startedMs: Float64Array;
   readonly #latestMs: Float64Array;
   readonly #inbound: Uint8Array;
-  readonly #summaries: string[];
+  readonly #summaries: TextArena;
   readonly #statusCodes = new Map<string, number>();
   readonly #channelCodes = new Map<string, number>();
   /** Conversation numbers in each search order, for all conversations and per bot. */
@@ -97,7 +98,7 @@ export class Store {
     this.#startedMs = new Float64Array(count);
     this.#latestMs = new Float64Array(count);
     this.#inbound = new Uint8Array(count);
-    this.#summaries = new Array<string>(count);
+    this.#summaries = new TextArena(count);
     this.#exportAt = exportAt;
   }
 
@@ -133,7 +134,7 @@ export class Store {
     this.#startedMs[index] = columns.startedOnMs;
     this.#latestMs[index] = columns.latestMessageOnMs;
     this.#inbound[index] = columns.latestMessageInbound ? 1 : 0;
-    this.#summaries[index] = columns.summary;
+    this.#summaries.set(index, columns.summary);
   }
 
   #sort(): void {
@@ -185,7 +186,7 @@ export class Store {
       if (channel >= 0 && channels[index] !== channel) continue;
       const start = started[index]!, last = latest[index]!;
       if (start < startFrom || start > startTo || last < latestFrom || last > latestTo) continue;
-      if (total >= offset && items.length < limit) items.push({ summary: this.#summaries[index]!, inbound: this.#inbound[index] === 1 });
+      if (total >= offset && items.length < limit) items.push({ summary: this.#summaries.bytes(index), inbound: this.#inbound[index] === 1 });
       total++;
     }
     return { total, items };
