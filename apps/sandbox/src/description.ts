@@ -1,4 +1,5 @@
 import bundledService from "@bot-conversation/openapi/openapi.json" with { type: "json" };
+import { parseDateTime } from "@bot-conversation/client";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import bundledControl from "./generated/sandbox-control.json" with { type: "json" };
@@ -43,6 +44,8 @@ export const controlDescription = bundledControl as unknown as typeof serviceDes
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
 addFormats.default(ajv);
+// One date rule for every date the sandbox reads (search filters, fixtures, DateTime variables): the client's.
+ajv.addFormat("date-time", { type: "string", validate: (text: string) => !Number.isNaN(parseDateTime(text)) });
 ajv.addSchema({ ...serviceDescription, $id: serviceId }, serviceId);
 ajv.addSchema({ ...controlDescription, $id: controlId }, controlId);
 
@@ -202,6 +205,10 @@ function messageOf(error: ErrorObject): string {
       return `must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}`;
     case "false schema":
       return "must not be sent here";
+    case "format":
+      return (error.params as { format: string }).format === "date-time"
+        ? 'must match format "date-time": a date and time with seconds and a UTC offset, e.g. 2026-11-20T09:15:02+03:00'
+        : (error.message ?? "is invalid");
     default:
       return error.message ?? "is invalid";
   }

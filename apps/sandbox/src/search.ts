@@ -1,3 +1,4 @@
+import { parseDateTime } from "@bot-conversation/client";
 import type { ConversationPage } from "@bot-conversation/types";
 import { refusal, type SandboxContext } from "./context.ts";
 import { operationParameters, serviceDescription, serviceEnum } from "./description.ts";
@@ -29,7 +30,8 @@ export function searchConversations(context: SandboxContext, url: URL): Response
       { path: "query.pageIndex", message: `must be >= ${options.pageBase} (pages count from ${options.pageBase} in this sandbox, --page-base); got ${pageIndex}` },
     ] });
   }
-  const date = (name: string) => (query[name] === undefined ? undefined : Date.parse(query[name] as string));
+  // Already checked by the one date rule (the description's date-time format is the client's parseDateTime).
+  const date = (name: string) => (query[name] === undefined ? undefined : parseDateTime(query[name]));
   const offset = (pageIndex - options.pageBase) * pageSize;
   const { total, items: found } = context.store().search(
     {

@@ -69,7 +69,7 @@ const encoder = new TextEncoder();
  * of the envelope (JSON text of an object): each summary gets `Outbound`, or the `inboundDirection`
  * switch when the user sent the last message. Bytes are joined, not parsed, since searches serve many.
  */
-export function pageBody(items: readonly { summary: Uint8Array; inbound: boolean }[], inboundDirection: string, envelope: string): Uint8Array {
+export function pageBody(items: readonly { summary: Uint8Array; inbound: boolean }[], inboundDirection: string, envelope: string): Uint8Array<ArrayBuffer> {
   const [open, comma, close] = ['{"items":[', ",", `],${envelope.slice(1)}`].map((text) => encoder.encode(text)) as [Uint8Array, Uint8Array, Uint8Array];
   const directions = [outbound, inboundDirection].map((direction) => encoder.encode(`,"latestMessageDirection":${JSON.stringify(direction)}}`));
   const parts: Uint8Array[] = [open];
