@@ -1,4 +1,4 @@
-import { parseJson } from "./request.ts";
+import { parseJson, readText } from "./request.ts";
 
 /** An external event the sandbox accepted. */
 export interface FiredEventRecord {
@@ -141,27 +141,8 @@ const maxJournalBodyBytes = 64 * 1024;
 
 /** A request body as the journal keeps it: JSON when it parses, text otherwise, or a note when over 64 KiB (read no further). */
 export async function bodyForJournal(request: Request): Promise<unknown> {
-  if (!request.body) return null;
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxJournalBodyBytes) {
-        void reader.cancel().catch(() => undefined);
-        return `(a body over ${maxJournalBodyBytes} bytes: not kept)`;
-      }
-      chunks.push(value);
-    }
-  } catch {
-    return "(a body that could not be read: the client stopped sending it)";
-  }
-  const bytes = new Uint8Array(size);
-  chunks.reduce((offset, chunk) => (bytes.set(chunk, offset), offset + chunk.byteLength), 0);
-  const text = new TextDecoder().decode(bytes);
+  const text = await readText(request, maxJournalBodyBytes).catch(() => "(a body that could not be read: the client stopped sending it)");
+  if (text === undefined) return `(a body over ${maxJournalBodyBytes} bytes: not kept)`;
   if (text === "") return null;
   // JSON nested past the sandbox's limit is kept as text, as invalid JSON is: it could not be served back as JSON.
   const parsed = parseJson(text, "The body");

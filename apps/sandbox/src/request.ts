@@ -120,7 +120,7 @@ function tooLarge(maxBytes: number): Checked<never> {
 }
 
 /** The body as text, or `undefined` as soon as it passes `maxBytes` (the rest is not read). */
-async function readText(request: Request, maxBytes: number): Promise<string | undefined> {
+export async function readText(request: Request, maxBytes: number): Promise<string | undefined> {
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
