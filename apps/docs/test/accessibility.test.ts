@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { useSite, viewports, type OpenSite } from "./support/browser.ts";
+import { loadRoute, useSite, viewports, type OpenSite } from "./support/browser.ts";
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
@@ -24,7 +24,7 @@ describe.each(Object.entries(viewports))("accessibility (%s)", (_name, viewport)
   const site = useSite({ viewport });
 
   it.each(addresses)("axe-core finds no serious or critical violation on %s", async (address) => {
-    await site.page.goto(`${site.url}${address}`, { waitUntil: "load" });
+    await loadRoute(site, address);
     await site.page.locator(`[id="${address === "/" ? "api-content" : address.slice(1)}"]`).first().waitFor({ state: "attached" });
     expect(await seriousViolations(site)).toEqual([]);
   });

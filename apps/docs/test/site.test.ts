@@ -20,7 +20,7 @@ describe("the built site is self-contained", () => {
   });
 
   it("serves the viewer from the site, with no remote images left in it", () => {
-    expect(html).toContain(`from "/${viewerFileName}"`);
+    expect(html).toContain(`from "./${viewerFileName}"`);
     expect(viewer).not.toContain("https://cdn.redoc.ly/redoc/logo-mini");
   });
 
