@@ -1,0 +1,316 @@
+/**
+ * The "Try it" panel of the reference, run in the reader's browser (built into `dist/try-it.js`, a
+ * file of the site, so the page's Content-Security-Policy needs no inline script for it). Each
+ * operation's description carries an empty `<div data-try-it="operationId">`; the panel fills it
+ * with a form generated from the description at build time, sends the request with `fetch`, and
+ * shows it as a curl line and the response's status and body. The token lives in this script's
+ * memory only: never in storage, a cookie or the address, and never in the curl line.
+ */
+
+/** One field of an operation's form: a parameter or a property of the JSON body. */
+export interface TryItField {
+  /** The parameter's or property's name, as sent. */
+  name: string;
+  /** Where the value goes. */
+  in: "path" | "query" | "header" | "body";
+  /** Required by the description. */
+  required: boolean;
+  /** A free text, a JSON value, or one of `choices`. */
+  kind: "text" | "json" | "choice";
+  /** The type in a few words (`string (date-time)`, `integer, at least 1`). */
+  type: string;
+  /** The values an enumeration allows. */
+  choices?: string[];
+  /** The description's example, shown as the field's placeholder. */
+  example?: string;
+}
+
+/** One operation's form. */
+export interface TryItOperation {
+  /** The operation's id, as the placeholder names it. */
+  operationId: string;
+  /** Its summary. */
+  summary: string;
+  /** HTTP method, upper case. */
+  method: string;
+  /** Path template (`/api/v1/runtime/simple/external/events/{agentStageId}`). */
+  path: string;
+  /** Parameters first, then the body's properties. */
+  fields: TryItField[];
+  /** What the body's variants ask beyond the fields' own required marks. */
+  bodyNote?: string;
+}
+
+/** A server the reader can pick. */
+export interface TryItServer {
+  /** Base address, without a trailing slash. */
+  url: string;
+  /** What it is. */
+  label: string;
+}
+
+/** What the build gives the panel. */
+export interface TryItConfig {
+  /** Every operation's form. */
+  operations: TryItOperation[];
+  /** The servers offered, the default first; the reader may also type one. */
+  servers: TryItServer[];
+  /** Which token the offered servers take, shown beside the token field. */
+  tokenHint: string;
+}
+
+/** The request a filled form makes. */
+export interface TryItRequest {
+  /** HTTP method. */
+  method: string;
+  /** Full address, with the query. */
+  url: string;
+  /** Headers, `X-Token` among them when a token is given. */
+  headers: Record<string, string>;
+  /** The JSON body, as sent. */
+  body?: string;
+}
+
+/** A form that cannot make a request; the message names the field and what was expected. */
+export class TryItInputError extends Error {}
+
+/** The environment variable the curl line reads the token from. */
+export const tokenVariable = "BOT_CONVERSATION_TOKEN";
+
+/** Builds the request of a filled form; empty fields are left out. Throws `TryItInputError` before anything is sent. */
+export function buildRequest(operation: TryItOperation, server: string, values: Readonly<Record<string, string>>, token: string): TryItRequest {
+  let base: URL;
+  try {
+    base = new URL(server);
+  } catch {
+    throw new TryItInputError(`Server address: expected an http:// or https:// address; got ${JSON.stringify(server)}`);
+  }
+  if (base.protocol !== "http:" && base.protocol !== "https:") throw new TryItInputError(`Server address: expected an http:// or https:// address; got ${JSON.stringify(server)}`);
+  if (base.search !== "" || base.hash !== "") throw new TryItInputError(`Server address: expected a base address, without ? or #; got ${JSON.stringify(server)}`);
+  let path = operation.path;
+  const query = new URLSearchParams();
+  const headers: Record<string, string> = {};
+  const body: Record<string, unknown> = {};
+  for (const field of operation.fields) {
+    const value = values[field.name] ?? "";
+    if (value === "") {
+      if (field.in === "path") throw new TryItInputError(`${field.name}: required, it is part of the path; expected a value`);
+      continue;
+    }
+    if (field.in === "path") path = path.replace(`{${field.name}}`, encodeURIComponent(value));
+    else if (field.in === "query") query.append(field.name, value);
+    else if (field.in === "header") headers[field.name] = value;
+    else body[field.name] = field.kind === "json" ? parseJson(field, value) : value;
+  }
+  if (token !== "") headers["X-Token"] = token;
+  const search = query.toString();
+  const url = `${base.href.replace(/\/+$/, "")}${path}${search ? `?${search}` : ""}`;
+  if (!operation.fields.some((field) => field.in === "body")) return { method: operation.method, url, headers };
+  return { method: operation.method, url, headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) };
+}
+
+function parseJson(field: TryItField, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new TryItInputError(`${field.name}: expected ${field.type}; ${(error as Error).message}`);
+  }
+}
+
+/** A word for a POSIX shell, in single quotes. */
+export function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The request as one curl command; the token is read from `$BOT_CONVERSATION_TOKEN`, never written out. */
+export function curlLine(request: TryItRequest): string {
+  const words = ["curl"];
+  // curl sends POST when given --data; any other method with a body, or without one, is named.
+  if (!(request.method === "GET" && request.body === undefined) && !(request.method === "POST" && request.body !== undefined)) words.push("--request", request.method);
+  words.push(shellQuote(request.url));
+  for (const [name, value] of Object.entries(request.headers)) words.push("--header", name.toLowerCase() === "x-token" ? `"X-Token: $${tokenVariable}"` : shellQuote(`${name}: ${value}`));
+  if (request.body !== undefined) words.push("--data", shellQuote(request.body));
+  return words.join(" ");
+}
+
+/** Whether the page's Content-Security-Policy lets it connect to `url` (the source forms the reference's policy uses: 'self', scheme://host, scheme://host:port, scheme://host:*). */
+export function connectAllowed(url: string, policy: string, pageOrigin: string): boolean {
+  const directives = policy.split(";").map((part) => part.trim().split(/\s+/));
+  const directive = directives.find(([name]) => name === "connect-src") ?? directives.find(([name]) => name === "default-src");
+  const target = new URL(url);
+  return (directive?.slice(1) ?? []).some((source) => {
+    if (source === "'self'") return target.origin === pageOrigin;
+    const match = /^(https?):\/\/([^:/]+)(?::(\d+|\*))?$/.exec(source);
+    if (!match) return false;
+    const [, scheme, host, port] = match;
+    const defaultPort = scheme === "https" ? "443" : "80";
+    return target.protocol === `${scheme}:` && target.hostname === host && (port === "*" || (target.port || defaultPort) === (port ?? defaultPort));
+  });
+}
+
+/** A response body as shown: JSON indented, anything else as it came. */
+export function showBody(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** Creates an element with attributes and children. */
+function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+  const created = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) created.setAttribute(name, value);
+  created.append(...children);
+  return created;
+}
+
+/** What a panel keeps across the viewer's re-renders: the tab's memory, nothing else. */
+interface PanelState {
+  open: boolean;
+  server: string;
+  otherServer: string;
+  values: Record<string, string>;
+  curl: string;
+  status: string;
+  body: string;
+}
+
+/** Fills every `[data-try-it]` placeholder the viewer renders, now and whenever it renders more. */
+export function mountTryIt(config: TryItConfig): void {
+  const defaultServer = config.servers[0]?.url ?? "";
+  /** The token: this variable, and the password fields that show it, only. */
+  let token = "";
+  const states = new Map<string, PanelState>();
+  const policy = document.querySelector<HTMLMetaElement>('meta[http-equiv="Content-Security-Policy"]')?.content ?? "";
+
+  function mount(placeholder: HTMLElement, operation: TryItOperation): void {
+    const state = states.get(operation.operationId) ?? { open: false, server: defaultServer, otherServer: "", values: {}, curl: "", status: "", body: "" };
+    states.set(operation.operationId, state);
+    const id = (name: string) => `try-it-${operation.operationId}-${name}`;
+
+    const serverSelect = element("select", { id: id("server") }, ...config.servers.map((server) => element("option", { value: server.url }, `${server.label}: ${server.url}`)), element("option", { value: "" }, "Another server (type its address)"));
+    serverSelect.value = state.server;
+    const otherServer = element("input", { id: id("server-url"), type: "url", placeholder: "https://…", autocomplete: "off", spellcheck: "false" });
+    otherServer.value = state.otherServer;
+    const otherRow = element("p", { class: "try-it-row" }, element("label", { for: id("server-url") }, "Server address"), otherServer);
+    otherRow.hidden = state.server !== "";
+    serverSelect.addEventListener("change", () => {
+      state.server = serverSelect.value;
+      otherRow.hidden = state.server !== "";
+    });
+    otherServer.addEventListener("input", () => {
+      state.otherServer = otherServer.value;
+    });
+
+    const tokenInput = element("input", { id: id("token"), type: "password", autocomplete: "off", spellcheck: "false", "data-try-it-token": "", "aria-describedby": id("token-hint") });
+    tokenInput.value = token;
+    tokenInput.addEventListener("input", () => {
+      token = tokenInput.value;
+      // Every panel shows the same token, so it is typed once per tab.
+      for (const other of document.querySelectorAll<HTMLInputElement>("input[data-try-it-token]")) if (other !== tokenInput) other.value = token;
+    });
+
+    const fieldRows = operation.fields.map((field) => {
+      const hintId = id(`${field.name}-hint`);
+      const attributes = { id: id(field.name), "aria-describedby": hintId, ...(field.required ? { "aria-required": "true" } : {}) };
+      const input =
+        field.kind === "choice"
+          ? element("select", attributes, element("option", { value: "" }, "(not sent)"), ...(field.choices ?? []).map((choice) => element("option", { value: choice }, choice)))
+          : field.kind === "json"
+            ? element("textarea", { ...attributes, rows: "3", spellcheck: "false", ...(field.example ? { placeholder: `e.g. ${field.example}` } : {}) })
+            : element("input", { ...attributes, type: "text", autocomplete: "off", spellcheck: "false", ...(field.example ? { placeholder: `e.g. ${field.example}` } : {}) });
+      input.value = state.values[field.name] ?? "";
+      input.addEventListener("input", () => {
+        state.values[field.name] = input.value;
+      });
+      input.addEventListener("change", () => {
+        state.values[field.name] = input.value;
+      });
+      const label = element("label", { for: id(field.name) }, element("code", {}, field.name), field.required ? " (required)" : "");
+      return element("p", { class: "try-it-row" }, label, input, element("span", { id: hintId, class: "try-it-hint" }, `${field.in === "body" ? "body" : field.in}, ${field.type}`));
+    });
+    const parameterRows = fieldRows.filter((_row, index) => operation.fields[index]?.in !== "body");
+    const bodyRows = fieldRows.filter((_row, index) => operation.fields[index]?.in === "body");
+
+    const curl = element("code", {}, state.curl);
+    const status = element("p", { role: "status", class: "try-it-status" }, state.status);
+    const body = element("code", {}, state.body);
+    const curlBlock = element("pre", { tabindex: "0", "aria-label": "The request as curl" }, curl);
+    const bodyBlock = element("pre", { tabindex: "0", "aria-label": "Response body" }, body);
+    curlBlock.hidden = state.curl === "";
+    bodyBlock.hidden = state.body === "";
+    const show = (next: Partial<Pick<PanelState, "curl" | "status" | "body">>) => {
+      Object.assign(state, next);
+      curl.textContent = state.curl;
+      status.textContent = state.status;
+      body.textContent = state.body;
+      curlBlock.hidden = state.curl === "";
+      bodyBlock.hidden = state.body === "";
+    };
+
+    const send = element("button", { type: "submit" }, "Send request");
+    const form = element(
+      "form",
+      { novalidate: "", "aria-label": `Try ${operation.summary}` },
+      element("p", { class: "try-it-row" }, element("label", { for: id("server") }, "Server"), serverSelect),
+      otherRow,
+      element("p", { class: "try-it-row" }, element("label", { for: id("token") }, "X-Token"), tokenInput, element("span", { id: id("token-hint"), class: "try-it-hint" }, `Kept in this tab's memory only. ${config.tokenHint}`)),
+      ...parameterRows,
+      ...(operation.bodyNote ? [element("p", { class: "try-it-hint" }, `JSON body. ${operation.bodyNote}`)] : []),
+      ...bodyRows,
+      element("p", {}, send),
+    );
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      void sendRequest();
+    });
+
+    async function sendRequest(): Promise<void> {
+      let request: TryItRequest;
+      try {
+        request = buildRequest(operation, state.server === "" ? state.otherServer.trim() : state.server, state.values, token);
+      } catch (error) {
+        show({ curl: "", status: `Not sent: ${(error as Error).message}`, body: "" });
+        return;
+      }
+      const line = curlLine(request);
+      if (!connectAllowed(request.url, policy, location.origin)) {
+        const origin = new URL(request.url).origin;
+        show({ curl: line, status: `Not sent: this page's Content-Security-Policy does not allow connecting to ${origin} (connect-src allows this site, 127.0.0.1 and localhost). Run the curl line instead, or see the reference's README to host it with a wider policy.`, body: "" });
+        return;
+      }
+      show({ curl: line, status: "Sending…", body: "" });
+      send.disabled = true;
+      try {
+        // Sent once: a fire is not idempotent, so nothing here retries.
+        const response = await fetch(request.url, { method: request.method, headers: request.headers, ...(request.body !== undefined ? { body: request.body } : {}), cache: "no-store", credentials: "omit", referrerPolicy: "no-referrer" });
+        const text = await response.text();
+        const type = response.headers.get("content-type");
+        show({ status: `${response.status} ${response.statusText}${type ? ` (${type})` : ""}${text === "" ? ", no body" : ""}`.replace("  ", " "), body: showBody(text) });
+      } catch (error) {
+        show({ status: `No response from ${new URL(request.url).origin}: ${(error as Error).message}. Is the server running, and does it answer this page's origin (CORS)?`, body: "" });
+      } finally {
+        send.disabled = false;
+      }
+    }
+
+    const details = element("details", { class: "try-it" }, element("summary", {}, "Try it: send this request"), form, status, curlBlock, bodyBlock);
+    details.open = state.open;
+    details.addEventListener("toggle", () => {
+      state.open = details.open;
+    });
+    placeholder.replaceChildren(details);
+  }
+
+  function mountAll(): void {
+    for (const placeholder of document.querySelectorAll<HTMLElement>("[data-try-it]")) {
+      if (placeholder.childElementCount > 0) continue;
+      const operation = config.operations.find((candidate) => candidate.operationId === placeholder.dataset["tryIt"]);
+      if (operation) mount(placeholder, operation);
+    }
+  }
+  // The viewer renders an operation when it is shown, and may render it again.
+  new MutationObserver(mountAll).observe(document.body, { childList: true, subtree: true });
+  mountAll();
+}
