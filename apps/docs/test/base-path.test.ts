@@ -47,6 +47,12 @@ describe(`the built site under ${subPath}, from a plain static host that has not
     expect(site.errors).toEqual([]);
   });
 
+  it("an operation's Try it panel, a file of the site, loads under the base path too", async () => {
+    await loadFresh("#/external-events/fireexternalevent");
+    await site.page.locator('[data-try-it="fireExternalEvent"]').getByText("Try it: send this request").waitFor({ state: "visible" });
+    expect(site.requests).toContain(at("try-it.js"));
+  });
+
   it("the sandbox control API's page: linked from the reference, and a fresh load of one of its routes", async () => {
     const { page } = site;
     await loadFresh("#/section/sandbox-control-api");
