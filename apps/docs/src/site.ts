@@ -13,7 +13,7 @@ import { withCodeSamples } from "./samples.ts";
 import { withSandboxControlLink } from "./sandbox-link.ts";
 import { withSearchableText } from "./search-text.ts";
 import { withSection } from "./sections.ts";
-import { tryItFileName, tryItScript, withTryItPlaceholders, withTryItScript } from "./try-it/build.ts";
+import { withTryItPlaceholders, withTryItScript, writeTryItScripts } from "./try-it/build.ts";
 import type { FormBundle } from "./try-it/form.ts";
 import { withPlainServerDescriptions } from "./servers.ts";
 import { withWorkflows } from "./workflows.ts";
@@ -49,12 +49,12 @@ export async function buildSite(): Promise<void> {
 
   const viewer = servedViewer();
   writeFileSync(join(distDirectory, viewerFileName), viewer.source);
-  writeFileSync(join(distDirectory, tryItFileName), tryItScript(bundle as unknown as FormBundle));
+  const tryItScripts = writeTryItScripts(distDirectory, bundle as unknown as FormBundle);
   const page = applyContentSecurityPolicy(withTryItScript(withRelativeAddresses(useLocalViewer(readFileSync(indexPath, "utf8"), viewer))));
   writeFileSync(indexPath, page);
   const routes = writeRedirectPages(distDirectory, page);
   // Static hosts (GitHub Pages, Netlify, Cloudflare Pages, Surge) answer unknown paths with 404.html.
   writeFileSync(join(distDirectory, "404.html"), applyContentSecurityPolicy(notFoundPage(routes)));
   writeMachineReference(distDirectory, bundle, { json: bundlePath, yaml: yamlBundlePath });
-  precompress(["index.html", viewerFileName, tryItFileName, "openapi.json"].map((name) => join(distDirectory, name)));
+  precompress([...["index.html", viewerFileName, "openapi.json"].map((name) => join(distDirectory, name)), ...tryItScripts]);
 }

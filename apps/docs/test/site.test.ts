@@ -33,7 +33,7 @@ describe("the built site is self-contained", () => {
   });
 
   it("loads the Try it panel as a file of the site, under the same strict policy: only the site, 127.0.0.1 and localhost to connect to", () => {
-    expect(html).toContain('<script type="module" src="try-it.js"></script>');
+    expect(html).toContain('<script type="module" src="try-it/panel.js"></script>');
     const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1];
     expect(policy?.replaceAll(/ 'sha256-[^']+'/g, "")).toBe(
       "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self' http://127.0.0.1:* http://localhost:*; base-uri 'none'; form-action 'none'",

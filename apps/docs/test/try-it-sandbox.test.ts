@@ -140,7 +140,7 @@ describe("Try it, in Chromium, against the real sandbox", () => {
     expect(await panel.getByLabel("X-Token").inputValue()).toBe(token);
   });
 
-  it("logged no console error but the browser's note on the wrong token's 401: the panel is a file of the site, within the page's policy", () => {
+  it("logged no console error but the browser's note on the wrong token's 401: the panel is files of the site, within the page's policy", () => {
     expect(site.errors).toEqual(["console: Failed to load resource: the server responded with a status of 401 (Unauthorized)"]);
   });
 });

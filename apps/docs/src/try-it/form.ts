@@ -1,4 +1,4 @@
-import type { TryItField, TryItOperation, TryItServer } from "./browser.ts";
+import type { TryItField, TryItOperation, TryItServer } from "./request.ts";
 
 /**
  * The "Try it" panel's forms, read from the bundled description at build time: one per operation,
