@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { startSandboxServer, type RunningSandbox } from "@bot-conversation/sandbox";
-import type { Locator } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "./support/axe.ts";
 import { loadRoute, useSite } from "./support/browser.ts";
+import { openPanel as openPanelOn, send } from "./support/try-it.ts";
 
 /** The token the test's sandbox takes; it must never show up outside the password field. */
 const token = "docs-try-it-token-4d2a";
@@ -26,26 +26,8 @@ async function onSandbox<T>(path: string, method = "GET"): Promise<T> {
 
 const site = useSite();
 
-/** Opens an operation's page fresh and its "Try it" panel, aimed at the test's sandbox (typed as another server) with `tokenValue`. */
-async function openPanel(route: string, operationId: string, tokenValue = token): Promise<Locator> {
-  await loadRoute(site, route);
-  const panel = site.page.locator(`[data-try-it="${operationId}"]`);
-  await panel.locator("summary").click();
-  await panel.getByLabel("Server", { exact: true }).selectOption({ label: "Another server (type its address)" });
-  await panel.getByLabel("Server address").fill(sandbox.url);
-  await panel.getByLabel("X-Token").fill(tokenValue);
-  return panel;
-}
-
-/** Fills the form's fields by name, sends, and returns the status line, the curl line and the response body once the status is in. */
-async function send(panel: Locator, values: Record<string, string>): Promise<{ status: string; curl: string; body: string }> {
-  for (const [name, value] of Object.entries(values)) await panel.getByLabel(new RegExp(`^${name}( \\(required\\))?$`)).fill(value);
-  await panel.getByRole("button", { name: "Send request" }).click();
-  const status = panel.getByRole("status");
-  await status.filter({ hasText: /^(\d{3} |Not sent|No response)/ }).waitFor();
-  const text = async (name: string) => ((await panel.getByLabel(name).isVisible()) ? await panel.getByLabel(name).innerText() : "");
-  return { status: await status.innerText(), curl: await text("The request as curl"), body: await text("Response body") };
-}
+/** Opens an operation's panel aimed at the test's sandbox, with its token unless told otherwise. */
+const openPanel = (route: string, operationId: string, tokenValue = token) => openPanelOn(site, route, operationId, sandbox.url, tokenValue);
 
 describe("Try it, in Chromium, against the real sandbox", () => {
   let bot: { agentStageId: string; externalEventIds: string[] };
