@@ -33,7 +33,8 @@ export function createApp(context: SandboxContext): Hono<Env> {
     if (pathname.startsWith("/_sandbox/") || c.req.method === "OPTIONS") return next();
     const receivedAt = new Date();
     const started = performance.now();
-    const copy = c.req.raw.body === null ? undefined : c.req.raw.clone();
+    // A GET has no body: reading `body` would make the server build a whole Request for nothing.
+    const copy = c.req.method === "GET" || c.req.method === "HEAD" || c.req.raw.body === null ? undefined : c.req.raw.clone();
     await next();
     context.requests.add({
       receivedAt: receivedAt.toISOString(),

@@ -91,22 +91,27 @@ export const maxRecordedRequests = 10_000;
 
 /** The journal of requests received (the service's operations; the control API's own requests are not kept). */
 export class RequestJournal {
+  /** A ring of the last `maxRecordedRequests`: `#start` is the oldest, so dropping one costs nothing. */
   #records: (RequestRecord & { operationId: string | undefined })[] = [];
+  #start = 0;
   #sequence = 0;
   #dropped = 0;
 
   /** Adds a request. */
   add(record: Omit<RequestRecord, "sequence">, operationId: string | undefined): void {
-    this.#records.push({ ...record, sequence: ++this.#sequence, operationId });
-    if (this.#records.length > maxRecordedRequests) {
-      this.#records.shift();
-      this.#dropped++;
+    const entry = { ...record, sequence: ++this.#sequence, operationId };
+    if (this.#records.length < maxRecordedRequests) {
+      this.#records.push(entry);
+      return;
     }
+    this.#records[this.#start] = entry;
+    this.#start = (this.#start + 1) % maxRecordedRequests;
+    this.#dropped++;
   }
 
   /** The requests matching the filter, oldest first. */
   list(filter: RequestFilter = {}): RequestRecord[] {
-    return this.#records
+    return [...this.#records.slice(this.#start), ...this.#records.slice(0, this.#start)]
       .filter((record) =>
         (filter.method === undefined || record.method === filter.method.toUpperCase()) &&
         (filter.path === undefined || record.path === filter.path) &&
@@ -123,6 +128,7 @@ export class RequestJournal {
   /** Forgets every request. */
   clear(): void {
     this.#records = [];
+    this.#start = 0;
     this.#dropped = 0;
   }
 }

@@ -70,19 +70,32 @@ const encoder = new TextEncoder();
  * switch when the user sent the last message. Bytes are joined, not parsed, since searches serve many.
  */
 export function pageBody(items: readonly { summary: Uint8Array; inbound: boolean }[], inboundDirection: string, envelope: string): Uint8Array<ArrayBuffer> {
-  const [open, comma, close] = ['{"items":[', ",", `],${envelope.slice(1)}`].map((text) => encoder.encode(text)) as [Uint8Array, Uint8Array, Uint8Array];
-  const directions = [outbound, inboundDirection].map((direction) => encoder.encode(`,"latestMessageDirection":${JSON.stringify(direction)}}`));
-  const parts: Uint8Array[] = [open];
+  const directions = directionBytes(inboundDirection);
+  const close = encoder.encode(`],${envelope.slice(1)}`);
+  let size = itemsOpen.length + close.length + Math.max(0, items.length - 1);
+  for (const item of items) size += item.summary.length - 1 + directions[item.inbound ? 1 : 0]!.length;
+  const body = new Uint8Array(size);
+  body.set(itemsOpen, 0);
+  let offset = itemsOpen.length;
   items.forEach((item, index) => {
-    if (index > 0) parts.push(comma);
-    parts.push(item.summary.subarray(0, -1), directions[item.inbound ? 1 : 0]!);
+    if (index > 0) body[offset++] = comma;
+    body.set(item.summary.subarray(0, -1), offset);
+    offset += item.summary.length - 1;
+    const direction = directions[item.inbound ? 1 : 0]!;
+    body.set(direction, offset);
+    offset += direction.length;
   });
-  parts.push(close);
-  const body = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    body.set(part, offset);
-    offset += part.length;
-  }
+  body.set(close, offset);
   return body;
+}
+
+const itemsOpen = encoder.encode('{"items":[');
+const comma = 0x2c;
+const directionCache = new Map<string, Uint8Array[]>();
+
+/** The bytes that end a summary, for the bot's last message and for the user's (the `inboundDirection` switch). */
+function directionBytes(inboundDirection: string): Uint8Array[] {
+  let cached = directionCache.get(inboundDirection);
+  if (!cached) directionCache.set(inboundDirection, (cached = [outbound, inboundDirection].map((direction) => encoder.encode(`,"latestMessageDirection":${JSON.stringify(direction)}}`))));
+  return cached;
 }
