@@ -1,0 +1,73 @@
+import type { BotConversationClient } from "@bot-conversation/client";
+import type { ConversationPage, SearchConversationsQuery } from "@bot-conversation/types";
+import type { DataTag, InfiniteData, InfiniteQueryObserverOptions, OmitKeyof, QueryObserverOptions } from "@tanstack/query-core";
+import {
+  searchConversationsInfiniteKey,
+  searchConversationsKey,
+  type BotConversationQueryError,
+  type ConversationPageParam,
+  type SearchConversationsInfiniteKey,
+  type SearchConversationsKey,
+} from "./keys.js";
+
+/** Options of one page of a search, for `useQuery`, `queryClient.fetchQuery` and every other adapter. */
+export type SearchConversationsQueryOptions = OmitKeyof<
+  QueryObserverOptions<ConversationPage, BotConversationQueryError, ConversationPage, ConversationPage, SearchConversationsKey>,
+  "queryKey"
+> & {
+  /** The search's key (see `searchConversationsKey`). */
+  queryKey: DataTag<SearchConversationsKey, ConversationPage, BotConversationQueryError>;
+};
+
+/** Options of an infinite search, for `useInfiniteQuery`, `queryClient.fetchInfiniteQuery` and every other adapter. */
+export type SearchConversationsInfiniteQueryOptions = OmitKeyof<
+  InfiniteQueryObserverOptions<
+    ConversationPage,
+    BotConversationQueryError,
+    InfiniteData<ConversationPage, ConversationPageParam>,
+    SearchConversationsInfiniteKey,
+    ConversationPageParam
+  >,
+  "queryKey"
+> & {
+  /** The search's key (see `searchConversationsInfiniteKey`). */
+  queryKey: DataTag<SearchConversationsInfiniteKey, InfiniteData<ConversationPage, ConversationPageParam>, BotConversationQueryError>;
+};
+
+/**
+ * One page of a search (`client.searchConversations`). `retry: false`: the client already retries what
+ * is worth retrying (connection errors, 408, 429, 502-504, honouring `Retry-After`); a second layer would
+ * multiply requests and retry a 404. Spread and override it (`{ ...options, retry: 3 }`) to change that.
+ */
+export function searchConversationsQueryOptions(client: BotConversationClient, query: SearchConversationsQuery = {}): SearchConversationsQueryOptions {
+  return {
+    queryKey: searchConversationsKey(query),
+    queryFn: ({ signal }) => client.searchConversations(query, { signal }),
+    retry: false,
+  };
+}
+
+/**
+ * Every page of a search, one page per `fetchNextPage`. Each page is read by the client's own pager
+ * (`client.iterateConversationPages`, one page), so the first request omits `pageIndex` unless
+ * `query.pageIndex` gives a start, and a page other than the one asked for is a `PaginationError`
+ * rather than a duplicate or a gap. The next page comes from the service's envelope: the returned
+ * `pageIndex + 1` while `hasMore` is true (the base of `pageIndex` is never assumed). `retry: false`,
+ * as for `searchConversationsQueryOptions`.
+ */
+export function searchConversationsInfiniteQueryOptions(client: BotConversationClient, query: SearchConversationsQuery = {}): SearchConversationsInfiniteQueryOptions {
+  const { pageIndex, ...filters } = query;
+  return {
+    queryKey: searchConversationsInfiniteKey(query),
+    queryFn: async ({ pageParam, signal }) => {
+      const pages = client.iterateConversationPages(pageParam === undefined ? filters : { ...filters, pageIndex: pageParam }, { signal, maxPages: 1 });
+      for await (const page of pages) return page;
+      // The pager yields the first page or throws; it never ends empty with one page allowed.
+      throw new Error("the client's pager ended without a page");
+    },
+    initialPageParam: pageIndex,
+    // The client's pager follows the same rule (it keeps it private to stay within its size budget).
+    getNextPageParam: (lastPage) => (lastPage.hasMore ? lastPage.pageIndex + 1 : undefined),
+    retry: false,
+  };
+}
