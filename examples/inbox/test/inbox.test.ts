@@ -1,0 +1,163 @@
+/**
+ * The built inbox in Chromium against the real HTTP sandbox, each on a free port of 127.0.0.1: what a
+ * person does with it (scroll, filter, fire) and what the sandbox then holds.
+ */
+import { createBotConversationClient } from "@bot-conversation/client";
+import type { ConversationSummary } from "@bot-conversation/types";
+import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
+import type { Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { startInboxRig, type InboxRig, type OpenInbox } from "./support/inbox.ts";
+
+vi.setConfig({ testTimeout: heavyTestTimeoutMs });
+
+/** The generated bot with 99 conversations (five pages of the sandbox's default 20). */
+const busyBot = "bf5b096d-1a39-4a9f-add7-16303e813b12";
+/** The description's example bot: its trigger `order-status-changed` has a variable of every type. */
+const exampleBot = "5f0c6d1e-8a4b-4f3e-9c2d-7b1a2e3f4d5c";
+const searchPath = "GET /api/v2/channels/conversations";
+
+let rig: InboxRig;
+let inbox: OpenInbox | undefined;
+beforeAll(async () => {
+  rig = await startInboxRig();
+});
+afterAll(() => rig?.close());
+beforeEach(async () => {
+  await rig.control("DELETE", "faults");
+  await rig.control("DELETE", "fired-events");
+});
+afterEach(async () => {
+  // No uncaught exception in the page, whatever the test did.
+  expect(inbox?.errors).toEqual([]);
+  await inbox?.page.close();
+  inbox = undefined;
+});
+
+/** Every conversation of a search, in order, read by the client straight from the sandbox. */
+async function expected(query: { agentStageId: string; status?: "Active" | "Closed" | "Operator" }): Promise<ConversationSummary[]> {
+  const client = createBotConversationClient({ baseUrl: rig.sandbox.url, token: "sandbox-token" });
+  const all: ConversationSummary[] = [];
+  for await (const conversation of client.iterateConversations(query)) all.push(conversation);
+  return all;
+}
+
+/** The ids of the rows the list shows, in order. */
+const rowIds = (page: Page) => page.locator(".list li").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-id")));
+
+/** Scrolls the list to its end again and again, as a person would, until it says every conversation is loaded. */
+async function scrollToEnd(page: Page): Promise<void> {
+  const list = page.getByRole("region", { name: "Conversations" });
+  const done = page.locator(".done");
+  for (let rounds = 0; !(await done.isVisible()); rounds++) {
+    if (rounds > 50) throw new Error("the list never said every conversation was loaded");
+    const before = (await rowIds(page)).length;
+    await list.evaluate((element) => element.scrollTo(0, element.scrollHeight));
+    await page.waitForFunction((count) => document.querySelectorAll(".list li").length > count || document.querySelector(".done") !== null, before);
+  }
+}
+
+/** Opens the inbox on the example bot, chooses its first conversation and the trigger "Order status changed"; returns the conversation's id. */
+async function openOrderStatusForm(): Promise<{ page: Page; conversationId: string }> {
+  inbox = await rig.open(exampleBot);
+  const [conversation] = await expected({ agentStageId: exampleBot });
+  await inbox.page.locator(`.list li[data-id="${conversation!.id}"] button`).click();
+  await inbox.page.getByRole("button", { name: /Order status changed/ }).click();
+  return { page: inbox.page, conversationId: conversation!.id };
+}
+
+describe("the inbox in Chromium, on the HTTP sandbox", () => {
+  it("scrolling loads page after page to the end, each conversation once, in the service's order, and then stops", async () => {
+    inbox = await rig.open(busyBot);
+    const { page, requests } = inbox;
+    await expect.poll(() => page.locator(".count").textContent()).toBe("99 conversations");
+    await scrollToEnd(page);
+    const ids = await rowIds(page);
+    expect(ids).toEqual((await expected({ agentStageId: busyBot })).map((conversation) => conversation.id));
+    expect(new Set(ids).size).toBe(99);
+    await expect.poll(() => page.locator(".done").textContent()).toBe("All 99 conversations loaded.");
+    // One request a page, the first without pageIndex; scrolling again at the end sends nothing.
+    await page.getByRole("region", { name: "Conversations" }).evaluate((element) => element.scrollTo(0, element.scrollHeight));
+    expect(requests.filter((request) => request.startsWith(searchPath))).toEqual(
+      ["", "&pageIndex=1", "&pageIndex=2", "&pageIndex=3", "&pageIndex=4"].map((index) => `${searchPath}?agentStageId=${busyBot}${index}`),
+    );
+  });
+
+  it("changing a filter refetches: the list then holds exactly the matching conversations", async () => {
+    inbox = await rig.open(busyBot);
+    const { page, requests } = inbox;
+    await expect.poll(() => page.locator(".count").textContent()).toBe("99 conversations");
+    await page.getByLabel("Status").selectOption("Closed");
+    const closed = await expected({ agentStageId: busyBot, status: "Closed" });
+    expect(closed.length).toBeGreaterThan(0);
+    await expect.poll(() => page.locator(".count").textContent()).toBe(`${closed.length} conversations`);
+    expect(requests).toContain(`${searchPath}?agentStageId=${busyBot}&status=Closed`);
+    await scrollToEnd(page);
+    expect(await rowIds(page)).toEqual(closed.map((conversation) => conversation.id));
+    expect(new Set(await page.locator(".list .status").allTextContents())).toEqual(new Set(["Closed"]));
+  });
+
+  it("a fire with a value for each variable type shows as fired, and the sandbox's journal holds it with each value typed", async () => {
+    const { page, conversationId } = await openOrderStatusForm();
+    await page.getByLabel("Order number (String)").fill("10482");
+    await page.getByLabel("Order total (Number)").fill("149.9");
+    await page.getByLabel("Paid (Boolean)").selectOption("true");
+    await page.getByLabel("Delivery date (DateTime)").fill("2026-11-21T10:00:00");
+    await page.getByLabel("Delivery address (ComplexObject)").fill('{"street": "Main St 1", "city": "Springfield"}');
+    await page.getByLabel("Courier (PersonName)").fill("Jane Doe");
+    await page.getByLabel("Invoice file name").fill("invoice.pdf");
+    await page.getByLabel("Invoice download link").fill("https://files.example.com/invoice.pdf");
+    await page.getByRole("button", { name: "Fire", exact: true }).click();
+    await expect.poll(() => page.getByRole("status").textContent()).toBe(`Fired Order status changed into ${conversationId}.`);
+    const deliveryDate = await page.evaluate(() => new Date("2026-11-21T10:00:00").toISOString());
+    const fired = (await rig.control("GET", "fired-events")) as { conversationId: string; externalEventId: string; externalEventPayload: unknown }[];
+    expect(fired.map((event) => ({ conversationId: event.conversationId, externalEventId: event.externalEventId, externalEventPayload: event.externalEventPayload }))).toEqual([
+      {
+        conversationId,
+        externalEventId: "order-status-changed",
+        externalEventPayload: {
+          orderNumber: "10482",
+          orderTotal: 149.9,
+          isPaid: true,
+          deliveryDate,
+          deliveryAddress: { street: "Main St 1", city: "Springfield" },
+          courierName: "Jane Doe",
+          invoice: { name: "invoice.pdf", fileUrl: "https://files.example.com/invoice.pdf" },
+        },
+      },
+    ]);
+  });
+
+  it("a wrong variable value shows the service's error detail, and nothing is recorded", async () => {
+    const { page, conversationId } = await openOrderStatusForm();
+    // JSON, but a string where the trigger declares a ComplexObject: the service judges it (500).
+    await page.getByLabel("Delivery address (ComplexObject)").fill('"nowhere"');
+    await page.getByRole("button", { name: "Fire", exact: true }).click();
+    const answer = await fetch(`${rig.sandbox.url}/api/v1/runtime/simple/external/events`, {
+      method: "POST",
+      headers: { "X-Token": "sandbox-token", "Content-Type": "application/json" },
+      body: JSON.stringify({ conversationId, externalEventId: "order-status-changed", externalEventPayload: { deliveryAddress: "nowhere" } }),
+    });
+    const { detail } = (await answer.json()) as { detail: string };
+    expect(answer.status).toBe(500);
+    expect(detail).toContain("deliveryAddress");
+    const alert = page.locator(".fire [role=alert]");
+    await expect.poll(() => alert.locator(".service-detail").textContent()).toBe(detail);
+    expect(await alert.textContent()).toContain("The service answered 500.");
+    expect(await rig.control("GET", "fired-events")).toEqual([]);
+  });
+
+  it("an injected 503 on the search, past the client's retries, shows a retry state; Retry then loads the list", async () => {
+    // Three 503s: the first attempt and the client's two retries (Retry-After: 0, so without waiting).
+    await rig.control("POST", "faults", { operationId: "searchConversations", status: 503, retryAfter: 0, times: 3 });
+    inbox = await rig.open(busyBot);
+    const { page, requests } = inbox;
+    const alert = page.getByRole("region", { name: "Conversations" }).getByRole("alert");
+    await expect.poll(() => alert.textContent()).toMatch(/^Conversations could not be loaded\. The service answered 503\./);
+    expect(requests.filter((request) => request.startsWith(searchPath))).toHaveLength(3);
+    await alert.getByRole("button", { name: "Retry" }).click();
+    await expect.poll(() => page.locator(".count").textContent()).toBe("99 conversations");
+    expect(await alert.count()).toBe(0);
+    expect(await rowIds(page)).toHaveLength(20);
+  });
+});
