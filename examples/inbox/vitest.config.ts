@@ -1,3 +1,8 @@
 import { workspaceTestConfig } from "@bot-conversation/test-support/vitest-config";
 
-export default workspaceTestConfig({ testTimeout: 60_000, hookTimeout: 180_000 });
+export default workspaceTestConfig({
+  testTimeout: 60_000,
+  hookTimeout: 180_000,
+  // Type tests (`*.test-d.ts`) run through tsc; a type error fails the run and is counted.
+  typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "tsconfig.json" },
+});

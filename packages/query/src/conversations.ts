@@ -1,6 +1,6 @@
 import type { BotConversationClient } from "@bot-conversation/client";
 import type { ConversationPage, SearchConversationsQuery } from "@bot-conversation/types";
-import type { DataTag, InfiniteData, InfiniteQueryObserverOptions, OmitKeyof, QueryObserverOptions } from "@tanstack/query-core";
+import type { DataTag, InfiniteData, InfiniteQueryObserverOptions, OmitKeyof, QueryFunction, QueryObserverOptions } from "@tanstack/query-core";
 import {
   searchConversationsInfiniteKey,
   searchConversationsKey,
@@ -13,10 +13,12 @@ import {
 /** Options of one page of a search, for `useQuery`, `queryClient.fetchQuery` and every other adapter. */
 export type SearchConversationsQueryOptions = OmitKeyof<
   QueryObserverOptions<ConversationPage, BotConversationQueryError, ConversationPage, ConversationPage, SearchConversationsKey>,
-  "queryKey"
+  "queryKey" | "queryFn"
 > & {
   /** The search's key (see `searchConversationsKey`). */
   queryKey: DataTag<SearchConversationsKey, ConversationPage, BotConversationQueryError>;
+  /** Fetches the page; always a function (never `skipToken`), so the options also fit `useSuspenseQuery`. */
+  queryFn: QueryFunction<ConversationPage, SearchConversationsKey>;
 };
 
 /** Options of an infinite search, for `useInfiniteQuery`, `queryClient.fetchInfiniteQuery` and every other adapter. */
@@ -28,10 +30,12 @@ export type SearchConversationsInfiniteQueryOptions = OmitKeyof<
     SearchConversationsInfiniteKey,
     ConversationPageParam
   >,
-  "queryKey"
+  "queryKey" | "queryFn"
 > & {
   /** The search's key (see `searchConversationsInfiniteKey`). */
   queryKey: DataTag<SearchConversationsInfiniteKey, InfiniteData<ConversationPage, ConversationPageParam>, BotConversationQueryError>;
+  /** Fetches one page; always a function (never `skipToken`), so the options also fit `useSuspenseInfiniteQuery`. */
+  queryFn: QueryFunction<ConversationPage, SearchConversationsInfiniteKey, ConversationPageParam>;
 };
 
 /**

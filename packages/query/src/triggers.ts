@@ -1,15 +1,17 @@
 import type { BotConversationClient } from "@bot-conversation/client";
 import type { ExternalEventTrigger } from "@bot-conversation/types";
-import type { DataTag, OmitKeyof, QueryObserverOptions } from "@tanstack/query-core";
+import type { DataTag, OmitKeyof, QueryFunction, QueryObserverOptions } from "@tanstack/query-core";
 import { externalEventTriggersKey, type BotConversationQueryError, type ExternalEventTriggersKey } from "./keys.js";
 
 /** Options of a bot's trigger list, for `useQuery`, `queryClient.fetchQuery` and every other adapter. */
 export type ExternalEventTriggersQueryOptions = OmitKeyof<
   QueryObserverOptions<ExternalEventTrigger[], BotConversationQueryError, ExternalEventTrigger[], ExternalEventTrigger[], ExternalEventTriggersKey>,
-  "queryKey"
+  "queryKey" | "queryFn"
 > & {
   /** The list's key (see `externalEventTriggersKey`). */
   queryKey: DataTag<ExternalEventTriggersKey, ExternalEventTrigger[], BotConversationQueryError>;
+  /** Fetches the list; always a function (never `skipToken`), so the options also fit `useSuspenseQuery`. */
+  queryFn: QueryFunction<ExternalEventTrigger[], ExternalEventTriggersKey>;
 };
 
 /**
