@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { Hono, type Context } from "hono";
 import { cors } from "hono/cors";
 import type { SandboxContext } from "./context.ts";
@@ -44,7 +43,7 @@ export function createApp(context: SandboxContext): Hono {
   const withFaults = (operationId: OperationId, handler: Handler): Handler => async (c) => {
     const fault = context.faults.take(operationId);
     if (fault) {
-      if (fault.delayMs > 0) await sleep(fault.delayMs, undefined, { signal: c.req.raw.signal }).catch(() => undefined);
+      if (fault.delayMs > 0) await sleep(fault.delayMs, c.req.raw.signal);
       if (fault.status >= 300) {
         const headers: Record<string, string> = fault.retryAfter === undefined ? {} : { "retry-after": String(fault.retryAfter) };
         return problemResponse(options.errorMediaType, fault.status, `Fault injected by the sandbox for ${operationId}.`, undefined, headers);
@@ -85,4 +84,15 @@ export function createApp(context: SandboxContext): Hono {
     return problemResponse(options.errorMediaType, 500, "Internal error of the sandbox.");
   });
   return app;
+}
+
+/** Waits `ms` milliseconds, or less when the request is aborted (the client gave up). */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
 }

@@ -1,4 +1,4 @@
-import { parseServerOptions } from "./options.ts";
+import { parseServerOptions } from "./args.ts";
 import { startSandboxServer } from "./server.ts";
 import { switchDefinitions } from "./switches.ts";
 

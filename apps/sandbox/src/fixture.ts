@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { controlChecker, type Defect } from "./description.ts";
-import type { StoredBot, StoredConversation } from "./storage.ts";
+import type { StoredBot, StoredConversation } from "./store.ts";
 
 /** Data to load in place of generated data: bots with their triggers, and conversations with their export. */
 export interface Fixture {

@@ -80,7 +80,7 @@ describe("PUT /_sandbox/fixture", () => {
     const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
     expect(((await response.json()) as { errors: { path: string }[] }).errors.sort(byPath)).toEqual([
       { path: "$.bots[0].agentStageId", message: "must be string" },
-      { path: "$.conversations[0].startedOn", message: 'must match format "date-time"' },
+      { path: "$.conversations[0].startedOn", message: 'must match format "date-time": a date and time with seconds and a UTC offset, e.g. 2026-11-20T09:15:02+03:00' },
       { path: "$.conversations[0].conversation.mood", message: "is not allowed here" },
       { path: "$.conversations[0].conversation.history[0].eventName", message: expect.stringMatching(/^must be one of "successfull-service", /) },
       { path: "$.conversations[1].conversation.history[0].text", message: "must be string" },
