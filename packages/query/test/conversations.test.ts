@@ -9,10 +9,8 @@ import {
   searchConversationsQueryOptions,
   type ConversationPageParam,
 } from "../src/index.ts";
-import { startTestSandbox, type TestSandbox } from "./support/sandbox.ts";
+import { busiestBot, startTestSandbox, type TestSandbox } from "./support/sandbox.ts";
 
-/** The generated bot with the most conversations (99) in the default data. */
-const bot = "bf5b096d-1a39-4a9f-add7-16303e813b12";
 let sandbox: TestSandbox | undefined;
 afterEach(async () => {
   await sandbox?.close();
@@ -39,9 +37,9 @@ describe("searchConversationsQueryOptions", () => {
   it("fetches the page the client fetches, under the key of its bot and filters", async () => {
     sandbox = await startTestSandbox();
     const queryClient = new QueryClient();
-    const query = { agentStageId: bot, status: "Closed", pageSize: 5 } as const;
+    const query = { agentStageId: (await busiestBot(sandbox)).agentStageId, status: "Closed", pageSize: 5 } as const;
     const options = searchConversationsQueryOptions(sandbox.client, query);
-    expect(options.queryKey).toEqual(["bot-conversation", "conversations", bot, "page", query]);
+    expect(options.queryKey).toEqual(["bot-conversation", "conversations", query.agentStageId, "page", query]);
     const page = await queryClient.fetchQuery(options);
     expect(page).toEqual(await sandbox.client.searchConversations(query));
     expect(page.items.map((conversation) => conversation.status)).toEqual(page.items.map(() => "Closed"));
@@ -55,26 +53,29 @@ describe("searchConversationsQueryOptions", () => {
 describe("searchConversationsInfiniteQueryOptions", () => {
   it.each([0, 1] as const)("walks every page of a bot to the end, with no duplicate and no gap, and stops (pageIndex from %i)", async (pageBase) => {
     sandbox = await startTestSandbox({ pageBase });
+    const bot = await busiestBot(sandbox);
+    expect(bot.conversations).toBeGreaterThan(7 * 3);
     const queryClient = new QueryClient();
-    const { pages, last } = await walk(sandbox.client, queryClient, { agentStageId: bot, pageSize: 7 });
+    const { pages, last } = await walk(sandbox.client, queryClient, { agentStageId: bot.agentStageId, pageSize: 7 });
     const ids = pages.flatMap((page) => page.items.map((conversation) => conversation.id));
-    expect(ids.length).toBe(99);
+    expect(ids.length).toBe(bot.conversations);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(pages.map((page) => page.pageIndex)).toEqual(Array.from({ length: 15 }, (_, index) => index + pageBase));
+    expect(pages.map((page) => page.pageIndex)).toEqual(Array.from({ length: Math.ceil(bot.conversations / 7) }, (_, index) => index + pageBase));
     expect(pages.at(-1)?.hasMore).toBe(false);
     expect(last.hasNextPage).toBe(false);
     // One request a page: the first without pageIndex, each next with the page after the last one returned; none after the end.
     expect(sandbox.requests).toEqual(
-      pages.map((_, index) => `GET /api/v2/channels/conversations?agentStageId=${bot}&pageSize=7${index === 0 ? "" : `&pageIndex=${index + pageBase}`}`),
+      pages.map((_, index) => `GET /api/v2/channels/conversations?agentStageId=${bot.agentStageId}&pageSize=7${index === 0 ? "" : `&pageIndex=${index + pageBase}`}`),
     );
-    const cached = queryClient.getQueryData(searchConversationsInfiniteKey({ agentStageId: bot, pageSize: 7 }));
+    const cached = queryClient.getQueryData(searchConversationsInfiniteKey({ agentStageId: bot.agentStageId, pageSize: 7 }));
     expectTypeOf(cached).toEqualTypeOf<InfiniteData<ConversationPage, ConversationPageParam> | undefined>();
     expect(cached?.pageParams).toEqual([undefined, ...pages.slice(1).map((page) => page.pageIndex)]);
   });
 
   it("starts at the query's pageIndex when it gives one, and keeps filtering on every page", async () => {
     sandbox = await startTestSandbox();
-    const { pages } = await walk(sandbox.client, new QueryClient(), { agentStageId: bot, status: "Active", pageSize: 4, pageIndex: 2 });
+    const { agentStageId } = await busiestBot(sandbox);
+    const { pages } = await walk(sandbox.client, new QueryClient(), { agentStageId, status: "Active", pageSize: 4, pageIndex: 2 });
     expect(pages[0]?.pageIndex).toBe(2);
     expect(pages[0]?.fromItemInclusive).toBe(8);
     const total = pages[0]!.totalItemCount;

@@ -8,10 +8,9 @@ import {
   searchConversationsKey,
   searchConversationsQueryOptions,
 } from "../src/index.ts";
-import { startTestSandbox, type TestSandbox } from "./support/sandbox.ts";
+import { busiestBot, startTestSandbox, type TestSandbox } from "./support/sandbox.ts";
 
 const exampleBot = "5f0c6d1e-8a4b-4f3e-9c2d-7b1a2e3f4d5c";
-const otherBot = "bf5b096d-1a39-4a9f-add7-16303e813b12";
 let sandbox: TestSandbox | undefined;
 afterEach(async () => {
   await sandbox?.close();
@@ -31,6 +30,7 @@ describe("query keys", () => {
   it("one invalidateQueries of conversationsKey(bot) refetches every search of that bot, and nothing else", async () => {
     sandbox = await startTestSandbox();
     const { client } = sandbox;
+    const otherBot = (await busiestBot(sandbox)).agentStageId;
     const queryClient = new QueryClient();
     const queries = {
       page: searchConversationsQueryOptions(client, { agentStageId: exampleBot, status: "Active" }),

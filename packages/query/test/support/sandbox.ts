@@ -43,9 +43,16 @@ export async function startTestSandbox(options: Partial<SandboxOptions> = {}): P
   };
 }
 
-/** The bots of the sandbox's data, in load order, with their trigger ids and conversation counts. */
+/** A bot of the sandbox's data, as `GET /_sandbox/bots` lists it. */
 export interface SandboxBot {
+  /** The bot's identifier. */
   readonly agentStageId: string;
-  readonly externalEventIds: string[];
+  /** How many conversations it has. */
   readonly conversations: number;
+}
+
+/** The bot with the most conversations in the sandbox's data (the generated data is the sandbox's to choose, so it is looked up). */
+export async function busiestBot(sandbox: TestSandbox): Promise<SandboxBot> {
+  const bots = (await sandbox.control("GET", "bots")) as SandboxBot[];
+  return bots.reduce((busiest, bot) => (bot.conversations > busiest.conversations ? bot : busiest));
 }
