@@ -1,4 +1,4 @@
-import type { BotConversationClient } from "@bot-conversation/client";
+import { nextPageIndex, type BotConversationClient } from "@bot-conversation/client";
 import type { ConversationPage, SearchConversationsQuery } from "@bot-conversation/types";
 import type { DataTag, InfiniteData, InfiniteQueryObserverOptions, OmitKeyof, QueryFunction, QueryObserverOptions } from "@tanstack/query-core";
 import {
@@ -55,8 +55,9 @@ export function searchConversationsQueryOptions(client: BotConversationClient, q
  * Every page of a search, one page per `fetchNextPage`. Each page is read by the client's own pager
  * (`client.iterateConversationPages`, one page), so the first request omits `pageIndex` unless
  * `query.pageIndex` gives a start, and a page other than the one asked for is a `PaginationError`
- * rather than a duplicate or a gap. The next page comes from the service's envelope: the returned
- * `pageIndex + 1` while `hasMore` is true (the base of `pageIndex` is never assumed). `retry: false`,
+ * rather than a duplicate or a gap. The next page comes from the service's envelope by the client's
+ * `nextPageIndex`: the returned `pageIndex + 1` while `hasMore` is true (the base of `pageIndex` is
+ * never assumed). `retry: false`,
  * as for `searchConversationsQueryOptions`.
  */
 export function searchConversationsInfiniteQueryOptions(client: BotConversationClient, query: SearchConversationsQuery = {}): SearchConversationsInfiniteQueryOptions {
@@ -70,8 +71,8 @@ export function searchConversationsInfiniteQueryOptions(client: BotConversationC
       throw new Error("the client's pager ended without a page");
     },
     initialPageParam: pageIndex,
-    // The client's pager follows the same rule (it keeps it private to stay within its size budget).
-    getNextPageParam: (lastPage) => (lastPage.hasMore ? lastPage.pageIndex + 1 : undefined),
+    // The client's own rule, the one its pager follows.
+    getNextPageParam: nextPageIndex,
     retry: false,
   };
 }
