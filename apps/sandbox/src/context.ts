@@ -36,5 +36,8 @@ export function refusal(context: SandboxContext, checked: Extract<Checked<unknow
   return problemResponse(context.options.errorMediaType, checked.status, detail, checked.defects);
 }
 
+/** The request line and headers Node's HTTP server reads at most (its default `maxHeaderSize`); beyond it, a 431. */
+export const maxHeaderBytes = 16 * 1024;
+
 /** Bodies larger than this are refused with 413: the service states no limit, so this is the sandbox's own. */
 export const maxBodyBytes = { operation: 1024 * 1024, fixture: 256 * 1024 * 1024 };

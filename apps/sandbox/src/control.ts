@@ -11,6 +11,7 @@ import { queryChecker, readJsonBody } from "./request.ts";
 const checkReset = controlChecker({ $ref: "#/components/schemas/ResetRequest" });
 const checkFault = controlChecker({ $ref: "#/components/schemas/Fault" });
 const checkFiredEventsQuery = queryChecker(operationParameters(controlDescription, "listSandboxFiredEvents"), controlChecker);
+const checkRequestsQuery = queryChecker(operationParameters(controlDescription, "listSandboxRequests"), controlChecker);
 
 /** The control API under `/_sandbox/`, described by `openapi/sandbox-control.yaml`; authentication is checked before. */
 export function controlRoutes(context: SandboxContext): Hono {
@@ -49,6 +50,13 @@ export function controlRoutes(context: SandboxContext): Hono {
     if (!checked.ok) return refusal(context, checked);
     const { conversationId, externalEventId } = checked.value as { conversationId?: string; externalEventId?: string };
     return Response.json(context.fired.list({ conversationId, externalEventId }));
+  });
+
+  routes.get("/requests", (c) => {
+    const checked = checkRequestsQuery(new URL(c.req.url).searchParams, { rejectUnknown: true });
+    if (!checked.ok) return refusal(context, checked);
+    const { method, path, status, operationId } = checked.value as { method?: string; path?: string; status?: number; operationId?: string };
+    return Response.json(context.requests.list({ method, path, status, operationId }), { headers: { "x-dropped-requests": String(context.requests.dropped) } });
   });
 
   routes.delete("/fired-events", () => {

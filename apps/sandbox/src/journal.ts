@@ -1,3 +1,5 @@
+import { parseJson, readText } from "./request.ts";
+
 /** An external event the sandbox accepted. */
 export interface FiredEventRecord {
   /** When it was received, ISO 8601 in UTC. */
@@ -123,4 +125,26 @@ export class RequestJournal {
     this.#records = [];
     this.#dropped = 0;
   }
+}
+
+/** Request headers as the journal keeps them: names in lower case, `x-token` left out. */
+export function journalHeaders(headers: Headers): Record<string, string> {
+  const kept: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    if (name !== "x-token") kept[name] = value;
+  });
+  return kept;
+}
+
+/** Bodies the journal keeps whole; a larger one is noted by its size. */
+const maxJournalBodyBytes = 64 * 1024;
+
+/** A request body as the journal keeps it: JSON when it parses, text otherwise, or a note when over 64 KiB (read no further). */
+export async function bodyForJournal(request: Request): Promise<unknown> {
+  const text = await readText(request, maxJournalBodyBytes).catch(() => "(a body that could not be read: the client stopped sending it)");
+  if (text === undefined) return `(a body over ${maxJournalBodyBytes} bytes: not kept)`;
+  if (text === "") return null;
+  // JSON nested past the sandbox's limit is kept as text, as invalid JSON is: it could not be served back as JSON.
+  const parsed = parseJson(text, "The body");
+  return parsed.ok ? parsed.value : text;
 }

@@ -33,6 +33,11 @@ export function problemResponse(
   errors?: readonly Defect[],
   headers: Record<string, string> = {},
 ): Response {
+  return new Response(problemText(status, detail, errors), { status, headers: { ...headers, "content-type": mediaType } });
+}
+
+/** The JSON text of a problem. */
+export function problemText(status: number, detail: string, errors?: readonly Defect[]): string {
   const body: Problem = { type: "about:blank", title: reasonPhrases[status] ?? "Error", status, detail, ...(errors ? { errors } : {}) };
-  return new Response(JSON.stringify(body), { status, headers: { ...headers, "content-type": mediaType } });
+  return JSON.stringify(body);
 }

@@ -1,7 +1,8 @@
 import { openSandbox, type Sandbox } from "./core.ts";
 import { generatedSource } from "./store.ts";
 import { DataFileKeeper, readDataFile } from "./data-file.ts";
-import { checkFixture, readFixture } from "./fixture.ts";
+import { checkFixture } from "./fixture.ts";
+import { readFixture } from "./fixture-file.ts";
 import { resolveOptions, type SandboxOptions } from "./options.ts";
 
 export type { Sandbox } from "./core.ts";

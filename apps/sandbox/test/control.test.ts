@@ -169,13 +169,13 @@ describe("POST and DELETE /_sandbox/faults", () => {
   });
 
   test.each([
-    [{}, "$.status"],
+    [{}, "$.status", "$.timeout"],
     [{ status: 99 }, "$.status"],
     [{ status: 500, operationId: "deleteEverything" }, "$.operationId"],
     [{ status: 500, delayMs: -1 }, "$.delayMs"],
-  ])("%j is a 400 naming %s", async (body, path) => {
+  ])("%j is a 400 naming %s", async (body, ...paths) => {
     const response = await checked("addSandboxFault", await sandbox.call("/_sandbox/faults", json("POST", body)));
-    expect(((await response.json()) as { errors: { path: string }[] }).errors.map((error) => error.path)).toEqual([path]);
+    expect(((await response.json()) as { errors: { path: string }[] }).errors.map((error) => error.path)).toEqual(paths);
   });
 });
 
