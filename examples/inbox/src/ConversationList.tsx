@@ -43,7 +43,7 @@ export function ConversationList({ filters, selectedId, onSelect }: { filters: S
         {isFetchingNextPage && <p>Loading more…</p>}
         {error && conversations.isFetching && <p>Retrying…</p>}
         {error && <ErrorNotice title="Conversations could not be loaded." error={error} onRetry={() => void (isFetchNextPageError ? fetchNextPage() : refetch())} />}
-        {data && !hasNextPage && !error && <p className="done">All {items.length} conversations loaded.</p>}
+        {data && !hasNextPage && !error && <p className="done">{items.length === 0 ? "No conversations match these filters." : `All ${items.length} conversations loaded.`}</p>}
       </div>
     </section>
   );

@@ -167,3 +167,29 @@ describe("the inbox in Chromium, on the HTTP sandbox", () => {
     expect(await rowIds(page)).toHaveLength(pageSize);
   });
 });
+
+describe("the inbox on the sandbox's named states", () => {
+  afterEach(async () => {
+    await rig.control("POST", "reset", {});
+  });
+
+  it("empty: the list says no conversation matches, and asks for no second page", async () => {
+    await rig.control("POST", "reset", { state: "empty" });
+    inbox = await rig.open(exampleBot);
+    const { page, requests } = inbox;
+    await expect.poll(() => page.locator(".done").textContent()).toBe("No conversations match these filters.");
+    expect(await page.locator(".count").textContent()).toBe("0 conversations");
+    expect(requests.filter((request) => request.startsWith(searchPath))).toEqual([`${searchPath}?agentStageId=${exampleBot}`]);
+  });
+
+  it("bot-without-triggers: the conversation's bot shows it has no triggers, and no fire form", async () => {
+    await rig.control("POST", "reset", { state: "bot-without-triggers" });
+    const [first] = (await rig.control("GET", "bots")) as { agentStageId: string; externalEventIds: string[] }[];
+    expect(first?.externalEventIds).toEqual([]);
+    inbox = await rig.open(first!.agentStageId);
+    const { page } = inbox;
+    await page.locator(".list li button").first().click();
+    await expect.poll(() => page.getByRole("region", { name: "Conversation", exact: true }).textContent()).toContain("This bot has no triggers.");
+    expect(await page.locator("form.fire").count()).toBe(0);
+  });
+});
