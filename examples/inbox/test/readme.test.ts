@@ -9,8 +9,8 @@ vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 
 const appDir = fileURLToPath(new URL("..", import.meta.url));
 const readme = await readFile(`${appDir}README.md`, "utf8");
-/** The code of every fenced block of a language in the README. */
-const blocks = (language: string) => [...readme.matchAll(new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\`$`, "gm"))].map((match) => match[1]!);
+/** The code of every fenced block of a language in a README (this app's by default). */
+const blocks = (language: string, text = readme) => [...text.matchAll(new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\`$`, "gm"))].map((match) => match[1]!);
 
 describe("README.md", () => {
   it("the three lines to copy are the app's own, each as written in its source (which the Chromium tests run)", async () => {
@@ -19,6 +19,11 @@ describe("README.md", () => {
     expect(copied).toHaveLength(3);
     const sources = await Promise.all((await readdir(`${appDir}src`)).map((name) => readFile(`${appDir}src/${name}`, "utf8")));
     for (const line of copied) expect(sources.filter((source) => source.split("\n").some((sourceLine) => sourceLine.trim() === line)), line).toHaveLength(1);
+  });
+
+  it("the query package's README shows the same three lines for React", async () => {
+    const queryReadme = await readFile(`${appDir}../../packages/query/README.md`, "utf8");
+    expect(blocks("tsx", queryReadme)).toEqual(blocks("tsx"));
   });
 
   it("the dev command serves the app (on a free port here)", async () => {
