@@ -1,8 +1,9 @@
 import type { BotConversationClient } from "@bot-conversation/client";
 import type { ConversationPage } from "@bot-conversation/types";
-import { InfiniteQueryObserver, QueryClient, type InfiniteData } from "@tanstack/query-core";
-import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
+import { CancelledError, InfiniteQueryObserver, QueryClient, type InfiniteData } from "@tanstack/query-core";
+import { afterEach, describe, expect, expectTypeOf, it, vi } from "vitest";
 import {
+  conversationsKey,
   searchConversationsInfiniteKey,
   searchConversationsInfiniteQueryOptions,
   searchConversationsKey,
@@ -81,5 +82,21 @@ describe("searchConversationsInfiniteQueryOptions", () => {
     const total = pages[0]!.totalItemCount;
     expect(pages.flatMap((page) => page.items).length).toBe(total - 8);
     expect(new Set(pages.flatMap((page) => page.items.map((conversation) => conversation.status)))).toEqual(new Set(["Active"]));
+  });
+});
+
+describe("cancelling", () => {
+  it("cancelQueries on a bot's searches aborts the request in flight (the query's signal reaches the client's fetch)", async () => {
+    sandbox = await startTestSandbox();
+    const { agentStageId } = await busiestBot(sandbox);
+    // The next search waits 10 s before answering: long enough to be cancelled first.
+    await sandbox.control("POST", "faults", { operationId: "searchConversations", status: 200, delayMs: 10_000 });
+    sandbox.requests.length = 0;
+    const queryClient = new QueryClient();
+    const fetching = queryClient.fetchInfiniteQuery(searchConversationsInfiniteQueryOptions(sandbox.client, { agentStageId }));
+    await vi.waitUntil(() => sandbox!.requests.length === 1);
+    await queryClient.cancelQueries({ queryKey: conversationsKey(agentStageId) });
+    await expect(fetching).rejects.toBeInstanceOf(CancelledError);
+    expect(sandbox.signals.map((signal) => signal.aborted)).toEqual([true]);
   });
 });

@@ -7,6 +7,8 @@ export interface TestSandbox {
   readonly client: BotConversationClient;
   /** Method and path (with query string) of every request the client sent, in order. */
   readonly requests: string[];
+  /** The signal of every request the client sent, in order (to see which were aborted). */
+  readonly signals: AbortSignal[];
   /** Calls a control route (`/_sandbox/...`) with the sandbox's token; resolves to the parsed body, if any. */
   control(method: string, path: string, body?: unknown): Promise<unknown>;
   /** Closes the sandbox. */
@@ -19,18 +21,21 @@ const baseUrl = "http://sandbox.invalid";
 export async function startTestSandbox(options: Partial<SandboxOptions> = {}): Promise<TestSandbox> {
   const sandbox = await createSandbox(options);
   const requests: string[] = [];
+  const signals: AbortSignal[] = [];
   const client = createBotConversationClient({
     baseUrl,
     token: "sandbox-token",
     fetch: (request, init) => {
       const url = new URL(request.url);
       requests.push(`${request.method} ${url.pathname}${url.search}`);
+      signals.push(request.signal);
       return sandbox.fetch(request, init);
     },
   });
   return {
     client,
     requests,
+    signals,
     async control(method, path, body) {
       const headers: Record<string, string> = { "X-Token": "sandbox-token" };
       if (body !== undefined) headers["Content-Type"] = "application/json";
