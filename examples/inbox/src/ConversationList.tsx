@@ -28,7 +28,7 @@ export function ConversationList({ filters, selectedId, onSelect }: { filters: S
       {total !== undefined && <p className="count">{total} conversations</p>}
       <ul>
         {items.map((conversation) => (
-          <li key={conversation.id} data-id={conversation.id} aria-selected={conversation.id === selectedId}>
+          <li key={conversation.id} data-id={conversation.id} aria-current={conversation.id === selectedId ? "true" : undefined}>
             <button type="button" onClick={() => onSelect(conversation)}>
               <span className={`status ${conversation.status}`}>{conversation.status}</span>
               <span className="channel">{conversation.channelId}</span>

@@ -10,6 +10,8 @@ const namedChannels = ["directline", "platform"];
 export function Filters({ filters, onChange }: { filters: SearchFilters; onChange: (filters: SearchFilters) => void }) {
   /** Sets one filter; an empty value removes it. */
   const set = (name: keyof SearchFilters, value: string) => {
+    // Leaving the bot field unchanged is no new search.
+    if ((filters[name] ?? "") === value) return;
     const { [name]: _removed, ...rest } = filters;
     onChange(value ? { ...rest, [name]: value } : rest);
   };
@@ -17,7 +19,13 @@ export function Filters({ filters, onChange }: { filters: SearchFilters; onChang
     <form className="filters" aria-label="Filters" onSubmit={(event) => event.preventDefault()}>
       <label>
         Bot (agentStageId)
-        <input name="agentStageId" defaultValue={filters.agentStageId ?? ""} onBlur={(event) => set("agentStageId", event.target.value.trim())} />
+        <input
+          name="agentStageId"
+          defaultValue={filters.agentStageId ?? ""}
+          onBlur={(event) => set("agentStageId", event.target.value.trim())}
+          // Enter applies the bot, as leaving the field does (the form has no submit button).
+          onKeyDown={(event) => event.key === "Enter" && set("agentStageId", event.currentTarget.value.trim())}
+        />
       </label>
       <label>
         Status

@@ -103,6 +103,16 @@ describe("the inbox in Chromium, on the HTTP sandbox", () => {
     expect(new Set(await page.locator(".list .status").allTextContents())).toEqual(new Set(["Closed"]));
   });
 
+  it("typing another bot and pressing Enter shows that bot's conversations", async () => {
+    inbox = await rig.open(exampleBot);
+    const { page, requests } = inbox;
+    await expect.poll(() => page.locator(".count").textContent()).toBe("3 conversations");
+    await page.getByLabel("Bot (agentStageId)").fill(busyBot);
+    await page.getByLabel("Bot (agentStageId)").press("Enter");
+    await expect.poll(() => page.locator(".count").textContent()).toBe(`${busyCount} conversations`);
+    expect(requests.filter((request) => request.startsWith(searchPath))).toEqual([`${searchPath}?agentStageId=${exampleBot}`, `${searchPath}?agentStageId=${busyBot}`]);
+  });
+
   it("a fire with a value for each variable type shows as fired, and the sandbox's journal holds it with each value typed", async () => {
     const { page, conversationId } = await openOrderStatusForm();
     await page.getByLabel("Order number (String)").fill("10482");
