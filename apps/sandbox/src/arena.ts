@@ -1,5 +1,7 @@
-/** Bytes per chunk of an arena. */
-const chunkBytes = 8 * 1024 * 1024;
+/** Bytes per chunk of an arena, at most. */
+const maxChunkBytes = 8 * 1024 * 1024;
+/** Bytes a text takes on average, for the first chunk's size (a small arena does not allocate 8 MiB). */
+const expectedTextBytes = 1024;
 const encoder = new TextEncoder();
 
 /**
@@ -9,13 +11,16 @@ const encoder = new TextEncoder();
  */
 export class TextArena {
   readonly #chunks: Uint8Array[] = [];
-  #used = chunkBytes;
+  readonly #chunkBytes: number;
+  #used: number;
   readonly #chunkOf: Uint32Array;
   readonly #start: Uint32Array;
   readonly #length: Uint32Array;
 
   /** An arena for `count` texts, numbered from 0. */
   constructor(count: number) {
+    this.#chunkBytes = Math.min(maxChunkBytes, Math.max(64 * 1024, count * expectedTextBytes));
+    this.#used = this.#chunkBytes;
     this.#chunkOf = new Uint32Array(count);
     this.#start = new Uint32Array(count);
     this.#length = new Uint32Array(count);
@@ -24,8 +29,8 @@ export class TextArena {
   /** Keeps `text` as text number `index`. */
   set(index: number, text: string): void {
     // UTF-8 takes at most three bytes per UTF-16 code unit.
-    if (this.#used + text.length * 3 > chunkBytes) {
-      this.#chunks.push(new Uint8Array(Math.max(chunkBytes, text.length * 3)));
+    if (this.#used + text.length * 3 > this.#chunkBytes) {
+      this.#chunks.push(new Uint8Array(Math.max(this.#chunkBytes, text.length * 3)));
       this.#used = 0;
     }
     const chunk = this.#chunks.length - 1;

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { maxBodyBytes, refusal, type SandboxContext } from "./context.ts";
 import { controlChecker, controlDescription, operationParameters } from "./description.ts";
 import { generatedSource } from "./store.ts";
+import { stateConflict } from "./options.ts";
 import type { Fault } from "./faults.ts";
 import type { SandboxState } from "./options.ts";
 import { fixtureDefects, type Fixture } from "./fixture.ts";
@@ -24,6 +25,8 @@ export function controlRoutes(context: SandboxContext): Hono {
     const defects = checkReset(body.value ?? {});
     if (defects.length > 0) return refusal(context, { ok: false, status: 400, detail: "The reset request is invalid; nothing was changed.", defects });
     const given = (body.value ?? {}) as { seed?: string; conversations?: number; state?: SandboxState };
+    const conflict = stateConflict(given);
+    if (conflict) return refusal(context, { ok: false, status: 400, detail: "The reset request is invalid; nothing was changed.", defects: [{ path: "$.conversations", message: conflict }] });
     return Response.json(await context.replaceData(generatedSource(options, given)));
   });
 

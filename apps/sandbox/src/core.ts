@@ -3,6 +3,7 @@ import type { SandboxContext } from "./context.ts";
 import { Faults, type Fault } from "./faults.ts";
 import { FiredEvents, RequestJournal, type FiredEventRecord, type FiredEventsKeeper, type RequestFilter, type RequestRecord } from "./journal.ts";
 import type { SandboxOptions, SandboxState } from "./options.ts";
+import { stateConflict } from "./options.ts";
 import { generatedSource, Store, type DataSource } from "./store.ts";
 
 /** A running sandbox in process: the same handler the server runs, as a `fetch` function. */
@@ -65,7 +66,11 @@ export async function openSandbox(options: SandboxOptions, start: SandboxStart):
     close: async () => start.keeper?.close(),
     requests: (filter) => context.requests.list(filter),
     firedEvents: (filter) => context.fired.list(filter),
-    reset: (given = {}) => context.replaceData(generatedSource(options, given)),
+    reset: async (given = {}) => {
+      const conflict = stateConflict(given);
+      if (conflict) throw new TypeError(`conversations: ${conflict}`);
+      return context.replaceData(generatedSource(options, given));
+    },
     fault: (fault) => context.faults.add(fault),
   };
 }

@@ -81,9 +81,8 @@ export function resolveOptions(given: Partial<SandboxOptions> = {}): SandboxOpti
     throw new TypeError("tokens: expected a non-empty list of non-empty strings");
   }
   if (!(sandboxStates as readonly string[]).includes(options.state)) throw new TypeError(`state: expected one of ${sandboxStates.join(", ")}; got ${JSON.stringify(options.state)}`);
-  if ((options.state === "large" || options.state === "empty") && given.conversations !== undefined) {
-    throw new TypeError(`conversations: the state ${JSON.stringify(options.state)} sets the number of conversations; give one or the other`);
-  }
+  const conflict = stateConflict({ state: options.state, conversations: given.conversations });
+  if (conflict) throw new TypeError(`conversations: ${conflict}`);
   if (options.state !== "default" && options.fixture !== undefined) throw new TypeError(`state: a fixture is its own data; give state ${JSON.stringify(options.state)} or a fixture, not both`);
   checkLatency(options.latency);
   return options;
@@ -111,4 +110,11 @@ function checkLatency(latency: unknown): void {
 
 function withoutUndefined<T extends object>(given: T): Partial<T> {
   return Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/** Why a count cannot go with a state that sets the count itself (`empty`, `large`), or `undefined`. */
+export function stateConflict(given: { conversations?: number | undefined; state?: SandboxState | undefined }): string | undefined {
+  return (given.state === "large" || given.state === "empty") && given.conversations !== undefined
+    ? `must not be sent with the state ${JSON.stringify(given.state)}, which sets the number of conversations itself`
+    : undefined;
 }
