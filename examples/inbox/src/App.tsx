@@ -13,9 +13,7 @@ export function App() {
     <main>
       <header>
         <h1>Inbox</h1>
-        <p className="target">
-          Service: <code>{settings.baseUrl}</code>
-        </p>
+        <p className="target">{settings.inPage ? "Service: the sandbox inside this page (MSW), no server" : <>Service: <code>{settings.baseUrl}</code></>}</p>
       </header>
       <Filters filters={filters} onChange={(next) => (setFilters(next), setSelected(undefined))} />
       <div className="panes">

@@ -1,13 +1,15 @@
 /**
- * The built inbox in Chromium against the real HTTP sandbox, each on a free port of 127.0.0.1: what a
- * person does with it (scroll, filter, fire) and what the sandbox then holds.
+ * The built inbox in Chromium, served on a free port of 127.0.0.1, on each target: the real HTTP
+ * sandbox on another free port, and the sandbox inside the page (MSW, no server). What a person does
+ * with it (scroll, filter, fire) and what the sandbox then holds. The HTTP sandbox, with the same
+ * default data, is also the oracle of what each list should hold.
  */
 import { createBotConversationClient } from "@bot-conversation/client";
 import type { ConversationSummary } from "@bot-conversation/types";
 import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { startInboxRig, type InboxRig, type OpenInbox } from "./support/inbox.ts";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { startInboxRig, type InboxRig, type OpenInbox, type Target } from "./support/inbox.ts";
 
 vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 
@@ -24,15 +26,12 @@ let busyBot: string;
 let busyCount: number;
 beforeAll(async () => {
   rig = await startInboxRig();
-  const bots = (await rig.control("GET", "bots")) as { agentStageId: string; conversations: number }[];
+  const response = await fetch(`${rig.sandbox.url}/_sandbox/bots`, { headers: { "X-Token": "sandbox-token" } });
+  const bots = (await response.json()) as { agentStageId: string; conversations: number }[];
   ({ agentStageId: busyBot, conversations: busyCount } = bots.reduce((busiest, bot) => (bot.conversations > busiest.conversations ? bot : busiest)));
   expect(busyCount).toBeGreaterThan(pageSize * 3);
 });
 afterAll(() => rig?.close());
-beforeEach(async () => {
-  await rig.control("DELETE", "faults");
-  await rig.control("DELETE", "fired-events");
-});
 afterEach(async () => {
   // No uncaught exception in the page, whatever the test did.
   expect(inbox?.errors).toEqual([]);
@@ -40,9 +39,10 @@ afterEach(async () => {
   inbox = undefined;
 });
 
-/** Every conversation of a search, in order, read by the client straight from the sandbox. */
+/** Every conversation of a search, in order, read by the client from the HTTP sandbox in its default data. */
 async function expected(query: { agentStageId: string; status?: "Active" | "Closed" | "Operator" }): Promise<ConversationSummary[]> {
   const client = createBotConversationClient({ baseUrl: rig.sandbox.url, token: "sandbox-token" });
+  await fetch(`${rig.sandbox.url}/_sandbox/reset`, { method: "POST", headers: { "X-Token": "sandbox-token", "Content-Type": "application/json" }, body: "{}" });
   const all: ConversationSummary[] = [];
   for await (const conversation of client.iterateConversations(query)) all.push(conversation);
   return all;
@@ -64,38 +64,40 @@ async function scrollToEnd(page: Page): Promise<void> {
 }
 
 /** Opens the inbox on the example bot, chooses its first conversation and the trigger "Order status changed"; returns the conversation's id. */
-async function openOrderStatusForm(): Promise<{ page: Page; conversationId: string }> {
-  inbox = await rig.open(exampleBot);
+async function openOrderStatusForm(target: Target): Promise<{ page: Page; conversationId: string }> {
   const [conversation] = await expected({ agentStageId: exampleBot });
+  inbox = await target.open(exampleBot);
   await inbox.page.locator(`.list li[data-id="${conversation!.id}"] button`).click();
   await inbox.page.getByRole("button", { name: /Order status changed/ }).click();
   return { page: inbox.page, conversationId: conversation!.id };
 }
 
-describe("the inbox in Chromium, on the HTTP sandbox", () => {
+describe.each([0, 1] as const)("the inbox in Chromium, on target %i (0: the HTTP sandbox, 1: the sandbox inside the page, MSW)", (index) => {
+  const target = () => rig.targets[index];
+
   it("scrolling loads page after page to the end, each conversation once, in the service's order, and then stops", async () => {
-    inbox = await rig.open(busyBot);
+    const ids = (await expected({ agentStageId: busyBot })).map((conversation) => conversation.id);
+    inbox = await target().open(busyBot);
     const { page, requests } = inbox;
     await expect.poll(() => page.locator(".count").textContent()).toBe(`${busyCount} conversations`);
     await scrollToEnd(page);
-    const ids = await rowIds(page);
-    expect(ids).toEqual((await expected({ agentStageId: busyBot })).map((conversation) => conversation.id));
+    expect(await rowIds(page)).toEqual(ids);
     expect(new Set(ids).size).toBe(busyCount);
     await expect.poll(() => page.locator(".done").textContent()).toBe(`All ${busyCount} conversations loaded.`);
     // One request a page, the first without pageIndex; scrolling again at the end sends nothing.
     await page.getByRole("region", { name: "Conversations" }).evaluate((element) => element.scrollTo(0, element.scrollHeight));
     expect(requests.filter((request) => request.startsWith(searchPath))).toEqual(
-      Array.from({ length: Math.ceil(busyCount / pageSize) }, (_, index) => `${searchPath}?agentStageId=${busyBot}${index === 0 ? "" : `&pageIndex=${index}`}`),
+      Array.from({ length: Math.ceil(busyCount / pageSize) }, (_, page) => `${searchPath}?agentStageId=${busyBot}${page === 0 ? "" : `&pageIndex=${page}`}`),
     );
   });
 
   it("changing a filter refetches: the list then holds exactly the matching conversations", async () => {
-    inbox = await rig.open(busyBot);
+    const closed = await expected({ agentStageId: busyBot, status: "Closed" });
+    expect(closed.length).toBeGreaterThan(0);
+    inbox = await target().open(busyBot);
     const { page, requests } = inbox;
     await expect.poll(() => page.locator(".count").textContent()).toBe(`${busyCount} conversations`);
     await page.getByLabel("Status").selectOption("Closed");
-    const closed = await expected({ agentStageId: busyBot, status: "Closed" });
-    expect(closed.length).toBeGreaterThan(0);
     await expect.poll(() => page.locator(".count").textContent()).toBe(`${closed.length} conversations`);
     expect(requests).toContain(`${searchPath}?agentStageId=${busyBot}&status=Closed`);
     await scrollToEnd(page);
@@ -104,7 +106,7 @@ describe("the inbox in Chromium, on the HTTP sandbox", () => {
   });
 
   it("typing another bot and pressing Enter shows that bot's conversations", async () => {
-    inbox = await rig.open(exampleBot);
+    inbox = await target().open(exampleBot);
     const { page, requests } = inbox;
     await expect.poll(() => page.locator(".count").textContent()).toBe("3 conversations");
     await page.getByLabel("Bot (agentStageId)").fill(busyBot);
@@ -114,7 +116,7 @@ describe("the inbox in Chromium, on the HTTP sandbox", () => {
   });
 
   it("a fire with a value for each variable type shows as fired, and the sandbox's journal holds it with each value typed", async () => {
-    const { page, conversationId } = await openOrderStatusForm();
+    const { page, conversationId } = await openOrderStatusForm(target());
     await page.getByLabel("Order number (String)").fill("10482");
     await page.getByLabel("Order total (Number)").fill("149.9");
     await page.getByLabel("Paid (Boolean)").selectOption("true");
@@ -126,7 +128,7 @@ describe("the inbox in Chromium, on the HTTP sandbox", () => {
     await page.getByRole("button", { name: "Fire", exact: true }).click();
     await expect.poll(() => page.getByRole("status").textContent()).toBe(`Fired Order status changed into ${conversationId}.`);
     const deliveryDate = await page.evaluate(() => new Date("2026-11-21T10:00:00").toISOString());
-    const fired = (await rig.control("GET", "fired-events")) as { conversationId: string; externalEventId: string; externalEventPayload: unknown }[];
+    const fired = (await inbox!.control("GET", "fired-events")) as { conversationId: string; externalEventId: string; externalEventPayload: unknown }[];
     expect(fired.map((event) => ({ conversationId: event.conversationId, externalEventId: event.externalEventId, externalEventPayload: event.externalEventPayload }))).toEqual([
       {
         conversationId,
@@ -145,10 +147,11 @@ describe("the inbox in Chromium, on the HTTP sandbox", () => {
   });
 
   it("a wrong variable value shows the service's error detail, and nothing is recorded", async () => {
-    const { page, conversationId } = await openOrderStatusForm();
+    const { page, conversationId } = await openOrderStatusForm(target());
     // JSON, but a string where the trigger declares a ComplexObject: the service judges it (500).
     await page.getByLabel("Delivery address (ComplexObject)").fill('"nowhere"');
     await page.getByRole("button", { name: "Fire", exact: true }).click();
+    // What the HTTP sandbox answers the same request: the same rules on either target.
     const answer = await fetch(`${rig.sandbox.url}/api/v1/runtime/simple/external/events`, {
       method: "POST",
       headers: { "X-Token": "sandbox-token", "Content-Type": "application/json" },
@@ -160,44 +163,39 @@ describe("the inbox in Chromium, on the HTTP sandbox", () => {
     const alert = page.locator(".fire [role=alert]");
     await expect.poll(() => alert.locator(".service-detail").textContent()).toBe(detail);
     expect(await alert.textContent()).toContain("The service answered 500.");
-    expect(await rig.control("GET", "fired-events")).toEqual([]);
+    expect(await inbox!.control("GET", "fired-events")).toEqual([]);
   });
 
   it("an injected 503 on the search, past the client's retries, shows a retry state; Retry then loads the list", async () => {
-    // Three 503s: the first attempt and the client's two retries (Retry-After: 0, so without waiting).
-    await rig.control("POST", "faults", { operationId: "searchConversations", status: 503, retryAfter: 0, times: 3 });
-    inbox = await rig.open(busyBot);
+    const closed = await expected({ agentStageId: busyBot, status: "Closed" });
+    inbox = await target().open(busyBot);
     const { page, requests } = inbox;
+    await expect.poll(() => page.locator(".count").textContent()).toBe(`${busyCount} conversations`);
+    // Three 503s: the first attempt and the client's two retries (Retry-After: 0, so without waiting).
+    await inbox.control("POST", "faults", { operationId: "searchConversations", status: 503, retryAfter: 0, times: 3 });
+    await page.getByLabel("Status").selectOption("Closed");
     const alert = page.getByRole("region", { name: "Conversations" }).getByRole("alert");
     await expect.poll(() => alert.textContent()).toMatch(/^Conversations could not be loaded\. The service answered 503\./);
-    expect(requests.filter((request) => request.startsWith(searchPath))).toHaveLength(3);
+    expect(requests.filter((request) => request.includes("status=Closed"))).toHaveLength(3);
     await alert.getByRole("button", { name: "Retry" }).click();
-    await expect.poll(() => page.locator(".count").textContent()).toBe(`${busyCount} conversations`);
+    await expect.poll(() => page.locator(".count").textContent()).toBe(`${closed.length} conversations`);
     expect(await alert.count()).toBe(0);
-    expect(await rowIds(page)).toHaveLength(pageSize);
-  });
-});
-
-describe("the inbox on the sandbox's named states", () => {
-  afterEach(async () => {
-    await rig.control("POST", "reset", {});
+    expect(await rowIds(page)).toEqual(closed.slice(0, pageSize).map((conversation) => conversation.id));
   });
 
-  it("empty: the list says no conversation matches, and asks for no second page", async () => {
-    await rig.control("POST", "reset", { state: "empty" });
-    inbox = await rig.open(exampleBot);
+  it("on the empty state, the list says no conversation matches, and asks for no second page", async () => {
+    inbox = await target().open(exampleBot, "empty");
     const { page, requests } = inbox;
     await expect.poll(() => page.locator(".done").textContent()).toBe("No conversations match these filters.");
     expect(await page.locator(".count").textContent()).toBe("0 conversations");
     expect(requests.filter((request) => request.startsWith(searchPath))).toEqual([`${searchPath}?agentStageId=${exampleBot}`]);
   });
 
-  it("bot-without-triggers: the conversation's bot shows it has no triggers, and no fire form", async () => {
-    await rig.control("POST", "reset", { state: "bot-without-triggers" });
-    const [first] = (await rig.control("GET", "bots")) as { agentStageId: string; externalEventIds: string[] }[];
-    expect(first?.externalEventIds).toEqual([]);
-    inbox = await rig.open(first!.agentStageId);
+  it("on the bot-without-triggers state, the conversation's bot shows it has no triggers, and no fire form", async () => {
+    inbox = await target().open(exampleBot, "bot-without-triggers");
     const { page } = inbox;
+    const [first] = (await inbox.control("GET", "bots")) as { agentStageId: string; externalEventIds: string[] }[];
+    expect(first).toMatchObject({ agentStageId: exampleBot, externalEventIds: [] });
     await page.locator(".list li button").first().click();
     await expect.poll(() => page.getByRole("region", { name: "Conversation", exact: true }).textContent()).toContain("This bot has no triggers.");
     expect(await page.locator("form.fire").count()).toBe(0);

@@ -26,9 +26,9 @@ describe("README.md", () => {
     expect(blocks("tsx", queryReadme)).toEqual(blocks("tsx"));
   });
 
-  it("the dev command serves the app (on a free port here)", async () => {
+  it("the dev command serves the app and MSW's worker script (on a free port here)", async () => {
     const [commands] = blocks("sh");
-    const dev = commands!.split("\n").find((line) => line.includes(" dev"))!.split("#")[0]!.trim();
+    const dev = commands!.split("\n").find((line) => line.startsWith("pnpm "))!.split("#")[0]!.trim();
     expect(dev).toBe("pnpm --filter @bot-conversation/example-inbox dev");
     const [command, ...args] = dev.split(" ");
     const child = spawn(command!, [...args, "--port", "0", "--host", "127.0.0.1"], { cwd: appDir, detached: true, stdio: ["ignore", "pipe", "pipe"] });
@@ -48,6 +48,9 @@ describe("README.md", () => {
       const main = await fetch(`${url}src/main.tsx`);
       expect(main.status).toBe(200);
       expect(await main.text()).toContain("QueryClientProvider");
+      // MSW's worker script for the in-page sandbox, served beside the app.
+      const worker = await fetch(`${url}mockServiceWorker.js`);
+      expect(await worker.text()).toContain("Mock Service Worker");
     } finally {
       const exited = once(child, "exit");
       // pnpm runs vite as its child: the whole process group is stopped.
