@@ -57,8 +57,7 @@ export function searchConversationsQueryOptions(client: BotConversationClient, q
  * `query.pageIndex` gives a start, and a page other than the one asked for is a `PaginationError`
  * rather than a duplicate or a gap. The next page comes from the service's envelope by the client's
  * `nextPageIndex`: the returned `pageIndex + 1` while `hasMore` is true (the base of `pageIndex` is
- * never assumed). `retry: false`,
- * as for `searchConversationsQueryOptions`.
+ * never assumed). `retry: false`, as for `searchConversationsQueryOptions`.
  */
 export function searchConversationsInfiniteQueryOptions(client: BotConversationClient, query: SearchConversationsQuery = {}): SearchConversationsInfiniteQueryOptions {
   const { pageIndex, ...filters } = query;
