@@ -13,8 +13,8 @@ export function inlineScripts(html: string): string[] {
 /**
  * Content-Security-Policy of the reference: everything from the site itself, scripts only the
  * viewer file and the page's own inline scripts (by hash). Styles allow inline because the viewer
- * (styled-components) injects its styles at run time. `connect-src` lets the "Try it" panel reach
- * the local mock.
+ * (styled-components) injects its styles at run time. `connect-src` lets the "Try it" panel
+ * (`try-it/`, files of the site) reach the local sandbox and mock, and nothing else.
  */
 export function contentSecurityPolicy(html: string): string {
   const hashes = inlineScripts(html).map(scriptHash);

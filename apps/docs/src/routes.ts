@@ -1,15 +1,23 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** The in-site addresses a page links to (`href="/section/errors"`), without the root and files. */
+/** The viewer's routes a page links to (`href="#/section/errors"` gives `/section/errors`), without the root. */
 export function linkedAddresses(html: string): string[] {
-  const hrefs = [...html.matchAll(/href="(\/[^"#?]*)"/g)].map((match) => match[1] ?? "");
-  return [...new Set(hrefs)].filter((href) => href !== "/" && !/\.\w+$/.test(href)).sort();
+  const routes = [...html.matchAll(/href="#(\/[^"#?]*)"/g)].map((match) => match[1] ?? "");
+  return [...new Set(routes)].filter((route) => route !== "/").sort();
 }
 
-/** A page that sends a browser at `address` to the viewer's own form of it, `/#address`; no script needed. */
+/** The way from the page at `address` (served as `<address>/index.html`) back to the site's root: `../../` for `/section/errors`. */
+export function pathToRoot(address: string): string {
+  return "../".repeat(address.split("/").filter((segment) => segment !== "").length);
+}
+
+/**
+ * A page that sends a browser at `address` to the viewer's own form of it, relative to where it is
+ * served (`../../#/section/errors`), so it works under any base path; no script needed.
+ */
 export function redirectPage(address: string): string {
-  const target = `/#${address}`;
+  const target = `${pathToRoot(address)}#${address}`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -26,8 +34,10 @@ export function redirectPage(address: string): string {
 }
 
 /**
- * Writes `<address>/index.html` for every address the page links to, so a static host with no
- * fallback (not even `404.html`) answers `/section/errors` with 200 and the right target.
+ * Writes `<address>/index.html` for every route the page links to, so the path form of an address
+ * (`/section/errors`, the form the viewer used to show) loads its target on any static host, under
+ * any base path. Hosts answer the folder's address with a redirect to its `/` form, which the
+ * relative target counts from.
  */
 export function writeRedirectPages(distDirectory: string, html: string): string[] {
   const addresses = linkedAddresses(html);

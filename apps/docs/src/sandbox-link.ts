@@ -16,7 +16,7 @@ This toolkit's sandbox, not part of the service: \`pnpm start\` runs it beside t
 \`http://127.0.0.1:4011\`. It answers the three operations above by the service's rules over an
 embedded database, and adds routes of its own under \`/_sandbox/\` to regenerate or replace its
 data, export a conversation, list the external events it received, and inject faults.
-Those routes have a reference of their own: [the sandbox control API](/${sandboxControlPage}).
+Those routes have a reference of their own: [the sandbox control API](${sandboxControlPage}).
 `;
 
 /** Returns a copy of the bundled description whose `info.description` ends with the sandbox section. */

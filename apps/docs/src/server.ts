@@ -49,9 +49,10 @@ export function resolveFile(root: string, requestUrl: string): string | undefine
 
 /**
  * A static file server for a built site: GET and HEAD only, `index.html` for directories, no
- * listing; the build's precompressed copies (`.br`, `.gz`) when the client accepts them. A path
- * without a file extension that names no file gets `index.html`, because the
- * viewer routes by path (`/section/errors`, `/conversations`) and a reload must land on the page.
+ * listing; the build's precompressed copies (`.br`, `.gz`) when the client accepts them. As static
+ * hosts do, a directory's address without its `/` is redirected to it (the redirect pages count
+ * their relative target from there), and an unknown path without a file extension gets `404.html`,
+ * which finds the route it names.
  */
 export function createStaticServer(root: string): Server {
   return createServer(async (request, response) => {
@@ -61,9 +62,16 @@ export function createStaticServer(root: string): Server {
     }
     let file = resolveFile(root, request.url ?? "/");
     let info = file ? await stat(file).catch(() => undefined) : undefined;
+    if (file && info?.isDirectory()) {
+      const { pathname, search } = new URL(request.url ?? "/", "http://localhost");
+      response.writeHead(301, { location: `${pathname}/${search}` }).end();
+      return;
+    }
+    let status = 200;
     if (file && !info?.isFile() && extname(file) === "") {
-      file = join(root, "index.html");
+      file = join(root, "404.html");
       info = await stat(file).catch(() => undefined);
+      status = 404;
     }
     if (!file || !info?.isFile()) {
       response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found\n");
@@ -72,11 +80,11 @@ export function createStaticServer(root: string): Server {
     const compressed = await precompressedCopy(file, request.headers["accept-encoding"]);
     // "no-cache" makes the browser ask again; the ETag lets it keep its copy (a 304, no body) until the file changes.
     const etag = `"${info.size.toString(36)}-${info.mtimeMs.toString(36)}-${compressed?.encoding ?? "identity"}"`;
-    if (request.headers["if-none-match"] === etag) {
+    if (status === 200 && request.headers["if-none-match"] === etag) {
       response.writeHead(304, { etag, vary: "accept-encoding", "cache-control": "no-cache" }).end();
       return;
     }
-    response.writeHead(200, {
+    response.writeHead(status, {
       etag,
       "content-type": contentTypes[extname(file)] ?? "application/octet-stream",
       "content-length": compressed?.size ?? info.size,

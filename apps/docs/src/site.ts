@@ -3,26 +3,30 @@ import { join } from "node:path";
 import { precompress } from "./compress.ts";
 import { contentSecurityPolicy, policyPlaceholder } from "./csp.ts";
 import { machineSection, writeMachineReference, type Bundle } from "./machine.ts";
+import { notFoundPage } from "./not-found.ts";
 import { bundlePath, distDirectory, templatePath, yamlBundlePath } from "./paths.ts";
 import { runRedocly } from "./redocly.ts";
 import { redocOptions } from "./redoc-options.ts";
+import { withRelativeAddresses, withRelativeMarkdownLinks } from "./relative.ts";
 import { writeRedirectPages } from "./routes.ts";
 import { withCodeSamples } from "./samples.ts";
 import { withSandboxControlLink } from "./sandbox-link.ts";
 import { withSearchableText } from "./search-text.ts";
 import { withSection } from "./sections.ts";
+import { withTryItPlaceholders, withTryItScript, writeTryItScripts } from "./try-it/build.ts";
+import type { FormBundle } from "./try-it/form.ts";
 import { withPlainServerDescriptions } from "./servers.ts";
 import { withWorkflows } from "./workflows.ts";
 import { integrity, servedViewer, viewerFileName } from "./viewer.ts";
 
-/** Points the page at the local viewer instead of Redocly's CDN, and sets its integrity to the served file. */
+/** Points the page at the local viewer (beside the page: `./redoc.standalone.js`) instead of Redocly's CDN, and sets its integrity to the served file. */
 export function useLocalViewer(html: string, viewer: { source: string; version: string }): string {
   const cdnUrl = `https://cdn.redocly.com/redoc/v${viewer.version}/bundles/redoc.standalone.js`;
   // The page is prerendered by the CLI's own Redoc; hydrating with another version would break it.
   if (!html.includes(cdnUrl)) throw new Error(`build-docs output does not load Redoc ${viewer.version} from ${cdnUrl}`);
   return html
-    .replaceAll(cdnUrl, `/${viewerFileName}`)
-    .replace(/(<link rel="modulepreload" href="\/redoc\.standalone\.js" integrity=")[^"]+(")/, `$1${integrity(viewer.source)}$2`);
+    .replaceAll(cdnUrl, `./${viewerFileName}`)
+    .replace(/(<link rel="modulepreload" href="\.\/redoc\.standalone\.js" integrity=")[^"]+(")/, `$1${integrity(viewer.source)}$2`);
 }
 
 /** Fills the template's Content-Security-Policy placeholder with the policy for this page. */
@@ -31,12 +35,12 @@ export function applyContentSecurityPolicy(html: string): string {
   return html.replace(policyPlaceholder, contentSecurityPolicy(html));
 }
 
-/** Builds `dist/`: the description with code samples and the link to the sandbox control API's page, `index.html` from `redocly build-docs`, and the viewer. */
+/** Builds `dist/`: the description with code samples and the link to the sandbox control API's page, `index.html` from `redocly build-docs`, and the viewer; every address relative, so it works under any base path. */
 export async function buildSite(): Promise<void> {
   rmSync(distDirectory, { recursive: true, force: true });
   mkdirSync(distDirectory, { recursive: true });
   const bundle = JSON.parse(readFileSync(bundlePath, "utf8")) as Bundle;
-  const description = withPlainServerDescriptions(withSearchableText(withSection(withSandboxControlLink(withWorkflows(withCodeSamples(bundle))), machineSection)));
+  const description = withTryItPlaceholders(withRelativeMarkdownLinks(withPlainServerDescriptions(withSearchableText(withSection(withSandboxControlLink(withWorkflows(withCodeSamples(bundle))), machineSection)))));
   const descriptionPath = join(distDirectory, "openapi.json");
   writeFileSync(descriptionPath, `${JSON.stringify(description, null, 2)}\n`);
 
@@ -45,12 +49,12 @@ export async function buildSite(): Promise<void> {
 
   const viewer = servedViewer();
   writeFileSync(join(distDirectory, viewerFileName), viewer.source);
-  const page = applyContentSecurityPolicy(useLocalViewer(readFileSync(indexPath, "utf8"), viewer));
+  const tryItScripts = writeTryItScripts(distDirectory, bundle as unknown as FormBundle);
+  const page = applyContentSecurityPolicy(withTryItScript(withRelativeAddresses(useLocalViewer(readFileSync(indexPath, "utf8"), viewer))));
   writeFileSync(indexPath, page);
-  // Static hosts (GitHub Pages, Netlify, Cloudflare Pages, Surge) answer unknown paths with 404.html:
-  // the same page, so an address like /section/errors opened directly still lands on its target.
-  writeFileSync(join(distDirectory, "404.html"), page);
-  writeRedirectPages(distDirectory, page);
+  const routes = writeRedirectPages(distDirectory, page);
+  // Static hosts (GitHub Pages, Netlify, Cloudflare Pages, Surge) answer unknown paths with 404.html.
+  writeFileSync(join(distDirectory, "404.html"), applyContentSecurityPolicy(notFoundPage(routes)));
   writeMachineReference(distDirectory, bundle, { json: bundlePath, yaml: yamlBundlePath });
-  precompress(["index.html", "404.html", viewerFileName, "openapi.json"].map((name) => join(distDirectory, name)));
+  precompress([...["index.html", viewerFileName, "openapi.json"].map((name) => join(distDirectory, name)), ...tryItScripts]);
 }

@@ -1,32 +1,17 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { useSite, viewports, type OpenSite } from "./support/browser.ts";
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+import { seriousViolations } from "./support/axe.ts";
+import { loadRoute, useSite, viewports } from "./support/browser.ts";
 
 /** One page of each kind: the overview, a section, operations, a model, an event. */
 const addresses = ["/", "/section/errors", "/conversations", "/external-events", "/conversation-export", "/message-activity", "/event-trigger-fired"];
-
-/** axe-core's serious and critical violations on the page as it is, one line per element. */
-async function seriousViolations(site: OpenSite): Promise<string[]> {
-  // Evaluated through DevTools, so the page's Content-Security-Policy does not apply to axe itself.
-  await site.page.evaluate(axeSource);
-  return site.page.evaluate(async () => {
-    const { violations } = await (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; impact: string; nodes: { target: string[]; failureSummary?: string }[] }[] }> } }).axe.run(document);
-    return violations
-      .filter(({ impact }) => impact === "serious" || impact === "critical")
-      .flatMap(({ id, impact, nodes }) => nodes.map((node) => `${impact} ${id} at ${node.target.join(" ")}: ${(node.failureSummary ?? "").replace(/\s+/g, " ").slice(0, 200)}`));
-  });
-}
 
 describe.each(Object.entries(viewports))("accessibility (%s)", (_name, viewport) => {
   const site = useSite({ viewport });
 
   it.each(addresses)("axe-core finds no serious or critical violation on %s", async (address) => {
-    await site.page.goto(`${site.url}${address}`, { waitUntil: "load" });
+    await loadRoute(site, address);
     await site.page.locator(`[id="${address === "/" ? "api-content" : address.slice(1)}"]`).first().waitFor({ state: "attached" });
-    expect(await seriousViolations(site)).toEqual([]);
+    expect(await seriousViolations(site.page)).toEqual([]);
   });
 
   it("the first Tab stop is a skip link that moves focus to the content", async () => {

@@ -16,15 +16,15 @@ async function openFromSidebar(href: string, heading: string): Promise<void> {
 
 describe("the seed's nine parts in the sidebar", () => {
   it.each([
-    ["Purpose", "/section/purpose"],
-    ["Resources", "/section/resources"],
-    ["States and transitions", "/section/states-and-transitions"],
-    ["Endpoints", "/section/endpoints"],
-    ["Authentication", "/section/authentication"],
-    ["Events", "/section/events"],
-    ["Errors", "/section/errors"],
-    ["Limits", "/section/limits"],
-    ["Versioning", "/section/versioning"],
+    ["Purpose", "#/section/purpose"],
+    ["Resources", "#/section/resources"],
+    ["States and transitions", "#/section/states-and-transitions"],
+    ["Endpoints", "#/section/endpoints"],
+    ["Authentication", "#/section/authentication"],
+    ["Events", "#/section/events"],
+    ["Errors", "#/section/errors"],
+    ["Limits", "#/section/limits"],
+    ["Versioning", "#/section/versioning"],
   ])("%s has its own sidebar entry", async (title, href) => {
     const link = site.page.locator(`a[href="${href}"]`).first();
     expect(await link.isVisible()).toBe(true);
@@ -34,12 +34,12 @@ describe("the seed's nine parts in the sidebar", () => {
 
 describe("sections", () => {
   it("Authentication shows the X-Token header", async () => {
-    await openFromSidebar("/section/authentication", "Authentication");
+    await openFromSidebar("#/section/authentication", "Authentication");
     expect(await site.page.getByText("X-Token: <API_TOKEN>").first().isVisible()).toBe(true);
   });
 
   it("Errors shows the error table, one row per operation and status", async () => {
-    await openFromSidebar("/section/errors", "Errors");
+    await openFromSidebar("#/section/errors", "Errors");
     const table = site.page.locator("table", { hasText: "Authorization failed; check the token." }).first();
     expect(await table.isVisible()).toBe(true);
     const rows = await table.locator("tbody tr").allInnerTexts();
@@ -59,9 +59,9 @@ async function chooseSampleLanguage(operation: ReturnType<OpenSite["page"]["loca
 
 describe("operations", () => {
   it.each([
-    ["/conversations", "Search conversations"],
-    ["/external-events", "List external event triggers"],
-    ["/external-events", "Fire an external event"],
+    ["#/conversations", "Search conversations"],
+    ["#/external-events", "List external event triggers"],
+    ["#/external-events", "Fire an external event"],
   ])("%s › %s has a page with its curl and TypeScript samples", async (tagHref, summary) => {
     await site.page.locator(`a[href="${tagHref}"]`).first().click();
     await site.page.locator("a", { hasText: summary }).first().click();
@@ -78,14 +78,14 @@ describe("operations", () => {
 
 describe("models", () => {
   it("the conversation export has its own page with its fields", async () => {
-    await openFromSidebar("/conversation-export", "Conversation export model");
+    await openFromSidebar("#/conversation-export", "Conversation export model");
     for (const field of ["history", "members", "closingReason"]) {
       expect(await site.page.getByText(field, { exact: true }).filter({ visible: true }).count()).toBeGreaterThan(0);
     }
   });
 
   it("the Resources table links each named schema to its model page", async () => {
-    await openFromSidebar("/section/resources", "Resources");
+    await openFromSidebar("#/section/resources", "Resources");
     const table = site.page.locator("table", { hasText: "Page envelope of a search result" }).first();
     const links = await table.locator("a").evaluateAll((anchors) => anchors.map((anchor) => ({ name: anchor.textContent ?? "", href: anchor.getAttribute("href") ?? "" })));
     expect(links.map(({ name }) => name)).toEqual(expect.arrayContaining(["ConversationSummary", "ConversationPage", "ExternalEventTrigger", "FireExternalEventRequest", "ConversationExport"]));
@@ -102,7 +102,7 @@ describe("models", () => {
   });
 
   it("each event activity has its own page", async () => {
-    await openFromSidebar("/event-trigger-fired", "Event: trigger-fired");
+    await openFromSidebar("#/event-trigger-fired", "Event: trigger-fired");
     expect(await site.page.getByText("triggerType", { exact: true }).filter({ visible: true }).count()).toBeGreaterThan(0);
   });
 });
@@ -156,7 +156,7 @@ describe("weight", () => {
 
 describe("self-contained", () => {
   it("saves a screenshot of the overview", async () => {
-    await site.page.locator('a[href="/"]').first().click();
+    await site.page.locator('a[href="#/"]').first().click();
     await site.page.getByRole("heading", { name: "Purpose" }).first().waitFor({ state: "visible" });
     mkdirSync(screenshotDirectory, { recursive: true });
     const image = await site.page.screenshot({ path: `${screenshotDirectory}reference.png` });

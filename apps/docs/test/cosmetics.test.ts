@@ -26,7 +26,7 @@ describe("on a phone", () => {
 });
 
 describe("on a desktop", () => {
-  const site = useSite({ path: "/conversations" });
+  const site = useSite({ path: "/#/conversations" });
 
   it("a code sample's copy button covers none of its code", async () => {
     const sample = site.page.locator("pre", { hasText: "curl --get" }).first();

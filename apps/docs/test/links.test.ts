@@ -1,21 +1,21 @@
 import type { Server } from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStaticServer } from "../src/server.ts";
-import { useSite, viewports, type OpenSite } from "./support/browser.ts";
+import { requestsOutside, useSite, viewports, type OpenSite } from "./support/browser.ts";
 import { createPlainStaticHost } from "./support/static-host.ts";
 
-/** Every in-site address the page links to (sidebar, headings, search results share them), from the rendered page. */
+/** Every route the page links to (sidebar, headings, search results share them: `#/section/errors`), from the rendered page, as addresses (`/section/errors`). */
 async function siteAddresses(site: OpenSite): Promise<string[]> {
-  const hrefs = await site.page.locator('a[href^="/"]').evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
-  return [...new Set(hrefs)].filter((href) => href !== "/" && !/\.\w+$/.test(href)).sort();
+  const hrefs = await site.page.locator('a[href^="#/"]').evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
+  return [...new Set(hrefs.map((href) => href.slice(1).split("#")[0]!))].filter((address) => address !== "/").sort();
 }
 
 /** How long the viewer may take to render and scroll to a target: generous, as each wait ends once the target is in place. */
 const settleMs = 30_000;
 
-/** Where the element an address points at sits after loading it fresh: its distance from the top of the window, or null when missing. */
-async function targetOffset(site: OpenSite, address: string): Promise<number | null> {
-  await site.page.goto(`${site.url}${address}`, { waitUntil: "load" });
+/** Where the element an address points at sits after loading its path form (`<base>section/errors`) fresh: its distance from the top of the window, or null when missing. */
+async function targetOffset(site: OpenSite, address: string, base = "/"): Promise<number | null> {
+  await site.page.goto(`${site.url}${base}${address.slice(1)}`, { waitUntil: "load" });
   const id = address.slice(1);
   const target = site.page.locator(`[id="${id}"]`).first();
   await target.waitFor({ state: "attached", timeout: settleMs }).catch(() => undefined);
@@ -27,13 +27,16 @@ async function targetOffset(site: OpenSite, address: string): Promise<number | n
   return site.page.evaluate((targetId) => document.getElementById(targetId)?.getBoundingClientRect().top ?? null, id);
 }
 
-const hosts: [string, (root: string) => Server][] = [
-  ["the repo's server", createStaticServer],
-  ["a plain static host (404.html for unknown paths)", createPlainStaticHost],
+/** A project site's base path, as GitHub Pages serves one under `/<repo>/`. */
+const subPath = "/some/sub/path/";
+
+const hosts: [string, (root: string) => Server, string][] = [
+  ["the repo's server", createStaticServer, "/"],
+  [`a plain static host (404.html for unknown paths) under ${subPath}`, (root) => createPlainStaticHost(root, subPath), subPath],
 ];
 
-describe.each(hosts)("every address loads its own target on a fresh load, from %s", (_host, createServer) => {
-  const site = useSite({ createServer, viewport: viewports.desktop });
+describe.each(hosts)("every address loads its own target on a fresh load, from %s", (_host, createServer, base) => {
+  const site = useSite({ createServer, viewport: viewports.desktop, path: base });
   let addresses: string[] = [];
   beforeAll(async () => {
     addresses = await siteAddresses(site);
@@ -46,11 +49,12 @@ describe.each(hosts)("every address loads its own target on a fresh load, from %
   it("each one lands on its own heading, with nothing failing to load", async () => {
     const misses: string[] = [];
     for (const address of addresses) {
-      const offset = await targetOffset(site, address);
+      const offset = await targetOffset(site, address, base);
       if (offset === null || Math.abs(offset) >= 120) misses.push(`${address} (target at ${offset})`);
     }
     expect(misses).toEqual([]);
     expect(site.errors).toEqual([]);
+    expect(requestsOutside(site, base)).toEqual([]);
   });
 });
 

@@ -1,13 +1,13 @@
 import { openApiBundle } from "@bot-conversation/test-support/openapi-bundle";
 import { describe, expect, it } from "vitest";
-import { useSite, viewports, type OpenSite } from "./support/browser.ts";
+import { loadRoute, useSite, viewports, type OpenSite } from "./support/browser.ts";
 import { modelPages, siteDescription } from "./support/model-pages.ts";
 
 const bundle = openApiBundle(siteDescription);
 
 /** Opens a model page fresh and reads the example it renders, every level expanded. */
 async function renderedExample(site: OpenSite, address: string): Promise<unknown> {
-  await site.page.goto(`${site.url}${address}`, { waitUntil: "load" });
+  await loadRoute(site, address);
   const section = site.page.locator(`[id="${address.slice(1)}"]`);
   await section.locator("pre").first().waitFor({ state: "attached" });
   const expandAll = section.getByRole("button", { name: "Expand all" });

@@ -37,9 +37,10 @@ async function openSearch(page: Page): Promise<void> {
 /** Types a term into the open search box and returns each result's address and snippet, once the results show it. */
 async function search(page: Page, term: string): Promise<{ href: string; text: string }[]> {
   await page.getByPlaceholder("Search docs...").fill(term);
-  const results = page.locator('a[href^="#/"]');
+  // The dialog's results only: the page's own links are routes too (`#/conversation-export`).
+  const results = page.locator('[data-testid="search-dialog"] a[href^="#/"]');
   await page
-    .waitForFunction((wanted) => [...document.querySelectorAll('a[href^="#/"]')].some((link) => (link.textContent ?? "").toLowerCase().includes(wanted)), term.toLowerCase(), { timeout: 20_000 })
+    .waitForFunction((wanted) => [...document.querySelectorAll('[data-testid="search-dialog"] a[href^="#/"]')].some((link) => (link.textContent ?? "").toLowerCase().includes(wanted)), term.toLowerCase(), { timeout: 20_000 })
     .catch(() => undefined);
   return results.evaluateAll((links) => links.map((link) => ({ href: link.getAttribute("href") ?? "", text: (link as HTMLElement).innerText.replace(/\s+/g, " ") })));
 }

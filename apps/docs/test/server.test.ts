@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +10,9 @@ import { createStaticServer, listen, resolveFile } from "../src/server.ts";
 const root = mkdtempSync(join(tmpdir(), "docs-server-"));
 writeFileSync(join(root, "index.html"), "<!doctype html><title>index</title>");
 writeFileSync(join(root, "redoc.standalone.js"), "export const hydrate = 1;");
+writeFileSync(join(root, "404.html"), "<!doctype html><title>not found</title>");
+mkdirSync(join(root, "section", "errors"), { recursive: true });
+writeFileSync(join(root, "section", "errors", "index.html"), "<!doctype html><title>errors</title>");
 const server = createStaticServer(root);
 let url = "";
 beforeAll(async () => {
@@ -24,13 +27,25 @@ describe("static server", () => {
   it.each([
     ["/", 200, "text/html; charset=utf-8"],
     ["/redoc.standalone.js", 200, "text/javascript; charset=utf-8"],
-    ["/section/errors", 200, "text/html; charset=utf-8"],
+    ["/section/errors/", 200, "text/html; charset=utf-8"],
+    ["/conversations/searchconversations", 404, "text/html; charset=utf-8"],
     ["/missing.js", 404, "text/plain; charset=utf-8"],
   ])("GET %s answers %i as %s", async (path, status, contentType) => {
     const response = await fetch(`${url}${path}`);
     expect(response.status).toBe(status);
     expect(response.headers.get("content-type")).toBe(contentType);
     await response.body?.cancel();
+  });
+
+  it("answers an unknown path without a file extension with 404.html, which finds the route it names", async () => {
+    const response = await fetch(`${url}/conversations/searchconversations`);
+    expect(await response.text()).toContain("<title>not found</title>");
+  });
+
+  it("redirects a folder's address to its / form, keeping the query, as static hosts do", async () => {
+    const response = await fetch(`${url}/section/errors?from=test`, { redirect: "manual" });
+    expect(response.status).toBe(301);
+    expect(response.headers.get("location")).toBe("/section/errors/?from=test");
   });
 
   it("refuses methods other than GET and HEAD", async () => {

@@ -20,7 +20,7 @@ describe("the built site is self-contained", () => {
   });
 
   it("serves the viewer from the site, with no remote images left in it", () => {
-    expect(html).toContain(`from "/${viewerFileName}"`);
+    expect(html).toContain(`from "./${viewerFileName}"`);
     expect(viewer).not.toContain("https://cdn.redoc.ly/redoc/logo-mini");
   });
 
@@ -30,6 +30,14 @@ describe("the built site is self-contained", () => {
     expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
     const hashes = policy?.match(/'sha256-[^']+'/g) ?? [];
     expect(hashes).toHaveLength(inlineScripts(html).length);
+  });
+
+  it("loads the Try it panel as a file of the site, under the same strict policy: only the site, 127.0.0.1 and localhost to connect to", () => {
+    expect(html).toContain('<script type="module" src="try-it/panel.js"></script>');
+    const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1];
+    expect(policy?.replaceAll(/ 'sha256-[^']+'/g, "")).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self' http://127.0.0.1:* http://localhost:*; base-uri 'none'; form-action 'none'",
+    );
   });
 });
 

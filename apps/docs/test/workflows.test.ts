@@ -8,7 +8,7 @@ import { useSite } from "./support/browser.ts";
 const document = parse(readFileSync(workflowsPath, "utf8")) as ArazzoDocument;
 
 describe("the reference's Workflows section, generated from the Arazzo document, in Chromium", () => {
-  const site = useSite({ path: "/section/workflows" });
+  const site = useSite({ path: "/#/section/workflows" });
 
   it("opens on a fresh load and shows every workflow with its steps, inputs and success criteria", async () => {
     const { page } = site;

@@ -57,6 +57,14 @@ export interface SummaryRow {
   readonly inbound: boolean;
 }
 
+/** Conversation numbers in one search order: all, and split by bot, status and channel (each part indexed by the column's code). */
+interface OrderLists {
+  readonly all: Uint32Array;
+  readonly byBot: Uint32Array[];
+  readonly byStatus: Uint32Array[];
+  readonly byChannel: Uint32Array[];
+}
+
 /** Conversations loaded between two pauses of a load that must not hold up other requests. */
 const loadChunk = 4096;
 
@@ -82,8 +90,8 @@ export class Store {
   readonly #summaries: TextArena;
   readonly #statusCodes = new Map<string, number>();
   readonly #channelCodes = new Map<string, number>();
-  /** Conversation numbers in each search order, for all conversations and per bot. */
-  #orders: Record<SearchOrder, { all: Uint32Array; byBot: Uint32Array[] }> | undefined;
+  /** Conversation numbers in each search order: all of them, and per bot, per status and per channel. */
+  #orders: Record<SearchOrder, OrderLists> | undefined;
   readonly #exportAt: (index: number) => ConversationExport;
 
   private constructor(bots: readonly StoredBot[], count: number, exportAt: (index: number) => ConversationExport) {
@@ -146,11 +154,17 @@ export class Store {
       return all;
     };
     const startDesc = byDescending(this.#startedMs);
-    const withBots = (all: Uint32Array) => ({ all, byBot: this.#bots.map((_, bot) => all.filter((index) => this.#bot[index] === bot)) });
+    /** The list split by a column's value, each part in the list's order. */
+    const split = (all: Uint32Array, column: ArrayLike<number>): Uint32Array[] => {
+      const parts: number[][] = [];
+      for (const index of all) (parts[column[index]!] ??= []).push(index);
+      return Array.from(parts, (part) => Uint32Array.from(part ?? []));
+    };
+    const lists = (all: Uint32Array): OrderLists => ({ all, byBot: split(all, this.#bot), byStatus: split(all, this.#status), byChannel: split(all, this.#channel) });
     this.#orders = {
-      "startedOn-desc": withBots(startDesc),
-      "startedOn-asc": withBots(startDesc.slice().reverse()),
-      "latestMessageOn-desc": withBots(byDescending(this.#latestMs)),
+      "startedOn-desc": lists(startDesc),
+      "startedOn-asc": lists(startDesc.slice().reverse()),
+      "latestMessageOn-desc": lists(byDescending(this.#latestMs)),
     };
   }
 
@@ -161,29 +175,57 @@ export class Store {
 
   /** One page of a search, and the number of matches; each item as its stored summary. */
   search(filters: SearchFilters, order: SearchOrder, limit: number, offset: number): { total: number; items: SummaryRow[] } {
-    const orders = this.#orders![order];
-    let candidates = orders.all;
-    if (filters.agentStageId !== undefined) {
-      const bot = this.#botIndex.get(filters.agentStageId);
-      if (bot === undefined) return { total: 0, items: [] };
-      candidates = orders.byBot[bot]!;
-    }
+    const lists = this.#orders![order];
+    const bot = filters.agentStageId === undefined ? -1 : (this.#botIndex.get(filters.agentStageId) ?? -2);
     const status = filters.status === undefined ? -1 : (this.#statusCodes.get(filters.status) ?? -2);
     const channel = filters.channelId === undefined ? -1 : (this.#channelCodes.get(filters.channelId) ?? -2);
-    if (status === -2 || channel === -2) return { total: 0, items: [] };
+    if (bot === -2 || status === -2 || channel === -2) return { total: 0, items: [] };
+    // The shortest of the lists the equality filters name; the scan checks the other filters.
+    let candidates = lists.all;
+    for (const [code, parts] of [[bot, lists.byBot], [status, lists.byStatus], [channel, lists.byChannel]] as const) {
+      if (code >= 0 && (parts[code]?.length ?? 0) < candidates.length) candidates = parts[code] ?? new Uint32Array(0);
+    }
     const startFrom = filters.startFrom ?? -Infinity;
     const latestFrom = filters.latestMessageFrom ?? -Infinity;
     // An exclusive upper bound is the inclusive bound one millisecond earlier: every instant is whole milliseconds.
     const shift = filters.toInclusive ? 0 : 1;
     const startTo = filters.startTo === undefined ? Infinity : filters.startTo - shift;
     const latestTo = filters.latestMessageTo === undefined ? Infinity : filters.latestMessageTo - shift;
-    const statuses = this.#status, channels = this.#channel, started = this.#startedMs, latest = this.#latestMs;
+    const bots = this.#bot, statuses = this.#status, channels = this.#channel, started = this.#startedMs, latest = this.#latestMs;
+    // A list in start order holds a start range as one run: its ends are found by bisection, not by scanning.
+    let [first, end] = [0, candidates.length];
+    if (order !== "latestMessageOn-desc" && (startFrom > -Infinity || startTo < Infinity)) {
+      const descending = order === "startedOn-desc";
+      const before = (position: number, bound: number, inclusive: boolean) => {
+        const value = started[candidates[position]!]!;
+        return descending ? (inclusive ? value > bound : value >= bound) : (inclusive ? value < bound : value <= bound);
+      };
+      const bisect = (bound: number, inclusive: boolean) => {
+        let [low, high] = [0, candidates.length];
+        while (low < high) {
+          const middle = (low + high) >>> 1;
+          if (before(middle, bound, inclusive)) low = middle + 1;
+          else high = middle;
+        }
+        return low;
+      };
+      [first, end] = descending ? [bisect(startTo, true), bisect(startFrom, false)] : [bisect(startFrom, true), bisect(startTo, false)];
+    }
     const items: SummaryRow[] = [];
+    const byList = [bot, status, channel].filter((code) => code >= 0).length <= 1;
+    const startsDone = order !== "latestMessageOn-desc" || (startFrom === -Infinity && startTo === Infinity);
+    if (byList && startsDone && latestFrom === -Infinity && latestTo === Infinity) {
+      // The run between the bisection's ends is exactly the matches: the page is read off it.
+      for (let position = first + offset; position < Math.min(end, first + offset + limit); position++) {
+        const index = candidates[position]!;
+        items.push({ summary: this.#summaries.bytes(index), inbound: this.#inbound[index] === 1 });
+      }
+      return { total: end - first, items };
+    }
     let total = 0;
-    for (let position = 0; position < candidates.length; position++) {
+    for (let position = first; position < end; position++) {
       const index = candidates[position]!;
-      if (status >= 0 && statuses[index] !== status) continue;
-      if (channel >= 0 && channels[index] !== channel) continue;
+      if ((bot >= 0 && bots[index] !== bot) || (status >= 0 && statuses[index] !== status) || (channel >= 0 && channels[index] !== channel)) continue;
       const start = started[index]!, last = latest[index]!;
       if (start < startFrom || start > startTo || last < latestFrom || last > latestTo) continue;
       if (total >= offset && items.length < limit) items.push({ summary: this.#summaries.bytes(index), inbound: this.#inbound[index] === 1 });

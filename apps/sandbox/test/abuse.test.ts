@@ -71,6 +71,30 @@ describe("over HTTP", () => {
   });
 });
 
+describe("a reset never stops the other requests (issue 24, scale)", () => {
+  test("while a reset loads 100,000 conversations, searches are answered from the old data; then the new data is in place", async () => {
+    const server = await startSandboxServer({ host: "127.0.0.1", port: 0, conversations: 20 });
+    try {
+      const headers = { "x-token": token, "content-type": "application/json" };
+      let resetDone = false;
+      const reset = fetch(`${server.url}/_sandbox/reset`, { method: "POST", headers, body: JSON.stringify({ conversations: 100_000 }) })
+        .then(async (response) => ((resetDone = true), (await response.json()) as unknown));
+      const answeredDuring: number[] = [];
+      while (!resetDone) {
+        const page = (await (await fetch(`${server.url}${searchPath}?pageSize=1`, { headers })).json()) as { totalItemCount: number };
+        if (!resetDone) answeredDuring.push(page.totalItemCount);
+      }
+      expect(await reset).toEqual({ bots: 3, conversations: 100_000 });
+      // Several searches came back while the reset was loading, each from the old data, whole.
+      expect(answeredDuring.length).toBeGreaterThan(2);
+      expect(new Set(answeredDuring)).toEqual(new Set([20]));
+      expect(((await (await fetch(`${server.url}${searchPath}?pageSize=1`, { headers })).json()) as { totalItemCount: number }).totalItemCount).toBe(100_000);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe("generated abuse of every route (issue 24: fast-check)", () => {
   const text = fc.string({ maxLength: 40, unit: "grapheme" });
   const body = fc.oneof(

@@ -18,6 +18,8 @@ export interface OpenSite {
   errors: string[];
   /** Requests to any host other than the local server. */
   foreignRequests: string[];
+  /** Every address the page requested, in order. */
+  requests: string[];
   /** Closes the browser and the server. */
   close(): Promise<void>;
 }
@@ -48,11 +50,13 @@ export async function openSite(options: OpenSiteOptions = {}): Promise<OpenSite>
     const page = await browser.newPage({ viewport: options.viewport ?? viewports.desktop });
     const errors: string[] = [];
     const foreignRequests: string[] = [];
+    const requests: string[] = [];
     page.on("console", (message) => {
       if (message.type() === "error") errors.push(`console: ${message.text()}`);
     });
     page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
     page.on("request", (request) => {
+      requests.push(request.url());
       const { protocol, hostname } = new URL(request.url());
       const local = hostname === "127.0.0.1" || hostname === "localhost";
       if (!(protocol === "data:" || protocol === "blob:" || local)) foreignRequests.push(request.url());
@@ -64,6 +68,7 @@ export async function openSite(options: OpenSiteOptions = {}): Promise<OpenSite>
       url,
       errors,
       foreignRequests,
+      requests,
       async close() {
         await openedBrowser.close();
         server.close();
@@ -75,6 +80,20 @@ export async function openSite(options: OpenSiteOptions = {}): Promise<OpenSite>
     server.close();
     throw error;
   }
+}
+
+/** The addresses the page requested from a server outside `base` (`/some/sub/path/`); `data:` and `blob:` addresses reach no server. */
+export function requestsOutside(site: OpenSite, base: string): string[] {
+  return site.requests.filter((request) => {
+    const { protocol, pathname } = new URL(request);
+    return (protocol === "http:" || protocol === "https:") && !pathname.startsWith(base);
+  });
+}
+
+/** Loads a route of the reference (`/section/errors`) fresh, in its hash form (`/#/section/errors`): a new document, not a jump within the page. */
+export async function loadRoute(site: OpenSite, route: string, page: Page = site.page): Promise<void> {
+  await page.goto("about:blank");
+  await page.goto(`${site.url}/#${route}`, { waitUntil: "load" });
 }
 
 /**

@@ -6,14 +6,27 @@ import { resolveFile } from "../../src/server.ts";
 
 /**
  * A plain static host as GitHub Pages, Netlify or Cloudflare Pages behave: a file, or a folder's
- * `index.html`, else `404.html` with status 404. No fallback to `index.html`, no compression.
+ * `index.html` (a folder's address without its `/` is redirected to it), else `404.html` with status
+ * 404. No fallback to `index.html`, no compression. With a `prefix` (`/some/sub/path/`), the site is
+ * served under it, as a GitHub Pages project site is under `/<repo>/`, and anything outside it is a
+ * bare 404.
  */
-export function createPlainStaticHost(root: string): Server {
+export function createPlainStaticHost(root: string, prefix = "/"): Server {
   return createServer(async (request, response) => {
-    const file = resolveFile(root, request.url ?? "/");
-    const found = file ? await stat(file).then((info) => (info.isDirectory() ? join(file, "index.html") : file), () => undefined) : undefined;
-    const served = found && (await stat(found).then((info) => info.isFile(), () => false)) ? found : join(root, "404.html");
-    const type = served.endsWith(".js") ? "text/javascript" : served.endsWith(".json") ? "application/json" : "text/html";
+    const url = new URL(request.url ?? "/", "http://localhost");
+    if (!url.pathname.startsWith(prefix)) {
+      response.writeHead(404, { "content-type": "text/plain" }).end("Outside the site\n");
+      return;
+    }
+    const file = resolveFile(root, `/${url.pathname.slice(prefix.length)}`);
+    const info = file ? await stat(file).catch(() => undefined) : undefined;
+    if (info?.isDirectory() && !url.pathname.endsWith("/")) {
+      response.writeHead(301, { location: `${url.pathname}/${url.search}` }).end();
+      return;
+    }
+    const found = file && info ? (info.isDirectory() ? join(file, "index.html") : file) : undefined;
+    const served = found && (await stat(found).then((found) => found.isFile(), () => false)) ? found : join(root, "404.html");
+    const type = served.endsWith(".js") ? "text/javascript" : served.endsWith(".json") ? "application/json" : served.endsWith(".txt") ? "text/plain" : served.endsWith(".md") ? "text/markdown" : served.endsWith(".yaml") ? "application/yaml" : "text/html";
     response.writeHead(served === found ? 200 : 404, { "content-type": type });
     createReadStream(served).pipe(response);
   });
