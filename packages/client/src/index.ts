@@ -21,5 +21,5 @@ export {
   type ApiErrorInit,
 } from "./errors.js";
 export type { Logger, TokenSource } from "./internal/transport.js";
-export type { IterateOptions } from "./pagination.js";
+export { nextPageIndex, type IterateOptions } from "./pagination.js";
 export { EventValidationError, parseDateTime, platformConversationId, validateEventPayload, type PayloadProblem } from "./payload.js";

@@ -42,11 +42,19 @@ export async function* iterateConversationPages(
       throw new PaginationError(`pageIndex: asked for ${asked}; got ${page.pageIndex}`);
     }
     yield page;
-    if (!page.hasMore) return;
-    // The page check made pageIndex a whole number, so the next request moves forward.
-    pageQuery = { ...query, pageIndex: page.pageIndex + 1 };
+    const next = nextPageIndex(page);
+    if (next === undefined) return;
+    pageQuery = { ...query, pageIndex: next };
   }
 }
+
+/**
+ * The `pageIndex` of the page after this one, from the service's own envelope: the returned
+ * `pageIndex + 1` while `hasMore` is true, else `undefined` (the last page). The one paging rule of the
+ * client's pager, for any other pager (e.g. a TanStack infinite query's `getNextPageParam`).
+ */
+// The page check made pageIndex a whole number, so the next request moves forward.
+export const nextPageIndex = (page: ConversationPage): number | undefined => (page.hasMore ? page.pageIndex + 1 : undefined);
 
 /** Yields every conversation of a search, across pages (see `iterateConversationPages`). */
 export async function* iterateConversations(

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { AbortError, createBotConversationClient, PaginationError, UnexpectedResponseError } from "../src/index.js";
+import { AbortError, createBotConversationClient, nextPageIndex, PaginationError, UnexpectedResponseError } from "../src/index.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
 
 let server: TestServer | undefined;
@@ -119,4 +119,15 @@ test("the caller's signal reaches every page's request, so an abort between page
   })().catch((caught: unknown) => caught);
   expect(error).toBeInstanceOf(AbortError);
   expect(server!.requests).toHaveLength(1);
+});
+
+describe("nextPageIndex", () => {
+  const envelope = { items: [], pageSize: 2, totalItemCount: 6, totalPageCount: 3, fromItemInclusive: 0, toItemExclusive: 2 };
+  test.each([
+    [{ ...envelope, hasMore: true, pageIndex: 0 }, 1],
+    [{ ...envelope, hasMore: true, pageIndex: 1 }, 2],
+    [{ ...envelope, hasMore: false, pageIndex: 2 }, undefined],
+  ])("after %j is %j: the returned pageIndex + 1 while hasMore", (page, next) => {
+    expect(nextPageIndex(page)).toBe(next);
+  });
 });

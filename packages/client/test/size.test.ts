@@ -33,7 +33,7 @@ async function runSizeLimit(...args: string[]): Promise<{ checks: SizeCheck[]; e
 
 // Issue 12's budget was the whole client, openapi-fetch included, at most 6,000 B gzipped; issue 24's one
 // date rule and the File and PersonName checks (the sandbox's payload check is the client's) took it to
-// 6,115 B, so the budget is 6,150 B (`pnpm bench` reports it too). Every test run holds the bundle to it,
+// 6,115 B, so the budget is 6,150 B (`pnpm bench` reports it too); exporting `nextPageIndex` made it 6,129 B. Every test run holds the bundle to it,
 // so the client cannot grow past it unnoticed.
 test("the bundled client (openapi-fetch included, minified) is within the 6.15 kB gzip budget of .size-limit.json", async () => {
   const { checks, exitCode } = await runSizeLimit();

@@ -3,6 +3,7 @@ export const publicPackages = [
   "@bot-conversation/openapi",
   "@bot-conversation/types",
   "@bot-conversation/client",
+  "@bot-conversation/query",
   "@bot-conversation/sandbox",
   "@bot-conversation/conformance",
   "@bot-conversation/cli",

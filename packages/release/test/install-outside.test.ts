@@ -2,6 +2,7 @@
  * Every public package, packed as the root README says and installed with npm into an empty project
  * outside the workspace, then used there as a team would: the bins through npx on Node 22 and on
  * Node 24 (both from the npm registry's `node` package), the client's and the root README's examples,
+ * the query package's first example over the peer dependency npm installed,
  * and `tsc --strict` over a program using types and client under `nodenext` and `bundler` resolution.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
@@ -170,6 +171,12 @@ describe("every public package, installed with npm into a project outside the wo
         // npx's own notes (npm warn ...) aside, nothing on stderr.
         expect({ code: searched.code, stderr: searched.stderr.split("\n").filter((line) => line && !line.startsWith("npm warn")) }).toEqual({ code: 0, stderr: [] });
         expect(searched.stdout.trim().split("\n").map((line) => (JSON.parse(line) as { id: string }).id)).toHaveLength(3);
+
+        // The query package's first README example (plain JavaScript), on @tanstack/query-core as npm installed its peer dependency.
+        const [queryExample] = await readmeTypeScriptBlocks(join(workspaceRoot, "packages", "query", "README.md"));
+        await writeFile(join(app, `query-readme-example-${major}.mjs`), queryExample!.source.replaceAll("http://127.0.0.1:4011", sandbox.url));
+        const queried = await inApp("node", [`query-readme-example-${major}.mjs`], { ...onNode(major), BOT_CONVERSATION_TOKEN: "sandbox-token" });
+        expect({ code: queried.code, stderr: queried.stderr, stdout: queried.stdout }).toEqual({ code: 0, stderr: "", stdout: "2 3\norder-status-changed callback-requested\n" });
       } finally {
         await sandbox.stop();
       }

@@ -53,7 +53,7 @@ describe("turbo re-runs only what a change reaches", () => {
 
   it("a change under packages/client re-runs the client's tasks and its dependants' only", async () => {
     expect(await rerunBy("packages/client/src")).toEqual(
-      [...tasksOf("client", "sandbox", "conformance", "cli", "docs"), "@bot-conversation/release#test", "@bot-conversation/mock#test"].sort(),
+      [...tasksOf("client", "query", "example-inbox", "sandbox", "conformance", "cli", "docs"), "@bot-conversation/release#test", "@bot-conversation/mock#test"].sort(),
     );
   });
 

@@ -1,0 +1,77 @@
+import { nextPageIndex, type BotConversationClient } from "@bot-conversation/client";
+import type { ConversationPage, SearchConversationsQuery } from "@bot-conversation/types";
+import type { DataTag, InfiniteData, InfiniteQueryObserverOptions, OmitKeyof, QueryFunction, QueryObserverOptions } from "@tanstack/query-core";
+import {
+  searchConversationsInfiniteKey,
+  searchConversationsKey,
+  type BotConversationQueryError,
+  type ConversationPageParam,
+  type SearchConversationsInfiniteKey,
+  type SearchConversationsKey,
+} from "./keys.js";
+
+/** Options of one page of a search, for `useQuery`, `queryClient.fetchQuery` and every other adapter. */
+export type SearchConversationsQueryOptions = OmitKeyof<
+  QueryObserverOptions<ConversationPage, BotConversationQueryError, ConversationPage, ConversationPage, SearchConversationsKey>,
+  "queryKey" | "queryFn"
+> & {
+  /** The search's key (see `searchConversationsKey`). */
+  queryKey: DataTag<SearchConversationsKey, ConversationPage, BotConversationQueryError>;
+  /** Fetches the page; always a function (never `skipToken`), so the options also fit `useSuspenseQuery`. */
+  queryFn: QueryFunction<ConversationPage, SearchConversationsKey>;
+};
+
+/** Options of an infinite search, for `useInfiniteQuery`, `queryClient.fetchInfiniteQuery` and every other adapter. */
+export type SearchConversationsInfiniteQueryOptions = OmitKeyof<
+  InfiniteQueryObserverOptions<
+    ConversationPage,
+    BotConversationQueryError,
+    InfiniteData<ConversationPage, ConversationPageParam>,
+    SearchConversationsInfiniteKey,
+    ConversationPageParam
+  >,
+  "queryKey" | "queryFn"
+> & {
+  /** The search's key (see `searchConversationsInfiniteKey`). */
+  queryKey: DataTag<SearchConversationsInfiniteKey, InfiniteData<ConversationPage, ConversationPageParam>, BotConversationQueryError>;
+  /** Fetches one page; always a function (never `skipToken`), so the options also fit `useSuspenseInfiniteQuery`. */
+  queryFn: QueryFunction<ConversationPage, SearchConversationsInfiniteKey, ConversationPageParam>;
+};
+
+/**
+ * One page of a search (`client.searchConversations`). `retry: false`: the client already retries what
+ * is worth retrying (connection errors, 408, 429, 502-504, honouring `Retry-After`); a second layer would
+ * multiply requests and retry a 404. Spread and override it (`{ ...options, retry: 3 }`) to change that.
+ */
+export function searchConversationsQueryOptions(client: BotConversationClient, query: SearchConversationsQuery = {}): SearchConversationsQueryOptions {
+  return {
+    queryKey: searchConversationsKey(query),
+    queryFn: ({ signal }) => client.searchConversations(query, { signal }),
+    retry: false,
+  };
+}
+
+/**
+ * Every page of a search, one page per `fetchNextPage`. Each page is read by the client's own pager
+ * (`client.iterateConversationPages`, one page), so the first request omits `pageIndex` unless
+ * `query.pageIndex` gives a start, and a page other than the one asked for is a `PaginationError`
+ * rather than a duplicate or a gap. The next page comes from the service's envelope by the client's
+ * `nextPageIndex`: the returned `pageIndex + 1` while `hasMore` is true (the base of `pageIndex` is
+ * never assumed). `retry: false`, as for `searchConversationsQueryOptions`.
+ */
+export function searchConversationsInfiniteQueryOptions(client: BotConversationClient, query: SearchConversationsQuery = {}): SearchConversationsInfiniteQueryOptions {
+  const { pageIndex, ...filters } = query;
+  return {
+    queryKey: searchConversationsInfiniteKey(query),
+    queryFn: async ({ pageParam, signal }) => {
+      const pages = client.iterateConversationPages(pageParam === undefined ? filters : { ...filters, pageIndex: pageParam }, { signal, maxPages: 1 });
+      for await (const page of pages) return page;
+      // The pager yields the first page or throws; it never ends empty with one page allowed.
+      throw new Error("the client's pager ended without a page");
+    },
+    initialPageParam: pageIndex,
+    // The client's own rule, the one its pager follows.
+    getNextPageParam: nextPageIndex,
+    retry: false,
+  };
+}
