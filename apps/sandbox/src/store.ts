@@ -63,6 +63,10 @@ interface OrderLists {
   readonly byBot: Uint32Array[];
   readonly byStatus: Uint32Array[];
   readonly byChannel: Uint32Array[];
+  /** Per bot and status, keyed `"<bot> <status>"`. */
+  readonly byBotStatus: Map<string, Uint32Array>;
+  /** Per bot and channel, keyed `"<bot> <channel>"`. */
+  readonly byBotChannel: Map<string, Uint32Array>;
 }
 
 /** Conversations loaded between two pauses of a load that must not hold up other requests. */
@@ -87,6 +91,10 @@ export class Store {
   readonly #startedMs: Float64Array;
   readonly #latestMs: Float64Array;
   readonly #inbound: Uint8Array;
+  /** Bot, channel and status codes packed in one word (bot: 16 bits, channel: 12, status: 4), so a scan reads one value for all three. */
+  readonly #tags: Uint32Array;
+  /** Whether every code fits its bits in `#tags` (a fixture with more bots or channels falls back to the columns). */
+  #tagsFit = true;
   readonly #summaries: TextArena;
   readonly #statusCodes = new Map<string, number>();
   readonly #channelCodes = new Map<string, number>();
@@ -106,6 +114,7 @@ export class Store {
     this.#startedMs = new Float64Array(count);
     this.#latestMs = new Float64Array(count);
     this.#inbound = new Uint8Array(count);
+    this.#tags = new Uint32Array(count);
     this.#summaries = new TextArena(count);
     this.#exportAt = exportAt;
   }
@@ -142,6 +151,8 @@ export class Store {
     this.#startedMs[index] = columns.startedOnMs;
     this.#latestMs[index] = columns.latestMessageOnMs;
     this.#inbound[index] = columns.latestMessageInbound ? 1 : 0;
+    this.#tags[index] = tag(bot, this.#channel[index]!, this.#status[index]!);
+    if (bot > 0xffff || this.#channel[index]! > 0xfff || this.#status[index]! > 0xf) this.#tagsFit = false;
     this.#summaries.set(index, columns.summary);
   }
 
@@ -160,7 +171,21 @@ export class Store {
       for (const index of all) (parts[column[index]!] ??= []).push(index);
       return Array.from(parts, (part) => Uint32Array.from(part ?? []));
     };
-    const lists = (all: Uint32Array): OrderLists => ({ all, byBot: split(all, this.#bot), byStatus: split(all, this.#status), byChannel: split(all, this.#channel) });
+    // A bot's conversations in one status, or on one channel: the filters a frontend combines most.
+    const pairs = (all: Uint32Array, column: ArrayLike<number>): Map<string, Uint32Array> => {
+      const parts = new Map<string, number[]>();
+      for (const index of all) {
+        const key = `${this.#bot[index]!} ${column[index]!}`;
+        let part = parts.get(key);
+        if (!part) parts.set(key, (part = []));
+        part.push(index);
+      }
+      return new Map([...parts].map(([key, part]) => [key, Uint32Array.from(part)]));
+    };
+    const lists = (all: Uint32Array): OrderLists => ({
+      all, byBot: split(all, this.#bot), byStatus: split(all, this.#status), byChannel: split(all, this.#channel),
+      byBotStatus: pairs(all, this.#status), byBotChannel: pairs(all, this.#channel),
+    });
     this.#orders = {
       "startedOn-desc": lists(startDesc),
       "startedOn-asc": lists(startDesc.slice().reverse()),
@@ -180,11 +205,15 @@ export class Store {
     const status = filters.status === undefined ? -1 : (this.#statusCodes.get(filters.status) ?? -2);
     const channel = filters.channelId === undefined ? -1 : (this.#channelCodes.get(filters.channelId) ?? -2);
     if (bot === -2 || status === -2 || channel === -2) return { total: 0, items: [] };
-    // The shortest of the lists the equality filters name; the scan checks the other filters.
-    let candidates = lists.all;
-    for (const [code, parts] of [[bot, lists.byBot], [status, lists.byStatus], [channel, lists.byChannel]] as const) {
-      if (code >= 0 && (parts[code]?.length ?? 0) < candidates.length) candidates = parts[code] ?? new Uint32Array(0);
-    }
+    // The shortest of the lists the equality filters name, and how many of those filters it covers; the scan checks the rest.
+    const none = new Uint32Array(0);
+    const options: [Uint32Array, number][] = [[lists.all, 0]];
+    if (bot >= 0) options.push([lists.byBot[bot] ?? none, 1]);
+    if (status >= 0) options.push([lists.byStatus[status] ?? none, 1]);
+    if (channel >= 0) options.push([lists.byChannel[channel] ?? none, 1]);
+    if (bot >= 0 && status >= 0) options.push([lists.byBotStatus.get(`${bot} ${status}`) ?? none, 2]);
+    if (bot >= 0 && channel >= 0) options.push([lists.byBotChannel.get(`${bot} ${channel}`) ?? none, 2]);
+    const [candidates, covered] = options.reduce((best, option) => (option[0].length < best[0].length || (option[0].length === best[0].length && option[1] > best[1]) ? option : best));
     const startFrom = filters.startFrom ?? -Infinity;
     const latestFrom = filters.latestMessageFrom ?? -Infinity;
     // An exclusive upper bound is the inclusive bound one millisecond earlier: every instant is whole milliseconds.
@@ -210,9 +239,11 @@ export class Store {
         return low;
       };
       [first, end] = descending ? [bisect(startTo, true), bisect(startFrom, false)] : [bisect(startFrom, true), bisect(startTo, false)];
+      // A range whose start is after its end holds nothing.
+      end = Math.max(first, end);
     }
     const items: SummaryRow[] = [];
-    const byList = [bot, status, channel].filter((code) => code >= 0).length <= 1;
+    const byList = [bot, status, channel].filter((code) => code >= 0).length <= covered;
     const startsDone = order !== "latestMessageOn-desc" || (startFrom === -Infinity && startTo === Infinity);
     if (byList && startsDone && latestFrom === -Infinity && latestTo === Infinity) {
       // The run between the bisection's ends is exactly the matches: the page is read off it.
@@ -222,16 +253,37 @@ export class Store {
       }
       return { total: end - first, items };
     }
+    // The matches are counted; only those of the page are read (a local count keeps the loops tight).
     let total = 0;
+    const pageEnd = offset + limit;
+    const page: number[] = [];
+    const dated = startFrom > -Infinity || startTo < Infinity || latestFrom > -Infinity || latestTo < Infinity;
+    if (this.#tagsFit) {
+      // One masked comparison for the equality filters, then the dates only when a date filter was sent.
+      const tags = this.#tags;
+      const mask = tag(bot >= 0 ? 0xffff : 0, channel >= 0 ? 0xfff : 0, status >= 0 ? 0xf : 0);
+      const want = tag(Math.max(bot, 0), Math.max(channel, 0), Math.max(status, 0));
+      for (let position = first; position < end; position++) {
+        const index = candidates[position]!;
+        if ((tags[index]! & mask) >>> 0 !== want) continue;
+        if (dated) {
+          const start = started[index]!, last = latest[index]!;
+          if (start < startFrom || start > startTo || last < latestFrom || last > latestTo) continue;
+        }
+        if (total >= offset && total < pageEnd) page.push(index);
+        total++;
+      }
+      return { total, items: page.map((index) => ({ summary: this.#summaries.bytes(index), inbound: this.#inbound[index] === 1 })) };
+    }
     for (let position = first; position < end; position++) {
       const index = candidates[position]!;
       if ((bot >= 0 && bots[index] !== bot) || (status >= 0 && statuses[index] !== status) || (channel >= 0 && channels[index] !== channel)) continue;
       const start = started[index]!, last = latest[index]!;
       if (start < startFrom || start > startTo || last < latestFrom || last > latestTo) continue;
-      if (total >= offset && items.length < limit) items.push({ summary: this.#summaries.bytes(index), inbound: this.#inbound[index] === 1 });
+      if (total >= offset && total < pageEnd) page.push(index);
       total++;
     }
-    return { total, items };
+    return { total, items: page.map((index) => ({ summary: this.#summaries.bytes(index), inbound: this.#inbound[index] === 1 })) };
   }
 
   /** Every bot in load order, with its triggers' identifiers and its number of conversations. */
@@ -264,6 +316,11 @@ export class Store {
     const index = this.#idIndex.get(conversationId);
     return index === undefined ? undefined : structuredClone(this.#exportAt(index));
   }
+}
+
+/** Bot, channel and status codes in one word (see `Store.#tags`). */
+function tag(bot: number, channel: number, status: number): number {
+  return ((bot & 0xffff) | ((channel & 0xfff) << 16) | ((status & 0xf) << 28)) >>> 0;
 }
 
 /** The generated data of a seed in a named state. */
