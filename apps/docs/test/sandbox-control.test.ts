@@ -19,6 +19,7 @@ describe("the sandbox control API's page", () => {
       "GET /_sandbox/bots listSandboxBots",
       "GET /_sandbox/conversations/{conversationId}/export exportSandboxConversation",
       "GET /_sandbox/fired-events listSandboxFiredEvents",
+      "GET /_sandbox/requests listSandboxRequests",
       "POST /_sandbox/faults addSandboxFault",
       "POST /_sandbox/reset resetSandbox",
       "PUT /_sandbox/fixture loadSandboxFixture",
@@ -44,6 +45,8 @@ describe("reached from the main reference in Chromium", () => {
     await Promise.all([page.waitForURL(`${site.url}/${sandboxControlPage}`), page.locator(`a[href="${sandboxControlPage}"]`).first().click()]);
     await page.getByRole("heading", { name: "Bot Conversation Sandbox control API" }).first().waitFor({ state: "visible" });
     // Every control operation is listed by method and path (beside the tags' links); one opens to its own heading.
+    // The viewer opens a tag's group as it comes into view: each tag is opened first.
+    for (const tag of ["data", "inspection", "faults"]) await page.locator(`a[href="#/${tag}"]`).first().click();
     const operations = await page.locator('a[href^="#/"]').evaluateAll((links) => links.map((link) => (link.textContent ?? "").trim()).filter((text) => /^(get|post|put|patch|delete)\//.test(text)));
     expect(operations.sort()).toEqual([
       "delete/_sandbox/faults",
@@ -51,6 +54,7 @@ describe("reached from the main reference in Chromium", () => {
       "get/_sandbox/bots",
       "get/_sandbox/conversations/{conversationId}/export",
       "get/_sandbox/fired-events",
+      "get/_sandbox/requests",
       "post/_sandbox/faults",
       "post/_sandbox/reset",
       "put/_sandbox/fixture",

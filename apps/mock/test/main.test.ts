@@ -66,7 +66,7 @@ it("prints the URL when ready with no error in the log, answers, and stops clean
 }, processTestTimeoutMs);
 
 it.each([
-  { prefer: "code=400", status: 404, hint: [/asks for a status this operation does not document/, /not the API's own 404/] },
+  { prefer: "code=201", status: 404, hint: [/asks for a status this operation does not document/, /not the API's own 404/] },
   { prefer: "code=200, example=botNotFound", status: 500, hint: [/no example "botNotFound"/, /Prism's 500 problem\+json is about the description/] },
 ])("prints a hint when Prefer: $prefer asks for what the operation does not document", async ({ prefer, status, hint }) => {
   const { launcher, url } = await startLauncher();

@@ -1386,6 +1386,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetails"];
                 };
             };
+            "4XX": components["responses"]["UnlistedClientError"];
         };
     };
     fireExternalEvent: {
