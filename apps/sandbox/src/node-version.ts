@@ -1,4 +1,4 @@
-/** The oldest Node.js the sandbox runs on: `node:sqlite` unflagged, with `StatementSync.setReturnArrays`. */
+/** The oldest Node.js the sandbox and the command are tested and supported on (`engines`); older ones get one line, not a stack. */
 export const minimumNode = [22, 16] as const;
 
 /**
