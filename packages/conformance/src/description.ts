@@ -27,6 +27,20 @@ export interface DocumentedResponse {
   readonly mediaTypes: readonly string[];
   /** JSON pointer of the body schema of the first media type, when there is one. */
   readonly schemaPointer: string | undefined;
+  /** Headers the description documents for this response. */
+  readonly headers: readonly DocumentedHeader[];
+}
+
+/** One response header the description documents. */
+export interface DocumentedHeader {
+  /** Header name as written. */
+  readonly name: string;
+  /** Whether the description requires it. */
+  readonly required: boolean;
+  /** Its schema. */
+  readonly schema: Schema;
+  /** JSON pointer of its schema, for validation. */
+  readonly schemaPointer: string | undefined;
 }
 
 /** One operation of the description. */
@@ -123,10 +137,17 @@ export function loadDescription(path = descriptionPath): Description {
       for (const key of Object.keys(operation["responses"] as Schema)) {
         const responsePointer = pointerOf(`${base}/responses/${key}`);
         const content = (resolve(responsePointer)["content"] as Record<string, unknown> | undefined) ?? {};
+        const headerNames = Object.keys((resolve(responsePointer)["headers"] as Record<string, unknown> | undefined) ?? {});
+        const headers = headerNames.map((name): DocumentedHeader => {
+          const headerPointer = pointerOf(`${responsePointer}/headers/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`);
+          const header = resolve(headerPointer);
+          const hasSchema = header["schema"] !== undefined;
+          return { name, required: header["required"] === true, schema: hasSchema ? resolve(`${headerPointer}/schema`) : {}, schemaPointer: hasSchema ? `${headerPointer}/schema` : undefined };
+        });
         const mediaTypes = Object.keys(content);
         const first = mediaTypes[0];
         const schemaPointer = first === undefined ? undefined : `${responsePointer}/content/${first.replaceAll("/", "~1")}/schema`;
-        responses.set(key, { key, mediaTypes, schemaPointer });
+        responses.set(key, { key, mediaTypes, schemaPointer, headers });
       }
       const firstRequestType = requestMediaTypes[0];
       operations.set(String(operation["operationId"]), {

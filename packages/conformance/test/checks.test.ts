@@ -37,7 +37,7 @@ describe("envelope_math", () => {
     ["another page than asked", 0, page({}, 4), { pageIndex: "2" }, "pageIndex (as requested): expected 2, got 0"],
     ["items past the page size", 0, page({ pageSize: 3, totalPageCount: 2, hasMore: true, toItemExclusive: 3 }, 4), {}, "items: expected at most pageSize 3, got 4"],
   ])("%s (first page %i)", (_, pageBase, body, query, problem) => {
-    const result = envelopeMath(exchange("searchConversations", 200, body, query), { description, pageBase });
+    const result = envelopeMath(exchange("searchConversations", 200, body, query), { description, pageBase, decisions: {} });
     if (problem === undefined) expect(result).toBeUndefined();
     else expect(result).toContain(problem);
   });
@@ -54,7 +54,7 @@ describe("filter_match", () => {
     [{ startToDate: "2026-11-29T20:59:59Z" }, 'item "late": startedOn'],
     [{ channelId: "platform" }, 'channelId "directline" is not "platform"'],
   ])("%j", (query, problem) => {
-    const result = filterMatch(exchange("searchConversations", 200, body, query), { description, pageBase: 0 });
+    const result = filterMatch(exchange("searchConversations", 200, body, query), { description, pageBase: 0, decisions: {} });
     if (problem === undefined) expect(result).toBeUndefined();
     else expect(result).toContain(problem);
   });
@@ -69,7 +69,7 @@ describe("not_a_server_error and status_code_conformance", () => {
     ["fireExternalEvent", 302, undefined, "got 302"],
   ])("%s answering %i", (operationId, status, serverError, statusCode) => {
     const answer = exchange(operationId, status, { message: "x" });
-    const context = { description, pageBase: 0 };
+    const context = { description, pageBase: 0, decisions: {} };
     expect(notAServerError(answer, context)).toBe(serverError);
     if (statusCode === undefined) expect(statusCodeConformance(answer, context)).toBeUndefined();
     else expect(statusCodeConformance(answer, context)).toContain(statusCode);

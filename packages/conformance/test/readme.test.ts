@@ -23,7 +23,7 @@ describe("README", () => {
     await writeFile(file, source);
     try {
       const { stdout } = await run(process.execPath, [file], { cwd: packageDir });
-      expect(stdout).toContain("Result: all");
+      expect(stdout).toContain("Result: every check that ran held");
       expect(stdout.trim().split("\n").at(-1)).toBe("true 1");
     } finally {
       await rm(file, { force: true });

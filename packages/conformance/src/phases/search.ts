@@ -2,7 +2,7 @@ import { caseFor, type Case, type Exchange } from "../case.ts";
 import { negativeDataRejection, pageChecks, positiveDataAcceptance } from "../checks/index.ts";
 import { pageOf } from "../checks/paging.ts";
 import { operationOf } from "../description.ts";
-import { invalidQuery, validQuery } from "../generate.ts";
+import { invalidQuery, searchQuery } from "../generate.ts";
 import type { Session } from "../session.ts";
 
 const operationId = "searchConversations";
@@ -21,10 +21,10 @@ export async function probeSearch(session: Session): Promise<Exchange | undefine
   return answer?.exchange;
 }
 
-/** Generated valid searches: accepted, and every page keeps the envelope math and matches its filters. */
+/** Generated valid searches, weighted towards ones that return data: accepted, and every page keeps the envelope math and matches its filters. */
 export async function exploreSearch(session: Session): Promise<void> {
   const operation = operationOf(session.description, operationId);
-  await session.explore(validQuery(operation, session.knowledge), async (query) => {
+  await session.explore(searchQuery(operation, session.knowledge), async (query) => {
     const answer = await session.exchange(searchCase(session, query), [["positive_data_acceptance", positiveDataAcceptance], ...pageChecks]);
     return answer?.failed ?? [];
   });
