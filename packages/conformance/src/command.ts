@@ -3,7 +3,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from "commander
 import { baselineOf, parseBaseline, type Baseline } from "./baseline.ts";
 import { readConfig, type CheckConfig } from "./config.ts";
 import { loadDescription } from "./description.ts";
-import { networkFetch } from "./network.ts";
+import { networkFetch, type NetworkFetch } from "./network.ts";
 import { resolveOptions, UsageError, type ConformanceOptions } from "./options.ts";
 import { githubAnnotations, githubSummary } from "./report/github.ts";
 import { htmlReport } from "./report/html.ts";
@@ -160,7 +160,7 @@ async function readBaseline(path: string, update: boolean): Promise<Baseline | u
 }
 
 /** The command's options: the flags over the config file's values. */
-async function optionsOf(flags: CheckFlags, io: CommandIo): Promise<{ options: ConformanceOptions; merged: CheckFlags & CheckConfig }> {
+async function optionsOf(flags: CheckFlags, io: CommandIo): Promise<{ options: ConformanceOptions; merged: CheckFlags & CheckConfig; close: () => Promise<void> }> {
   let config: CheckConfig = {};
   if (flags.config) {
     try {
@@ -174,9 +174,9 @@ async function optionsOf(flags: CheckFlags, io: CommandIo): Promise<{ options: C
   if (!merged.baseUrl) throw new UsageError("--base-url is required (or baseUrl in --config): the base address of the server");
   if (merged.updateBaseline && !merged.baseline) throw new UsageError("--update-baseline needs --baseline FILE: the file to write");
   const token = await readToken(merged, io);
-  let fetch: typeof globalThis.fetch | undefined;
+  let network: NetworkFetch | undefined;
   try {
-    fetch = networkFetch({ proxy: merged.proxy, caCert: merged.caCert, insecure: merged.insecure });
+    network = networkFetch({ proxy: merged.proxy, caCert: merged.caCert, insecure: merged.insecure });
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -202,10 +202,10 @@ async function optionsOf(flags: CheckFlags, io: CommandIo): Promise<{ options: C
     ...(config.decisions ? { decisions: config.decisions } : {}),
     ...(baseline ? { baseline } : {}),
     ...(merged.header ? { headers: parseHeaders(merged.header) } : {}),
-    ...(fetch ? { fetch } : {}),
+    ...(network ? { fetch: network.fetch } : {}),
     ...(io.signal ? { signal: io.signal } : {}),
   };
-  return { options, merged };
+  return { options, merged, close: async () => network?.close() };
 }
 
 async function check(flags: CheckFlags, io: CommandIo): Promise<number> {
@@ -219,6 +219,7 @@ async function check(flags: CheckFlags, io: CommandIo): Promise<number> {
     prepared = await optionsOf(flags, io);
     token = prepared.options.token;
     if (flags.dryRun) {
+      await prepared.close();
       io.stdout.write(planText(resolveOptions(prepared.options), loadDescription()));
       return exitCodes.passed;
     }
@@ -226,17 +227,18 @@ async function check(flags: CheckFlags, io: CommandIo): Promise<number> {
     if (error instanceof UsageError) return fail(error);
     throw error;
   }
-  const { options, merged } = prepared;
+  const { options, merged, close } = prepared;
   const progress = progressBar(io.stderr as NodeJS.WriteStream);
   let report: ConformanceReport;
   try {
     report = await runConformance({ ...options, onProgress: (state) => progress.update(state) });
   } catch (error) {
-    progress.stop();
     if (error instanceof UsageError || error instanceof ServerUnusableError) return fail(error);
     throw error;
+  } finally {
+    progress.stop();
+    await close();
   }
-  progress.stop();
   io.stdout.write(humanReport(report));
   // Every report is written whatever stopped the run: a partial report is a report.
   if (merged.json) await writeFile(merged.json, jsonReport(report));

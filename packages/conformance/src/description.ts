@@ -69,6 +69,8 @@ export interface Description {
   readonly operations: ReadonlyMap<string, Operation>;
   /** The node at a JSON pointer such as `#/components/schemas/ConversationStatus`, `$ref`s followed. */
   resolve(pointer: string): Schema;
+  /** The pointer a chain of `$ref`s starting at `pointer` ends at. */
+  pointerOf(pointer: string): string;
   /** Ajv's problems for `value` against the schema at `pointer`; empty when valid. */
   problemsOf(pointer: string, value: unknown): string[];
   /** The documented response for an actual status: the exact code, then its range (`4XX`), then `default`. */
@@ -167,6 +169,7 @@ export function loadDescription(path = descriptionPath): Description {
     document,
     operations,
     resolve,
+    pointerOf,
     problemsOf(pointer, value) {
       let validate = compiled.get(pointer);
       if (!validate) {

@@ -11,11 +11,19 @@ export interface NetworkOptions {
   readonly insecure?: boolean | undefined;
 }
 
+/** A fetch with its own connections, and how to close them when the run is over. */
+export interface NetworkFetch {
+  /** The fetch to send with. */
+  readonly fetch: typeof globalThis.fetch;
+  /** Closes the connections it holds open. */
+  close(): Promise<void>;
+}
+
 /**
  * A fetch over undici's own `Agent` or `ProxyAgent` for these options, or undefined when none is set
  * (the global fetch is used then). Throws naming the option when the proxy URL or the CA file is bad.
  */
-export function networkFetch(options: NetworkOptions): typeof globalThis.fetch | undefined {
+export function networkFetch(options: NetworkOptions): NetworkFetch | undefined {
   if (!options.proxy && !options.caCert && !options.insecure) return undefined;
   let ca: string | undefined;
   if (options.caCert) {
@@ -40,6 +48,7 @@ export function networkFetch(options: NetworkOptions): typeof globalThis.fetch |
   } else {
     dispatcher = new Agent({ connect: tls });
   }
-  return ((input: string | URL | Request, init?: RequestInit) =>
+  const fetch = ((input: string | URL | Request, init?: RequestInit) =>
     undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher })) as unknown as typeof globalThis.fetch;
+  return { fetch, close: () => dispatcher.close() };
 }

@@ -52,6 +52,6 @@ export const responseSchemaConformance: ExchangeCheck = (exchange, { description
   if (!exchange.isJson) return `expected a JSON body valid against ${pointer}; got a body that is not JSON`;
   // A team that accepts a single descriptor for the trigger list (an open point) has it checked against the array's item schema.
   const single = decisions.triggerListShape === "single" && exchange.case.operationId === "listExternalEventTriggers" && exchange.status === 200 && !Array.isArray(exchange.json);
-  const problems = description.problemsOf(single ? `${pointer}/items` : pointer, exchange.json);
+  const problems = description.problemsOf(single ? description.pointerOf(`${description.pointerOf(pointer)}/items`) : pointer, exchange.json);
   return problems.length === 0 ? undefined : `expected a body valid against ${pointer}; got: ${problems.slice(0, 5).join("; ")}`;
 };

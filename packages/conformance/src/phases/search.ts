@@ -61,10 +61,13 @@ export async function walkPages(session: Session): Promise<void> {
   const duplicates: string[] = [];
   let pages = 0;
   let last = answer.exchange;
+  // Every page read: a failure of the walk is reproduced by all of them, in order.
+  const walked: Exchange[] = [];
   for (;;) {
     const page = pageOf(answer.exchange);
     if (!page) return session.results.skip("paging_walk", `page ${pages + 1} of the walk was not a 200 page (status ${answer.exchange.status})`);
     last = answer.exchange;
+    walked.push(last);
     pages += 1;
     for (const item of page.items) {
       if (seen.has(item.id)) duplicates.push(item.id);
@@ -81,5 +84,5 @@ export async function walkPages(session: Session): Promise<void> {
   if (pages > start.totalPageCount && pages > 1) problems.push(`hasMore still true after ${pages} pages, beyond totalPageCount ${start.totalPageCount}`);
   if (duplicates.length > 0) problems.push(`${duplicates.length} duplicate items (first ${JSON.stringify(duplicates[0])})`);
   if (seen.size !== start.totalItemCount) problems.push(`${seen.size} distinct conversations over ${pages} pages, but totalItemCount is ${start.totalItemCount}`);
-  session.record("paging_walk", last, problems.length === 0 ? undefined : `expected the walk to yield totalItemCount distinct conversations; got ${problems.join("; ")}`);
+  session.record("paging_walk", last, problems.length === 0 ? undefined : `expected the walk to yield totalItemCount distinct conversations; got ${problems.join("; ")}`, walked.slice(0, -1));
 }

@@ -20,7 +20,7 @@ export function htmlReport(report: ConformanceReport): string {
   const parts: string[] = [];
   parts.push(`<h1>Conformance of ${escape(report.baseUrl)}</h1>`);
   parts.push(`<p>Seed ${report.seed}, ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s, ${report.allowFire ? "firing allowed" : "read-only"}.${report.stopped ? ` ${escape(stopSentences[report.stopped])}` : ""}</p>`);
-  parts.push(`<p class="counts"><span class="passed">${passed} passed</span><span class="failed">${failed} failed</span><span class="not-judged">${notJudged} not judged</span><span class="not-run">${notRun} not run</span></p>`);
+  parts.push(`<p class="counts"><span class="passed">${passed} passed</span>, <span class="failed">${failed} failed</span>, <span class="not-judged">${notJudged} not judged</span>, <span class="not-run">${notRun} not run</span></p>`);
   parts.push(`<p><strong>${escape(resultLine(report))}</strong></p>`);
   parts.push(`<p>Set <code>BOT_CONVERSATION_TOKEN</code> to your token, then run any curl line below in a shell to replay its request.</p>`);
   parts.push("<h2>Checks</h2><table><tr><th>Check</th><th>Result</th><th>Detail</th><th>Rule</th></tr>");
