@@ -113,7 +113,7 @@ export function dataQuery(operation: Operation, observed: Observed): fc.Arbitrar
   return fc
     .record({
       bot: observed.agentStageIds.length > 0 && parameters.has("agentStageId") ? fc.option(fc.constantFrom(...observed.agentStageIds), { freq: 5 }) : fc.constant(null),
-      chosen: fc.subarray(names, { maxLength: 2 }),
+      chosen: fc.subarray(names, { maxLength: Math.min(2, names.length) }),
       values: fc.record(candidates),
       pageSize: parameters.has("pageSize") ? fc.option(fc.integer({ min: 1, max: Math.min(50, observed.maxPageSize ?? 50) }), { freq: 2 }) : fc.constant(null),
       pageIndex: parameters.has("pageIndex") ? fc.option(fc.integer({ min: base, max: base + 2 }), { freq: 2 }) : fc.constant(null),
