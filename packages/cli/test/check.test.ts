@@ -89,6 +89,12 @@ describe("bot-conversation check", () => {
     expect(result.stderr).toContain(named);
   });
 
+  it("check --help shows an example, as every command's help does", async () => {
+    const result = await command(["check", "--help"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/\nExamples?:\n {2}bot-conversation check /);
+  });
+
   it("exits 2 when the server refuses the token, without printing it", async () => {
     const result = await command(["check", "--base-url", http.url, "--token", "not-the-sandbox-token"]);
     expect(result.code).toBe(2);
