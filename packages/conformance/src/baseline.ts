@@ -1,7 +1,7 @@
 import type { CheckName } from "./checks/index.ts";
 import { isCheckName } from "./checks/index.ts";
 import type { Finding } from "./discovery.ts";
-import type { CheckResult } from "./results.ts";
+import type { CheckResult, Failure } from "./results.ts";
 import { shapeOf } from "./results.ts";
 
 /** One known failure: its check, operation and message with the quoted values blanked. */
@@ -38,12 +38,17 @@ export function parseBaseline(value: unknown, where: string): Baseline {
   return { failures: failures as KnownFailure[], findings: findings as Record<string, unknown> };
 }
 
+/** Whether the baseline lists this failure of this check. */
+export function isKnownFailure(baseline: Baseline | undefined, check: CheckName, failure: Failure): boolean {
+  return baseline?.failures.some((known) => known.check === check && known.operationId === failure.operationId && known.message === shapeOf(failure.message)) ?? false;
+}
+
 /** Marks the failures the baseline lists as known; returns how many are new. */
 export function applyBaseline(checks: readonly CheckResult[], baseline: Baseline | undefined): number {
   let fresh = 0;
   for (const check of checks) {
     for (const failure of check.failures) {
-      failure.known = baseline?.failures.some((known) => known.check === check.name && known.operationId === failure.operationId && known.message === shapeOf(failure.message)) ?? false;
+      failure.known = isKnownFailure(baseline, check.name, failure);
       if (!failure.known) fresh += 1;
     }
   }

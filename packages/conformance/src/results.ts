@@ -68,11 +68,21 @@ export class Results {
   private readonly baseUrl: string;
   private readonly selected: ReadonlySet<CheckName>;
   private readonly onFailure: () => void;
+  private readonly isKnown: (name: CheckName, failure: Failure) => boolean;
+  /** New failures (not known to the baseline) recorded so far. */
+  private fresh = 0;
 
-  constructor(baseUrl: string, selected: ReadonlySet<CheckName> = new Set(checkNames), onFailure: () => void = () => {}) {
+  /** `onFailure` runs after each new failure; `isKnown` says which failures the baseline lists. */
+  constructor(
+    baseUrl: string,
+    selected: ReadonlySet<CheckName> = new Set(checkNames),
+    onFailure: () => void = () => {},
+    isKnown: (name: CheckName, failure: Failure) => boolean = () => false,
+  ) {
     this.baseUrl = baseUrl;
     this.selected = selected;
     this.onFailure = onFailure;
+    this.isKnown = isKnown;
   }
 
   /** Whether a check was selected for this run (`--checks`, `--exclude-checks`). */
@@ -107,6 +117,7 @@ export class Results {
       responseExcerpt: excerpt,
       known: false,
     };
+    failure.known = this.isKnown(name, failure);
     // Keep the smallest request per distinct message: the shrunk reproduction wins over the first one found.
     const size = failure.curl.length;
     const index = result.failures.findIndex((known) => known.message === verdict || sameShape(known.message, verdict));
@@ -120,7 +131,10 @@ export class Results {
       result.failures.push(failure);
       this.sizes.set(failure, size);
     }
-    this.onFailure();
+    if (!failure.known) {
+      this.fresh += 1;
+      this.onFailure();
+    }
   }
 
   /** Marks a check that could not run (or ran only in part), with the reason; the first reason stays. */
@@ -128,9 +142,9 @@ export class Results {
     this.checks.get(name)!.skipped ??= reason;
   }
 
-  /** Failures recorded so far, over every check. */
+  /** New failures (those the baseline does not list) recorded so far, over every check. */
   get failureCount(): number {
-    return [...this.checks.values()].reduce((sum, result) => sum + result.failed, 0);
+    return this.fresh;
   }
 
   /** Sets each check's status (and the reason of a check that never ran); call once the run ends. */

@@ -1,4 +1,4 @@
-import { applyBaseline } from "./baseline.ts";
+import { applyBaseline, isKnownFailure } from "./baseline.ts";
 import { requestLineOf } from "./case.ts";
 import type { CheckName } from "./checks/index.ts";
 import { coverageOf, weakDataWarnings, type OperationCoverage } from "./coverage.ts";
@@ -111,9 +111,14 @@ export async function runConformance(options: ConformanceOptions, description: D
     signal: stop.signal,
     onExchange: () => resolved.onProgress?.({ requests: transport.sent, maxRequests: resolved.maxRequests, phase }),
   });
-  const results = new Results(resolved.baseUrl, resolved.selected, () => {
-    if (resolved.maxFailures !== undefined && results.failureCount >= resolved.maxFailures) stopWith("failures");
-  });
+  const results = new Results(
+    resolved.baseUrl,
+    resolved.selected,
+    () => {
+      if (resolved.maxFailures !== undefined && results.failureCount >= resolved.maxFailures) stopWith("failures");
+    },
+    (name, failure) => isKnownFailure(resolved.baseline, name, failure),
+  );
   const session = new Session(transport, results, description, resolved);
   const phases: PhaseTiming[] = [];
   const warnings: string[] = [];

@@ -149,8 +149,10 @@ describe("bot-conversation check: a server's open-point decision, a baseline and
       const known = JSON.parse(await readFile(baseline, "utf8")) as { failures: { check: string }[]; findings: Record<string, unknown> };
       expect(known.failures.map((failure) => failure.check)).toEqual(["response_schema_conformance"]);
       expect(known.findings["trigger_list_shape"]).toBe("single");
-      const withBaseline = await check([...args, "--baseline", baseline, "--seed", "8"]);
+      // Known failures do not count towards --max-failures either.
+      const withBaseline = await check([...args, "--baseline", baseline, "--seed", "8", "--max-failures", "1"]);
       expect(withBaseline.code).toBe(0);
+      expect(withBaseline.stdout).not.toContain("--max-failures");
       expect(withBaseline.stdout).toContain("(known: in the baseline)");
       expect(withBaseline.stdout).toContain("Result: no new failure");
       const config = join(directory, "conformance.json");

@@ -3,6 +3,9 @@ import { pageOf } from "./paging.ts";
 import type { AcceptedDecisions } from "../decisions.ts";
 import { notApplicable, notJudged, shown, type ExchangeCheck } from "./types.ts";
 
+/** Whether an ISO 8601 date-time carries its offset (`Z` or `±hh:mm`), so it names one instant. */
+export const hasOffset = (text: unknown): text is string => typeof text === "string" && /T.*([zZ]|[+-]\d\d:?\d\d)$/.test(text);
+
 /**
  * An item against one date bound, compared as instants (never as text). An item at the bound's exact
  * instant is judged only when the team's config decides whether bounds include it (the service does
@@ -11,6 +14,8 @@ import { notApplicable, notJudged, shown, type ExchangeCheck } from "./types.ts"
 const dateBound =
   (field: "startedOn" | "latestMessageOn", side: "from" | "to") =>
   (item: ConversationSummary, value: string, decisions: AcceptedDecisions): string | undefined => {
+    // A date-time without an offset names no instant: that is response_schema_conformance's to report.
+    if (!hasOffset(item[field])) return undefined;
     const instant = Date.parse(item[field]);
     const bound = Date.parse(value);
     if (instant === bound) return decisions.dateRangeBounds === "exclusive" ? `${field} ${item[field]} is the bound ${value} itself, which the accepted decision dateRangeBounds: exclusive leaves out` : undefined;

@@ -1,6 +1,7 @@
 import type { Case, Exchange } from "../case.ts";
 import { caseFor } from "../case.ts";
 import { negativeDataRejection, pageChecks, positiveDataAcceptance } from "../checks/index.ts";
+import { hasOffset } from "../checks/filters.ts";
 import { pageOf } from "../checks/paging.ts";
 import { notJudged, shown, type ExchangeCheck } from "../checks/types.ts";
 import { operationOf } from "../description.ts";
@@ -101,7 +102,7 @@ async function dateEdges(session: Session): Promise<void> {
   if (items.length === 0) return session.results.skip("filter_inclusion", "no search returned a conversation to look for by its dates");
   for (const { parameter, field, side } of dateFilters) {
     const dated = items
-      .filter((item) => typeof item[field] === "string" && Number.isFinite(Date.parse(item[field] as string)))
+      .filter((item) => hasOffset(item[field]) && Number.isFinite(Date.parse(item[field] as string)))
       .sort((left, right) => Date.parse(left[field] as string) - Date.parse(right[field] as string));
     if (dated.length === 0) continue;
     const earliest = dated[0]!;
@@ -114,7 +115,7 @@ async function dateEdges(session: Session): Promise<void> {
   }
   for (const field of ["startedOn", "latestMessageOn"] as const) {
     const [from, to] = field === "startedOn" ? ["startFromDate", "startToDate"] : ["latestMessageFromDate", "latestMessageToDate"];
-    const dated = items.filter((item) => typeof item[field] === "string" && Number.isFinite(Date.parse(item[field] as string)));
+    const dated = items.filter((item) => hasOffset(item[field]) && Number.isFinite(Date.parse(item[field] as string)));
     const item = dated[Math.floor(dated.length / 2)];
     if (!item) continue;
     const written = item[field] as string;
