@@ -133,27 +133,27 @@ export async function runConformance(options: ConformanceOptions, description: D
     }
   };
 
+  // The probe decides whether the server can be checked at all; a run stopped before it answered
+  // (Ctrl-C, --max-time) still reports, with every check not run.
+  let probed = false;
   try {
-    // The probe decides whether the server can be checked at all.
-    let probe;
-    try {
-      probe = await transport.send({ operationId: "searchConversations", method: "GET", path: description.operations.get("searchConversations")!.path, query: {}, authentication: "token" });
-    } catch (error) {
+    const probe = await transport.send({ operationId: "searchConversations", method: "GET", path: description.operations.get("searchConversations")!.path, query: {}, authentication: "token" });
+    if (probe.status === 401) throw new ServerUnusableError(`The server at ${resolved.baseUrl} refused the token (401 on searchConversations); check --token.`);
+    session.judge(probe);
+    probed = true;
+  } catch (error) {
+    if (!(error instanceof StoppedError)) {
+      clearTimeout(timer);
+      resolved.signal.removeEventListener("abort", onAbort);
       if (error instanceof UnreachableError) throw new ServerUnusableError(`The server at ${resolved.baseUrl} is unreachable: ${error.message}`);
       throw error;
     }
-    if (probe.status === 401) throw new ServerUnusableError(`The server at ${resolved.baseUrl} refused the token (401 on searchConversations); check --token.`);
-    session.judge(probe);
-  } catch (error) {
-    clearTimeout(timer);
-    resolved.signal.removeEventListener("abort", onAbort);
-    if (error instanceof StoppedError) throw new ServerUnusableError(`The run stopped (${stopReason ?? "interrupted"}) before the server answered its first request.`);
-    throw error;
   }
 
   const discoveryInput: { triggerList: DiscoveryInput["triggerList"]; precedence: DiscoveryInput["precedence"] } = { triggerList: undefined, precedence: undefined };
   let findings: Finding[] = [];
   try {
+    if (!probed) throw new StoppedError("stopped before the first answer");
     await timed("preflight: --agent-stage-id", [], () => confirmBot(session));
     await timed("searchConversations: first page", ["envelope_math"], () => probeSearch(session));
     await timed("searchConversations: walk every page", ["paging_walk"], () => walkPages(session));

@@ -113,6 +113,21 @@ describe("bot-conversation check: usage", () => {
     }
   });
 
+  it("--max-time shorter than the first answer still writes a report: every check not run, with that reason", async () => {
+    const slow = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox().fetch }, { delayMs: () => 1500 });
+    try {
+      const json = join(directory, "early.json");
+      const run = await check(["--base-url", slow.url, "--token", token, "--max-time", "0.3", "--json", json, ...fast]);
+      expect(run.stdout).toContain("The time limit (--max-time) was reached");
+      const report = JSON.parse(await readFile(json, "utf8")) as { stopped: string; requests: number; checks: { status: string; skipped: string }[] };
+      expect(report).toMatchObject({ stopped: "time", requests: 1 });
+      expect(report.checks.every((entry) => entry.status === "not run")).toBe(true);
+      expect(report.checks.filter((entry) => entry.skipped === "the run stopped (time) before it ran").length).toBeGreaterThan(10);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it("--max-time bounds a slow server's run and writes the partial report; --max-response-time fails the slow answers", async () => {
     const slow = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox().fetch }, { delayMs: () => 400 });
     try {
