@@ -17,6 +17,7 @@ import { payloadValidation } from "./payload.ts";
 import { perCallOverhead } from "./per-call.ts";
 import { renderResults, type Section } from "./report.ts";
 import { sandboxServer } from "./sandbox.ts";
+import { browserSandbox } from "./browser-sandbox.ts";
 import { installToFirstRequest } from "./install.ts";
 
 const benchmarks: [string, () => Promise<Section>][] = [
@@ -26,6 +27,7 @@ const benchmarks: [string, () => Promise<Section>][] = [
   ["payload validation", payloadValidation],
   ["Prism mock", mockServer],
   ["sandbox", sandboxServer],
+  ["sandbox in the browser", browserSandbox],
   ["build", buildTimes],
   ["API reference site", docsSite],
   ["API reference first visit", docsWeight],

@@ -1,25 +1,51 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { Hono, type Context } from "hono";
 import { cors } from "hono/cors";
 import type { SandboxContext } from "./context.ts";
+import type { Delay, Latency } from "./options.ts";
 import { controlRoutes } from "./control.ts";
 import type { OperationId } from "./faults.ts";
+import { Random } from "./random.ts";
+import { bodyForJournal, journalHeaders } from "./journal.ts";
 import { fireExternalEvent } from "./fire.ts";
 import { problemResponse } from "./problem.ts";
 import { searchConversations } from "./search.ts";
 import { listExternalEventTriggers } from "./triggers.ts";
 
 /** A route's handler, given the request's Hono context. */
-type Handler = (c: Context) => Response | Promise<Response>;
+type Handler = (c: Context<Env>) => Response | Promise<Response>;
+
+/** What the routes tell the journal: the operation a request was routed to. */
+type Env = { Variables: { operationId: OperationId } };
 
 /**
  * The sandbox as one Web-standard application: the service's three operations and the control API,
  * every route behind the `X-Token` check. `app.fetch(request)` is the whole server.
  */
-export function createApp(context: SandboxContext): Hono {
+export function createApp(context: SandboxContext): Hono<Env> {
   const { options } = context;
   const tokens = new Set(options.tokens);
-  const app = new Hono();
+  const app = new Hono<Env>();
+  const latencyDraws = new Random(`${options.seed}\u0000latency`, 0);
+
+  // The request journal: every request but the control API's own and browsers' preflights, recorded once answered.
+  app.use(async (c, next) => {
+    const { pathname, searchParams } = new URL(c.req.url);
+    if (pathname.startsWith("/_sandbox/") || c.req.method === "OPTIONS") return next();
+    const receivedAt = new Date();
+    const started = performance.now();
+    const copy = c.req.raw.body === null ? undefined : c.req.raw.clone();
+    await next();
+    context.requests.add({
+      receivedAt: receivedAt.toISOString(),
+      method: c.req.method,
+      path: pathname,
+      query: Object.fromEntries(searchParams),
+      headers: journalHeaders(c.req.raw.headers),
+      body: copy === undefined ? null : await bodyForJournal(copy),
+      status: c.res.status,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+    }, c.get("operationId"));
+  });
 
   // Browser frontends call the sandbox from their own origin, as they call the mock; a preflight carries no token.
   // Like the mock (Prism), every header a preflight asks for is allowed (`allowHeaders` unset reflects them);
@@ -40,11 +66,19 @@ export function createApp(context: SandboxContext): Hono {
     await next();
   });
 
-  /** Applies the first armed fault of the operation, if any, before the operation itself. */
+  /** Applies the latency option and the first armed fault of the operation, if any, before the operation itself. */
   const withFaults = (operationId: OperationId, handler: Handler): Handler => async (c) => {
+    c.set("operationId", operationId);
+    const latency = latencyOf(options.latency, operationId, latencyDraws);
+    if (latency > 0) await sleep(latency, c.req.raw.signal);
     const fault = context.faults.take(operationId);
+    if (fault?.timeout) {
+      // Never answered: the request waits until its client gives up (or the server stops).
+      await new Promise((resolve) => c.req.raw.signal.addEventListener("abort", resolve, { once: true }));
+      return new Response(null, { status: 504 });
+    }
     if (fault) {
-      if (fault.delayMs > 0) await sleep(fault.delayMs, undefined, { signal: c.req.raw.signal }).catch(() => undefined);
+      if (fault.delayMs > 0) await sleep(fault.delayMs, c.req.raw.signal);
       if (fault.status >= 300) {
         const headers: Record<string, string> = fault.retryAfter === undefined ? {} : { "retry-after": String(fault.retryAfter) };
         return problemResponse(options.errorMediaType, fault.status, `Fault injected by the sandbox for ${operationId}.`, undefined, headers);
@@ -85,4 +119,22 @@ export function createApp(context: SandboxContext): Hono {
     return problemResponse(options.errorMediaType, 500, "Internal error of the sandbox.");
   });
   return app;
+}
+
+/** The wait the latency option gives an operation: fixed, or drawn from its range. */
+function latencyOf(latency: Latency, operationId: OperationId, draws: Random): number {
+  const delay: Delay | undefined = typeof latency === "number" || "min" in latency ? latency : latency[operationId];
+  if (delay === undefined) return 0;
+  return typeof delay === "number" ? delay : draws.int(delay.min, delay.max);
+}
+
+/** Waits `ms` milliseconds, or less when the request is aborted (the client gave up). */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
 }

@@ -1,9 +1,12 @@
-import { parseServerOptions } from "./options.ts";
+import { parseServerOptions } from "./args.ts";
 import { startSandboxServer } from "./server.ts";
 import { switchDefinitions } from "./switches.ts";
 
-/** How long the process outlives the last stop signal. */
-const signalSettleMs = 250;
+/**
+ * How long the process outlives the last stop signal, so the further signals of one Ctrl-C (terminal,
+ * turbo, pnpm) are absorbed; every change is already on disk, so nothing waits for a flush.
+ */
+const signalSettleMs = 30;
 
 /** The command's help: every option and switch, with an example. */
 export function sandboxUsage(command = "bot-conversation-sandbox"): string {
@@ -20,7 +23,9 @@ Options:
   --seed <text>            seed of the generated data (default bot-conversation)
   --conversations <n>      number of conversations (default 200)
   --fixture <file>         load this JSON fixture instead of generated data
-  --data <file>            keep the database in this file across restarts
+  --state <name>           default, empty, bot-without-triggers or large (10,000 conversations)
+  --latency <ms>           wait before each answer: 200, or a seeded range 50-400
+  --data <file>            keep the state (data source, fired events) in this file across restarts
   --token <token>          an accepted X-Token, repeatable (default sandbox-token; SANDBOX_TOKENS)
   -h, --help               print this help
 

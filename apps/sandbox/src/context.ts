@@ -1,20 +1,27 @@
 import type { Faults } from "./faults.ts";
-import type { Fixture } from "./fixture.ts";
+import type { FiredEvents, RequestJournal } from "./journal.ts";
 import type { SandboxOptions } from "./options.ts";
 import { problemResponse } from "./problem.ts";
 import type { Checked } from "./request.ts";
-import type { Storage } from "./storage.ts";
+import type { DataSource, Store } from "./store.ts";
 
 /** What every route of the sandbox works with. */
 export interface SandboxContext {
-  /** The database. */
-  readonly storage: Storage;
+  /** The data in place now (a reset swaps in another store once it is loaded). */
+  store(): Store;
   /** The options the sandbox runs with (switches included). */
   readonly options: SandboxOptions;
   /** The armed faults. */
   readonly faults: Faults;
-  /** Replaces all data with generated data, or with a checked fixture. */
-  replaceData(source: { seed: string; conversations: number } | { fixture: Fixture }): void;
+  /** The journal of accepted external events. */
+  readonly fired: FiredEvents;
+  /** The journal of requests received. */
+  readonly requests: RequestJournal;
+  /**
+   * Loads new data and swaps it in, clearing both journals; requests meanwhile are answered from the
+   * old data. Loads run one after another, in the order asked. Resolves to the new counts.
+   */
+  replaceData(source: DataSource): Promise<{ bots: number; conversations: number }>;
 }
 
 /**
@@ -28,6 +35,9 @@ export function refusal(context: SandboxContext, checked: Extract<Checked<unknow
   const detail = first ? `${checked.detail.replace(/\.$/, "")}: ${first.path} ${first.message}${more}.` : checked.detail;
   return problemResponse(context.options.errorMediaType, checked.status, detail, checked.defects);
 }
+
+/** The request line and headers Node's HTTP server reads at most (its default `maxHeaderSize`); beyond it, a 431. */
+export const maxHeaderBytes = 16 * 1024;
 
 /** Bodies larger than this are refused with 413: the service states no limit, so this is the sandbox's own. */
 export const maxBodyBytes = { operation: 1024 * 1024, fixture: 256 * 1024 * 1024 };

@@ -1,7 +1,10 @@
 import { Hono } from "hono";
 import { maxBodyBytes, refusal, type SandboxContext } from "./context.ts";
 import { controlChecker, controlDescription, operationParameters } from "./description.ts";
+import { generatedSource } from "./store.ts";
+import { stateConflict } from "./options.ts";
 import type { Fault } from "./faults.ts";
+import type { SandboxState } from "./options.ts";
 import { fixtureDefects, type Fixture } from "./fixture.ts";
 import { problemResponse } from "./problem.ts";
 import { queryChecker, readJsonBody } from "./request.ts";
@@ -9,21 +12,22 @@ import { queryChecker, readJsonBody } from "./request.ts";
 const checkReset = controlChecker({ $ref: "#/components/schemas/ResetRequest" });
 const checkFault = controlChecker({ $ref: "#/components/schemas/Fault" });
 const checkFiredEventsQuery = queryChecker(operationParameters(controlDescription, "listSandboxFiredEvents"), controlChecker);
+const checkRequestsQuery = queryChecker(operationParameters(controlDescription, "listSandboxRequests"), controlChecker);
 
 /** The control API under `/_sandbox/`, described by `openapi/sandbox-control.yaml`; authentication is checked before. */
 export function controlRoutes(context: SandboxContext): Hono {
   const routes = new Hono();
-  const { options, storage } = context;
-  const counts = () => Response.json(storage.counts());
+  const { options } = context;
 
   routes.post("/reset", async (c) => {
     const body = await readJsonBody(c.req.raw, maxBodyBytes.operation, false);
     if (!body.ok) return refusal(context, body);
     const defects = checkReset(body.value ?? {});
     if (defects.length > 0) return refusal(context, { ok: false, status: 400, detail: "The reset request is invalid; nothing was changed.", defects });
-    const given = (body.value ?? {}) as { seed?: string; conversations?: number };
-    context.replaceData({ seed: given.seed ?? options.seed, conversations: given.conversations ?? options.conversations });
-    return counts();
+    const given = (body.value ?? {}) as { seed?: string; conversations?: number; state?: SandboxState };
+    const conflict = stateConflict(given);
+    if (conflict) return refusal(context, { ok: false, status: 400, detail: "The reset request is invalid; nothing was changed.", defects: [{ path: "$.conversations", message: conflict }] });
+    return Response.json(await context.replaceData(generatedSource(options, given)));
   });
 
   routes.put("/fixture", async (c) => {
@@ -33,27 +37,33 @@ export function controlRoutes(context: SandboxContext): Hono {
     if (defects.length > 0) {
       return refusal(context, { ok: false, status: 400, detail: `The fixture has ${defects.length} defect${defects.length === 1 ? "" : "s"}; nothing was changed.`, defects });
     }
-    context.replaceData({ fixture: body.value as Fixture });
-    return counts();
+    return Response.json(await context.replaceData({ fixture: body.value as Fixture }));
   });
 
   routes.get("/conversations/:conversationId/export", (c) => {
     const conversationId = c.req.param("conversationId");
-    const conversation = storage.exportOf(conversationId);
+    const conversation = context.store().exportOf(conversationId);
     return conversation ? Response.json(conversation) : problemResponse(options.errorMediaType, 404, `No conversation with conversationId ${JSON.stringify(conversationId)}.`);
   });
 
-  routes.get("/bots", () => Response.json(storage.bots()));
+  routes.get("/bots", () => Response.json(context.store().bots()));
 
   routes.get("/fired-events", (c) => {
     const checked = checkFiredEventsQuery(new URL(c.req.url).searchParams, { rejectUnknown: true });
     if (!checked.ok) return refusal(context, checked);
     const { conversationId, externalEventId } = checked.value as { conversationId?: string; externalEventId?: string };
-    return Response.json(storage.firedEvents({ conversationId, externalEventId }));
+    return Response.json(context.fired.list({ conversationId, externalEventId }));
+  });
+
+  routes.get("/requests", (c) => {
+    const checked = checkRequestsQuery(new URL(c.req.url).searchParams, { rejectUnknown: true });
+    if (!checked.ok) return refusal(context, checked);
+    const { method, path, status, operationId } = checked.value as { method?: string; path?: string; status?: number; operationId?: string };
+    return Response.json(context.requests.list({ method, path, status, operationId }), { headers: { "x-dropped-requests": String(context.requests.dropped) } });
   });
 
   routes.delete("/fired-events", () => {
-    storage.clearFiredEvents();
+    context.fired.clear();
     return new Response(null, { status: 204 });
   });
 

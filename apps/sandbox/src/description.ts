@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import bundledService from "@bot-conversation/openapi/openapi.json" with { type: "json" };
+import { parseDateTime } from "@bot-conversation/client";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import bundledControl from "./generated/sandbox-control.json" with { type: "json" };
 
 /** One thing wrong with a request, a fixture or a value: where, and what was expected. */
 export interface Defect {
@@ -26,21 +27,25 @@ export interface ParameterDescription {
   readonly schema: SchemaObject;
 }
 
-const require = createRequire(import.meta.url);
 const serviceId = "https://bot-conversation.invalid/openapi.json";
 const controlId = "https://bot-conversation.invalid/sandbox-control.json";
 
-/** The service description bundled by `@bot-conversation/openapi`. */
-export const serviceDescription = JSON.parse(readFileSync(require.resolve("@bot-conversation/openapi/openapi.json"), "utf8")) as {
+/**
+ * The service description bundled by `@bot-conversation/openapi`, imported as a JSON module (no file
+ * system: the same code runs in a browser, where a bundler inlines it).
+ */
+export const serviceDescription = bundledService as unknown as {
   paths: Record<string, Record<string, { operationId?: string; parameters?: unknown[]; requestBody?: { content: Record<string, { schema: SchemaObject }> } }>>;
   components: { schemas: Record<string, SchemaObject & { enum?: string[]; examples?: unknown[] }>; parameters: Record<string, unknown> };
 };
 
-/** The control API's description, bundled into `dist/` by this package's build. */
-export const controlDescription = JSON.parse(readFileSync(new URL("../dist/sandbox-control.json", import.meta.url), "utf8")) as typeof serviceDescription;
+/** The control API's description, bundled into `src/generated/` by this package's build. */
+export const controlDescription = bundledControl as unknown as typeof serviceDescription;
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
 addFormats.default(ajv);
+// One date rule for every date the sandbox reads (search filters, fixtures, DateTime variables): the client's.
+ajv.addFormat("date-time", { type: "string", validate: (text: string) => !Number.isNaN(parseDateTime(text)) });
 ajv.addSchema({ ...serviceDescription, $id: serviceId }, serviceId);
 ajv.addSchema({ ...controlDescription, $id: controlId }, controlId);
 
@@ -200,6 +205,10 @@ function messageOf(error: ErrorObject): string {
       return `must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}`;
     case "false schema":
       return "must not be sent here";
+    case "format":
+      return (error.params as { format: string }).format === "date-time"
+        ? 'must match format "date-time": a date and time with seconds and a UTC offset, e.g. 2026-11-20T09:15:02+03:00'
+        : (error.message ?? "is invalid");
     default:
       return error.message ?? "is invalid";
   }

@@ -13,6 +13,8 @@ export interface Fault {
   readonly delayMs: number;
   /** How many more requests it affects. */
   times: number;
+  /** `true`: the request is never answered (the client's time-out ends it). */
+  readonly timeout?: boolean;
 }
 
 /** The armed faults, used in the order they were added. */
@@ -20,8 +22,8 @@ export class Faults {
   #armed: Fault[] = [];
 
   /** Arms a fault (defaults: no delay, once) and returns it as stored. */
-  add(fault: Omit<Fault, "delayMs" | "times"> & { delayMs?: number; times?: number }): Fault {
-    const armed: Fault = { ...fault, delayMs: fault.delayMs ?? 0, times: fault.times ?? 1 };
+  add(fault: Omit<Fault, "delayMs" | "times" | "status"> & { status?: number; delayMs?: number; times?: number }): Fault {
+    const armed: Fault = { ...fault, status: fault.status ?? 504, delayMs: fault.delayMs ?? 0, times: fault.times ?? 1 };
     this.#armed.push(armed);
     return { ...armed };
   }

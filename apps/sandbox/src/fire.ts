@@ -36,7 +36,8 @@ const livechatSuffix = "|livechat";
  * otherwise 200 with an empty body, and the event is recorded (on disk with `--data`) before the answer.
  */
 export async function fireExternalEvent(context: SandboxContext, request: Request): Promise<Response> {
-  const { options, storage } = context;
+  const { options } = context;
+  const storage = context.store();
   const body = await readJsonBody(request, maxBodyBytes.operation);
   if (!body.ok) return refusal(context, body);
   const defects = requestDefects(body.value);
@@ -67,7 +68,7 @@ export async function fireExternalEvent(context: SandboxContext, request: Reques
       problems.map((problem) => ({ path: appendJsonPath("$.externalEventPayload", problem.variableCode), message: problem.message })),
     );
   }
-  storage.recordFiredEvent({
+  context.fired.record({
     receivedAt: new Date().toISOString(),
     sent: { conversationId: fire.conversationId ?? null, externalConversationId: fire.externalConversationId ?? null },
     externalEventId: fire.externalEventId,

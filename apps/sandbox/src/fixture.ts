@@ -1,6 +1,5 @@
-import { readFile } from "node:fs/promises";
 import { controlChecker, type Defect } from "./description.ts";
-import type { StoredBot, StoredConversation } from "./storage.ts";
+import type { StoredBot, StoredConversation } from "./store.ts";
 
 /** Data to load in place of generated data: bots with their triggers, and conversations with their export. */
 export interface Fixture {
@@ -70,16 +69,4 @@ export function checkFixture(value: unknown): Fixture {
   const defects = fixtureDefects(value);
   if (defects.length > 0) throw new FixtureError(defects);
   return value as Fixture;
-}
-
-/** Reads a fixture from a JSON file and checks it; a file that is not JSON is a `FixtureError` at `$`. */
-export async function readFixture(path: string): Promise<Fixture> {
-  const text = await readFile(path, "utf8");
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new FixtureError([{ path: "$", message: `${path} is not JSON: ${(error as Error).message}` }]);
-  }
-  return checkFixture(value);
 }

@@ -1,5 +1,3 @@
-import { createHash } from "node:crypto";
-import { base, en, Faker } from "@faker-js/faker";
 import type {
   Activity,
   ChannelData,
@@ -16,13 +14,18 @@ import type {
 } from "@bot-conversation/types";
 import { serviceEnum } from "./description.ts";
 import { exampleData } from "./examples.ts";
-import type { StoredBot, StoredConversation } from "./storage.ts";
+import { Random } from "./random.ts";
+import type { StoredBot, StoredConversation } from "./store.ts";
 
-/** Generated data: the bots (with triggers) and a lazy sequence of conversations. */
+/** Generated data: the bots (with triggers), and each conversation generated on demand from its index. */
 export interface GeneratedData {
   /** The bots, each with triggers that together cover every variable type. */
   readonly bots: StoredBot[];
-  /** The conversations, generated as they are read (100,000 never sit in memory at once). */
+  /** Number of conversations. */
+  readonly count: number;
+  /** The conversation at `index` (from 0), generated afresh on each call: always the same for the same seed. */
+  conversationAt(index: number): StoredConversation;
+  /** Every conversation in order, generated as they are read (100,000 never sit in memory at once). */
   readonly conversations: Iterable<StoredConversation>;
 }
 
@@ -52,44 +55,26 @@ const triggerTemplates: { id: string; name: string; parameters: [string, string,
   { id: "survey-completed", name: "Survey completed", parameters: [] },
 ];
 
-/** A generator seeded from text: the same text always gives the same sequence. */
-function seededFaker(seed: string): Faker {
-  const faker = new Faker({ locale: [en, base] });
-  const digest = createHash("sha256").update(seed).digest();
-  faker.seed(Array.from({ length: 8 }, (_, index) => digest.readUInt32LE(index * 4)));
-  return faker;
-}
+/** Given and family names of generated users: the sandbox's own short lists. */
+const givenNames = ["Ada", "Bruno", "Chloe", "Dmitri", "Elena", "Farid", "Grace", "Hiro", "Ines", "Jonas", "Kavya", "Liam", "Maya", "Noah", "Olga", "Pedro", "Quinn", "Rosa", "Sami", "Tara", "Umar", "Vera", "Wen", "Yara", "Zoe"];
+const familyNames = ["Adams", "Becker", "Costa", "Dubois", "Evans", "Fischer", "Garcia", "Hansen", "Ivanova", "Jensen", "Kowalski", "Lopez", "Moreau", "Nakamura", "Okafor", "Petrov", "Rossi", "Silva", "Tanaka", "Novak", "Weber", "Yilmaz"];
 
-/**
- * Version-4 UUIDs from the seeded faker, each stream from two mulberry32 generators (small, fast,
- * well known) seeded by two draws, so two streams coincide only if 64 seed bits do. At 100,000
- * conversations faker's own UUIDs (one draw per hex digit) were most of the generation time.
- */
-function uuids(faker: Faker): () => string {
-  const mulberry32 = (seed: number) => {
-    let state = seed >>> 0;
-    return () => {
-      state = (state + 0x6d2b79f5) >>> 0;
-      let value = Math.imul(state ^ (state >>> 15), state | 1);
-      value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-      return ((value ^ (value >>> 14)) >>> 0).toString(16).padStart(8, "0");
-    };
-  };
-  const [first, second] = [0, 1].map(() => mulberry32(faker.number.int({ min: 0, max: 0xffff_ffff }))) as [() => string, () => string];
-  return () => {
-    const hex = first() + second() + first() + second();
-    const variant = ((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-  };
-}
+/** Two-digit numbers, looked up. */
+const twoDigits = Array.from({ length: 100 }, (_, value) => String(value).padStart(2, "0"));
+/** `YYYY-MM-DDT` of each day (days since the epoch) written so far: \`toISOString\` on every timestamp was a third of the generation's time. */
+const dayTexts = new Map<number, string>();
 
-/** An ISO 8601 date-time with the given offset from UTC, e.g. `2026-11-20T09:15:02+03:00`. */
+/** An ISO 8601 date-time with the given offset from UTC, e.g. `2026-11-20T09:15:02+03:00` (whole seconds). */
 export function formatWithOffset(epochMs: number, offsetMinutes: number): string {
-  const local = new Date(epochMs + offsetMinutes * 60_000).toISOString().slice(0, 19);
-  if (offsetMinutes === 0) return `${local}Z`;
-  const sign = offsetMinutes > 0 ? "+" : "-";
+  const local = Math.floor(epochMs / 1000) + offsetMinutes * 60;
+  const day = Math.floor(local / 86_400);
+  let dayText = dayTexts.get(day);
+  if (dayText === undefined) dayTexts.set(day, (dayText = new Date(day * 86_400_000).toISOString().slice(0, 11)));
+  const second = local - day * 86_400;
+  const time = `${dayText}${twoDigits[Math.floor(second / 3600)]}:${twoDigits[Math.floor(second / 60) % 60]}:${twoDigits[second % 60]}`;
+  if (offsetMinutes === 0) return `${time}Z`;
   const absolute = Math.abs(offsetMinutes);
-  return `${local}${sign}${String(Math.floor(absolute / 60)).padStart(2, "0")}:${String(absolute % 60).padStart(2, "0")}`;
+  return `${time}${offsetMinutes > 0 ? "+" : "-"}${twoDigits[Math.floor(absolute / 60)]}:${twoDigits[absolute % 60]}`;
 }
 
 /**
@@ -102,21 +87,28 @@ export function formatWithOffset(epochMs: number, offsetMinutes: number): string
  * kinds; platform conversations have a session identifier. `count` is the total.
  */
 export function generateData(seed: string, count: number): GeneratedData {
-  const faker = seededFaker(seed);
-  const botIds = uuids(faker);
+  const random = new Random(seed, 0);
   const examples = exampleData();
   const generatedBots = botRoles.slice(1, 3).map((role, index): StoredBot & { name: string } => ({
-    agentStageId: botIds(),
+    agentStageId: random.uuid(),
     name: role,
-    triggers: [triggerTemplates[0]!, ...faker.helpers.arrayElements(triggerTemplates.slice(1), 2 + (index % 2))].map(toTrigger),
+    triggers: [triggerTemplates[0]!, ...random.sample(triggerTemplates.slice(1), 2 + (index % 2))].map(toTrigger),
   }));
   const fromExamples = examples.conversations.slice(0, count);
+  const conversationAt = (index: number): StoredConversation => {
+    if (index < fromExamples.length) return structuredClone(fromExamples[index]!);
+    const drawn = index - fromExamples.length;
+    return conversation(new Random(seed, index + 1), generatedBots[drawn % generatedBots.length]!, drawn);
+  };
   return {
     bots: [examples.bot, ...generatedBots],
-    conversations: (function* () {
-      yield* fromExamples;
-      for (let index = 0; index < count - fromExamples.length; index++) yield conversation(faker, generatedBots[index % generatedBots.length]!, index);
-    })(),
+    count,
+    conversationAt,
+    conversations: {
+      *[Symbol.iterator]() {
+        for (let index = 0; index < count; index++) yield conversationAt(index);
+      },
+    },
   };
 }
 
@@ -128,21 +120,21 @@ function toTrigger(template: (typeof triggerTemplates)[number]): ExternalEventTr
   };
 }
 
-function conversation(faker: Faker, bot: StoredBot & { name: string }, index: number): StoredConversation {
-  const uuid = uuids(faker);
+function conversation(random: Random, bot: StoredBot & { name: string }, index: number): StoredConversation {
+  const uuid = () => random.uuid();
   // The first twelve conversations go through every channel in every status; the rest are drawn at random.
   const inCycle = index < channels.length * statuses.length;
-  const channelId = inCycle ? channels[index % channels.length]! : faker.helpers.arrayElement(channels);
-  const status = inCycle ? statuses[Math.floor(index / channels.length)]! : faker.helpers.arrayElement(statuses);
-  const offset = faker.helpers.arrayElement(offsets);
-  const startedMs = generatedUntil - faker.number.int({ min: 0, max: 90 * 86_400 }) * 1000;
-  const user: Member = { id: uuid(), name: index % 7 === 3 ? null : faker.person.fullName(), role: "User" };
+  const channelId = inCycle ? channels[index % channels.length]! : random.pick(channels);
+  const status = inCycle ? statuses[Math.floor(index / channels.length)]! : random.pick(statuses);
+  const offset = random.pick(offsets);
+  const startedMs = generatedUntil - random.int(0, 90 * 86_400) * 1000;
+  const user: Member = { id: uuid(), name: index % 7 === 3 ? null : `${random.pick(givenNames)} ${random.pick(familyNames)}`, role: "User" };
   const botMember: Member = { id: bot.agentStageId, name: bot.name, role: "Bot" };
-  const topic = faker.helpers.arrayElement(topics);
-  const number = String(faker.number.int({ min: 10_000, max: 99_999 }));
+  const topic = random.pick(topics);
+  const number = String(random.int(10_000, 99_999));
   const fill = (text: string) => text.replaceAll("{n}", number);
   let clock = startedMs;
-  const at = (maxSeconds: number) => formatWithOffset((clock += faker.number.int({ min: 1, max: maxSeconds }) * 1000), offset);
+  const at = (maxSeconds: number) => formatWithOffset((clock += random.int(1, maxSeconds) * 1000), offset);
   const scenarioId = uuid();
   const history: Activity[] = [
     { id: uuid(), type: "Event", timestamp: formatWithOffset(clock, offset), eventName: "trigger-fired", triggerType: "start-trigger", scenarioId },
@@ -160,23 +152,23 @@ function conversation(faker: Faker, bot: StoredBot & { name: string }, index: nu
   }));
   if (index % 2 === 0) history.push({ id: uuid(), type: "Event", timestamp: at(5), eventName: "menu-item-selected", text: topic.scenario });
   history.push(message(user, botMember, fill(topic.question), {
-    recognizedIntents: [{ id: uuid(), name: topic.intent, score: faker.number.float({ min: 0.5, max: 0.99, fractionDigits: 2 }).toFixed(2) }],
+    recognizedIntents: [{ id: uuid(), name: topic.intent, score: (random.int(50, 99) / 100).toFixed(2) }],
     attachments: index % 5 === 0 ? [{ contentType: "image/jpeg", contentUrl: `https://files.example.com/uploads/${number}.jpg`, content: null, name: `${number}.jpg` }] : null,
   }));
   history.push(message(botMember, user, fill(topic.answer), {
     knowledgeBaseAnswers: index % 3 === 0 ? [{ id: `kb-${number}`, question: fill(topic.question), answer: fill(topic.answer), score: "0.87" }] : null,
   }));
-  history.push(event(faker, uuid, eventNames[index % eventNames.length]!, at(30), number));
-  history.push(event(faker, uuid, "successfull-service", at(10), number));
+  history.push(event(random, eventNames[index % eventNames.length]!, at(30), number));
+  history.push(event(random, "successfull-service", at(10), number));
   const userGoesLast = index % 3 === 1;
-  if (userGoesLast) history.push(message(user, botMember, faker.helpers.arrayElement(["Thank you!", "Great, thanks.", "OK"])));
+  if (userGoesLast) history.push(message(user, botMember, random.pick(["Thank you!", "Great, thanks.", "OK"])));
   if (status === "Operator") history.push({ id: uuid(), type: "Event", timestamp: at(20), eventName: "TransferToOperatorInitiated" });
   const export_: ConversationExport = {
     id: uuid(),
     channelId,
     status,
     ...closing(status, index),
-    channelData: channelId === "platform" ? platformChannelData(faker, uuid, index) : null,
+    channelData: channelId === "platform" ? platformChannelData(random, index) : null,
     members: [user, botMember],
     history,
   };
@@ -190,32 +182,32 @@ function closing(status: ConversationStatus, index: number): Pick<ConversationEx
   return { closingStatus, closingReason: null };
 }
 
-function platformChannelData(faker: Faker, uuid: () => string, index: number): ChannelData {
+function platformChannelData(random: Random, index: number): ChannelData {
   return {
     platform: {
-      session: { id: uuid(), apps: index % 2 === 0 ? null : {} },
-      client: { app: null, externalId: `crm-contact-${faker.number.int({ min: 1000, max: 99_999 })}`, userName: faker.internet.username().toLowerCase() },
+      session: { id: random.uuid(), apps: index % 2 === 0 ? null : {} },
+      client: { app: null, externalId: `crm-contact-${random.int(1000, 99_999)}`, userName: `${random.pick(givenNames)}.${random.pick(familyNames)}${random.int(1, 99)}`.toLowerCase() },
       options: { prompterMode: index % 3 === 0 },
     },
-    originalChannelId: faker.helpers.arrayElement(["directline", "messenger_a", "messenger_b"]),
+    originalChannelId: random.pick(["directline", "messenger_a", "messenger_b"]),
   };
 }
 
 /** One event activity of the given kind, with plausible values for its fields. */
-function event(faker: Faker, uuid: () => string, eventName: EventName, timestamp: string, number: string): EventActivity {
-  const id = uuid();
+function event(random: Random, eventName: EventName, timestamp: string, number: string): EventActivity {
+  const id = random.uuid();
   const base = { id, type: "Event" as const, timestamp };
   switch (eventName) {
     case "successfull-service":
-      return { ...base, eventName, isSuccess: faker.datatype.boolean({ probability: 0.9 }) };
+      return { ...base, eventName, isSuccess: random.chance(0.9) };
     case "custom-event":
-      return { ...base, eventName, name: faker.helpers.arrayElement(["order-tracked", "faq-opened", "rating-given"]) };
+      return { ...base, eventName, name: random.pick(["order-tracked", "faq-opened", "rating-given"]) };
     case "scenario-started":
       return { ...base, eventName, scenarioId: null, scenarioName: "Follow-up" };
     case "menu-item-selected":
       return { ...base, eventName, text: "Talk to an operator" };
     case "trigger-fired":
-      return { ...base, eventName, triggerType: faker.helpers.arrayElement(serviceEnum("TriggerName")) as "intent-trigger", scenarioId: uuid() };
+      return { ...base, eventName, triggerType: random.pick(serviceEnum("TriggerName")) as "intent-trigger", scenarioId: random.uuid() };
     case "error":
       return { ...base, eventName, message: "The order service did not answer in time.", stackTrace: null };
     case "promptAccepted":

@@ -1,6 +1,5 @@
-import { parseArgs } from "node:util";
 import type { Fixture } from "./fixture.ts";
-import { checkSwitches, defaultSwitches, parseSwitch, switchDefinitions, type SandboxSwitches } from "./switches.ts";
+import { checkSwitches, defaultSwitches, type SandboxSwitches } from "./switches.ts";
 
 /** What the sandbox serves and how: the data, the accepted tokens, and the open-point switches. */
 export interface SandboxOptions extends SandboxSwitches {
@@ -10,11 +9,27 @@ export interface SandboxOptions extends SandboxSwitches {
   readonly conversations: number;
   /** A fixture to load instead of generated data: the object, or the path of a JSON file. */
   readonly fixture: Fixture | string | undefined;
-  /** Path of a database file that keeps the state across restarts; `undefined` keeps it in memory. */
+  /** Path of a file that keeps the state across restarts (Node only); `undefined` keeps it in memory. */
   readonly data: string | undefined;
   /** The `X-Token` values accepted; anything else is a 401. */
   readonly tokens: readonly string[];
+  /** The named starting state (see `sandboxStates`); `default` is the data of `seed` and `conversations`. */
+  readonly state: SandboxState;
+  /** Added wait before each answer, in milliseconds: one for all operations, or per operation; a `{ min, max }` range is drawn from `seed`. */
+  readonly latency: Latency;
 }
+
+/** The named starting states of the sandbox. */
+export const sandboxStates = ["default", "empty", "bot-without-triggers", "large"] as const;
+
+/** A named starting state: `default` (the seed's data), `empty` (the bots and triggers, no conversation), `bot-without-triggers` (default, but the first bot has no trigger), `large` (10,000 conversations). */
+export type SandboxState = (typeof sandboxStates)[number];
+
+/** A wait in milliseconds: fixed, or drawn from a range (both ends included). */
+export type Delay = number | { readonly min: number; readonly max: number };
+
+/** The latency option: one delay for every operation, or a delay per operation (others answer at once). */
+export type Latency = Delay | { readonly [operationId in "searchConversations" | "listExternalEventTriggers" | "fireExternalEvent"]?: Delay };
 
 /** Where the command-line server listens, besides the sandbox options. */
 export interface ServerOptions extends SandboxOptions {
@@ -34,12 +49,18 @@ export const defaultOptions: ServerOptions = {
   fixture: undefined,
   data: undefined,
   tokens: ["sandbox-token"],
+  state: "default",
+  latency: 0,
 };
+
+/** Conversations of the `large` state. */
+export const largeConversations = 10_000;
 
 /** The largest number of conversations the generator accepts. */
 export const maxConversations = 1_000_000;
 
-const integerIn = (name: string, text: string, min: number, max: number): number => {
+/** The text as an integer within bounds, or a `TypeError` naming `name` and what was expected. */
+export const integerIn = (name: string, text: string, min: number, max: number): number => {
   if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
     throw new TypeError(`${name}: expected an integer from ${min} to ${max}; got ${JSON.stringify(text)}`);
   }
@@ -59,54 +80,41 @@ export function resolveOptions(given: Partial<SandboxOptions> = {}): SandboxOpti
   if (!Array.isArray(options.tokens) || options.tokens.length === 0 || options.tokens.some((token) => typeof token !== "string" || token === "")) {
     throw new TypeError("tokens: expected a non-empty list of non-empty strings");
   }
+  if (!(sandboxStates as readonly string[]).includes(options.state)) throw new TypeError(`state: expected one of ${sandboxStates.join(", ")}; got ${JSON.stringify(options.state)}`);
+  const conflict = stateConflict({ state: options.state, conversations: given.conversations });
+  if (conflict) throw new TypeError(`conversations: ${conflict}`);
+  if (options.state !== "default" && options.fixture !== undefined) throw new TypeError(`state: a fixture is its own data; give state ${JSON.stringify(options.state)} or a fixture, not both`);
+  checkLatency(options.latency);
   return options;
+}
+
+const operationIds = ["searchConversations", "listExternalEventTriggers", "fireExternalEvent"];
+
+function checkLatency(latency: unknown): void {
+  const checkDelay = (name: string, delay: unknown) => {
+    const ok = (value: unknown) => typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 600_000;
+    if (ok(delay)) return;
+    const range = delay as { min?: unknown; max?: unknown } | null;
+    if (typeof range === "object" && range !== null && Object.keys(range).every((key) => key === "min" || key === "max") && ok(range.min) && ok(range.max) && (range.min as number) <= (range.max as number)) return;
+    throw new TypeError(`${name}: expected milliseconds (an integer from 0 to 600000) or { min, max } with min <= max; got ${JSON.stringify(delay)}`);
+  };
+  if (typeof latency === "object" && latency !== null && !("min" in latency) && !("max" in latency)) {
+    for (const [operationId, delay] of Object.entries(latency)) {
+      if (!operationIds.includes(operationId)) throw new TypeError(`latency.${operationId}: not an operation; expected one of ${operationIds.join(", ")}`);
+      checkDelay(`latency.${operationId}`, delay);
+    }
+    return;
+  }
+  checkDelay("latency", latency);
 }
 
 function withoutUndefined<T extends object>(given: T): Partial<T> {
   return Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
-/**
- * Reads the command line: `--host`, `--port`, `--seed`, `--conversations`, `--fixture`, `--data`,
- * `--token` (repeatable) and every switch (`--page-base 1`, ...); then `SANDBOX_TOKENS` (comma
- * separated), `SANDBOX_HOST` and `SANDBOX_PORT` from the environment.
- */
-export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessEnv): ServerOptions {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      host: { type: "string" },
-      port: { type: "string" },
-      seed: { type: "string" },
-      conversations: { type: "string" },
-      fixture: { type: "string" },
-      data: { type: "string" },
-      token: { type: "string", multiple: true },
-      ...Object.fromEntries(switchDefinitions.map((definition) => [definition.flag, { type: "string" as const }])),
-    },
-    strict: true,
-    allowPositionals: false,
-  });
-  const text = (flag: string): string | undefined => values[flag as keyof typeof values] as string | undefined;
-  const envTokens = env["SANDBOX_TOKENS"]?.split(",").map((token) => token.trim()).filter(Boolean);
-  const switches = Object.fromEntries(
-    switchDefinitions.flatMap((definition) => {
-      const given = text(definition.flag);
-      return given === undefined ? [] : [[definition.key, parseSwitch(definition, given)]];
-    }),
-  ) as Partial<SandboxSwitches>;
-  const conversations = text("conversations");
-  const port = text("port") ?? env["SANDBOX_PORT"];
-  return {
-    ...resolveOptions({
-      ...switches,
-      seed: text("seed") ?? defaultOptions.seed,
-      conversations: conversations === undefined ? defaultOptions.conversations : integerIn("--conversations", conversations, 0, maxConversations),
-      fixture: text("fixture"),
-      data: text("data"),
-      tokens: values.token ?? (envTokens && envTokens.length > 0 ? envTokens : defaultOptions.tokens),
-    }),
-    host: text("host") ?? env["SANDBOX_HOST"] ?? defaultOptions.host,
-    port: port === undefined ? defaultOptions.port : integerIn("--port / SANDBOX_PORT", port, 0, 65535),
-  };
+/** Why a count cannot go with a state that sets the count itself (`empty`, `large`), or `undefined`. */
+export function stateConflict(given: { conversations?: number | undefined; state?: SandboxState | undefined }): string | undefined {
+  return (given.state === "large" || given.state === "empty") && given.conversations !== undefined
+    ? `must not be sent with the state ${JSON.stringify(given.state)}, which sets the number of conversations itself`
+    : undefined;
 }

@@ -74,11 +74,45 @@ export async function readJsonBody(request: Request, maxBytes: number, required 
   const text = await readText(request, maxBytes);
   if (text === undefined) return tooLarge(maxBytes);
   if (text.trim() === "" && !required) return { ok: true, value: undefined };
+  return parseJson(text, "The request body");
+}
+
+/**
+ * Arrays and objects nested deeper than this are refused (a 400 on every route that takes JSON, and a
+ * refused fixture file): the service states no limit, so this is the sandbox's, far above what any of
+ * its models needs. Without it, a payload nested thousands of levels deep overflowed the stack.
+ */
+export const maxJsonDepth = 64;
+
+/** Parses JSON text `what` (e.g. "The request body"), refusing invalid JSON and nesting deeper than `maxJsonDepth`. */
+export function parseJson(text: string, what: string): Checked<unknown> {
+  const depth = nestingDepth(text);
+  if (depth > maxJsonDepth) {
+    return { ok: false, status: 400, detail: `${what} is nested too deeply.`, defects: [{ path: "$", message: `must nest arrays and objects at most ${maxJsonDepth} levels deep (the sandbox's limit); got more than ${maxJsonDepth}` }] };
+  }
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
-    return { ok: false, status: 400, detail: "The request body is not valid JSON.", defects: [{ path: "$", message: `is not JSON: ${(error as Error).message}` }] };
+    return { ok: false, status: 400, detail: `${what} is not valid JSON.`, defects: [{ path: "$", message: `is not JSON: ${(error as Error).message}` }] };
   }
+}
+
+/** The deepest nesting of arrays and objects in JSON text (brackets inside strings skipped), counted without recursion; it stops past the limit. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === 0x5c) index++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x5b || code === 0x7b) {
+      if (++depth > deepest && (deepest = depth) > maxJsonDepth) return deepest;
+    } else if (code === 0x5d || code === 0x7d) depth--;
+  }
+  return deepest;
 }
 
 function tooLarge(maxBytes: number): Checked<never> {
@@ -86,7 +120,7 @@ function tooLarge(maxBytes: number): Checked<never> {
 }
 
 /** The body as text, or `undefined` as soon as it passes `maxBytes` (the rest is not read). */
-async function readText(request: Request, maxBytes: number): Promise<string | undefined> {
+export async function readText(request: Request, maxBytes: number): Promise<string | undefined> {
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -96,10 +130,17 @@ async function readText(request: Request, maxBytes: number): Promise<string | un
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
-      await reader.cancel();
+      // Not awaited: a cloned body (the request journal's) resolves a cancel only once both copies are cancelled.
+      void reader.cancel().catch(() => undefined);
       return undefined;
     }
     chunks.push(value);
   }
-  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
 }

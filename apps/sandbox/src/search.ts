@@ -1,8 +1,9 @@
+import { parseDateTime } from "@bot-conversation/client";
 import type { ConversationPage } from "@bot-conversation/types";
 import { refusal, type SandboxContext } from "./context.ts";
 import { operationParameters, serviceDescription, serviceEnum } from "./description.ts";
 import { queryChecker } from "./request.ts";
-import { summaryText } from "./summary.ts";
+import { pageBody } from "./summary.ts";
 
 const checkQuery = queryChecker(operationParameters(serviceDescription, "searchConversations"));
 const statuses = serviceEnum("ConversationStatus");
@@ -29,9 +30,10 @@ export function searchConversations(context: SandboxContext, url: URL): Response
       { path: "query.pageIndex", message: `must be >= ${options.pageBase} (pages count from ${options.pageBase} in this sandbox, --page-base); got ${pageIndex}` },
     ] });
   }
-  const date = (name: string) => (query[name] === undefined ? undefined : Date.parse(query[name] as string));
+  // Already checked by the one date rule (the description's date-time format is the client's parseDateTime).
+  const date = (name: string) => (query[name] === undefined ? undefined : parseDateTime(query[name]));
   const offset = (pageIndex - options.pageBase) * pageSize;
-  const { total, items: found } = context.storage.search(
+  const { total, items: found } = context.store().search(
     {
       agentStageId: query["agentStageId"] as string | undefined,
       status: query["status"] as string | undefined,
@@ -55,7 +57,6 @@ export function searchConversations(context: SandboxContext, url: URL): Response
     fromItemInclusive: Math.min(offset, total),
     toItemExclusive: Math.min(offset + pageSize, total),
   };
-  // The stored summaries are joined as text, not parsed and serialized again: most of a search's time otherwise.
-  const items = found.map((item) => summaryText(item.summary, item.inbound, options.inboundDirection)).join(",");
-  return new Response(`{"items":[${items}],${JSON.stringify(envelope).slice(1)}`, { headers: { "content-type": "application/json" } });
+  // The stored summaries are joined as bytes, not parsed and serialized again: most of a search's time otherwise.
+  return new Response(pageBody(found, options.inboundDirection, JSON.stringify(envelope)), { headers: { "content-type": "application/json" } });
 }

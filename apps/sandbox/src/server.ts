@@ -1,4 +1,7 @@
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
+import { maxHeaderBytes } from "./context.ts";
+import { problemText } from "./problem.ts";
 import { serve } from "@hono/node-server";
 import type { ServerOptions } from "./options.ts";
 import { createSandbox, type Sandbox } from "./sandbox.ts";
@@ -20,6 +23,7 @@ export async function startSandboxServer(options: Partial<ServerOptions> & Pick<
   const { server, address } = await new Promise<{ server: ReturnType<typeof serve>; address: AddressInfo }>((resolve, reject) => {
     const server = serve({ fetch: (request) => sandbox.fetch(request), hostname: options.host, port: options.port }, (info) => resolve({ server, address: info }));
     server.once("error", reject);
+    server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, sandbox.options.errorMediaType));
   }).catch(async (error: unknown) => {
     await sandbox.close();
     throw error;
@@ -36,4 +40,21 @@ export async function startSandboxServer(options: Partial<ServerOptions> & Pick<
       await sandbox.close();
     },
   };
+}
+
+/**
+ * A request Node's HTTP parser refused before the sandbox saw it: a request line and headers over
+ * Node's limit get a 431 with a problem body naming the limit (Node would send a bare 431), anything
+ * else malformed a 400; the connection is then closed.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, mediaType: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, detail] = error.code === "HPE_HEADER_OVERFLOW"
+    ? [431, "Request Header Fields Too Large", `The request line and headers must be at most ${maxHeaderBytes} bytes together (Node's limit, which the sandbox keeps); a long query is the usual cause.`]
+    : [400, "Bad Request", "The request is not valid HTTP/1.1."];
+  const body = problemText(status, detail);
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${mediaType}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }

@@ -1,6 +1,20 @@
 import type { ConversationSummary, MessageActivity } from "@bot-conversation/types";
 import { serviceDescription } from "./description.ts";
-import type { ConversationColumns, StoredConversation } from "./storage.ts";
+import type { StoredConversation } from "./store.ts";
+
+/** What a conversation is searched and sorted by, derived from its export when it is loaded. */
+export interface ConversationColumns {
+  /** Start, epoch ms. */
+  readonly startedOnMs: number;
+  /** Time of the last message, epoch ms. */
+  readonly latestMessageOnMs: number;
+  /** Platform session identifier, or `null`. */
+  readonly sessionId: string | null;
+  /** The search summary as JSON text, without `latestMessageDirection`. */
+  readonly summary: string;
+  /** Whether the user (not the bot) sent the last message. */
+  readonly latestMessageInbound: boolean;
+}
 
 /** The outbound spelling, as the description gives it (the seed writes `Outbound`). */
 const outbound = String(serviceDescription.components.schemas["MessageDirection"]?.examples?.[0] ?? "Outbound");
@@ -48,10 +62,27 @@ export function columnsOf(stored: StoredConversation): ConversationColumns {
   };
 }
 
+const encoder = new TextEncoder();
+
 /**
- * A stored summary (JSON text) with its `latestMessageDirection`: `Outbound`, or the `inboundDirection`
- * switch when the user sent the last message. Text is joined, not parsed, since searches serve many.
+ * A page body from stored summaries (UTF-8 JSON, each without `latestMessageDirection`) and the rest
+ * of the envelope (JSON text of an object): each summary gets `Outbound`, or the `inboundDirection`
+ * switch when the user sent the last message. Bytes are joined, not parsed, since searches serve many.
  */
-export function summaryText(summary: string, inbound: boolean, inboundDirection: string): string {
-  return `${summary.slice(0, -1)},"latestMessageDirection":${JSON.stringify(inbound ? inboundDirection : outbound)}}`;
+export function pageBody(items: readonly { summary: Uint8Array; inbound: boolean }[], inboundDirection: string, envelope: string): Uint8Array<ArrayBuffer> {
+  const [open, comma, close] = ['{"items":[', ",", `],${envelope.slice(1)}`].map((text) => encoder.encode(text)) as [Uint8Array, Uint8Array, Uint8Array];
+  const directions = [outbound, inboundDirection].map((direction) => encoder.encode(`,"latestMessageDirection":${JSON.stringify(direction)}}`));
+  const parts: Uint8Array[] = [open];
+  items.forEach((item, index) => {
+    if (index > 0) parts.push(comma);
+    parts.push(item.summary.subarray(0, -1), directions[item.inbound ? 1 : 0]!);
+  });
+  parts.push(close);
+  const body = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    body.set(part, offset);
+    offset += part.length;
+  }
+  return body;
 }

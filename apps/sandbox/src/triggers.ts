@@ -14,7 +14,7 @@ export function listExternalEventTriggers(context: SandboxContext, agentStageId:
   const { options } = context;
   const checked = checkQuery(url.searchParams, { rejectUnknown: options.unknownParameters === "reject" });
   if (!checked.ok) return refusal(context, checked);
-  const triggers = context.storage.triggersOf(agentStageId);
+  const triggers = context.store().triggersOf(agentStageId);
   if (triggers === undefined) return problemResponse(options.errorMediaType, 404, `No bot with agentStageId ${JSON.stringify(agentStageId)}.`);
   if (options.triggerList === "array") return Response.json(triggers);
   // The single-descriptor shape: the bot's first trigger alone; a bot without triggers has nothing to show.

@@ -80,7 +80,7 @@ describe("PUT /_sandbox/fixture", () => {
     const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
     expect(((await response.json()) as { errors: { path: string }[] }).errors.sort(byPath)).toEqual([
       { path: "$.bots[0].agentStageId", message: "must be string" },
-      { path: "$.conversations[0].startedOn", message: 'must match format "date-time"' },
+      { path: "$.conversations[0].startedOn", message: 'must match format "date-time": a date and time with seconds and a UTC offset, e.g. 2026-11-20T09:15:02+03:00' },
       { path: "$.conversations[0].conversation.mood", message: "is not allowed here" },
       { path: "$.conversations[0].conversation.history[0].eventName", message: expect.stringMatching(/^must be one of "successfull-service", /) },
       { path: "$.conversations[1].conversation.history[0].text", message: "must be string" },
@@ -169,13 +169,13 @@ describe("POST and DELETE /_sandbox/faults", () => {
   });
 
   test.each([
-    [{}, "$.status"],
+    [{}, "$.status", "$.timeout"],
     [{ status: 99 }, "$.status"],
     [{ status: 500, operationId: "deleteEverything" }, "$.operationId"],
     [{ status: 500, delayMs: -1 }, "$.delayMs"],
-  ])("%j is a 400 naming %s", async (body, path) => {
+  ])("%j is a 400 naming %s", async (body, ...paths) => {
     const response = await checked("addSandboxFault", await sandbox.call("/_sandbox/faults", json("POST", body)));
-    expect(((await response.json()) as { errors: { path: string }[] }).errors.map((error) => error.path)).toEqual([path]);
+    expect(((await response.json()) as { errors: { path: string }[] }).errors.map((error) => error.path)).toEqual(paths);
   });
 });
 

@@ -63,11 +63,25 @@ describe("firing an external event", () => {
     ["ComplexObject", "deliveryAddress", "Main street 1"],
     ["PersonName", "courierName", 7],
     ["File", "invoice", { name: "invoice.pdf" }],
+    // Issue 24: the one date rule (search's too), non-empty names, files with an extension and a URL.
+    ["DateTime", "deliveryDate", "2026-11-24"],
+    ["DateTime", "deliveryDate", "2026-11-24T10:00:00"],
+    ["DateTime", "deliveryDate", "2026-11-24T10:00:00+05"],
+    ["DateTime", "deliveryDate", "2026-12-31T23:59:60Z"],
+    ["PersonName", "courierName", ""],
+    ["File", "invoice", { name: "invoice.pdf", fileUrl: "not a url" }],
+    ["File", "invoice", { name: "invoice", fileUrl: "https://files.example.com/invoice" }],
   ])("a %s variable with a wrong value is a 500 naming it", async (type, code, value) => {
     const answer = await fire({ conversationId, externalEventId: "order-status-changed", externalEventPayload: { [code]: value } });
     expect(answer.problems).toEqual([]);
     expect(answer.status).toBe(500);
     expect(JSON.parse(answer.body)).toMatchObject({ errors: [{ path: `$.externalEventPayload.${code}`, message: expect.stringContaining(`expected ${type}`) }] });
+  });
+
+  test("a File without fileUrl is a 500 whose message names fileUrl", async () => {
+    const answer = await fire({ conversationId, externalEventId: "order-status-changed", externalEventPayload: { invoice: { name: "invoice.pdf" } } });
+    expect(answer.status).toBe(500);
+    expect(JSON.parse(answer.body).detail).toContain("fileUrl");
   });
 
   test("every failing variable is named, unknown codes too, and nothing is recorded", async () => {

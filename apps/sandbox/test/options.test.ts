@@ -9,18 +9,18 @@ describe("the command line", () => {
 
   test("every option and switch is read", () => {
     const options = parseServerOptions(
-      ["--host", "0.0.0.0", "--port", "0", "--seed", "s", "--conversations", "7", "--fixture", "f.json", "--data", "d.db", "--token", "a", "--token", "b",
+      ["--host", "0.0.0.0", "--port", "0", "--seed", "s", "--conversations", "7", "--fixture", "f.json", "--data", "d.db", "--token", "a", "--token", "b", "--latency", "20-80",
         "--page-base", "1", "--default-page-size", "5", "--max-page-size", "50", "--order", "startedOn-asc", "--status-case", "insensitive", "--date-to", "exclusive",
         "--unknown-parameters", "ignore", "--trigger-list", "single", "--identifier-wins", "externalConversationId", "--inbound-direction", "Incoming",
         "--error-media-type", "application/problem+json"],
       {},
     );
     expect(options).toEqual({
-      host: "0.0.0.0", port: 0, seed: "s", conversations: 7, fixture: "f.json", data: "d.db", tokens: ["a", "b"],
+      host: "0.0.0.0", port: 0, seed: "s", conversations: 7, fixture: "f.json", data: "d.db", tokens: ["a", "b"], state: "default", latency: { min: 20, max: 80 },
       pageBase: 1, defaultPageSize: 5, maxPageSize: 50, order: "startedOn-asc", statusCase: "insensitive", dateTo: "exclusive",
       unknownParameters: "ignore", triggerList: "single", identifierWins: "externalConversationId", inboundDirection: "Incoming", errorMediaType: "application/problem+json",
     });
-    expect(Object.keys(options).filter((key) => !["host", "port", "seed", "conversations", "fixture", "data", "tokens"].includes(key)).sort()).toEqual(switchDefinitions.map((definition) => definition.key).sort());
+    expect(Object.keys(options).filter((key) => !["host", "port", "seed", "conversations", "fixture", "data", "tokens", "state", "latency"].includes(key)).sort()).toEqual(switchDefinitions.map((definition) => definition.key).sort());
   });
 
   test("SANDBOX_TOKENS sets the tokens (comma separated); --token wins over it", () => {

@@ -16,7 +16,7 @@ const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => 
 describe("README.md", () => {
   test("every ts example compiles against the package", async () => {
     const examples = await checkReadmeExamples(packageDir);
-    expect(examples).toHaveLength(3);
+    expect(examples).toHaveLength(4);
     expect(examples.filter((example) => example.diagnostics.length > 0)).toEqual([]);
   });
 
@@ -46,6 +46,10 @@ describe("README.md", () => {
 
   test("the fault example gets its page after two 503s", () => {
     expect(run(2)).toBe("20\n");
+  });
+
+  test("the MSW example answers a search through the handlers, 5 items, and the journal saw it", () => {
+    expect(run(3)).toBe("200 5 1\n");
   });
 
   test("the switches table lists every switch with its default first", () => {

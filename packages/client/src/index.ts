@@ -22,4 +22,4 @@ export {
 } from "./errors.js";
 export type { Logger, TokenSource } from "./internal/transport.js";
 export type { IterateOptions } from "./pagination.js";
-export { EventValidationError, platformConversationId, validateEventPayload, type PayloadProblem } from "./payload.js";
+export { EventValidationError, parseDateTime, platformConversationId, validateEventPayload, type PayloadProblem } from "./payload.js";

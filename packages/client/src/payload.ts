@@ -14,20 +14,30 @@ export interface PayloadProblem {
   readonly message: string;
 }
 
-/** An ISO 8601 date, with or without a time: the start is checked here, the rest by `Date.parse`. */
-const isoDateTime = /^\d{4}-\d\d-\d\d(T|$)/;
-
 const isString = (value: unknown): value is string => typeof value === "string";
 
+/**
+ * The one rule for dates, of search filters and of `DateTime` variables alike: an ISO 8601 date and
+ * time with seconds and a UTC offset, as RFC 3339 profiles it (`2026-11-20T09:15:02+03:00`, `...Z`),
+ * naming one instant. A date alone, a time without an offset, an hour-only offset (`+05`), a leap
+ * second (`:60`), hour 24 and a day the month lacks are refused. Returns epoch milliseconds, or `NaN`.
+ */
+export function parseDateTime(value: unknown): number {
+  const date = isString(value) && /^(\d{4}-\d\d-\d\d)t(?!24)\d\d(:\d\d){2}(\.\d+)?(z|[+-]\d\d:\d\d)$/i.exec(value)?.[1];
+  // Date.parse refuses minute 60 and second 60, and rolls 30 February over into March: the date must come back unchanged.
+  return date && new Date(date).toJSON()?.startsWith(date) ? Date.parse(value as string) : NaN;
+}
+
 /** Whether a value has the format of a variable type, by the service's variable-type table. */
-const formats: Record<VariableType, (value: unknown) => boolean> = {
+const formats: Record<VariableType, (value: unknown) => unknown> = {
   String: isString,
   Number: Number.isFinite,
   Boolean: (value) => typeof value === "boolean",
-  DateTime: (value) => isString(value) && isoDateTime.test(value) && !isNaN(Date.parse(value)),
+  DateTime: (value) => parseDateTime(value) === parseDateTime(value),
   ComplexObject: isJsonObject,
-  PersonName: isString,
-  File: (value) => isJsonObject(value) && isString(value["name"]) && isString(value["fileUrl"]),
+  PersonName: (value) => isString(value) && value.trim(),
+  // A file name with its extension, and a link to download it.
+  File: (value) => isJsonObject(value) && /.\.\w+$/.test(value["name"] as string) && URL.canParse(value["fileUrl"] as string),
 };
 
 /**
@@ -44,7 +54,7 @@ export function validateEventPayload(
     const expectedType = trigger.parameters[variableCode]?.type ?? null;
     if (expectedType && (!Object.hasOwn(formats, expectedType) || formats[expectedType](value))) return [];
     const received = describeValue(value);
-    return [{ variableCode, expectedType, received, message: `${variableCode}: ${expectedType ? `expected ${expectedType}` : `not a variable of trigger ${trigger.externalEventId}`}; got ${received}` }];
+    return [{ variableCode, expectedType, received, message: `${variableCode}: ${expectedType ? `expected ${expectedType}${expectedType === "File" ? " (name with extension, fileUrl a URL)" : ""}` : `not a variable of trigger ${trigger.externalEventId}`}; got ${received}` }];
   });
 }
 

@@ -1,6 +1,6 @@
 import type { ExternalEventTrigger } from "@bot-conversation/types";
 import { describe, expect, test } from "vitest";
-import { platformConversationId, validateEventPayload } from "../src/payload.js";
+import { parseDateTime, platformConversationId, validateEventPayload } from "../src/payload.js";
 
 const trigger: ExternalEventTrigger = {
   externalEventId: "order-status-changed",
@@ -24,11 +24,13 @@ describe("validateEventPayload accepts each variable type's format", () => {
     ["isPaid", false],
     ["deliveryDate", "2026-11-24T12:00:00+03:00"],
     ["deliveryDate", "2026-11-24T09:00:00.125Z"],
-    ["deliveryDate", "2026-11-24"],
+    ["deliveryDate", "2024-02-29T23:59:59-05:30"],
+    ["deliveryDate", "2026-11-24t09:00:00z"],
     ["deliveryAddress", { city: "Kazan" }],
     ["deliveryAddress", {}],
     ["courierName", "Pavel Smirnov"],
     ["invoice", { name: "invoice.pdf", fileUrl: "https://files.example.com/invoice.pdf" }],
+    ["invoice", { name: "scan 2026.11.jpeg", fileUrl: "https://files.example.com/d?id=7" }],
   ])("%s = %j", (variableCode, value) => {
     expect(validateEventPayload(trigger, { [variableCode]: value })).toEqual([]);
   });
@@ -44,18 +46,45 @@ describe("validateEventPayload rejects values of the wrong format", () => {
     ["deliveryDate", "DateTime", "next Tuesday", '"next Tuesday"'],
     ["deliveryDate", "DateTime", "2026-13-45T99:00:00Z", '"2026-13-45T99:00:00Z"'],
     ["deliveryDate", "DateTime", 1732435200000, "1732435200000"],
+    // One date rule (the sandbox's search filters too): seconds and an offset, one real instant.
+    ["deliveryDate", "DateTime", "2026-11-24", '"2026-11-24"'],
+    ["deliveryDate", "DateTime", "2026-11-24T12:00:00", '"2026-11-24T12:00:00"'],
+    ["deliveryDate", "DateTime", "2026-11-24T12:00Z", '"2026-11-24T12:00Z"'],
+    ["deliveryDate", "DateTime", "2026-11-24T12:00:00+05", '"2026-11-24T12:00:00+05"'],
+    ["deliveryDate", "DateTime", "2026-12-31T23:59:60Z", '"2026-12-31T23:59:60Z"'],
+    ["deliveryDate", "DateTime", "2026-12-31T24:00:00Z", '"2026-12-31T24:00:00Z"'],
+    ["deliveryDate", "DateTime", "2026-02-29T10:00:00Z", '"2026-02-29T10:00:00Z"'],
+    ["deliveryDate", "DateTime", "2026-11-24T12:00:00+25:00", '"2026-11-24T12:00:00+25:00"'],
     ["deliveryAddress", "ComplexObject", [], "[]"],
     ["deliveryAddress", "ComplexObject", null, "null"],
     ["deliveryAddress", "ComplexObject", "Kazan", '"Kazan"'],
     ["courierName", "PersonName", { first: "Pavel" }, '{"first":"Pavel"}'],
+    ["courierName", "PersonName", "", '""'],
+    ["courierName", "PersonName", "   ", '"   "'],
     ["invoice", "File", { name: "invoice.pdf" }, '{"name":"invoice.pdf"}'],
     ["invoice", "File", { name: "invoice.pdf", fileUrl: 7 }, '{"name":"invoice.pdf","fileUrl":7}'],
     ["invoice", "File", "https://files.example.com/invoice.pdf", '"https://files.example.com/invoice.pdf"'],
+    ["invoice", "File", { name: "a.pdf", fileUrl: "not a url" }, '{"name":"a.pdf","fileUrl":"not a url"}'],
+    ["invoice", "File", { name: "a", fileUrl: "https://f.io" }, '{"name":"a","fileUrl":"https://f.io"}'],
+    ["invoice", "File", { name: ".pdf", fileUrl: "https://f.io" }, '{"name":".pdf","fileUrl":"https://f.io"}'],
   ])("%s (%s) = %j", (variableCode, expectedType, value, received) => {
     const problems = validateEventPayload(trigger, { [variableCode]: value });
     expect(problems).toEqual([{ variableCode, expectedType, received, message: expect.stringContaining(`expected ${expectedType}`) }]);
     expect(problems[0]?.message).toContain(received);
   });
+});
+
+test("a File's message names both of its fields, so a missing fileUrl is named", () => {
+  expect(validateEventPayload(trigger, { invoice: { name: "invoice.pdf" } })[0]?.message).toBe(
+    'invoice: expected File (name with extension, fileUrl a URL); got {"name":"invoice.pdf"}',
+  );
+});
+
+test("parseDateTime gives the instant of a valid date-time, NaN otherwise", () => {
+  expect(parseDateTime("2026-11-20T09:15:02+03:00")).toBe(Date.UTC(2026, 10, 20, 6, 15, 2));
+  expect(parseDateTime("2026-11-20T06:15:02.5Z")).toBe(Date.UTC(2026, 10, 20, 6, 15, 2, 500));
+  expect(parseDateTime("2026-11-20")).toBeNaN();
+  expect(parseDateTime(20_261_120)).toBeNaN();
 });
 
 describe("validateEventPayload reports every problem", () => {

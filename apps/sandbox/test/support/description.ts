@@ -17,7 +17,7 @@ const read = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Documen
 
 /** The service description (`@bot-conversation/openapi`) and the control API's, as bundled. */
 export const service = read(require.resolve("@bot-conversation/openapi/openapi.json"));
-export const control = read(new URL("../../dist/sandbox-control.json", import.meta.url).pathname);
+export const control = read(new URL("../../src/generated/sandbox-control.json", import.meta.url).pathname);
 
 const documents = [
   { document: service, tools: openApiBundle(service) },

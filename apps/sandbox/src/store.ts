@@ -1,0 +1,288 @@
+import type { ConversationExport, ExternalEventTrigger } from "@bot-conversation/types";
+import type { Fixture } from "./fixture.ts";
+import { TextArena } from "./arena.ts";
+import { generateData } from "./generate.ts";
+import { largeConversations, type SandboxOptions, type SandboxState } from "./options.ts";
+import { columnsOf } from "./summary.ts";
+
+/** A bot and its triggers, as stored. */
+export interface StoredBot {
+  /** Bot identifier. */
+  readonly agentStageId: string;
+  /** The bot's triggers, in their order. */
+  readonly triggers: readonly ExternalEventTrigger[];
+}
+
+/** A conversation as stored: its bot, start, and export (the summary is derived from the export). */
+export interface StoredConversation {
+  /** The bot the conversation belongs to. */
+  readonly agentStageId: string;
+  /** Start of the conversation, as given (ISO 8601 with offset). */
+  readonly startedOn: string;
+  /** The conversation as the export model. */
+  readonly conversation: ConversationExport;
+}
+
+/** Where the data comes from: generated from a seed (in a named state), or a checked fixture. */
+export type DataSource = { readonly seed: string; readonly conversations: number; readonly state?: SandboxState } | { readonly fixture: Fixture };
+
+/** Filters of a search, already checked; dates as epoch milliseconds. */
+export interface SearchFilters {
+  /** Bot identifier. */
+  readonly agentStageId?: string | undefined;
+  /** Conversation status, as stored. */
+  readonly status?: string | undefined;
+  /** Channel identifier. */
+  readonly channelId?: string | undefined;
+  /** Earliest start (inclusive). */
+  readonly startFrom?: number | undefined;
+  /** Latest start. */
+  readonly startTo?: number | undefined;
+  /** Earliest last message (inclusive). */
+  readonly latestMessageFrom?: number | undefined;
+  /** Latest last message. */
+  readonly latestMessageTo?: number | undefined;
+  /** Whether the `...To` bounds include their instant. */
+  readonly toInclusive: boolean;
+}
+
+/** The orders a search can sort by (the `order` switch). Ties follow the load order in the direction of the sort. */
+export type SearchOrder = "startedOn-desc" | "startedOn-asc" | "latestMessageOn-desc";
+
+/** One item of a search page: the stored summary and what its direction depends on. */
+export interface SummaryRow {
+  /** The search summary as UTF-8 JSON, without `latestMessageDirection` (a view: not to be changed). */
+  readonly summary: Uint8Array;
+  /** Whether the user sent the last message. */
+  readonly inbound: boolean;
+}
+
+/** Conversation numbers in one search order: all, and split by bot, status and channel (each part indexed by the column's code). */
+interface OrderLists {
+  readonly all: Uint32Array;
+  readonly byBot: Uint32Array[];
+  readonly byStatus: Uint32Array[];
+  readonly byChannel: Uint32Array[];
+}
+
+/** Conversations loaded between two pauses of a load that must not hold up other requests. */
+const loadChunk = 4096;
+
+/**
+ * The sandbox's data, in memory, read-only once loaded: the same engine in Node and in a browser.
+ * Conversations are kept as columns (typed arrays) of what a search filters and sorts by, plus each
+ * summary as UTF-8 JSON in a `TextArena`; a generated conversation's export is generated again when it is asked for, so
+ * 100,000 conversations hold no export in memory. Data is replaced by loading a new `Store` and
+ * swapping it in, so requests keep the old data until the new data is complete.
+ */
+export class Store {
+  readonly #bots: StoredBot[];
+  readonly #botIndex: Map<string, number>;
+  readonly #ids: string[];
+  readonly #idIndex: Map<string, number>;
+  readonly #sessionIndex: Map<string, number>;
+  readonly #bot: Uint32Array;
+  readonly #status: Uint8Array;
+  readonly #channel: Uint32Array;
+  readonly #startedMs: Float64Array;
+  readonly #latestMs: Float64Array;
+  readonly #inbound: Uint8Array;
+  readonly #summaries: TextArena;
+  readonly #statusCodes = new Map<string, number>();
+  readonly #channelCodes = new Map<string, number>();
+  /** Conversation numbers in each search order: all of them, and per bot, per status and per channel. */
+  #orders: Record<SearchOrder, OrderLists> | undefined;
+  readonly #exportAt: (index: number) => ConversationExport;
+
+  private constructor(bots: readonly StoredBot[], count: number, exportAt: (index: number) => ConversationExport) {
+    this.#bots = [...bots];
+    this.#botIndex = new Map(bots.map((bot, index) => [bot.agentStageId, index]));
+    this.#ids = new Array<string>(count);
+    this.#idIndex = new Map();
+    this.#sessionIndex = new Map();
+    this.#bot = new Uint32Array(count);
+    this.#status = new Uint8Array(count);
+    this.#channel = new Uint32Array(count);
+    this.#startedMs = new Float64Array(count);
+    this.#latestMs = new Float64Array(count);
+    this.#inbound = new Uint8Array(count);
+    this.#summaries = new TextArena(count);
+    this.#exportAt = exportAt;
+  }
+
+  /**
+   * Loads the data of a source. `pause` is awaited between chunks of conversations, so a load in a
+   * running server lets other requests through (the HTTP server passes a macrotask yield).
+   */
+  static async load(source: DataSource, pause: () => Promise<void> = async () => undefined): Promise<Store> {
+    const data = "fixture" in source
+      ? { bots: source.fixture.bots, count: source.fixture.conversations.length, conversationAt: (index: number) => source.fixture.conversations[index]! }
+      : generated(source);
+    const store = new Store(data.bots, data.count, "fixture" in source
+      ? (index) => source.fixture.conversations[index]!.conversation
+      : (index) => data.conversationAt(index).conversation);
+    for (let index = 0; index < data.count; index++) {
+      if (index > 0 && index % loadChunk === 0) await pause();
+      store.#add(index, data.conversationAt(index));
+    }
+    store.#sort();
+    return store;
+  }
+
+  #add(index: number, stored: StoredConversation): void {
+    const bot = this.#botIndex.get(stored.agentStageId);
+    if (bot === undefined) throw new Error(`Conversation ${stored.conversation.id} names no known bot (${stored.agentStageId})`);
+    const columns = columnsOf(stored);
+    this.#ids[index] = stored.conversation.id;
+    this.#idIndex.set(stored.conversation.id, index);
+    if (columns.sessionId !== null && !this.#sessionIndex.has(columns.sessionId)) this.#sessionIndex.set(columns.sessionId, index);
+    this.#bot[index] = bot;
+    this.#status[index] = code(this.#statusCodes, stored.conversation.status);
+    this.#channel[index] = code(this.#channelCodes, stored.conversation.channelId);
+    this.#startedMs[index] = columns.startedOnMs;
+    this.#latestMs[index] = columns.latestMessageOnMs;
+    this.#inbound[index] = columns.latestMessageInbound ? 1 : 0;
+    this.#summaries.set(index, columns.summary);
+  }
+
+  #sort(): void {
+    const count = this.#ids.length;
+    const byDescending = (key: Float64Array) => {
+      const all = Uint32Array.from({ length: count }, (_, index) => index);
+      // Newest first; among equal instants the last loaded first.
+      all.sort((a, b) => key[b]! - key[a]! || b - a);
+      return all;
+    };
+    const startDesc = byDescending(this.#startedMs);
+    /** The list split by a column's value, each part in the list's order. */
+    const split = (all: Uint32Array, column: ArrayLike<number>): Uint32Array[] => {
+      const parts: number[][] = [];
+      for (const index of all) (parts[column[index]!] ??= []).push(index);
+      return Array.from(parts, (part) => Uint32Array.from(part ?? []));
+    };
+    const lists = (all: Uint32Array): OrderLists => ({ all, byBot: split(all, this.#bot), byStatus: split(all, this.#status), byChannel: split(all, this.#channel) });
+    this.#orders = {
+      "startedOn-desc": lists(startDesc),
+      "startedOn-asc": lists(startDesc.slice().reverse()),
+      "latestMessageOn-desc": lists(byDescending(this.#latestMs)),
+    };
+  }
+
+  /** Number of bots and conversations. */
+  counts(): { bots: number; conversations: number } {
+    return { bots: this.#bots.length, conversations: this.#ids.length };
+  }
+
+  /** One page of a search, and the number of matches; each item as its stored summary. */
+  search(filters: SearchFilters, order: SearchOrder, limit: number, offset: number): { total: number; items: SummaryRow[] } {
+    const lists = this.#orders![order];
+    const bot = filters.agentStageId === undefined ? -1 : (this.#botIndex.get(filters.agentStageId) ?? -2);
+    const status = filters.status === undefined ? -1 : (this.#statusCodes.get(filters.status) ?? -2);
+    const channel = filters.channelId === undefined ? -1 : (this.#channelCodes.get(filters.channelId) ?? -2);
+    if (bot === -2 || status === -2 || channel === -2) return { total: 0, items: [] };
+    // The shortest of the lists the equality filters name; the scan checks the other filters.
+    let candidates = lists.all;
+    for (const [code, parts] of [[bot, lists.byBot], [status, lists.byStatus], [channel, lists.byChannel]] as const) {
+      if (code >= 0 && (parts[code]?.length ?? 0) < candidates.length) candidates = parts[code] ?? new Uint32Array(0);
+    }
+    const startFrom = filters.startFrom ?? -Infinity;
+    const latestFrom = filters.latestMessageFrom ?? -Infinity;
+    // An exclusive upper bound is the inclusive bound one millisecond earlier: every instant is whole milliseconds.
+    const shift = filters.toInclusive ? 0 : 1;
+    const startTo = filters.startTo === undefined ? Infinity : filters.startTo - shift;
+    const latestTo = filters.latestMessageTo === undefined ? Infinity : filters.latestMessageTo - shift;
+    const bots = this.#bot, statuses = this.#status, channels = this.#channel, started = this.#startedMs, latest = this.#latestMs;
+    // A list in start order holds a start range as one run: its ends are found by bisection, not by scanning.
+    let [first, end] = [0, candidates.length];
+    if (order !== "latestMessageOn-desc" && (startFrom > -Infinity || startTo < Infinity)) {
+      const descending = order === "startedOn-desc";
+      const before = (position: number, bound: number, inclusive: boolean) => {
+        const value = started[candidates[position]!]!;
+        return descending ? (inclusive ? value > bound : value >= bound) : (inclusive ? value < bound : value <= bound);
+      };
+      const bisect = (bound: number, inclusive: boolean) => {
+        let [low, high] = [0, candidates.length];
+        while (low < high) {
+          const middle = (low + high) >>> 1;
+          if (before(middle, bound, inclusive)) low = middle + 1;
+          else high = middle;
+        }
+        return low;
+      };
+      [first, end] = descending ? [bisect(startTo, true), bisect(startFrom, false)] : [bisect(startFrom, true), bisect(startTo, false)];
+    }
+    const items: SummaryRow[] = [];
+    const byList = [bot, status, channel].filter((code) => code >= 0).length <= 1;
+    const startsDone = order !== "latestMessageOn-desc" || (startFrom === -Infinity && startTo === Infinity);
+    if (byList && startsDone && latestFrom === -Infinity && latestTo === Infinity) {
+      // The run between the bisection's ends is exactly the matches: the page is read off it.
+      for (let position = first + offset; position < Math.min(end, first + offset + limit); position++) {
+        const index = candidates[position]!;
+        items.push({ summary: this.#summaries.bytes(index), inbound: this.#inbound[index] === 1 });
+      }
+      return { total: end - first, items };
+    }
+    let total = 0;
+    for (let position = first; position < end; position++) {
+      const index = candidates[position]!;
+      if ((bot >= 0 && bots[index] !== bot) || (status >= 0 && statuses[index] !== status) || (channel >= 0 && channels[index] !== channel)) continue;
+      const start = started[index]!, last = latest[index]!;
+      if (start < startFrom || start > startTo || last < latestFrom || last > latestTo) continue;
+      if (total >= offset && items.length < limit) items.push({ summary: this.#summaries.bytes(index), inbound: this.#inbound[index] === 1 });
+      total++;
+    }
+    return { total, items };
+  }
+
+  /** Every bot in load order, with its triggers' identifiers and its number of conversations. */
+  bots(): { agentStageId: string; externalEventIds: string[]; conversations: number }[] {
+    const counts = new Array<number>(this.#bots.length).fill(0);
+    for (const bot of this.#bot) counts[bot]! += 1;
+    return this.#bots.map((bot, index) => ({ agentStageId: bot.agentStageId, externalEventIds: bot.triggers.map((trigger) => trigger.externalEventId), conversations: counts[index]! }));
+  }
+
+  /** The bot's triggers in order (copies), or `undefined` when there is no such bot. */
+  triggersOf(agentStageId: string): ExternalEventTrigger[] | undefined {
+    const bot = this.#botIndex.get(agentStageId);
+    return bot === undefined ? undefined : structuredClone(this.#bots[bot]!.triggers) as ExternalEventTrigger[];
+  }
+
+  /** One trigger of a bot, or `undefined`. */
+  trigger(agentStageId: string, externalEventId: string): ExternalEventTrigger | undefined {
+    const bot = this.#botIndex.get(agentStageId);
+    return bot === undefined ? undefined : this.#bots[bot]!.triggers.find((trigger) => trigger.externalEventId === externalEventId);
+  }
+
+  /** A conversation's identifier and bot, by conversation identifier or by platform session identifier (the first loaded). */
+  findConversation(by: "id" | "sessionId", value: string): { id: string; agentStageId: string } | undefined {
+    const index = (by === "id" ? this.#idIndex : this.#sessionIndex).get(value);
+    return index === undefined ? undefined : { id: this.#ids[index]!, agentStageId: this.#bots[this.#bot[index]!]!.agentStageId };
+  }
+
+  /** A conversation as the export model (a copy), or `undefined`. */
+  exportOf(conversationId: string): ConversationExport | undefined {
+    const index = this.#idIndex.get(conversationId);
+    return index === undefined ? undefined : structuredClone(this.#exportAt(index));
+  }
+}
+
+/** The generated data of a seed in a named state. */
+function generated(source: Exclude<DataSource, { fixture: Fixture }>) {
+  const state = source.state ?? "default";
+  const data = generateData(source.seed, state === "large" ? largeConversations : state === "empty" ? 0 : source.conversations);
+  if (state !== "bot-without-triggers") return data;
+  const [first, ...others] = data.bots;
+  return { ...data, bots: [{ ...first!, triggers: [] }, ...others] };
+}
+
+/** The small number standing for a text in a column, added when new. */
+function code(codes: Map<string, number>, text: string): number {
+  let value = codes.get(text);
+  if (value === undefined) codes.set(text, (value = codes.size));
+  return value;
+}
+
+/** The generated data of the options, with any of seed, count and state replaced. */
+export function generatedSource(options: SandboxOptions, given: { seed?: string | undefined; conversations?: number | undefined; state?: SandboxState | undefined }): DataSource {
+  return { seed: given.seed ?? options.seed, conversations: given.conversations ?? options.conversations, state: given.state ?? options.state };
+}

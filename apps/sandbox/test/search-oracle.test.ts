@@ -1,0 +1,53 @@
+import { parseDateTime } from "@bot-conversation/client";
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { createSandbox } from "../src/index.ts";
+import type { SearchOrder } from "../src/store.ts";
+
+interface Summary { id: string; status: string; channelId: string; startedOn: string; latestMessageOn: string; members: { id: string; role: string }[] }
+const token = { "x-token": "sandbox-token" };
+
+/**
+ * The engine reads pages off presorted lists, bisects start ranges and takes shortcuts when a list is
+ * exactly the matches; a plain filter over every conversation, in the same order, is the oracle.
+ */
+describe.each([
+  ["startedOn-desc", "inclusive"],
+  ["startedOn-asc", "exclusive"],
+  ["latestMessageOn-desc", "inclusive"],
+] as const)("search with order %s and --date-to %s equals a plain filter of every conversation", (order, dateTo) => {
+  test("generated filter combinations, pages and bounds at real instants", async () => {
+    const sandbox = await createSandbox({ conversations: 400, seed: "oracle", order: order as SearchOrder, dateTo, maxPageSize: null });
+    try {
+      const all = ((await (await sandbox.fetch("http://x/api/v2/channels/conversations?pageSize=1000", { headers: token })).json()) as { items: Summary[] }).items;
+      const bots = [...new Set(all.map((item) => item.members.find((member) => member.role === "Bot")!.id))];
+      const instants = all.flatMap((item) => [item.startedOn, item.latestMessageOn]);
+      const instant = fc.oneof(fc.constantFrom(...instants), fc.constantFrom(...instants).map((text) => new Date(parseDateTime(text) + 1).toISOString()));
+      const query = fc.record({
+        agentStageId: fc.constantFrom(...bots, "no-such-bot"),
+        status: fc.constantFrom("Active", "Closed", "Operator"),
+        channelId: fc.constantFrom("directline", "platform", "messenger_a", "messenger_b"),
+        startFromDate: instant, startToDate: instant, latestMessageFromDate: instant, latestMessageToDate: instant,
+        pageSize: fc.integer({ min: 1, max: 50 }).map(String),
+        pageIndex: fc.integer({ min: 0, max: 5 }).map(String),
+      }, { requiredKeys: [] });
+      await fc.assert(fc.asyncProperty(query, async (filters) => {
+        const upTo = (value: number, bound: string | undefined) => bound === undefined || (dateTo === "inclusive" ? value <= parseDateTime(bound) : value < parseDateTime(bound));
+        const from = (value: number, bound: string | undefined) => bound === undefined || value >= parseDateTime(bound);
+        const expected = all.filter((item) =>
+          (filters.agentStageId === undefined || item.members.some((member) => member.role === "Bot" && member.id === filters.agentStageId)) &&
+          (filters.status === undefined || item.status === filters.status) &&
+          (filters.channelId === undefined || item.channelId === filters.channelId) &&
+          from(parseDateTime(item.startedOn), filters.startFromDate) && upTo(parseDateTime(item.startedOn), filters.startToDate) &&
+          from(parseDateTime(item.latestMessageOn), filters.latestMessageFromDate) && upTo(parseDateTime(item.latestMessageOn), filters.latestMessageToDate));
+        const size = Number(filters.pageSize ?? 20);
+        const index = Number(filters.pageIndex ?? 0);
+        const page = (await (await sandbox.fetch(`http://x/api/v2/channels/conversations?${new URLSearchParams(filters)}`, { headers: token })).json()) as { items: Summary[]; totalItemCount: number };
+        expect(page.totalItemCount).toBe(expected.length);
+        expect(page.items.map((item) => item.id)).toEqual(expected.slice(index * size, (index + 1) * size).map((item) => item.id));
+      }), { numRuns: 300, seed: 20261125 });
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
