@@ -35,7 +35,7 @@ export const checkCatalog = {
     rule: "RFC 9110 §12.5.1 (a server may ignore Accept or answer 406) and the description's media types.",
   },
   unsupported_method: {
-    description: "A method the description does not list on a path is a 405 with Allow.",
+    description: "A method the description does not list on a path is refused, and a 405 carries Allow.",
     rule: "Description: the methods of each path; RFC 9110 §15.5.6: a 405 carries Allow.",
   },
   negative_data_rejection: {
