@@ -1,6 +1,7 @@
 import type { Case, Exchange } from "../case.ts";
 import { caseFor } from "../case.ts";
-import { negativeDataRejection, pageChecks, positiveDataAcceptance } from "../checks/index.ts";
+import { rejectionOf } from "../checks/data.ts";
+import { pageChecks, positiveDataAcceptance } from "../checks/index.ts";
 import { hasOffset } from "../checks/filters.ts";
 import { pageOf } from "../checks/paging.ts";
 import { notJudged, shown, type ExchangeCheck } from "../checks/types.ts";
@@ -60,7 +61,7 @@ async function pageSizeEdges(session: Session, defaultSize: number, total: numbe
   const schema = operationOf(session.description, operationId).parameters.find((parameter) => parameter.name === "pageSize")?.schema ?? {};
   const minimum = typeof schema["minimum"] === "number" ? schema["minimum"] : 1;
   await search(session, { pageSize: String(minimum) }, valid);
-  await search(session, { pageSize: String(minimum - 1) }, [["negative_data_rejection", negativeDataRejection]]);
+  await search(session, { pageSize: String(minimum - 1) }, [["negative_data_rejection", rejectionOf("pageSize", String(minimum - 1))]]);
   const decided = session.settings.decisions.maxPageSize ?? (typeof schema["maximum"] === "number" ? schema["maximum"] : undefined);
   if (decided !== undefined) {
     await search(session, { pageSize: String(decided) }, valid);
@@ -86,7 +87,7 @@ async function pageIndexEdges(session: Session, totalPageCount: number): Promise
   if (totalPageCount > 1) await search(session, { pageIndex: String(base + totalPageCount - 1) }, valid);
   await search(session, { pageIndex: String(base + totalPageCount) }, valid);
   // Below the first page: -1 is ruled out by `minimum: 0`; 0 on a server counting from 1 is an open point, not sent.
-  if (base === 0) await search(session, { pageIndex: "-1" }, [["negative_data_rejection", negativeDataRejection]]);
+  if (base === 0) await search(session, { pageIndex: "-1" }, [["negative_data_rejection", rejectionOf("pageIndex", "-1")]]);
 }
 
 async function enumerationEdges(session: Session): Promise<void> {

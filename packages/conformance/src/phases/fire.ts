@@ -2,7 +2,7 @@ import type { ExternalEventTrigger, VariableType } from "@bot-conversation/types
 import { variableTypes } from "@bot-conversation/types";
 import { caseFor, type Exchange } from "../case.ts";
 import { operationOf } from "../description.ts";
-import { negativeDataRejection } from "../checks/index.ts";
+import { rejectionOf } from "../checks/data.ts";
 import { invalidBody, rightValue, wrongValue, type TriggerVariable } from "../generate.ts";
 import type { Session } from "../session.ts";
 import { unknownIdentifier } from "./triggers.ts";
@@ -149,8 +149,8 @@ export async function exploreInvalidFire(session: Session, triggers: readonly Ex
   const resolveSchema = (schema: Record<string, unknown>): Record<string, unknown> =>
     typeof schema["$ref"] === "string" ? session.description.resolve(schema["$ref"]) : schema;
   const isInvalid = (body: unknown): boolean => session.description.problemsOf(requestPointer, body).length > 0;
-  await session.explore(invalidBody(variant, resolveSchema, valid, isInvalid), async ({ body }) => {
-    const answer = await session.exchange(caseFor(operation, { body }), [["negative_data_rejection", negativeDataRejection]]);
+  await session.explore(invalidBody(variant, resolveSchema, valid, isInvalid), async ({ body, change }) => {
+    const answer = await session.exchange(caseFor(operation, { body }), [["negative_data_rejection", rejectionOf(`a fire body (${change})`, body)]]);
     return answer?.failed ?? [];
   }, Math.min(session.settings.examples, 20));
 }

@@ -1,5 +1,6 @@
 import { caseFor, type Case, type Exchange } from "../case.ts";
-import { negativeDataRejection, pageChecks, positiveDataAcceptance } from "../checks/index.ts";
+import { rejectionOf } from "../checks/data.ts";
+import { pageChecks, positiveDataAcceptance } from "../checks/index.ts";
 import { pageOf } from "../checks/paging.ts";
 import { operationOf } from "../description.ts";
 import { invalidQuery, searchQuery } from "../generate.ts";
@@ -34,8 +35,8 @@ export async function exploreSearch(session: Session): Promise<void> {
 export async function exploreInvalidSearch(session: Session): Promise<void> {
   const invalid = invalidQuery(operationOf(session.description, operationId), session.knowledge);
   if (!invalid) return session.results.skip("negative_data_rejection", "no search parameter can be broken in a query string");
-  await session.explore(invalid, async ({ query }) => {
-    const answer = await session.exchange(searchCase(session, query), [["negative_data_rejection", negativeDataRejection]]);
+  await session.explore(invalid, async ({ query, parameter }) => {
+    const answer = await session.exchange(searchCase(session, query), [["negative_data_rejection", rejectionOf(parameter, query[parameter])]]);
     return answer?.failed ?? [];
   });
 }
