@@ -31,6 +31,8 @@ export interface OperationCoverage {
   readonly route: string;
   /** Requests sent. */
   readonly requests: number;
+  /** Requests that returned data (a search with at least one item; for other operations, a 2xx). */
+  readonly withData: number;
   /** Documented statuses (and undocumented ones seen). */
   readonly statuses: readonly StatusCoverage[];
   /** Parameters. */
@@ -58,7 +60,8 @@ export function coverageOf(description: Description, log: readonly LoggedExchang
       const withData = carrying.filter((entry) => (operation.id === "searchConversations" ? entry.returnedData : entry.status >= 200 && entry.status < 300)).length;
       return { name: parameter.name, in: parameter.in, requests: carrying.length, withData };
     });
-    return { operationId: operation.id, route: `${operation.method} ${operation.path}`, requests: mine.length, statuses, parameters };
+    const withData = mine.filter((entry) => (operation.id === "searchConversations" ? entry.returnedData : entry.status >= 200 && entry.status < 300)).length;
+    return { operationId: operation.id, route: `${operation.method} ${operation.path}`, requests: mine.length, withData, statuses, parameters };
   });
 }
 
@@ -80,7 +83,7 @@ export function coverageText(coverage: readonly OperationCoverage[]): string[] {
   const lines: string[] = [];
   for (const operation of coverage) {
     const statuses = operation.statuses.map((entry) => `${entry.status}${entry.documented ? "" : " (undocumented)"} ${entry.responses > 0 ? `✓${entry.responses}` : "-"}`).join(", ");
-    lines.push(`  ${operation.operationId} (${operation.route}): ${operation.requests} requests`, `    statuses: ${statuses}`);
+    lines.push(`  ${operation.operationId} (${operation.route}): ${operation.requests} requests, ${operation.withData} with data`, `    statuses: ${statuses}`);
     if (operation.parameters.length > 0) {
       lines.push(`    parameters: ${operation.parameters.map((parameter) => `${parameter.name} ${parameter.requests} sent / ${parameter.withData} with data`).join(", ")}`);
     }

@@ -63,6 +63,9 @@ describe("safe against a real service", () => {
     const search = report.coverage.find((operation) => operation.operationId === "searchConversations")!;
     expect(search.parameters.map((parameter) => parameter.name).sort()).toEqual(["agentStageId", "channelId", "latestMessageFromDate", "latestMessageToDate", "pageIndex", "pageSize", "startFromDate", "startToDate", "status"]);
     for (const parameter of search.parameters) expect(parameter.withData, parameter.name).toBeGreaterThan(0);
+    // Searches are built to return data: most of the pages served hold conversations.
+    const served = search.statuses.find((status) => status.status === "200")!.responses;
+    expect(search.withData / served).toBeGreaterThan(0.6);
     expect(search.statuses.filter((status) => status.responses > 0).map((status) => status.status)).toEqual(["200", "401", "4XX"]);
     const fire = report.coverage.find((operation) => operation.operationId === "fireExternalEvent")!;
     expect(fire.statuses.map((status) => [status.status, status.responses > 0])).toEqual(expect.arrayContaining([["200", true], ["401", true], ["404", true], ["500", true]]));
