@@ -13,7 +13,7 @@ const token = "sandbox-token";
 const budgetSeconds = 60;
 
 /** Serves the sandbox's fetch handler over node:http on loopback. */
-async function serveSandbox(handler: (request: Request) => Promise<Response>) {
+export async function serveSandbox(handler: (request: Request) => Promise<Response>) {
   return listenOnLoopback(async (incoming, outgoing) => {
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);

@@ -9,6 +9,7 @@ import { buildTimes } from "./build.ts";
 import { clientSize } from "./size.ts";
 import { cliExport } from "./cli.ts";
 import { conformanceRun } from "./conformance.ts";
+import { conformanceSlowServer } from "./conformance-slow.ts";
 import { docsSite } from "./docs.ts";
 import { docsWeight } from "./docs-weight.ts";
 import { mockServer } from "./mock.ts";
@@ -31,6 +32,7 @@ const benchmarks: [string, () => Promise<Section>][] = [
   ["API reference site", docsSite],
   ["API reference first visit", docsWeight],
   ["conformance kit", conformanceRun],
+  ["conformance kit, slow server", conformanceSlowServer],
   ["install to first request", installToFirstRequest],
   ["CLI export", cliExport],
 ];

@@ -45,7 +45,7 @@ describe("bot-conversation check", () => {
     const junit = join(directory, "report.xml");
     const result = await command(["check", "--base-url", http.url, "--token", "sandbox-token", "--agent-stage-id", fixtureBot, "--seed", "4", "--rate", "0", "--json", json, "--junit", junit]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("Result: all 11 checks that ran held; 4 not run.");
+    expect(result.stdout).toContain("Result: every check that ran held (14 passed, 0 failed, 0 not judged, 6 not run).");
     const report = JSON.parse(await readFile(json, "utf8")) as { passed: boolean; seed: number };
     expect(report).toMatchObject({ passed: true, seed: 4 });
     const xml = await readFile(junit, "utf8");
@@ -55,11 +55,11 @@ describe("bot-conversation check", () => {
     expect(result.stderr).toBe("");
   });
 
-  it("exits 1 when a check fails, with a reproduction that shows $TOKEN and never the token", async () => {
+  it("exits 1 when a check fails, with a reproduction that shows $BOT_CONVERSATION_TOKEN and never the token", async () => {
     const result = await command(["check", "--base-url", broken.url, "--token", "sandbox-token", "--seed", "4", "--rate", "0"]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/✗ ignored_auth/);
-    expect(result.stdout).toContain(`curl -i '${broken.url}/api/v2/channels/conversations'`);
+    expect(result.stdout).toContain(`curl -sS -i -H 'Accept: application/json' '${broken.url}/api/v2/channels/conversations'`);
     expect(result.stdout).not.toContain("sandbox-token");
   });
 
@@ -67,7 +67,7 @@ describe("bot-conversation check", () => {
     const line = [process.execPath, cli, "check", "--base-url", http.url, "--token", "sandbox-token", "--max-requests", "60"].map((word) => `'${word}'`).join(" ");
     const { stdout } = await run("script", ["-qec", line, "/dev/null"], { cwd: root });
     expect(stdout).toMatch(/\d+\/60 requests \| searchConversations/);
-    expect(stdout).toContain("Result: all");
+    expect(stdout).toContain("Result: every check that ran held");
   });
 
   it("is the workspace command: pnpm bot-conversation check from the repo root", async () => {
@@ -87,6 +87,12 @@ describe("bot-conversation check", () => {
     const result = await command(args);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(named);
+  });
+
+  it("check --help shows an example, as every command's help does", async () => {
+    const result = await command(["check", "--help"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/\nExamples?:\n {2}bot-conversation check /);
   });
 
   it("exits 2 when the server refuses the token, without printing it", async () => {

@@ -1,12 +1,17 @@
-/** How a request authenticates: with the configured token, with none, or with a token that cannot be valid. */
-export type Authentication = "token" | "none" | "wrong";
+import { tokenPlaceholder } from "./redact.ts";
+
+/**
+ * How a request authenticates: with the configured token, with none, with a token that cannot be
+ * valid, with an empty `X-Token`, or with the token in the query string instead of the header.
+ */
+export type Authentication = "token" | "none" | "wrong" | "empty" | "query";
 
 /** One request the kit sends: an operation with concrete values (Schemathesis calls this a case). */
 export interface Case {
   /** operationId of the description, or `export` for the optional export route. */
   readonly operationId: string;
   /** HTTP method. */
-  readonly method: "GET" | "POST";
+  readonly method: string;
   /** Path with its parameters filled in and encoded, e.g. `/api/v1/runtime/simple/external/events/bot-1`. */
   readonly path: string;
   /** Query parameters, as sent. */
@@ -15,6 +20,10 @@ export interface Case {
   readonly body?: unknown;
   /** Which `X-Token` the request carries. */
   readonly authentication: Authentication;
+  /** `Accept` header when not `application/json` (the `accept_negotiation` check). */
+  readonly accept?: string;
+  /** For a method the description does not list on the path: the methods it does list (`unsupported_method`). */
+  readonly documentedMethods?: readonly string[];
 }
 
 /** The response to a case, read whole. */
@@ -25,7 +34,7 @@ export interface Exchange {
   readonly status: number;
   /** Response headers. */
   readonly headers: Headers;
-  /** Body as text, with the token replaced by `$TOKEN` should a server echo it (see `redact.ts`). */
+  /** Body as text, with the token replaced by `$BOT_CONVERSATION_TOKEN` should a server echo it (see `redact.ts`). */
   readonly text: string;
   /** Body parsed as JSON, or undefined when empty or not JSON. */
   readonly json: unknown;
@@ -35,10 +44,14 @@ export interface Exchange {
   readonly elapsedMs: number;
 }
 
-/** The URL of a case under a base address (the base's own path is kept). */
-export function urlOf(baseUrl: string, request: Case): URL {
+/** The query parameter that carries the token in an `authentication: "query"` case. */
+export const tokenQueryParameter = "X-Token";
+
+/** The URL of a case under a base address (the base's own path is kept); `token` fills a query-string token. */
+export function urlOf(baseUrl: string, request: Case, token = tokenPlaceholder): URL {
   const url = new URL(baseUrl.replace(/\/+$/, "") + request.path);
   for (const [name, value] of Object.entries(request.query)) url.searchParams.set(name, value);
+  if (request.authentication === "query") url.searchParams.set(tokenQueryParameter, token);
   return url;
 }
 
@@ -50,15 +63,26 @@ export function mediaTypeOf(headers: Headers): string {
 /** Quotes a word for a POSIX shell. */
 const shellQuote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
 
-/** A curl command that reproduces the case; the token is written `$TOKEN`, never its value. */
+/** A curl command that reproduces the case; the token is written `$BOT_CONVERSATION_TOKEN`, never its value. */
 export function curlOf(baseUrl: string, request: Case): string {
-  const parts = ["curl", "-i"];
+  const parts = ["curl", "-sS", "-i"];
   if (request.method !== "GET") parts.push("-X", request.method);
-  if (request.authentication === "token") parts.push("-H", '"X-Token: $TOKEN"');
+  if (request.authentication === "token") parts.push("-H", `"X-Token: ${tokenPlaceholder}"`);
   if (request.authentication === "wrong") parts.push("-H", shellQuote(`X-Token: ${wrongToken}`));
+  if (request.authentication === "empty") parts.push("-H", shellQuote("X-Token;"));
+  parts.push("-H", shellQuote(`Accept: ${request.accept ?? "application/json"}`));
   if (request.body !== undefined) parts.push("-H", shellQuote("Content-Type: application/json"), "--data", shellQuote(JSON.stringify(request.body)));
-  parts.push(shellQuote(urlOf(baseUrl, request).href));
+  const url = urlOf(baseUrl, request, "TOKEN_IN_QUERY").href;
+  // The query-string token is spliced in by the shell, so the line carries the variable, never the value.
+  parts.push(request.authentication === "query" ? `${shellQuote(url).replace("TOKEN_IN_QUERY", `'"${tokenPlaceholder}"'`)}` : shellQuote(url));
   return parts.join(" ");
+}
+
+/** The request in one line for a failure: method, URL (token as `$BOT_CONVERSATION_TOKEN`) and body. */
+export function requestLineOf(baseUrl: string, request: Case): string {
+  const body = request.body === undefined ? "" : ` ${JSON.stringify(request.body)}`;
+  const token = { token: "X-Token set", none: "no X-Token", wrong: "a wrong X-Token", empty: "an empty X-Token", query: "the token in the query string, no X-Token" }[request.authentication];
+  return `${request.method} ${urlOf(baseUrl, request).href}${body} (${token}${request.accept ? `, Accept: ${request.accept}` : ""})`;
 }
 
 /** The token sent by `ignored_auth` as a wrong one: never a real token, so it is safe to print. */
@@ -77,7 +101,7 @@ export interface CaseValues {
 }
 
 /** A case of an operation of the description, its path template filled in. */
-export function caseFor(operation: { readonly id: string; readonly method: "GET" | "POST"; readonly path: string }, values: CaseValues = {}): Case {
+export function caseFor(operation: { readonly id: string; readonly method: string; readonly path: string }, values: CaseValues = {}): Case {
   const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
     const value = values.path?.[name];
     if (value === undefined) throw new Error(`${operation.id}: no value for path parameter ${name}`);

@@ -27,6 +27,20 @@ export interface DocumentedResponse {
   readonly mediaTypes: readonly string[];
   /** JSON pointer of the body schema of the first media type, when there is one. */
   readonly schemaPointer: string | undefined;
+  /** Headers the description documents for this response. */
+  readonly headers: readonly DocumentedHeader[];
+}
+
+/** One response header the description documents. */
+export interface DocumentedHeader {
+  /** Header name as written. */
+  readonly name: string;
+  /** Whether the description requires it. */
+  readonly required: boolean;
+  /** Its schema. */
+  readonly schema: Schema;
+  /** JSON pointer of its schema, for validation. */
+  readonly schemaPointer: string | undefined;
 }
 
 /** One operation of the description. */
@@ -55,6 +69,8 @@ export interface Description {
   readonly operations: ReadonlyMap<string, Operation>;
   /** The node at a JSON pointer such as `#/components/schemas/ConversationStatus`, `$ref`s followed. */
   resolve(pointer: string): Schema;
+  /** The pointer a chain of `$ref`s starting at `pointer` ends at. */
+  pointerOf(pointer: string): string;
   /** Ajv's problems for `value` against the schema at `pointer`; empty when valid. */
   problemsOf(pointer: string, value: unknown): string[];
   /** The documented response for an actual status: the exact code, then its range (`4XX`), then `default`. */
@@ -123,10 +139,17 @@ export function loadDescription(path = descriptionPath): Description {
       for (const key of Object.keys(operation["responses"] as Schema)) {
         const responsePointer = pointerOf(`${base}/responses/${key}`);
         const content = (resolve(responsePointer)["content"] as Record<string, unknown> | undefined) ?? {};
+        const headerNames = Object.keys((resolve(responsePointer)["headers"] as Record<string, unknown> | undefined) ?? {});
+        const headers = headerNames.map((name): DocumentedHeader => {
+          const headerPointer = pointerOf(`${responsePointer}/headers/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`);
+          const header = resolve(headerPointer);
+          const hasSchema = header["schema"] !== undefined;
+          return { name, required: header["required"] === true, schema: hasSchema ? resolve(`${headerPointer}/schema`) : {}, schemaPointer: hasSchema ? `${headerPointer}/schema` : undefined };
+        });
         const mediaTypes = Object.keys(content);
         const first = mediaTypes[0];
         const schemaPointer = first === undefined ? undefined : `${responsePointer}/content/${first.replaceAll("/", "~1")}/schema`;
-        responses.set(key, { key, mediaTypes, schemaPointer });
+        responses.set(key, { key, mediaTypes, schemaPointer, headers });
       }
       const firstRequestType = requestMediaTypes[0];
       operations.set(String(operation["operationId"]), {
@@ -146,6 +169,7 @@ export function loadDescription(path = descriptionPath): Description {
     document,
     operations,
     resolve,
+    pointerOf,
     problemsOf(pointer, value) {
       let validate = compiled.get(pointer);
       if (!validate) {

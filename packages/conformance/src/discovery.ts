@@ -18,6 +18,8 @@ export interface Finding {
   readonly value: unknown;
   /** What the description decides today, from the Decisions table. */
   readonly decided: string;
+  /** With `--baseline`: whether the baseline accepted this very value (false: new or changed since). */
+  readonly accepted?: boolean;
 }
 
 /** What the run saw of the trigger list and the fire identifiers, gathered by the phases. */

@@ -13,6 +13,8 @@ export interface Observed {
   readonly dates: readonly string[];
   /** `pageIndex` of the first page, once known: a lower index is valid by the schema but its meaning depends on the open base. */
   readonly pageBase?: number;
+  /** The largest `pageSize` the team's config accepts as the server's maximum, when it names one. */
+  readonly maxPageSize?: number | undefined;
 }
 
 /** A query that breaks exactly one parameter's schema, naming it. */
@@ -36,7 +38,8 @@ function validValue(parameter: Parameter, observed: Observed): fc.Arbitrary<stri
     const declared = typeof schema["minimum"] === "number" ? schema["minimum"] : 0;
     // pageIndex 0 on a server that counts from 1 is a question the service leaves open, not a conformance failure.
     const minimum = parameter.name === "pageIndex" ? Math.max(declared, observed.pageBase ?? declared) : declared;
-    return fc.integer({ min: minimum, max: minimum + (parameter.name === "pageIndex" ? 5 : 100) }).map(String);
+    const maximum = minimum + (parameter.name === "pageIndex" ? 5 : 100);
+    return fc.integer({ min: minimum, max: parameter.name === "pageSize" ? Math.min(maximum, observed.maxPageSize ?? maximum) : maximum }).map(String);
   }
   if (schema["format"] === "date-time") return fc.oneof(...seen(observed.dates), dateTimes);
   if (parameter.name === "agentStageId") return fc.oneof(...seen(observed.agentStageIds), fc.string({ maxLength: 16 }));
@@ -82,6 +85,52 @@ export function validQuery(operation: Operation, observed: Observed): fc.Arbitra
   const parameters = operation.parameters.filter((parameter) => parameter.in === "query");
   const model = Object.fromEntries(parameters.map((parameter) => [parameter.name, validValue(parameter, observed)]));
   return fc.record(model, { requiredKeys: [] }).map((query) => orderRanges({ ...(query as Record<string, string>) }));
+}
+
+const day = 86_400_000;
+
+/**
+ * Queries built to return data: the known bot most of the time, at most two filters, each with a
+ * value taken from the server's own data (a seen channel, a period around a seen date), and a page
+ * near the first. Generated searches that carry every filter at random values find nothing, and a
+ * filter that finds nothing checks nothing.
+ */
+export function dataQuery(operation: Operation, observed: Observed): fc.Arbitrary<Record<string, string>> {
+  const parameters = new Map(operation.parameters.filter((parameter) => parameter.in === "query").map((parameter) => [parameter.name, parameter]));
+  const candidates: Record<string, fc.Arbitrary<string>> = {};
+  const seenDate = observed.dates.length > 0 ? fc.constantFrom(...observed.dates).map((date) => Date.parse(date)) : undefined;
+  for (const [name, parameter] of parameters) {
+    if (Array.isArray(parameter.schema["enum"])) candidates[name] = fc.constantFrom(...(parameter.schema["enum"] as string[]));
+    else if (name === "channelId" && observed.channelIds.length > 0) candidates[name] = fc.constantFrom(...observed.channelIds);
+    else if (parameter.schema["format"] === "date-time" && seenDate) {
+      // A "from" bound at or before a seen date, a "to" bound at or after it: the conversation stays inside.
+      const direction = /From/.test(name) ? -1 : 1;
+      candidates[name] = fc.tuple(seenDate, fc.integer({ min: 0, max: 7 * day })).map(([instant, shift]) => new Date(instant + direction * shift).toISOString());
+    }
+  }
+  const names = Object.keys(candidates);
+  const base = observed.pageBase ?? 0;
+  return fc
+    .record({
+      bot: observed.agentStageIds.length > 0 && parameters.has("agentStageId") ? fc.option(fc.constantFrom(...observed.agentStageIds), { freq: 5 }) : fc.constant(null),
+      chosen: fc.subarray(names, { maxLength: Math.min(2, names.length) }),
+      values: fc.record(candidates),
+      pageSize: parameters.has("pageSize") ? fc.option(fc.integer({ min: 1, max: Math.min(50, observed.maxPageSize ?? 50) }), { freq: 2 }) : fc.constant(null),
+      pageIndex: parameters.has("pageIndex") ? fc.option(fc.integer({ min: base, max: base + 2 }), { freq: 2 }) : fc.constant(null),
+    })
+    .map(({ bot, chosen, values, pageSize, pageIndex }) => {
+      const query: Record<string, string> = {};
+      if (bot !== null) query["agentStageId"] = bot;
+      for (const name of chosen) query[name] = values[name]!;
+      if (pageSize !== null) query["pageSize"] = String(pageSize);
+      if (pageIndex !== null) query["pageIndex"] = String(pageIndex);
+      return orderRanges(query);
+    });
+}
+
+/** Generated searches: four in five built to return data (`dataQuery`), one in five anywhere in the schemas (`validQuery`). */
+export function searchQuery(operation: Operation, observed: Observed): fc.Arbitrary<Record<string, string>> {
+  return fc.oneof({ weight: 4, arbitrary: dataQuery(operation, observed) }, { weight: 1, arbitrary: validQuery(operation, observed) });
 }
 
 /** Queries where exactly one parameter breaks its schema and the others are valid. */

@@ -1,8 +1,12 @@
+import type { Baseline } from "./baseline.ts";
+import { checkNames, isCheckName, type CheckName } from "./checks/index.ts";
+import type { AcceptedDecisions } from "./decisions.ts";
+
 /** Options of a conformance run; only `baseUrl` and `token` are required. */
 export interface ConformanceOptions {
   /** Base address of the server, e.g. `https://bots.example.com` or `http://127.0.0.1:4011`. */
   readonly baseUrl: string;
-  /** Access token sent in `X-Token`; never printed (reproductions write `$TOKEN`). */
+  /** Access token sent in `X-Token`; never printed (reproductions write `$BOT_CONVERSATION_TOKEN`). */
   readonly token: string;
   /** Seed of the generators; the same seed sends the same requests. Random when omitted (and reported). */
   readonly seed?: number;
@@ -22,8 +26,24 @@ export interface ConformanceOptions {
   readonly maxRequests?: number;
   /** At most this many requests per second; 0 for no limit. Default 50. */
   readonly rate?: number;
-  /** Time-out of one request in milliseconds. Default 30000. */
+  /** Time-out of one request in milliseconds. Default 10000 (as Schemathesis). */
   readonly timeoutMs?: number;
+  /** Turns on `max_response_time`: every response must arrive within this many milliseconds. */
+  readonly maxResponseTimeMs?: number;
+  /** Bounds the whole run: it stops after this many milliseconds and reports what ran. */
+  readonly maxTimeMs?: number;
+  /** Stops the run after this many failures and reports what ran. */
+  readonly maxFailures?: number;
+  /** Runs only these checks (by name); every other is reported as not run. */
+  readonly checks?: readonly string[];
+  /** Leaves these checks out (by name). */
+  readonly excludeChecks?: readonly string[];
+  /** The open-point decisions the team accepts for its server. */
+  readonly decisions?: AcceptedDecisions;
+  /** Known failures and accepted findings (`--baseline`): they do not fail the run. */
+  readonly baseline?: Baseline;
+  /** Extra request headers, by name (a gateway's key, a tenant); `X-Token` is the token's own. */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Stops the run; the report covers what ran. */
   readonly signal?: AbortSignal;
   /** The fetch to send with: an in-process server's `fetch` works too. Default `globalThis.fetch`. */
@@ -42,9 +62,15 @@ export interface Progress {
   readonly phase: string;
 }
 
+/** Options whose absence means "not asked for", kept optional after resolving. */
+type OptionalOptions = "agentStageId" | "conversationId" | "externalConversationId" | "exportPath" | "onProgress" | "maxResponseTimeMs" | "maxTimeMs" | "maxFailures" | "baseline" | "checks" | "excludeChecks";
+
 /** The options with their defaults applied. */
-export type ResolvedOptions = Required<Omit<ConformanceOptions, "agentStageId" | "conversationId" | "externalConversationId" | "exportPath" | "onProgress">> &
-  Pick<ConformanceOptions, "agentStageId" | "conversationId" | "externalConversationId" | "exportPath" | "onProgress">;
+export type ResolvedOptions = Required<Omit<ConformanceOptions, OptionalOptions>> &
+  Pick<ConformanceOptions, Exclude<OptionalOptions, "checks" | "excludeChecks">> & {
+    /** The checks that run. */
+    readonly selected: ReadonlySet<CheckName>;
+  };
 
 /** Bad options: the message names the option and what was expected. */
 export class UsageError extends Error {
@@ -73,6 +99,27 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
   if (options.exportPath !== undefined && (!options.exportPath.startsWith("/") || !options.exportPath.includes("{conversationId}"))) {
     throw new UsageError(`exportPath: expected a path starting with / and holding {conversationId}; got ${JSON.stringify(options.exportPath)}`);
   }
+  const names = (option: "checks" | "excludeChecks"): CheckName[] | undefined => {
+    const given = options[option];
+    if (given === undefined) return undefined;
+    const unknown = given.filter((name) => !isCheckName(name));
+    if (unknown.length > 0) throw new UsageError(`${option}: unknown check ${unknown.map((name) => JSON.stringify(name)).join(", ")}; the checks are ${checkNames.join(", ")}`);
+    return given as CheckName[];
+  };
+  const only = names("checks");
+  const excluded = new Set(names("excludeChecks") ?? []);
+  const selected = new Set((only ?? checkNames).filter((name) => !excluded.has(name)));
+  if (selected.size === 0) throw new UsageError("checks: no check is left to run after --checks and --exclude-checks");
+  for (const name of Object.keys(options.headers ?? {})) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`headers: ${JSON.stringify(name)} is not a header name`);
+    if (["x-token", "content-type", "accept"].includes(name.toLowerCase())) throw new UsageError(`headers: ${name} is set by the kit itself (the token comes from --token or BOT_CONVERSATION_TOKEN)`);
+  }
+  const optionalPositive = (name: string, value: number | undefined): void => {
+    if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw new UsageError(`${name}: expected a positive number; got ${value}`);
+  };
+  optionalPositive("maxResponseTimeMs", options.maxResponseTimeMs);
+  optionalPositive("maxTimeMs", options.maxTimeMs);
+  if (options.maxFailures !== undefined) positiveInteger("maxFailures", options.maxFailures, 1);
   const rate = options.rate ?? 50;
   if (!(rate >= 0) || !Number.isFinite(rate)) throw new UsageError(`rate: expected a number of requests per second, 0 for no limit; got ${rate}`);
   return {
@@ -83,7 +130,10 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
     allowFire: options.allowFire ?? false,
     maxRequests: positiveInteger("maxRequests", options.maxRequests, 2000),
     rate,
-    timeoutMs: positiveInteger("timeoutMs", options.timeoutMs, 30_000),
+    timeoutMs: positiveInteger("timeoutMs", options.timeoutMs, 10_000),
+    selected,
+    decisions: options.decisions ?? {},
+    headers: options.headers ?? {},
     signal: options.signal ?? new AbortController().signal,
     fetch: options.fetch ?? globalThis.fetch,
   };

@@ -7,7 +7,7 @@
  */
 
 /** What the token is replaced with: the shell variable the curl reproductions use. */
-export const tokenPlaceholder = "$TOKEN";
+export const tokenPlaceholder = "$BOT_CONVERSATION_TOKEN";
 
 /** A token this long or longer is replaced wherever it occurs. */
 const replacedAnywhereFromLength = 8;
@@ -15,7 +15,7 @@ const replacedAnywhereFromLength = 8;
 /** A character that makes a short token part of a longer word when it stands next to it. */
 const wordCharacter = /[\w-]/;
 
-/** `text` with every occurrence of `token` that the rule hides replaced by `$TOKEN`; an empty token hides nothing. */
+/** `text` with every occurrence of `token` that the rule hides replaced by `$BOT_CONVERSATION_TOKEN`; an empty token hides nothing. */
 export function redactToken(text: string, token: string): string {
   if (token === "") return text;
   const anywhere = token.length >= replacedAnywhereFromLength;

@@ -1,19 +1,33 @@
-import { curlOf, type Exchange } from "./case.ts";
-import { checkDescriptions, checkNames, type CheckName } from "./checks/index.ts";
+import { curlOf, requestLineOf, type Exchange } from "./case.ts";
+import { checkCatalog, checkNames, type CheckName } from "./checks/index.ts";
+import { notApplicable, type Verdict } from "./checks/types.ts";
 
-/** One way a check failed, with a request that shows it. */
+/** One way a check failed, with the requests that show it. */
 export interface Failure {
   /** What was expected and what came back. */
   readonly message: string;
+  /** The rule of the seed or the description that the server broke. */
+  readonly rule: string;
   /** operationId of the request. */
   readonly operationId: string;
   /** Status of the response, or null when none came. */
   readonly status: number | null;
-  /** A curl command that reproduces it; the token is written `$TOKEN`. */
+  /** The value sent: method, URL and body of the (last) request; the token is written `$BOT_CONVERSATION_TOKEN`. */
+  readonly sent: string;
+  /** The value received: status and the start of the body. */
+  readonly received: string;
+  /** A curl command that reproduces the (last) request; the token is written `$BOT_CONVERSATION_TOKEN`. */
   readonly curl: string;
+  /** Every request the failure needs, in order, as curl commands (a walk, a comparison of two searches). */
+  readonly requests: readonly string[];
   /** The start of the response body. */
   readonly responseExcerpt: string;
+  /** Whether the baseline (`--baseline`) already lists it: a known failure does not fail the run. */
+  known: boolean;
 }
+
+/** How a check ended: held, failed, ran but could not judge, or never ran. */
+export type CheckStatus = "passed" | "failed" | "not judged" | "not run";
 
 /** How one check fared over the run. */
 export interface CheckResult {
@@ -21,14 +35,22 @@ export interface CheckResult {
   readonly name: CheckName;
   /** What it checks, in one sentence. */
   readonly description: string;
+  /** The rule it holds the server to. */
+  readonly rule: string;
   /** Exchanges (or walks) the check held for. */
   passed: number;
   /** Exchanges (or walks) the check failed for. */
   failed: number;
+  /** Exchanges the check applied to but could not judge. */
+  notJudged: number;
+  /** Why it could not judge, distinct reasons, at most five. */
+  readonly notJudgedReasons: string[];
   /** Distinct failures (by message), the smallest reproduction of each, at most ten. */
   readonly failures: Failure[];
-  /** Why the check never ran, when it did not. */
+  /** Why the check never ran (or ran only in part), when it did not. */
   skipped: string | undefined;
+  /** The outcome, set when the run ends. */
+  status: CheckStatus;
 }
 
 const maxFailuresPerCheck = 10;
@@ -37,34 +59,68 @@ const maxFailuresPerCheck = 10;
 export class Results {
   /** Results by check, in report order. */
   readonly checks = new Map<CheckName, CheckResult>(
-    checkNames.map((name) => [name, { name, description: checkDescriptions[name], passed: 0, failed: 0, failures: [], skipped: undefined }]),
+    checkNames.map((name) => [
+      name,
+      { name, ...checkCatalog[name], passed: 0, failed: 0, notJudged: 0, notJudgedReasons: [], failures: [], skipped: undefined, status: "not run" },
+    ]),
   );
   private readonly sizes = new Map<Failure, number>();
-
   private readonly baseUrl: string;
+  private readonly selected: ReadonlySet<CheckName>;
+  private readonly onFailure: () => void;
+  private readonly isKnown: (name: CheckName, failure: Failure) => boolean;
+  /** New failures (not known to the baseline) recorded so far. */
+  private fresh = 0;
 
-  constructor(baseUrl: string) {
+  /** `onFailure` runs after each new failure; `isKnown` says which failures the baseline lists. */
+  constructor(
+    baseUrl: string,
+    selected: ReadonlySet<CheckName> = new Set(checkNames),
+    onFailure: () => void = () => {},
+    isKnown: (name: CheckName, failure: Failure) => boolean = () => false,
+  ) {
     this.baseUrl = baseUrl;
+    this.selected = selected;
+    this.onFailure = onFailure;
+    this.isKnown = isKnown;
   }
 
-  /** Records one outcome of a check: `problem` undefined when it held. */
-  record(name: CheckName, exchange: Exchange, problem: string | undefined): void {
+  /** Whether a check was selected for this run (`--checks`, `--exclude-checks`). */
+  isSelected(name: CheckName): boolean {
+    return this.selected.has(name);
+  }
+
+  /** Records one verdict of a check on an exchange; `before` are earlier requests the verdict also rests on. */
+  record(name: CheckName, exchange: Exchange, verdict: Verdict, before: readonly Exchange[] = []): void {
+    if (verdict === notApplicable || !this.selected.has(name)) return;
     const result = this.checks.get(name)!;
-    if (problem === undefined) {
+    if (verdict === undefined) {
       result.passed += 1;
       return;
     }
+    if (typeof verdict === "object") {
+      result.notJudged += 1;
+      if (!result.notJudgedReasons.includes(verdict.notJudged) && result.notJudgedReasons.length < 5) result.notJudgedReasons.push(verdict.notJudged);
+      return;
+    }
     result.failed += 1;
+    const excerpt = exchange.text.slice(0, 300);
     const failure: Failure = {
-      message: problem,
+      message: verdict,
+      rule: result.rule,
       operationId: exchange.case.operationId,
       status: exchange.status,
+      sent: requestLineOf(this.baseUrl, exchange.case),
+      received: exchange.status === 0 ? "no response" : `${exchange.status}${excerpt ? ` ${excerpt.replaceAll("\n", " ")}` : " (empty body)"}`,
       curl: curlOf(this.baseUrl, exchange.case),
-      responseExcerpt: exchange.text.slice(0, 300),
+      requests: [...before, exchange].map((each) => curlOf(this.baseUrl, each.case)),
+      responseExcerpt: excerpt,
+      known: false,
     };
+    failure.known = this.isKnown(name, failure);
     // Keep the smallest request per distinct message: the shrunk reproduction wins over the first one found.
     const size = failure.curl.length;
-    const index = result.failures.findIndex((known) => known.message === problem || sameShape(known.message, problem));
+    const index = result.failures.findIndex((known) => known.message === verdict || sameShape(known.message, verdict));
     const known = index === -1 ? undefined : result.failures[index];
     if (known && index !== -1) {
       if (size < (this.sizes.get(known) ?? Infinity)) {
@@ -75,21 +131,42 @@ export class Results {
       result.failures.push(failure);
       this.sizes.set(failure, size);
     }
+    if (!failure.known) {
+      this.fresh += 1;
+      this.onFailure();
+    }
   }
 
-  /** Marks a check that could not run, with the reason (kept only if it never ran otherwise). */
+  /** Marks a check that could not run (or ran only in part), with the reason; the first reason stays. */
   skip(name: CheckName, reason: string): void {
     this.checks.get(name)!.skipped ??= reason;
   }
 
-  /** Whether any check failed. */
-  get hasFailures(): boolean {
-    return [...this.checks.values()].some((result) => result.failed > 0);
+  /** New failures (those the baseline does not list) recorded so far, over every check. */
+  get failureCount(): number {
+    return this.fresh;
+  }
+
+  /** Sets each check's status (and the reason of a check that never ran); call once the run ends. */
+  finish(stopped: string | undefined): CheckResult[] {
+    return checkNames.map((name) => {
+      const result = this.checks.get(name)!;
+      if (!this.selected.has(name)) result.skipped = "excluded by --checks / --exclude-checks";
+      result.status = result.failed > 0 ? "failed" : result.passed > 0 ? "passed" : result.notJudged > 0 ? "not judged" : "not run";
+      if (result.status === "not run" && result.skipped === undefined) {
+        result.skipped = stopped ? `the run stopped (${stopped}) before it ran` : "no request of this run applied to it";
+      }
+      return result;
+    });
   }
 }
 
 /** Two messages that differ only in the values quoted in them describe the same fault. */
-function sameShape(left: string, right: string): boolean {
-  const shape = (message: string): string => message.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/-?\d+(\.\d+)?/g, "0");
-  return shape(left) === shape(right);
+export function sameShape(left: string, right: string): boolean {
+  return shapeOf(left) === shapeOf(right);
+}
+
+/** A message with its quoted values and numbers blanked: what a baseline matches on. */
+export function shapeOf(message: string): string {
+  return message.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/\d{4}-\d\d-\d\dT[\d:.]+(Z|[+-]\d\d:\d\d)?/g, "<date>").replace(/-?\d+(\.\d+)?/g, "0");
 }

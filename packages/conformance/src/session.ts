@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import type { Case, Exchange } from "./case.ts";
 import { responseChecks, type CheckName } from "./checks/index.ts";
-import type { CheckContext, ExchangeCheck } from "./checks/types.ts";
+import type { CheckContext, ExchangeCheck, Verdict } from "./checks/types.ts";
+import type { AcceptedDecisions } from "./decisions.ts";
 import type { Description } from "./description.ts";
 import type { Observed } from "./generate.ts";
 import type { Results } from "./results.ts";
@@ -17,6 +18,26 @@ export interface Knowledge extends Observed {
   readonly errors: Exchange[];
   /** Names of response headers seen, lower case. */
   readonly headerNames: Set<string>;
+  /** Conversation summaries seen in search results, by id (at most 2000). */
+  readonly items: Map<string, Record<string, unknown>>;
+  /** The search answer each item was first seen in (a failure about the item reproduces it too). */
+  readonly itemSources: Map<string, Exchange>;
+  /** Every exchange in short, for coverage, side effects and the weak-data warning. */
+  readonly log: LoggedExchange[];
+}
+
+/** One exchange in short. */
+export interface LoggedExchange {
+  /** operationId (or `export`, or the method and path of an undocumented method). */
+  readonly operationId: string;
+  /** Status, 0 when no response came. */
+  readonly status: number;
+  /** Names of the query parameters sent. */
+  readonly parameters: readonly string[];
+  /** Whether a search answered with at least one item. */
+  readonly returnedData: boolean;
+  /** The exchange itself, for fire requests the server accepted (real side effects). */
+  readonly exchange?: Exchange;
 }
 
 /** Settings every phase reads. */
@@ -35,6 +56,10 @@ export interface PhaseSettings {
   readonly externalConversationId?: string | undefined;
   /** Path of a route returning a conversation export, with `{conversationId}`; none by default. */
   readonly exportPath?: string | undefined;
+  /** The open-point decisions the team accepts. */
+  readonly decisions: AcceptedDecisions;
+  /** The bound of `max_response_time`, when asked for. */
+  readonly maxResponseTimeMs?: number | undefined;
 }
 
 /** One run's shared state: sends cases, applies checks, records outcomes. */
@@ -58,12 +83,16 @@ export class Session {
     this.settings = settings;
     this.knowledge = {
       pageBase: 0,
+      maxPageSize: settings.decisions.maxPageSize,
       agentStageIds: settings.agentStageId ? [settings.agentStageId] : [],
       channelIds: [],
       dates: [],
       pages: [],
       errors: [],
       headerNames: new Set(),
+      items: new Map(),
+      itemSources: new Map(),
+      log: [],
     };
   }
 
@@ -79,7 +108,7 @@ export class Session {
 
   /** Context for checks. */
   get context(): CheckContext {
-    return { description: this.description, pageBase: this.knowledge.pageBase };
+    return { description: this.description, pageBase: this.knowledge.pageBase, decisions: this.settings.decisions, maxResponseTimeMs: this.settings.maxResponseTimeMs };
   }
 
   /**
@@ -93,22 +122,34 @@ export class Session {
     } catch (error) {
       if (!(error instanceof UnreachableError)) throw error;
       const none: Exchange = { case: request, status: 0, headers: new Headers(), text: "", json: undefined, isJson: false, elapsedMs: 0 };
+      this.knowledge.log.push({ operationId: request.operationId, status: 0, parameters: Object.keys(request.query), returnedData: false });
       this.results.record("not_a_server_error", none, `expected a response; got none (${error.message})`);
       return undefined;
     }
+    return { exchange, failed: this.judge(exchange, checks) };
+  }
+
+  /** Learns from an exchange and applies the response checks and `checks` to it; returns the checks that failed. */
+  judge(exchange: Exchange, checks: ReadonlyArray<readonly [CheckName, ExchangeCheck]> = []): CheckName[] {
     this.learn(exchange);
     const failed: CheckName[] = [];
     for (const [name, check] of [...responseChecks, ...checks]) {
-      const problem = check(exchange, this.context);
-      this.results.record(name, exchange, problem);
-      if (problem !== undefined) failed.push(name);
+      if (!this.results.isSelected(name)) continue;
+      const verdict = check(exchange, this.context);
+      this.results.record(name, exchange, verdict);
+      if (typeof verdict === "string") failed.push(name);
     }
-    return { exchange, failed };
+    return failed;
   }
 
   /** Records the outcome of a check judged outside `exchange` (walks, fire rules). */
-  record(name: CheckName, exchange: Exchange, problem: string | undefined): void {
-    this.results.record(name, exchange, problem);
+  record(name: CheckName, exchange: Exchange, verdict: Verdict, before: readonly Exchange[] = []): void {
+    this.results.record(name, exchange, verdict, before);
+  }
+
+  /** Whether a check runs in this run (`--checks`, `--exclude-checks`). */
+  runs(name: CheckName): boolean {
+    return this.results.isSelected(name);
   }
 
   /**
@@ -146,14 +187,27 @@ export class Session {
 
   private learn(exchange: Exchange): void {
     for (const name of exchange.headers.keys()) this.knowledge.headerNames.add(name.toLowerCase());
-    if (exchange.status >= 400) this.knowledge.errors.push(exchange);
+    const items = exchange.case.operationId === "searchConversations" && exchange.status === 200 && exchange.isJson ? (exchange.json as { items?: unknown } | null)?.items : undefined;
+    const fired = exchange.case.operationId === "fireExternalEvent" && exchange.status >= 200 && exchange.status < 300;
+    this.knowledge.log.push({
+      operationId: exchange.case.operationId,
+      status: exchange.status,
+      parameters: Object.keys(exchange.case.query),
+      returnedData: Array.isArray(items) && items.length > 0,
+      ...(fired ? { exchange } : {}),
+    });
+    if (exchange.status >= 400 && this.knowledge.errors.length < 200) this.knowledge.errors.push(exchange);
     if (exchange.case.operationId === "searchConversations" && exchange.status === 200 && exchange.isJson) {
       this.knowledge.pages.push(exchange);
       const items = (exchange.json as { items?: unknown }).items;
       if (!Array.isArray(items)) return;
       const channelIds = this.knowledge.channelIds as string[];
       const dates = this.knowledge.dates as string[];
-      for (const item of items as Record<string, unknown>[]) {
+      for (const item of (items as unknown[]).filter((entry): entry is Record<string, unknown> => typeof entry === "object" && entry !== null)) {
+        if (typeof item["id"] === "string" && this.knowledge.items.size < 2000 && !this.knowledge.items.has(item["id"])) {
+          this.knowledge.items.set(item["id"], item);
+          this.knowledge.itemSources.set(item["id"], exchange);
+        }
         if (typeof item["channelId"] === "string" && !channelIds.includes(item["channelId"]) && channelIds.length < 20) channelIds.push(item["channelId"]);
         for (const key of ["startedOn", "latestMessageOn"]) {
           if (typeof item[key] === "string" && dates.length < 50) dates.push(item[key]);

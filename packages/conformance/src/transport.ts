@@ -33,6 +33,8 @@ export interface TransportOptions {
   readonly timeoutMs: number;
   /** Stops the run when aborted. */
   readonly signal: AbortSignal;
+  /** Extra headers sent with every request (`--header`). */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Called after every response (progress). */
   readonly onExchange?: (exchange: Exchange) => void;
 }
@@ -69,15 +71,17 @@ export function createTransport(options: TransportOptions): Transport {
       if (options.signal.aborted) throw new StoppedError("stopped");
       nextSlot = Math.max(Date.now(), nextSlot) + interval;
       sent += 1;
-      const headers = new Headers({ accept: "application/json" });
+      const headers = new Headers(options.headers);
+      headers.set("accept", request.accept ?? "application/json");
       if (request.authentication === "token") headers.set("x-token", options.token);
       if (request.authentication === "wrong") headers.set("x-token", wrongToken);
+      if (request.authentication === "empty") headers.set("x-token", "");
       if (request.body !== undefined) headers.set("content-type", "application/json");
       const started = performance.now();
       const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
       try {
         // redirect: manual, so the token never follows a redirect to another origin.
-        const response = await options.fetch(urlOf(options.baseUrl, request), {
+        const response = await options.fetch(urlOf(options.baseUrl, request, options.token), {
           method: request.method,
           headers,
           redirect: "manual",

@@ -1,7 +1,13 @@
+import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { curlOf } from "../src/case.ts";
 import type { Case, Exchange } from "../src/case.ts";
 import { envelopeMath, filterMatch } from "../src/checks/index.ts";
 import { notAServerError, statusCodeConformance } from "../src/checks/response.ts";
+import { unsupportedMethod } from "../src/checks/methods.ts";
+import { acceptNegotiation } from "../src/checks/negotiation.ts";
+import { maxResponseTime } from "../src/checks/timing.ts";
+import { notApplicable, notJudged } from "../src/checks/types.ts";
 import { loadDescription } from "../src/description.ts";
 
 const description = loadDescription();
@@ -37,7 +43,7 @@ describe("envelope_math", () => {
     ["another page than asked", 0, page({}, 4), { pageIndex: "2" }, "pageIndex (as requested): expected 2, got 0"],
     ["items past the page size", 0, page({ pageSize: 3, totalPageCount: 2, hasMore: true, toItemExclusive: 3 }, 4), {}, "items: expected at most pageSize 3, got 4"],
   ])("%s (first page %i)", (_, pageBase, body, query, problem) => {
-    const result = envelopeMath(exchange("searchConversations", 200, body, query), { description, pageBase });
+    const result = envelopeMath(exchange("searchConversations", 200, body, query), { description, pageBase, decisions: {} });
     if (problem === undefined) expect(result).toBeUndefined();
     else expect(result).toContain(problem);
   });
@@ -54,7 +60,7 @@ describe("filter_match", () => {
     [{ startToDate: "2026-11-29T20:59:59Z" }, 'item "late": startedOn'],
     [{ channelId: "platform" }, 'channelId "directline" is not "platform"'],
   ])("%j", (query, problem) => {
-    const result = filterMatch(exchange("searchConversations", 200, body, query), { description, pageBase: 0 });
+    const result = filterMatch(exchange("searchConversations", 200, body, query), { description, pageBase: 0, decisions: {} });
     if (problem === undefined) expect(result).toBeUndefined();
     else expect(result).toContain(problem);
   });
@@ -69,9 +75,68 @@ describe("not_a_server_error and status_code_conformance", () => {
     ["fireExternalEvent", 302, undefined, "got 302"],
   ])("%s answering %i", (operationId, status, serverError, statusCode) => {
     const answer = exchange(operationId, status, { message: "x" });
-    const context = { description, pageBase: 0 };
+    const context = { description, pageBase: 0, decisions: {} };
     expect(notAServerError(answer, context)).toBe(serverError);
     if (statusCode === undefined) expect(statusCodeConformance(answer, context)).toBeUndefined();
     else expect(statusCodeConformance(answer, context)).toContain(statusCode);
+  });
+});
+
+describe("curl reproductions", () => {
+  it.each([
+    ["token", ["-H", "X-Token: abc-secret-1"]],
+    ["query", []],
+    ["empty", ["-H", "X-Token;"]],
+    ["wrong", ["-H", "X-Token: conformance-wrong-token"]],
+  ] as const)("with the token %s, the line carries $BOT_CONVERSATION_TOKEN and bash expands it where it belongs", (authentication, headers) => {
+    const line = curlOf("http://127.0.0.1:1/base", { operationId: "searchConversations", method: "GET", path: "/api/v2/channels/conversations", query: { status: "Closed" }, authentication });
+    expect(line).not.toContain("abc-secret-1");
+    // curl replaced by a function that prints its arguments, one a line.
+    const words = execFileSync("bash", ["-c", `curl() { printf '%s\\n' "$@"; }; ${line}`], { env: { BOT_CONVERSATION_TOKEN: "abc-secret-1", PATH: process.env["PATH"] } }).toString().trim().split("\n");
+    for (const header of headers) expect(words).toContain(header);
+    expect(words.at(-1)).toBe(`http://127.0.0.1:1/base/api/v2/channels/conversations?status=Closed${authentication === "query" ? "&X-Token=abc-secret-1" : ""}`);
+  });
+});
+
+describe("the checks added for real deployments", () => {
+  const context = { description, pageBase: 0, decisions: {} };
+  const withHeaders = (base: Exchange, headers: Record<string, string>, more: Partial<Case> = {}): Exchange => ({ ...base, headers: new Headers(headers), case: { ...base.case, ...more } });
+
+  it.each([
+    [405, { allow: "GET, HEAD" }, undefined],
+    [405, { allow: "get" }, undefined],
+    [405, {}, "expected an Allow header with the 405 for DELETE; got none"],
+    [405, { allow: "POST" }, "expected Allow to list GET; got Allow: POST"],
+    [200, {}, "expected 405 for DELETE, which the description does not list on this path (it lists GET); got 200"],
+    [404, {}, notJudged("DELETE on a path that lists GET answered 404: the seed does not say how an unlisted method is refused")],
+  ])("unsupported_method: %i with %j", (status, headers, verdict) => {
+    const answer = withHeaders(exchange("DELETE /x", status, undefined), headers, { method: "DELETE", documentedMethods: ["GET"] });
+    expect(unsupportedMethod(answer, context)).toEqual(verdict);
+    expect(unsupportedMethod(exchange("searchConversations", 200, {}), context)).toBe(notApplicable);
+  });
+
+  it.each([
+    [406, "text/html", "", undefined],
+    [200, "application/json", "{}", undefined],
+    [200, "text/html", "<p>hi</p>", "expected 406 or a documented media type (application/json) for Accept: text/html; got 200 with text/html"],
+    [200, "text/plain", "hi", notJudged("answered in text/plain, neither asked for nor documented (content_type_conformance)")],
+  ])("accept_negotiation: %i in %s", (status, type, text, verdict) => {
+    const answer: Exchange = { ...exchange("searchConversations", status, undefined), headers: new Headers({ "content-type": type }), text, case: { ...exchange("searchConversations", status, undefined).case, accept: "text/html" } };
+    expect(acceptNegotiation(answer, context)).toEqual(verdict);
+  });
+
+  it("max_response_time: opt-in, and quotes the bound and the time", () => {
+    const slow = { ...exchange("searchConversations", 200, {}), elapsedMs: 1500.4 };
+    expect(maxResponseTime(slow, context)).toBe(notApplicable);
+    expect(maxResponseTime(slow, { ...context, maxResponseTimeMs: 2000 })).toBeUndefined();
+    expect(maxResponseTime(slow, { ...context, maxResponseTimeMs: 1000 })).toBe("expected a response within 1000 ms (--max-response-time); got one after 1500 ms");
+  });
+
+  it("filter_match at a bound's exact instant: held unless the accepted decision says bounds are exclusive; another notation is the same instant", () => {
+    const body = { ...page({}, 0), items: [item("edge", "2026-11-20T06:15:02.000Z")] };
+    const query = { startFromDate: "2026-11-20T09:15:02.000+03:00" };
+    expect(filterMatch(exchange("searchConversations", 200, body, query), context)).toBeUndefined();
+    expect(filterMatch(exchange("searchConversations", 200, body, query), { ...context, decisions: { dateRangeBounds: "exclusive" } })).toContain("which the accepted decision dateRangeBounds: exclusive leaves out");
+    expect(filterMatch(exchange("searchConversations", 200, body, { startFromDate: "2026-11-20T09:15:02.001+03:00" }), context)).toContain('item "edge": startedOn 2026-11-20T06:15:02.000Z is before');
   });
 });

@@ -3,7 +3,7 @@ import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadDescription, operationOf } from "../src/description.ts";
-import { invalidQuery, validQuery, type Observed } from "../src/generate.ts";
+import { dataQuery, invalidQuery, searchQuery, validQuery, type Observed } from "../src/generate.ts";
 
 const description = loadDescription();
 const search = operationOf(description, "searchConversations");
@@ -31,6 +31,24 @@ describe("generated search queries", () => {
       }),
       { seed: 1, numRuns: 300 },
     );
+  });
+
+  it("searches built to return data are valid, carry at most two filters besides the bot, and take values from the data", () => {
+    const filters = ["status", "channelId", "startFromDate", "startToDate", "latestMessageFromDate", "latestMessageToDate"];
+    fc.assert(
+      fc.property(dataQuery(search, observed), (query) => {
+        expect(Object.entries(query).every(([name, value]) => valid(name, value))).toBe(true);
+        expect(Object.keys(query).filter((name) => filters.includes(name)).length).toBeLessThanOrEqual(2);
+        if (query["channelId"] !== undefined) expect(query["channelId"]).toBe("directline");
+        if (query["agentStageId"] !== undefined) expect(query["agentStageId"]).toBe("bot-1");
+      }),
+      { seed: 3, numRuns: 300 },
+    );
+  });
+
+  it("with no data seen, generated searches are still valid", () => {
+    const none: Observed = { agentStageIds: [], channelIds: [], dates: [] };
+    fc.assert(fc.property(searchQuery(search, none), (query) => Object.entries(query).every(([name, value]) => valid(name, value))), { seed: 4, numRuns: 200 });
   });
 
   it("pageIndex starts at the server's first page once it is known", () => {

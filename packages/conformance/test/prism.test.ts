@@ -13,14 +13,14 @@ describe("against the real Prism mock", () => {
   it("reports exactly the stateless gaps of the mock, read-only", async () => {
     const report = await runConformance({ baseUrl: prism().url, token, seed: 7, examples: 25, agentStageId: exampleBot, rate: 0 });
     // Prism serves the same example page whatever the filters and pageIndex (a complete one, so a
-    // paging walk ends), accepts any token value, and lists triggers for any bot: those are its gaps,
-    // and nothing else fails.
-    expect(failing(report)).toEqual(["ignored_auth", "envelope_math", "filter_match", "unknown_bot_not_found"]);
+    // paging walk ends), accepts any token value, lists triggers for any bot, and answers an
+    // undocumented method with a 405 that lacks Allow: those are its gaps, and nothing else fails.
+    expect(failing(report)).toEqual(["ignored_auth", "unsupported_method", "envelope_math", "filter_match", "unknown_bot_not_found"]);
     const authFailures = report.checks.find((check) => check.name === "ignored_auth")!.failures;
     expect(authFailures.map((failure) => failure.message)).toEqual(expect.arrayContaining([expect.stringContaining("with a wrong X-Token; got 200")]));
     expect(authFailures.some((failure) => failure.message.includes("without X-Token"))).toBe(false);
     const envelope = report.checks.find((check) => check.name === "envelope_math")!.failures;
-    expect(envelope[0]?.message).toMatch(/pageIndex \(as requested\): expected \d+, got 0/);
+    expect(envelope.map((failure) => failure.message)).toEqual(expect.arrayContaining([expect.stringMatching(/pageIndex \(as requested\): expected \d+, got 0/)]));
     expect(report.checks.filter((check) => check.name.startsWith("unknown_t") || check.name.startsWith("payload")).every((check) => check.skipped?.includes("--allow-fire"))).toBe(true);
     expect(report.passed).toBe(false);
     expect(finding(report, "page_index_base")).toBe(0);
@@ -41,6 +41,7 @@ describe("against the real Prism mock", () => {
     });
     expect(failing(report)).toEqual([
       "ignored_auth",
+      "unsupported_method",
       "envelope_math",
       "filter_match",
       "unknown_bot_not_found",
@@ -53,13 +54,13 @@ describe("against the real Prism mock", () => {
     expect(finding(report, "identifier_precedence")).toBe("conversationId");
   });
 
-  it("never writes the token in any report, and reproduces failures with $TOKEN", async () => {
+  it("never writes the token in any report, and reproduces failures with $BOT_CONVERSATION_TOKEN", async () => {
     const report = await runConformance({ baseUrl: prism().url, token, seed: 3, examples: 5, rate: 0 });
     const reports = [humanReport(report), jsonReport(report), junitReport(report)];
     for (const text of reports) expect(text).not.toContain(token);
     const curls = report.checks.flatMap((check) => check.failures.map((failure) => failure.curl)).filter((curl) => curl.includes("X-Token: $"));
     expect(curls.length).toBeGreaterThan(0);
-    expect(curls[0]).toContain('-H "X-Token: $TOKEN"');
+    expect(curls[0]).toContain('-H "X-Token: $BOT_CONVERSATION_TOKEN"');
   });
 
   it("with a one-letter token, hides it only where it stands alone: the bodies are not mangled, and an echoed token is still hidden", async () => {
@@ -71,14 +72,14 @@ describe("against the real Prism mock", () => {
     try {
       const report = await runConformance({ baseUrl: echoing.url, token: "t", seed: 7, examples: 10, agentStageId: exampleBot, rate: 0 });
       // The same gaps as with a long token: no body was mangled into a schema failure ("items" stays "items").
-      expect(failing(report)).toEqual(["ignored_auth", "envelope_math", "filter_match", "unknown_bot_not_found"]);
+      expect(failing(report)).toEqual(["ignored_auth", "unsupported_method", "envelope_math", "filter_match", "unknown_bot_not_found"]);
       const excerpts = report.checks.flatMap((check) => check.failures.map((failure) => failure.responseExcerpt));
       expect(excerpts.find((excerpt) => excerpt.includes('"items":'))).toBeDefined();
-      expect(excerpts.find((excerpt) => excerpt.includes('"externalEventName":"$TOKEN"'))).toBeDefined();
+      expect(excerpts.find((excerpt) => excerpt.includes('"externalEventName":"$BOT_CONVERSATION_TOKEN"'))).toBeDefined();
       for (const text of [humanReport(report), jsonReport(report), junitReport(report)]) {
-        expect(text).toContain("$TOKEN");
+        expect(text).toContain("$BOT_CONVERSATION_TOKEN");
         expect(text).not.toMatch(/externalEventName(\\?"|&quot;):(\\?"|&quot;)t(\\?"|&quot;)/);
-        expect(text).not.toContain("$TOKENems");
+        expect(text).not.toContain("$BOT_CONVERSATION_TOKENems");
       }
     } finally {
       await echoing.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runConformance, type CheckName, type ConformanceReport } from "../src/index.ts";
+import { runConformance, type CheckName, type ConformanceOptions, type ConformanceReport } from "../src/index.ts";
 import { loadDescription } from "../src/description.ts";
 import { editJson, startFaultyProxy, type Fault } from "./support/faulty-proxy.ts";
 import { fixtureBot, fixtureConversation, sandboxExportPath, useSandbox } from "./support/sandbox.ts";
@@ -54,7 +54,7 @@ const faults: ReadonlyArray<{ name: string; check: CheckName; fault: Fault }> = 
     check: "negative_data_rejection",
     fault: {
       response: (url, response) => {
-        if (url.pathname === firePath && response.status >= 400 && response.status < 500 && ![401, 404].includes(response.status)) {
+        if (url.pathname === firePath && response.status >= 400 && response.status < 500 && ![401, 404, 405].includes(response.status)) {
           Object.assign(response, { status: 200, body: "", headers: {} });
         }
       },
@@ -96,6 +96,85 @@ describe("a proxy in front of the sandbox, breaking one thing at a time", () => 
       const report = await run(proxy.url);
       expect(failing(report)).toEqual([check]);
       expect(report.checks.find((result) => result.name === check)!.failures[0]!.curl).toContain(proxy.url);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+/** The sandbox's default page size, for the proxy that pages by itself. */
+const defaultPageSize = 20;
+
+/**
+ * A search that compares the date filters as text, as a server storing dates as strings would: the
+ * proxy asks the sandbox for every conversation of the other filters, keeps those whose date string
+ * sorts inside the bounds' strings, and pages them itself.
+ */
+const textDates: Fault = {
+  request: async (url, _, upstream) => {
+    const dates = [...url.searchParams.keys()].filter((name) => /Date$/.test(name));
+    if (!isSearch(url) || dates.length === 0 || dates.some((name) => !Number.isFinite(Date.parse(url.searchParams.get(name)!)))) return undefined;
+    const pageSize = Number(url.searchParams.get("pageSize") ?? defaultPageSize);
+    const pageIndex = Number(url.searchParams.get("pageIndex") ?? 0);
+    if (!Number.isInteger(pageSize) || pageSize < 1 || !Number.isInteger(pageIndex) || pageIndex < 0) return undefined;
+    const all = new URL(url);
+    for (const name of [...dates, "pageSize", "pageIndex"]) all.searchParams.delete(name);
+    all.searchParams.set("pageSize", "1000");
+    const answer = await upstream(all);
+    if (answer.status !== 200) return answer;
+    const field = (name: string): "startedOn" | "latestMessageOn" => (name.startsWith("start") ? "startedOn" : "latestMessageOn");
+    const items = (JSON.parse(answer.body) as { items: Record<string, string>[] }).items.filter((item) =>
+      dates.every((name) => (name.endsWith("FromDate") ? item[field(name)]! >= url.searchParams.get(name)! : item[field(name)]! <= url.searchParams.get(name)!)),
+    );
+    const from = Math.min(pageIndex * pageSize, items.length);
+    const to = Math.min(from + pageSize, items.length);
+    const totalPageCount = Math.ceil(items.length / pageSize);
+    const page = { items: items.slice(from, to), hasMore: pageIndex + 1 < totalPageCount, pageIndex, pageSize, totalItemCount: items.length, totalPageCount, fromItemInclusive: from, toItemExclusive: to };
+    return { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(page) };
+  },
+};
+
+/** The four faults an earlier kit missed, each caught by its check and no unrelated one, whatever the seed. */
+const misses: ReadonlyArray<{ name: string; check: CheckName; related?: CheckName[]; fault: Fault; options?: Partial<ConformanceOptions> }> = [
+  {
+    name: "every page cut to 50 items when more are asked for",
+    check: "envelope_math",
+    fault: { response: editPage((page) => void (page["items"] = (page["items"] as unknown[]).slice(0, 50))) },
+  },
+  {
+    name: "a search answered in 3 s",
+    check: "max_response_time",
+    fault: { delayMs: (url) => (isSearch(url) ? 3000 : 0) },
+    // The run is bounded: the first search is judged, and --max-time stops the rest.
+    options: { maxResponseTimeMs: 1000, maxTimeMs: 8000 },
+  },
+  { name: "date filters compared as text", check: "filter_match", related: ["filter_inclusion"], fault: textDates },
+  {
+    name: "latestMessageToDate ignored",
+    check: "filter_match",
+    // Validated, then ignored: a value that is no date is still refused.
+    fault: { request: (url) => void (isSearch(url) && Number.isFinite(Date.parse(url.searchParams.get("latestMessageToDate") ?? "")) && url.searchParams.delete("latestMessageToDate")) },
+  },
+];
+
+const seeds = Array.from({ length: 20 }, (_, index) => index + 1);
+
+describe("the faults an earlier kit missed, across 20 seeds", () => {
+  it.each(misses)("$name is caught by $check and by no unrelated check", async ({ fault, check, related = [], options = {} }) => {
+    const proxy = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox().fetch }, fault);
+    try {
+      // Read-only runs with a small budget, the seeds side by side: the edge phase comes first, so it is always in.
+      const reports = await Promise.all(
+        seeds.map((seed) => runConformance({ baseUrl: proxy.url, token: "sandbox-token", seed, examples: 8, maxRequests: 200, rate: 0, agentStageId: fixtureBot, ...options })),
+      );
+      for (const report of reports) {
+        const failed = failing(report);
+        expect(failed, `seed ${report.seed}`).toContain(check);
+        expect(failed.filter((name) => name !== check && !(related as string[]).includes(name)), `seed ${report.seed}`).toEqual([]);
+        const failure = report.checks.find((result) => result.name === check)!.failures[0]!;
+        expect(failure.sent).toContain(proxy.url);
+        expect(failure.rule).not.toBe("");
+      }
     } finally {
       await proxy.close();
     }

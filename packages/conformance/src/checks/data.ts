@@ -1,8 +1,14 @@
-import type { ExchangeCheck } from "./types.ts";
+import { shown, type ExchangeCheck } from "./types.ts";
 
 /** A request the description rules out is refused with a 4xx (a 5xx is `not_a_server_error`'s to report). */
 export const negativeDataRejection: ExchangeCheck = (exchange) =>
   exchange.status < 300 ? `expected a 4xx for a request the description rules out; got ${exchange.status}` : undefined;
+
+/** `negative_data_rejection` for a request whose one bad value is known: the message quotes it. */
+export const rejectionOf =
+  (what: string, value: unknown): ExchangeCheck =>
+  (exchange) =>
+    exchange.status < 300 ? `expected a 4xx for ${what} = ${shown(value)}, which the description rules out; got ${exchange.status}` : undefined;
 
 /**
  * A request the description allows is accepted: no 4xx but 404, which is the service's answer for an
@@ -10,5 +16,5 @@ export const negativeDataRejection: ExchangeCheck = (exchange) =>
  */
 export const positiveDataAcceptance: ExchangeCheck = (exchange) =>
   exchange.status >= 400 && exchange.status < 500 && exchange.status !== 404
-    ? `expected a request valid by the description to be accepted; got ${exchange.status}`
+    ? `expected a request valid by the description to be accepted; got ${exchange.status}${exchange.isJson ? ` ${shown(exchange.json)}` : ""}`
     : undefined;

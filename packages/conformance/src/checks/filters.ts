@@ -1,26 +1,49 @@
 import type { ConversationSummary } from "@bot-conversation/types";
 import { pageOf } from "./paging.ts";
-import { shown, type ExchangeCheck } from "./types.ts";
+import type { AcceptedDecisions } from "../decisions.ts";
+import { notApplicable, notJudged, shown, type ExchangeCheck } from "./types.ts";
+
+/** Whether an ISO 8601 date-time carries its offset (`Z` or `±hh:mm`), so it names one instant. */
+export const hasOffset = (text: unknown): text is string => typeof text === "string" && /T.*([zZ]|[+-]\d\d:?\d\d)$/.test(text);
+
+/**
+ * An item against one date bound, compared as instants (never as text). An item at the bound's exact
+ * instant is judged only when the team's config decides whether bounds include it (the service does
+ * not say): otherwise both answers hold.
+ */
+const dateBound =
+  (field: "startedOn" | "latestMessageOn", side: "from" | "to") =>
+  (item: ConversationSummary, value: string, decisions: AcceptedDecisions): string | undefined => {
+    // A date-time without an offset names no instant: that is response_schema_conformance's to report.
+    if (!hasOffset(item[field])) return undefined;
+    const instant = Date.parse(item[field]);
+    const bound = Date.parse(value);
+    if (instant === bound) return decisions.dateRangeBounds === "exclusive" ? `${field} ${item[field]} is the bound ${value} itself, which the accepted decision dateRangeBounds: exclusive leaves out` : undefined;
+    const inside = side === "from" ? instant > bound : instant < bound;
+    return inside ? undefined : `${field} ${item[field]} is ${side === "from" ? "before" : "after"} ${value}`;
+  };
 
 /** How an item matches one search filter; returns what differs, or undefined. */
-const filters: Record<string, (item: ConversationSummary, value: string) => string | undefined> = {
+const filters: Record<string, (item: ConversationSummary, value: string, decisions: AcceptedDecisions) => string | undefined> = {
   status: (item, value) => (item.status === value ? undefined : `status ${shown(item.status)} is not ${shown(value)}`),
   channelId: (item, value) => (item.channelId === value ? undefined : `channelId ${shown(item.channelId)} is not ${shown(value)}`),
-  startFromDate: (item, value) => (Date.parse(item.startedOn) >= Date.parse(value) ? undefined : `startedOn ${item.startedOn} is before ${value}`),
-  startToDate: (item, value) => (Date.parse(item.startedOn) <= Date.parse(value) ? undefined : `startedOn ${item.startedOn} is after ${value}`),
-  latestMessageFromDate: (item, value) =>
-    Date.parse(item.latestMessageOn) >= Date.parse(value) ? undefined : `latestMessageOn ${item.latestMessageOn} is before ${value}`,
-  latestMessageToDate: (item, value) =>
-    Date.parse(item.latestMessageOn) <= Date.parse(value) ? undefined : `latestMessageOn ${item.latestMessageOn} is after ${value}`,
+  startFromDate: dateBound("startedOn", "from"),
+  startToDate: dateBound("startedOn", "to"),
+  latestMessageFromDate: dateBound("latestMessageOn", "from"),
+  latestMessageToDate: dateBound("latestMessageOn", "to"),
 };
 
+/** Names of the search filters an item can be checked against. */
+export const filterNames = Object.keys(filters);
+
 /** Every item of a filtered search matches each filter sent (`status`, `channelId`, the date ranges, bounds included). */
-export const filterMatch: ExchangeCheck = (exchange) => {
+export const filterMatch: ExchangeCheck = (exchange, { decisions }) => {
+  if (!Object.keys(exchange.case.query).some((name) => name in filters)) return notApplicable;
   const page = pageOf(exchange);
-  if (!page) return undefined;
+  if (!page) return exchange.case.operationId === "searchConversations" && exchange.status === 200 ? notJudged("the 200 body is not a page of conversations") : notApplicable;
   const problems = page.items.flatMap((item) =>
     Object.entries(exchange.case.query).flatMap(([name, value]) => {
-      const problem = filters[name]?.(item, value);
+      const problem = filters[name]?.(item, value, decisions);
       return problem ? [`item ${shown(item.id)}: ${problem}`] : [];
     }),
   );

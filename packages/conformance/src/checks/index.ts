@@ -1,41 +1,103 @@
 import { ignoredAuth } from "./auth.ts";
 import { negativeDataRejection, positiveDataAcceptance } from "./data.ts";
 import { filterMatch } from "./filters.ts";
+import { responseHeadersConformance } from "./headers.ts";
+import { unsupportedMethod } from "./methods.ts";
+import { acceptNegotiation } from "./negotiation.ts";
 import { envelopeMath } from "./paging.ts";
 import { contentTypeConformance, notAServerError, responseSchemaConformance, statusCodeConformance } from "./response.ts";
+import { maxResponseTime } from "./timing.ts";
 import type { ExchangeCheck } from "./types.ts";
 
-/** Every check of the kit, by the name reports use, with what it checks in one line. */
-export const checkDescriptions = {
-  not_a_server_error: "No 5xx, except the documented payload-validation 500 of the fire operation.",
-  status_code_conformance: "Every status is documented for its operation.",
-  content_type_conformance: "Every body carries a documented Content-Type.",
-  response_schema_conformance: "Every body is valid against the description (the export model closed included).",
-  ignored_auth: "No token, or a wrong one, is refused with 401 on every operation.",
-  negative_data_rejection: "Values the description rules out are refused with a 4xx.",
-  positive_data_acceptance: "Values the description allows are accepted (2xx, or 404 for an unknown resource).",
-  envelope_math: "The page envelope adds up on every page.",
-  paging_walk: "Walking every page yields totalItemCount distinct conversations, no duplicates.",
-  filter_match: "Every returned item matches each filter sent.",
-  unknown_bot_not_found: "An unknown agentStageId is 404 on the trigger list.",
-  unknown_trigger_not_found: "Firing an unknown externalEventId is 404.",
-  unknown_conversation_not_found: "Firing into an unknown conversation is 404, by either identifier.",
-  payload_validation_rejection: "A wrong value for a variable type is a 500 with details.",
-  payload_acceptance: "A right value for a variable type is a 200 with an empty body.",
-} as const;
+/** Every check of the kit, by the name reports use: what it checks in one line, and the rule of the seed or description it holds the server to. */
+export const checkCatalog = {
+  not_a_server_error: {
+    description: "No 5xx, except the documented payload-validation 500 of the fire operation.",
+    rule: "Seed, Errors: the only 5xx the service states is the fire operation's 500 for variable values that fail validation.",
+  },
+  status_code_conformance: { description: "Every status is documented for its operation.", rule: "Description: the responses each operation lists (openapi/paths)." },
+  content_type_conformance: {
+    description: "Every body carries a documented Content-Type.",
+    rule: "Seed, General conventions: payloads are JSON; description: the media types of each response.",
+  },
+  response_headers_conformance: { description: "Every response header the description documents is present and valid.", rule: "Description: the headers of each response." },
+  response_schema_conformance: {
+    description: "Every body is valid against the description (the export model closed included).",
+    rule: "Description: the response schemas; seed, Conversation export model: no additional properties except on Attachment.",
+  },
+  max_response_time: { description: "Every response arrives within --max-response-time (opt-in).", rule: "The bound you set with --max-response-time (the seed states no time-outs)." },
+  ignored_auth: {
+    description: "No token, a wrong or empty one, or one in the query string instead of the header, is refused with 401.",
+    rule: "Seed, Authentication 1-3: every operation requires the X-Token header, the only method listed; a missing or invalid token gives 401.",
+  },
+  accept_negotiation: {
+    description: "An Accept header without JSON gets 406 or a documented media type.",
+    rule: "RFC 9110 §12.5.1 (a server may ignore Accept or answer 406) and the description's media types.",
+  },
+  unsupported_method: {
+    description: "A method the description does not list on a path is refused, and a 405 carries Allow.",
+    rule: "Description: the methods of each path; RFC 9110 §15.5.6: a 405 carries Allow.",
+  },
+  negative_data_rejection: {
+    description: "Values the description rules out are refused with a 4xx.",
+    rule: "Description: the parameter and request body schemas (a value they rule out is no valid request).",
+  },
+  positive_data_acceptance: {
+    description: "Values the description allows are accepted (2xx, or 404 for an unknown resource).",
+    rule: "Description: the parameter and request body schemas (a value they allow is a valid request).",
+  },
+  envelope_math: {
+    description: "The page envelope adds up on every page.",
+    rule: "Seed, Page envelope: pageIndex, pageSize, totalItemCount, totalPageCount, fromItemInclusive (inclusive), toItemExclusive (exclusive), hasMore.",
+  },
+  paging_walk: {
+    description: "Walking every page yields totalItemCount distinct conversations, no duplicates.",
+    rule: "Seed, Page envelope: totalItemCount is the total number of matching conversations; hasMore says whether more pages follow.",
+  },
+  filter_match: {
+    description: "Every returned item matches each filter sent, dates compared as instants.",
+    rule: "Seed, Search: status, channelId and the periods (startFromDate/startToDate for the start, latestMessageFromDate/latestMessageToDate for the last message); dates are ISO 8601.",
+  },
+  filter_inclusion: {
+    description: "A conversation known to match a filter is found by it.",
+    rule: "Seed, Search: the search returns the conversations matching the filter (totalItemCount is the number of matching conversations).",
+  },
+  unknown_bot_not_found: { description: "An unknown agentStageId is 404 on the trigger list.", rule: "Seed, Errors: List triggers 404, no bot with the given agentStageId." },
+  unknown_trigger_not_found: { description: "Firing an unknown externalEventId is 404.", rule: "Seed, Fire rule: an unknown trigger gives 404." },
+  unknown_conversation_not_found: {
+    description: "Firing into an unknown conversation is 404, by either identifier.",
+    rule: "Seed, Fire rule: no conversation matching conversationId or externalConversationId gives 404.",
+  },
+  payload_validation_rejection: {
+    description: "A wrong value for a variable type is a 500 with details.",
+    rule: "Seed, Fire rule: payload values that fail validation give 500 with details in the body; Variable types and value formats.",
+  },
+  payload_acceptance: { description: "A right value for a variable type is a 200 with an empty body.", rule: "Seed, Fire: Response 200, event sent; empty body." },
+} as const satisfies Record<string, { description: string; rule: string }>;
 
 /** Name of a check. */
-export type CheckName = keyof typeof checkDescriptions;
+export type CheckName = keyof typeof checkCatalog;
 
 /** Every check name, in report order. */
-export const checkNames = Object.keys(checkDescriptions) as CheckName[];
+export const checkNames = Object.keys(checkCatalog) as CheckName[];
+
+/** What each check checks, in one line, by name. */
+export const checkDescriptions = Object.fromEntries(checkNames.map((name) => [name, checkCatalog[name].description])) as Record<CheckName, string>;
+
+/** Whether a string names a check. */
+export const isCheckName = (name: string): name is CheckName => name in checkCatalog;
 
 /** Checks run on every response the kit receives. */
 export const responseChecks: ReadonlyArray<readonly [CheckName, ExchangeCheck]> = [
   ["not_a_server_error", notAServerError],
   ["status_code_conformance", statusCodeConformance],
   ["content_type_conformance", contentTypeConformance],
+  ["response_headers_conformance", responseHeadersConformance],
   ["response_schema_conformance", responseSchemaConformance],
+  ["max_response_time", maxResponseTime],
+  ["ignored_auth", ignoredAuth],
+  ["accept_negotiation", acceptNegotiation],
+  ["unsupported_method", unsupportedMethod],
 ];
 
 /** Checks of the rules that every 200 search page must keep. */

@@ -1,6 +1,6 @@
 import type { ConversationPage } from "@bot-conversation/types";
 import type { Exchange } from "../case.ts";
-import { shown, type ExchangeCheck } from "./types.ts";
+import { notApplicable, notJudged, shown, type ExchangeCheck } from "./types.ts";
 
 /** The page of a 200 search response, or undefined for any other exchange (other checks cover those). */
 export function pageOf(exchange: Exchange): ConversationPage | undefined {
@@ -18,7 +18,7 @@ export function pageOf(exchange: Exchange): ConversationPage | undefined {
  */
 export const envelopeMath: ExchangeCheck = (exchange, { pageBase }) => {
   const page = pageOf(exchange);
-  if (!page) return undefined;
+  if (!page) return exchange.case.operationId === "searchConversations" && exchange.status === 200 ? notJudged("the 200 body is not a page of conversations") : notApplicable;
   const problems: string[] = [];
   const expect = (what: string, expected: unknown, received: unknown): void => {
     if (expected !== received) problems.push(`${what}: expected ${shown(expected)}, got ${shown(received)}`);

@@ -1,9 +1,16 @@
-import { mediaTypeOf } from "../case.ts";
-import { operationOf } from "../description.ts";
-import type { ExchangeCheck } from "./types.ts";
+import { mediaTypeOf, type Exchange } from "../case.ts";
+import { operationOf, type Description, type DocumentedResponse } from "../description.ts";
+import { notApplicable, type ExchangeCheck } from "./types.ts";
 
 /** The one 5xx the description documents as a rule: the fire operation's payload-validation 500. */
 const documentedServerError = (operationId: string, status: number): boolean => operationId === "fireExternalEvent" && status === 500;
+
+/** The documented response for the exchange's status; undefined for a request outside the description's operations. */
+function documentedFor(exchange: Exchange, description: Description): DocumentedResponse | undefined | typeof notApplicable {
+  const operation = description.operations.get(exchange.case.operationId);
+  if (!operation) return notApplicable;
+  return description.documentedResponse(operation, exchange.status);
+}
 
 /** No 5xx, except the fire operation's documented payload-validation 500. */
 export const notAServerError: ExchangeCheck = (exchange) =>
@@ -14,34 +21,37 @@ export const notAServerError: ExchangeCheck = (exchange) =>
 /** The status is one the description documents for the operation (exactly, by range, or `default`). */
 export const statusCodeConformance: ExchangeCheck = (exchange, { description }) => {
   if (exchange.case.operationId === "export") return exchange.status === 200 ? undefined : `expected 200 from the export route; got ${exchange.status}`;
-  const operation = operationOf(description, exchange.case.operationId);
-  if (description.documentedResponse(operation, exchange.status)) return undefined;
-  return `expected one of the documented statuses ${[...operation.responses.keys()].join(", ")}; got ${exchange.status}`;
+  const documented = documentedFor(exchange, description);
+  if (documented === notApplicable) return notApplicable;
+  // 406 answers an Accept without JSON: accept_negotiation judges it.
+  if (documented || (exchange.case.accept !== undefined && exchange.status === 406)) return undefined;
+  return `expected one of the documented statuses ${[...operationOf(description, exchange.case.operationId).responses.keys()].join(", ")}; got ${exchange.status}`;
 };
 
-/** A response with a body carries a documented media type. */
-export const contentTypeConformance: ExchangeCheck = (exchange, { description }) => {
+/** A response with a body carries a documented media type (or, for an error, one the team's config accepts). */
+export const contentTypeConformance: ExchangeCheck = (exchange, { description, decisions }) => {
+  if (exchange.case.accept !== undefined) return notApplicable; // accept_negotiation judges what an Accept without JSON gets
   if (exchange.text === "") return undefined;
-  const mediaTypes =
-    exchange.case.operationId === "export"
-      ? ["application/json"]
-      : description.documentedResponse(operationOf(description, exchange.case.operationId), exchange.status)?.mediaTypes;
-  if (!mediaTypes) return undefined;
+  const documented = exchange.case.operationId === "export" ? undefined : documentedFor(exchange, description);
+  if (documented === notApplicable) return notApplicable;
+  const mediaTypes = exchange.case.operationId === "export" ? ["application/json"] : documented?.mediaTypes;
+  if (!mediaTypes) return notApplicable;
   const received = mediaTypeOf(exchange.headers);
   if (mediaTypes.length === 0) return `expected no body for ${exchange.status}; got ${exchange.text.length} bytes of ${received || "untyped content"}`;
+  if (exchange.status >= 400 && decisions.errorMediaTypes?.includes(received)) return undefined;
   return mediaTypes.includes(received) ? undefined : `expected Content-Type ${mediaTypes.join(" or ")}; got ${received || "none"}`;
 };
 
 /** The body is valid against the documented schema (for the export route, the closed export model). */
-export const responseSchemaConformance: ExchangeCheck = (exchange, { description }) => {
+export const responseSchemaConformance: ExchangeCheck = (exchange, { description, decisions }) => {
+  const documented = exchange.case.operationId === "export" ? undefined : documentedFor(exchange, description);
+  if (documented === notApplicable) return notApplicable;
   const pointer =
-    exchange.case.operationId === "export"
-      ? exchange.status === 200
-        ? "#/components/schemas/ConversationExport"
-        : undefined
-      : description.documentedResponse(operationOf(description, exchange.case.operationId), exchange.status)?.schemaPointer;
-  if (!pointer || exchange.text === "") return undefined;
+    exchange.case.operationId === "export" ? (exchange.status === 200 ? "#/components/schemas/ConversationExport" : undefined) : documented?.schemaPointer;
+  if (!pointer || exchange.text === "" || (exchange.case.accept !== undefined && !exchange.isJson)) return notApplicable;
   if (!exchange.isJson) return `expected a JSON body valid against ${pointer}; got a body that is not JSON`;
-  const problems = description.problemsOf(pointer, exchange.json);
+  // A team that accepts a single descriptor for the trigger list (an open point) has it checked against the array's item schema.
+  const single = decisions.triggerListShape === "single" && exchange.case.operationId === "listExternalEventTriggers" && exchange.status === 200 && !Array.isArray(exchange.json);
+  const problems = description.problemsOf(single ? description.pointerOf(`${description.pointerOf(pointer)}/items`) : pointer, exchange.json);
   return problems.length === 0 ? undefined : `expected a body valid against ${pointer}; got: ${problems.slice(0, 5).join("; ")}`;
 };

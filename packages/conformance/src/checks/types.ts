@@ -1,4 +1,5 @@
 import type { Exchange } from "../case.ts";
+import type { AcceptedDecisions } from "../decisions.ts";
 import type { Description } from "../description.ts";
 
 /** What checks know besides the exchange. */
@@ -7,10 +8,29 @@ export interface CheckContext {
   readonly description: Description;
   /** `pageIndex` of the first page, as the server reports it for a request without one (0 or 1). */
   readonly pageBase: number;
+  /** The open-point decisions the team accepts for its server (`--config`'s `decisions`); empty by default. */
+  readonly decisions: AcceptedDecisions;
+  /** The bound of `max_response_time` in milliseconds, when the check is asked for. */
+  readonly maxResponseTimeMs?: number | undefined;
 }
 
+/** The check does not apply to this exchange at all (another operation, another status): nothing is counted. */
+export const notApplicable: unique symbol = Symbol("not applicable");
+
+/** The check applies but cannot decide (say, the body was not a page); counted as not judged, with the reason. */
+export interface NotJudged {
+  /** Why no verdict could be reached. */
+  readonly notJudged: string;
+}
+
+/** A not-judged verdict with its reason. */
+export const notJudged = (reason: string): NotJudged => ({ notJudged: reason });
+
+/** The outcome of a check on one exchange: `undefined` held, a string says what broke, or not applicable / not judged. */
+export type Verdict = string | undefined | typeof notApplicable | NotJudged;
+
 /** A check of one exchange: returns what was wrong (expected vs received), or undefined when it holds. */
-export type ExchangeCheck = (exchange: Exchange, context: CheckContext) => string | undefined;
+export type ExchangeCheck = (exchange: Exchange, context: CheckContext) => Verdict;
 
 /** Shows a value in a failure message, cut to 120 characters. */
 export function shown(value: unknown): string {

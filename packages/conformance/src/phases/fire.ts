@@ -2,7 +2,7 @@ import type { ExternalEventTrigger, VariableType } from "@bot-conversation/types
 import { variableTypes } from "@bot-conversation/types";
 import { caseFor, type Exchange } from "../case.ts";
 import { operationOf } from "../description.ts";
-import { negativeDataRejection } from "../checks/index.ts";
+import { rejectionOf } from "../checks/data.ts";
 import { invalidBody, rightValue, wrongValue, type TriggerVariable } from "../generate.ts";
 import type { Session } from "../session.ts";
 import { unknownIdentifier } from "./triggers.ts";
@@ -75,11 +75,15 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
       externalEventId: variable.trigger.externalEventId,
       externalEventPayload: { [variable.code]: value },
     });
+    // Each accepted wrong value fired a real event: after the first, no more wrong values of this type are sent (nor shrunk).
+    let acceptedWrong = false;
     await session.explore(
       wrongValue(variable),
       async (value) => {
+        if (acceptedWrong) return [];
         const exchange = await fire(session, body(value));
         if (!exchange) return [];
+        if (exchange.status >= 200 && exchange.status < 300) acceptedWrong = true;
         const problem =
           exchange.status !== 500
             ? `expected 500 for ${variable.code} (${variable.type}) = ${JSON.stringify(value)}; got ${exchange.status}`
@@ -145,8 +149,8 @@ export async function exploreInvalidFire(session: Session, triggers: readonly Ex
   const resolveSchema = (schema: Record<string, unknown>): Record<string, unknown> =>
     typeof schema["$ref"] === "string" ? session.description.resolve(schema["$ref"]) : schema;
   const isInvalid = (body: unknown): boolean => session.description.problemsOf(requestPointer, body).length > 0;
-  await session.explore(invalidBody(variant, resolveSchema, valid, isInvalid), async ({ body }) => {
-    const answer = await session.exchange(caseFor(operation, { body }), [["negative_data_rejection", negativeDataRejection]]);
+  await session.explore(invalidBody(variant, resolveSchema, valid, isInvalid), async ({ body, change }) => {
+    const answer = await session.exchange(caseFor(operation, { body }), [["negative_data_rejection", rejectionOf(`a fire body (${change})`, body)]]);
     return answer?.failed ?? [];
   }, Math.min(session.settings.examples, 20));
 }

@@ -1,8 +1,9 @@
 import { caseFor, type Case, type Exchange } from "../case.ts";
-import { negativeDataRejection, pageChecks, positiveDataAcceptance } from "../checks/index.ts";
+import { rejectionOf } from "../checks/data.ts";
+import { pageChecks, positiveDataAcceptance } from "../checks/index.ts";
 import { pageOf } from "../checks/paging.ts";
 import { operationOf } from "../description.ts";
-import { invalidQuery, validQuery } from "../generate.ts";
+import { invalidQuery, searchQuery } from "../generate.ts";
 import type { Session } from "../session.ts";
 
 const operationId = "searchConversations";
@@ -21,10 +22,10 @@ export async function probeSearch(session: Session): Promise<Exchange | undefine
   return answer?.exchange;
 }
 
-/** Generated valid searches: accepted, and every page keeps the envelope math and matches its filters. */
+/** Generated valid searches, weighted towards ones that return data: accepted, and every page keeps the envelope math and matches its filters. */
 export async function exploreSearch(session: Session): Promise<void> {
   const operation = operationOf(session.description, operationId);
-  await session.explore(validQuery(operation, session.knowledge), async (query) => {
+  await session.explore(searchQuery(operation, session.knowledge), async (query) => {
     const answer = await session.exchange(searchCase(session, query), [["positive_data_acceptance", positiveDataAcceptance], ...pageChecks]);
     return answer?.failed ?? [];
   });
@@ -34,8 +35,8 @@ export async function exploreSearch(session: Session): Promise<void> {
 export async function exploreInvalidSearch(session: Session): Promise<void> {
   const invalid = invalidQuery(operationOf(session.description, operationId), session.knowledge);
   if (!invalid) return session.results.skip("negative_data_rejection", "no search parameter can be broken in a query string");
-  await session.explore(invalid, async ({ query }) => {
-    const answer = await session.exchange(searchCase(session, query), [["negative_data_rejection", negativeDataRejection]]);
+  await session.explore(invalid, async ({ query, parameter }) => {
+    const answer = await session.exchange(searchCase(session, query), [["negative_data_rejection", rejectionOf(parameter, query[parameter])]]);
     return answer?.failed ?? [];
   });
 }
@@ -61,10 +62,13 @@ export async function walkPages(session: Session): Promise<void> {
   const duplicates: string[] = [];
   let pages = 0;
   let last = answer.exchange;
+  // Every page read: a failure of the walk is reproduced by all of them, in order.
+  const walked: Exchange[] = [];
   for (;;) {
     const page = pageOf(answer.exchange);
     if (!page) return session.results.skip("paging_walk", `page ${pages + 1} of the walk was not a 200 page (status ${answer.exchange.status})`);
     last = answer.exchange;
+    walked.push(last);
     pages += 1;
     for (const item of page.items) {
       if (seen.has(item.id)) duplicates.push(item.id);
@@ -81,5 +85,5 @@ export async function walkPages(session: Session): Promise<void> {
   if (pages > start.totalPageCount && pages > 1) problems.push(`hasMore still true after ${pages} pages, beyond totalPageCount ${start.totalPageCount}`);
   if (duplicates.length > 0) problems.push(`${duplicates.length} duplicate items (first ${JSON.stringify(duplicates[0])})`);
   if (seen.size !== start.totalItemCount) problems.push(`${seen.size} distinct conversations over ${pages} pages, but totalItemCount is ${start.totalItemCount}`);
-  session.record("paging_walk", last, problems.length === 0 ? undefined : `expected the walk to yield totalItemCount distinct conversations; got ${problems.join("; ")}`);
+  session.record("paging_walk", last, problems.length === 0 ? undefined : `expected the walk to yield totalItemCount distinct conversations; got ${problems.join("; ")}`, walked.slice(0, -1));
 }

@@ -14,8 +14,10 @@ export interface ProxiedResponse {
 
 /** One deliberate fault: changes the request on its way up, or the response on its way back. */
 export interface Fault {
-  /** Rewrites or answers a request: return a response to answer without the upstream. */
-  readonly request?: (url: URL, headers: Headers) => ProxiedResponse | undefined;
+  /** Rewrites or answers a request: return a response to answer without the upstream (`upstream` asks it for another URL). */
+  readonly request?: (url: URL, headers: Headers, upstream: (url: URL) => Promise<ProxiedResponse>) => ProxiedResponse | undefined | Promise<ProxiedResponse | undefined>;
+  /** Milliseconds to wait before answering a request (a slow server). */
+  readonly delayMs?: (url: URL) => number;
   /** Rewrites the upstream's response. */
   readonly response?: (url: URL, response: ProxiedResponse) => void;
 }
@@ -52,14 +54,19 @@ export async function startFaultyProxy(upstream: Upstream, fault: Fault = {}): P
       for (const [name, value] of Object.entries(incoming.headers)) {
         if (typeof value === "string" && !["host", "connection", "content-length"].includes(name)) headers.set(name, value);
       }
-      let response = fault.request?.(url, headers);
-      if (!response) {
-        const body = await bodyOf(incoming);
-        const answer = await send(url, { method: incoming.method ?? "GET", headers, ...(body.length > 0 ? { body: new Uint8Array(body) } : {}) });
-        response = { status: answer.status, headers: {}, body: await answer.text() };
+      const forward = async (target: URL, body?: Buffer): Promise<ProxiedResponse> => {
+        const answer = await send(target, { method: incoming.method ?? "GET", headers, ...(body && body.length > 0 ? { body: new Uint8Array(body) } : {}) });
+        const proxied: ProxiedResponse = { status: answer.status, headers: {}, body: await answer.text() };
         answer.headers.forEach((value, name) => {
-          if (!["content-length", "content-encoding", "transfer-encoding", "connection"].includes(name)) response!.headers[name] = value;
+          if (!["content-length", "content-encoding", "transfer-encoding", "connection"].includes(name)) proxied.headers[name] = value;
         });
+        return proxied;
+      };
+      const delay = fault.delayMs?.(url) ?? 0;
+      if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+      let response = await fault.request?.(url, headers, (target) => forward(target));
+      if (!response) {
+        response = await forward(url, await bodyOf(incoming));
         fault.response?.(url, response);
       }
       outgoing.writeHead(response.status, response.headers).end(response.body);

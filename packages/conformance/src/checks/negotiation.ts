@@ -1,0 +1,22 @@
+import { mediaTypeOf } from "../case.ts";
+import { operationOf } from "../description.ts";
+import { notApplicable, notJudged, type ExchangeCheck } from "./types.ts";
+
+/**
+ * A request whose `Accept` names other media types than JSON gets 406 Not Acceptable, or an answer in
+ * a media type the description documents for that status (RFC 9110 lets a server ignore `Accept`): a
+ * server that answers in the undocumented type it was asked for fails. An undocumented type that was
+ * not asked for is `content_type_conformance`'s to report, not this check's.
+ */
+export const acceptNegotiation: ExchangeCheck = (exchange, { description }) => {
+  if (exchange.case.accept === undefined || exchange.status === 0) return notApplicable;
+  if (exchange.status === 406) return undefined;
+  const response = description.documentedResponse(operationOf(description, exchange.case.operationId), exchange.status);
+  if (!response) return notJudged(`status ${exchange.status} is not documented (status_code_conformance)`);
+  const documented = response.mediaTypes;
+  const received = mediaTypeOf(exchange.headers);
+  if (exchange.text === "" || documented.includes(received)) return undefined;
+  const asked = exchange.case.accept.split(",").map((range) => range.split(";")[0]!.trim().toLowerCase());
+  if (!asked.includes(received)) return notJudged(`answered in ${received || "no media type"}, neither asked for nor documented (content_type_conformance)`);
+  return `expected 406 or a documented media type (${documented.join(", ") || "none documented"}) for Accept: ${exchange.case.accept}; got ${exchange.status} with ${received || "no Content-Type"}`;
+};

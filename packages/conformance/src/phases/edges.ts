@@ -1,0 +1,153 @@
+import type { Case, Exchange } from "../case.ts";
+import { caseFor } from "../case.ts";
+import { rejectionOf } from "../checks/data.ts";
+import { pageChecks, positiveDataAcceptance } from "../checks/index.ts";
+import { hasOffset } from "../checks/filters.ts";
+import { pageOf } from "../checks/paging.ts";
+import { notJudged, shown, type ExchangeCheck } from "../checks/types.ts";
+import { operationOf } from "../description.ts";
+import type { Session } from "../session.ts";
+
+const operationId = "searchConversations";
+const millisecond = 1;
+
+/** The date filters, each with the summary field it bounds and its side of the period. */
+const dateFilters = [
+  { parameter: "startFromDate", field: "startedOn", side: "from" },
+  { parameter: "startToDate", field: "startedOn", side: "to" },
+  { parameter: "latestMessageFromDate", field: "latestMessageOn", side: "from" },
+  { parameter: "latestMessageToDate", field: "latestMessageOn", side: "to" },
+] as const;
+
+/**
+ * An instant written in another notation than the item's own: at +03:00 when the item is written in
+ * UTC, in UTC otherwise, always with milliseconds. The same instant must match the same conversations
+ * however it is written (ISO 8601); a server comparing dates as text does not.
+ */
+export function otherNotation(instant: number, like: string): string {
+  const utc = /(Z|[+-]00:?00)$/i.test(like);
+  if (!utc) return new Date(instant).toISOString();
+  const shifted = new Date(instant + 3 * 3_600_000).toISOString();
+  return `${shifted.slice(0, -1)}+03:00`;
+}
+
+/** Sends one search with the bot filter (when given), the response checks, the page checks and `more`. */
+async function search(session: Session, query: Record<string, string>, more: ReadonlyArray<readonly [Parameters<Session["record"]>[0], ExchangeCheck]> = []) {
+  if (!session.canSend) return undefined;
+  const bot = session.settings.agentStageId ? { agentStageId: session.settings.agentStageId } : {};
+  const request: Case = caseFor(operationOf(session.description, operationId), { query: { ...bot, ...query } });
+  return (await session.exchange(request, [...more, ...pageChecks]))?.exchange;
+}
+
+const valid = [["positive_data_acceptance", positiveDataAcceptance]] as const;
+
+/**
+ * The edge phase, before random generation: `pageSize` at its documented minimum and one below, at
+ * the team's maximum (or, with none, a page that holds every conversation) and one past it; the
+ * first page, the last page and one past the end; each enumeration value alone; each channel seen
+ * alone; each date bound alone at an item's exact instant and 1 ms either side, in another notation.
+ */
+export async function exploreEdges(session: Session): Promise<void> {
+  const first = await search(session, {}, valid);
+  const page = first && pageOf(first);
+  if (!page) return session.results.skip("filter_inclusion", "the first page of the edge phase was not a 200 page");
+  await pageSizeEdges(session, page.pageSize, page.totalItemCount);
+  await pageIndexEdges(session, page.totalPageCount);
+  await enumerationEdges(session);
+  await dateEdges(session);
+}
+
+async function pageSizeEdges(session: Session, defaultSize: number, total: number): Promise<void> {
+  const schema = operationOf(session.description, operationId).parameters.find((parameter) => parameter.name === "pageSize")?.schema ?? {};
+  const minimum = typeof schema["minimum"] === "number" ? schema["minimum"] : 1;
+  await search(session, { pageSize: String(minimum) }, valid);
+  await search(session, { pageSize: String(minimum - 1) }, [["negative_data_rejection", rejectionOf("pageSize", String(minimum - 1))]]);
+  const decided = session.settings.decisions.maxPageSize ?? (typeof schema["maximum"] === "number" ? schema["maximum"] : undefined);
+  if (decided !== undefined) {
+    await search(session, { pageSize: String(decided) }, valid);
+    const beyond: ExchangeCheck = (exchange) => {
+      const answer = pageOf(exchange);
+      if (exchange.status >= 400 && exchange.status < 500) return undefined;
+      if (answer && answer.pageSize <= decided && answer.items.length <= decided) return undefined;
+      return `expected pageSize=${decided + 1}, past the maximum ${decided}, to be refused (4xx) or capped at ${decided}; got ${exchange.status}${answer ? ` with pageSize ${answer.pageSize} and ${answer.items.length} items` : ""}`;
+    };
+    await search(session, { pageSize: String(decided + 1) }, [["negative_data_rejection", beyond]]);
+    return;
+  }
+  // No maximum is documented: one page holding every conversation, and one item more, are valid requests.
+  if (total > defaultSize && total < 1000) {
+    await search(session, { pageSize: String(total) }, valid);
+    await search(session, { pageSize: String(total + 1) }, valid);
+  }
+}
+
+async function pageIndexEdges(session: Session, totalPageCount: number): Promise<void> {
+  const base = session.knowledge.pageBase;
+  await search(session, { pageIndex: String(base) }, valid);
+  if (totalPageCount > 1) await search(session, { pageIndex: String(base + totalPageCount - 1) }, valid);
+  await search(session, { pageIndex: String(base + totalPageCount) }, valid);
+  // Below the first page: -1 is ruled out by `minimum: 0`; 0 on a server counting from 1 is an open point, not sent.
+  if (base === 0) await search(session, { pageIndex: "-1" }, [["negative_data_rejection", rejectionOf("pageIndex", "-1")]]);
+}
+
+async function enumerationEdges(session: Session): Promise<void> {
+  for (const parameter of operationOf(session.description, operationId).parameters) {
+    if (parameter.in !== "query" || !Array.isArray(parameter.schema["enum"])) continue;
+    for (const value of parameter.schema["enum"] as string[]) await search(session, { [parameter.name]: value }, valid);
+  }
+  for (const channelId of session.knowledge.channelIds.slice(0, 8)) await search(session, { channelId }, valid);
+}
+
+async function dateEdges(session: Session): Promise<void> {
+  const items = [...session.knowledge.items.values()];
+  if (items.length === 0) return session.results.skip("filter_inclusion", "no search returned a conversation to look for by its dates");
+  for (const { parameter, field, side } of dateFilters) {
+    const dated = items
+      .filter((item) => hasOffset(item[field]) && Number.isFinite(Date.parse(item[field] as string)))
+      .sort((left, right) => Date.parse(left[field] as string) - Date.parse(right[field] as string));
+    if (dated.length === 0) continue;
+    const earliest = dated[0]!;
+    const latest = dated.at(-1)!;
+    const middle = dated[Math.floor(dated.length / 2)]!;
+    const at = (item: Record<string, unknown>, shift: number): string => otherNotation(Date.parse(item[field] as string) + shift, item[field] as string);
+    // Past every conversation seen: a bound the server ignores returns conversations on the wrong side of it.
+    await search(session, { [parameter]: side === "from" ? at(latest, millisecond) : at(earliest, -millisecond) }, valid);
+    for (const shift of [-millisecond, millisecond]) await search(session, { [parameter]: at(middle, shift) }, valid);
+  }
+  for (const field of ["startedOn", "latestMessageOn"] as const) {
+    const [from, to] = field === "startedOn" ? ["startFromDate", "startToDate"] : ["latestMessageFromDate", "latestMessageToDate"];
+    const dated = items.filter((item) => hasOffset(item[field]) && Number.isFinite(Date.parse(item[field] as string)));
+    const item = dated[Math.floor(dated.length / 2)];
+    if (!item) continue;
+    const written = item[field] as string;
+    const instant = Date.parse(written);
+    await expectFound(session, item, field, { [from!]: otherNotation(instant - millisecond, written), [to!]: otherNotation(instant + millisecond, written) });
+    const bounds = session.settings.decisions.dateRangeBounds;
+    const exact = { [from!]: otherNotation(instant, written), [to!]: otherNotation(instant, written) };
+    if (bounds === "inclusive") await expectFound(session, item, field, exact);
+    else {
+      // filter_match holds an exclusive server to leaving the item out; with no decision both answers hold.
+      const answer = await search(session, exact);
+      if (answer && bounds === undefined) {
+        session.record("filter_inclusion", answer, notJudged("a period whose bounds are an item's exact instant: the service does not say whether bounds include it (set decisions.dateRangeBounds)"));
+      }
+    }
+  }
+}
+
+/** A period around an item's instant finds that item: it is on the page, or the page says why it cannot tell. */
+async function expectFound(session: Session, item: Record<string, unknown>, field: string, query: Record<string, string>): Promise<Exchange | undefined> {
+  const answer = await search(session, query, valid);
+  const page = answer && pageOf(answer);
+  if (!answer || !page) return answer;
+  const id = item["id"] as string;
+  const source = session.knowledge.itemSources.get(id);
+  const found = page.items.some((entry) => entry.id === id);
+  const verdict = found
+    ? undefined
+    : page.items.length < page.totalItemCount
+      ? notJudged("the conversation may be on a later page of the period's results")
+      : `expected conversation ${shown(id)} (${field} ${item[field] as string}) among the results of ${Object.entries(query).map(([name, value]) => `${name}=${value}`).join("&")}; got ${page.totalItemCount} conversations without it`;
+  session.record("filter_inclusion", answer, verdict, source ? [source] : []);
+  return answer;
+}

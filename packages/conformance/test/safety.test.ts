@@ -1,0 +1,74 @@
+import { createSandbox } from "@bot-conversation/sandbox";
+import { describe, expect, it } from "vitest";
+import { runConformance } from "../src/index.ts";
+import { loadDescription } from "../src/description.ts";
+import { startFaultyProxy } from "./support/faulty-proxy.ts";
+import { exampleFixture, fixtureBot, fixtureConversation, useSandbox } from "./support/sandbox.ts";
+
+const sandbox = useSandbox();
+const firePath = loadDescription().operations.get("fireExternalEvent")!.path;
+const base = { token: "sandbox-token", seed: 4, examples: 10, rate: 0, agentStageId: fixtureBot } as const;
+
+describe("safe against a real service", () => {
+  it("a read-only run sends no POST and reports no side effect", async () => {
+    const methods = new Set<string>();
+    const own = await createSandbox({ fixture: exampleFixture() });
+    try {
+      const report = await runConformance({ ...base, baseUrl: "http://sandbox.test", fetch: (input, init) => (methods.add(init?.method ?? "GET"), own.fetch(input as Request, init)) });
+      expect([...methods].sort()).toEqual(["DELETE", "GET"]);
+      expect(report.sideEffects).toEqual([]);
+      const fired = (await (await own.fetch("http://sandbox.test/_sandbox/fired-events", { headers: { "x-token": "sandbox-token" } })).json()) as unknown[];
+      expect(fired).toEqual([]);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("against a server that accepts wrong payloads: one wrong value per variable type, and every accepted event listed as a side effect", async () => {
+    // The 500 for a wrong value becomes a 200: the server fired it.
+    const accepting = await startFaultyProxy(
+      { baseUrl: "http://sandbox.test", fetch: sandbox().fetch },
+      { response: (url, response) => void (url.pathname === firePath && response.status === 500 && Object.assign(response, { status: 200, body: "", headers: {} })) },
+    );
+    try {
+      const report = await runConformance({ ...base, baseUrl: accepting.url, allowFire: true, ...fixtureConversation });
+      const rejection = report.checks.find((check) => check.name === "payload_validation_rejection")!;
+      const types = new Set(rejection.failures.map((failure) => /\((\w+)\) =/.exec(failure.message)?.[1]));
+      // One accepted wrong value per type, never shrunk into more fires.
+      expect(rejection.failed).toBe(types.size);
+      expect(types.size).toBeGreaterThan(3);
+      const accepted = report.sideEffects.map((effect) => effect.request);
+      expect(report.sideEffects.length).toBe(rejection.failed + report.checks.find((check) => check.name === "payload_acceptance")!.passed + (report.findings.find((finding) => finding.name === "identifier_precedence") ? 1 : 0));
+      for (const failure of rejection.failures) expect(accepted).toContain(failure.sent);
+      expect(accepted.every((request) => request.startsWith(`POST ${accepting.url}${firePath} {`))).toBe(true);
+    } finally {
+      await accepting.close();
+    }
+  });
+
+  it("weak data: a bot with no conversation gets a warning naming every filter never exercised with results", async () => {
+    const empty = await createSandbox({ fixture: { ...exampleFixture(), conversations: [] } });
+    try {
+      const report = await runConformance({ ...base, baseUrl: "http://sandbox.test", fetch: empty.fetch });
+      const named = report.warnings.map((warning) => warning.split(" ")[0]);
+      expect(named.sort()).toEqual(["agentStageId", "channelId", "latestMessageFromDate", "latestMessageToDate", "startFromDate", "startToDate", "status"]);
+      expect(report.checks.find((check) => check.name === "filter_inclusion")).toMatchObject({ status: "not run", skipped: "no search returned a conversation to look for by its dates" });
+    } finally {
+      await empty.close();
+    }
+  });
+
+  it("coverage: every operation, its documented statuses and its parameters, with what returned data", async () => {
+    const report = await runConformance({ ...base, baseUrl: "http://sandbox.test", fetch: sandbox().fetch, allowFire: true, ...fixtureConversation });
+    const search = report.coverage.find((operation) => operation.operationId === "searchConversations")!;
+    expect(search.parameters.map((parameter) => parameter.name).sort()).toEqual(["agentStageId", "channelId", "latestMessageFromDate", "latestMessageToDate", "pageIndex", "pageSize", "startFromDate", "startToDate", "status"]);
+    for (const parameter of search.parameters) expect(parameter.withData, parameter.name).toBeGreaterThan(0);
+    // Searches are built to return data: most of the pages served hold conversations.
+    const served = search.statuses.find((status) => status.status === "200")!.responses;
+    expect(search.withData / served).toBeGreaterThan(0.6);
+    expect(search.statuses.filter((status) => status.responses > 0).map((status) => status.status)).toEqual(["200", "401", "4XX"]);
+    const fire = report.coverage.find((operation) => operation.operationId === "fireExternalEvent")!;
+    expect(fire.statuses.map((status) => [status.status, status.responses > 0])).toEqual(expect.arrayContaining([["200", true], ["401", true], ["404", true], ["500", true]]));
+    expect(report.warnings).toEqual([]);
+  });
+});
