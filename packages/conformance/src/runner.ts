@@ -223,6 +223,7 @@ export async function runConformance(options: ConformanceOptions, description: D
     coverage,
     phases,
     newFailures,
-    passed: newFailures === 0,
+    // A run that reached no verdict (stopped before any answer, or every check not judged) verified nothing: it does not pass.
+    passed: newFailures === 0 && count("passed") + count("failed") > 0,
   };
 }

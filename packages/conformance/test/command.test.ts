@@ -113,7 +113,7 @@ describe("bot-conversation check: usage", () => {
     }
   });
 
-  it("--max-time shorter than the first answer still writes a report: every check not run, with that reason", async () => {
+  it("--max-time shorter than the first answer still writes a report: every check not run, with that reason, and the run fails (nothing verified)", async () => {
     const slow = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox().fetch }, { delayMs: () => 1500 });
     try {
       const json = join(directory, "early.json");
@@ -123,6 +123,9 @@ describe("bot-conversation check: usage", () => {
       expect(report).toMatchObject({ stopped: "time", requests: 1 });
       expect(report.checks.every((entry) => entry.status === "not run")).toBe(true);
       expect(report.checks.filter((entry) => entry.skipped === "the run stopped (time) before it ran").length).toBeGreaterThan(10);
+      // A run that verified nothing is not a pass, or CI would go green against a server that never answered.
+      expect(run.stdout).toContain("Result: nothing was verified: no check reached a verdict");
+      expect(run.code).toBe(1);
     } finally {
       await slow.close();
     }

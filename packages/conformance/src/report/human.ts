@@ -17,6 +17,7 @@ export function resultLine(report: ConformanceReport): string {
   const { passed, failed, notJudged, notRun } = report.counts;
   const counts = `${passed} passed, ${failed} failed, ${notJudged} not judged, ${notRun} not run`;
   if (report.newFailures > 0) return `Result: ${report.newFailures} new failures (${counts}).`;
+  if (passed + failed === 0) return `Result: nothing was verified: no check reached a verdict (${counts}).`;
   return failed > 0 ? `Result: no new failure; every failure is known to the baseline (${counts}).` : `Result: every check that ran held (${counts}).`;
 }
 
