@@ -2,6 +2,28 @@ import { parseArgs } from "node:util";
 import { defaultOptions, integerIn, maxConversations, resolveOptions, type SandboxState, type ServerOptions } from "./options.ts";
 import { parseSwitch, switchDefinitions, type SandboxSwitches } from "./switches.ts";
 
+/** The command's own options (besides the switches) with what each does: parsed here, listed by `--help` and by shell completion. */
+export const commandFlags = [
+  { name: "port", value: "<port>", summary: "port on 127.0.0.1 (default 4011; 0 takes any free port; SANDBOX_PORT)" },
+  { name: "host", value: "<host>", summary: "interface to listen on (default 127.0.0.1; SANDBOX_HOST)" },
+  { name: "seed", value: "<text>", summary: "seed of the generated data (default bot-conversation)" },
+  { name: "conversations", value: "<n>", summary: "number of conversations (default 200)" },
+  { name: "state", value: "<name>", summary: "default, empty, bot-without-triggers or large (10,000 conversations)" },
+  { name: "latency", value: "<ms>", summary: "wait before each answer: 200, or a seeded range 50-400" },
+  { name: "fixture", value: "<file>", summary: "load this JSON fixture instead of generated data" },
+  { name: "data", value: "<file>", summary: "keep the state (data source, fired events) in this file across restarts" },
+  { name: "token", value: "<token>", summary: "an accepted X-Token, repeatable (default sandbox-token; SANDBOX_TOKENS)" },
+] as const;
+
+/** Every flag of the command with its summary (switches included), as shell completion offers them. */
+export function sandboxFlags(): { flag: string; summary: string }[] {
+  return [
+    ...commandFlags.map((definition) => ({ flag: `--${definition.name}`, summary: definition.summary })),
+    ...switchDefinitions.map((definition) => ({ flag: `--${definition.flag}`, summary: `open point: ${Array.isArray(definition.values) ? definition.values.join(", ") : `a ${definition.values}`}` })),
+    { flag: "--help", summary: "print the help" },
+  ];
+}
+
 /**
  * Reads the command line: `--host`, `--port`, `--seed`, `--conversations`, `--fixture`, `--data`,
  * `--token` (repeatable), `--state`, `--latency` (`200` or `50-400` ms) and every switch (`--page-base 1`, ...); then `SANDBOX_TOKENS` (comma
@@ -11,15 +33,8 @@ export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessE
   const { values } = parseArgs({
     args: [...argv],
     options: {
-      host: { type: "string" },
-      port: { type: "string" },
-      seed: { type: "string" },
-      conversations: { type: "string" },
-      fixture: { type: "string" },
-      data: { type: "string" },
+      ...Object.fromEntries(commandFlags.filter((definition) => definition.name !== "token").map((definition) => [definition.name, { type: "string" as const }])),
       token: { type: "string", multiple: true },
-      state: { type: "string" },
-      latency: { type: "string" },
       ...Object.fromEntries(switchDefinitions.map((definition) => [definition.flag, { type: "string" as const }])),
     },
     strict: true,

@@ -1,4 +1,4 @@
-import { parseServerOptions } from "./args.ts";
+import { commandFlags, parseServerOptions } from "./args.ts";
 import { startSandboxServer } from "./server.ts";
 import { switchDefinitions } from "./switches.ts";
 
@@ -11,6 +11,7 @@ const signalSettleMs = 30;
 /** The command's help: every option and switch, with an example. */
 export function sandboxUsage(command = "bot-conversation-sandbox"): string {
   const switches = switchDefinitions.map((definition) => `  --${definition.flag} <value>`).join("\n");
+  const options = commandFlags.map((definition) => `  ${`--${definition.name} ${definition.value}`.padEnd(25)}${definition.summary}`).join("\n");
   return `Usage: ${command} [options]
 
 Serves the Bot Conversation Service's three operations with the service's rules over generated

@@ -21,7 +21,7 @@ export interface Sandbox {
   /** Loads other data (a seed, a count, a named state; omitted fields keep the sandbox's options) and clears both journals; the same as `POST /_sandbox/reset`. */
   reset(given?: { seed?: string; conversations?: number; state?: SandboxState }): Promise<{ bots: number; conversations: number }>;
   /** Arms a fault (by default once): the same as `POST /_sandbox/faults`, e.g. `{ operationId: "searchConversations", status: 503 }`. */
-  fault(fault: Omit<Fault, "delayMs" | "times"> & { delayMs?: number; times?: number }): Fault;
+  fault(fault: Omit<Fault, "delayMs" | "times" | "status"> & { status?: number; delayMs?: number; times?: number }): Fault;
 }
 
 /** How a sandbox starts: its first data, the journal kept from before, and how loads let other work through. */

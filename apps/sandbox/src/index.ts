@@ -2,7 +2,7 @@
 export { createSandbox, type Sandbox } from "./sandbox.ts";
 export { startSandboxServer, type RunningSandbox } from "./server.ts";
 export { defaultOptions, sandboxStates, type Delay, type Latency, type SandboxOptions, type SandboxState, type ServerOptions } from "./options.ts";
-export { parseServerOptions } from "./args.ts";
+export { parseServerOptions, sandboxFlags } from "./args.ts";
 export { defaultSwitches, switchDefinitions, type SandboxSwitches, type SwitchDefinition } from "./switches.ts";
 export { FixtureError, type Fixture } from "./fixture.ts";
 export type { Defect } from "./description.ts";

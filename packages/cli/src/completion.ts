@@ -55,6 +55,19 @@ export function completionScript(program: Command, shell: (typeof shells)[number
   return `# bot-conversation completion for zsh: source <(bot-conversation completion zsh)\nautoload -U +X bashcompinit && bashcompinit\n${bash}`;
 }
 
+/**
+ * `check` and `sandbox` read their own arguments (their packages' commands), so the program lists them
+ * without flags; for completion, their flags are taken from those packages' own definitions, loaded
+ * only here (every other command starts without them).
+ */
+async function addDelegatedFlags(program: Command): Promise<void> {
+  const [{ checkFlags }, { sandboxFlags }] = await Promise.all([import("@bot-conversation/conformance"), import("@bot-conversation/sandbox")]);
+  for (const [name, flags] of [["check", checkFlags()], ["sandbox", sandboxFlags()]] as const) {
+    const command = program.commands.find((candidate) => candidate.name() === name);
+    for (const { flag, summary } of flags) if (flag !== "--help" && !command?.options.some((option) => option.long === flag)) command?.option(flag, summary);
+  }
+}
+
 /** The `completion bash|zsh|fish` command. */
 export function completionCommand(program: Command, io: CommandIo, done: (code: number) => void): Command {
   return new Command("completion")
@@ -63,6 +76,7 @@ export function completionCommand(program: Command, io: CommandIo, done: (code: 
     .addHelpText("after", "\nExample:\n  source <(bot-conversation completion bash)\n")
     .action(async (shell: string) => {
       if (!(shells as readonly string[]).includes(shell)) throw new UsageError(`completion: expected one of ${shells.join(", ")}; got ${JSON.stringify(shell)}`);
+      await addDelegatedFlags(program);
       await write(io.stdout, completionScript(program, shell as (typeof shells)[number]));
       done(exitCodes.ok);
     });

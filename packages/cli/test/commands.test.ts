@@ -34,6 +34,9 @@ describe("help, completion and the delegated commands", () => {
     expect(complete("bot-conversation se")).toBe("search");
     expect(complete("bot-conversation search --page-")).toBe("--page-size --page-index");
     expect(complete("bot-conversation fire --y")).toBe("--yes");
+    // The delegated commands complete their own packages' flags.
+    expect(complete("bot-conversation check --max-")).toBe("--max-requests --max-response-time --max-time --max-failures");
+    expect(complete("bot-conversation sandbox --sta")).toBe("--state --status-case");
     expect((await runCli(["completion", "zsh"])).stdout).toContain("bashcompinit");
     const fish = (await runCli(["completion", "fish"])).stdout;
     expect(fish).toContain("complete -c bot-conversation -f -n __fish_use_subcommand -a search");

@@ -64,15 +64,9 @@ Examples:
   bot-conversation check --base-url https://bots.example.com --token-file token.txt --max-time 300 --max-response-time 2000 \\
     --config conformance.yaml --baseline baseline.json --junit report.xml --html report.html`;
 
-/** Runs `bot-conversation <argv>` and resolves to the exit code. */
-export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
-  let exitCode: number = exitCodes.usage;
-  const program = new Command("bot-conversation")
-    .description("Tools for the Bot Conversation Service.")
-    .exitOverride()
-    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
-  program
-    .command("check")
+/** The `check` command: its flags, help and example, running `action` with the parsed flags. */
+function checkCommand(action: (flags: CheckFlags) => Promise<void>): Command {
+  return new Command("check")
     .description("Check a server against the OpenAPI description: generated requests, the service's rules, and the open points. Read-only unless --allow-fire.")
     .option("--base-url <url>", "base address of the server, e.g. http://127.0.0.1:4011 (required, here or in --config)")
     .addOption(new Option("--token <token>", "access token sent in X-Token (never printed)").env("BOT_CONVERSATION_TOKEN"))
@@ -104,9 +98,24 @@ export async function main(argv: readonly string[], io: CommandIo): Promise<numb
     .option("--insecure", "do not check TLS certificates (a test server with a self-signed one)")
     .option("--dry-run", "print the plan and send nothing")
     .addHelpText("after", example)
-    .action(async (flags: CheckFlags) => {
-      exitCode = await check(flags, io);
-    });
+    .action(action);
+}
+
+/** Every flag of `check` with its summary, as shell completion offers them. */
+export function checkFlags(): { flag: string; summary: string }[] {
+  return checkCommand(async () => undefined).options.flatMap((option) => (option.long ? [{ flag: option.long, summary: option.description }] : []));
+}
+
+/** Runs `bot-conversation <argv>` and resolves to the exit code. */
+export async function main(argv: readonly string[], io: CommandIo): Promise<number> {
+  let exitCode: number = exitCodes.usage;
+  const program = new Command("bot-conversation")
+    .description("Tools for the Bot Conversation Service.")
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+  program.addCommand(checkCommand(async (flags) => {
+    exitCode = await check(flags, io);
+  }).copyInheritedSettings(program));
   try {
     await program.parseAsync(["node", "bot-conversation", ...argv]);
   } catch (error) {
