@@ -32,8 +32,8 @@ async function visit(url: string, compressed: boolean): Promise<{ bytes: number;
     const started = performance.now();
     await page.goto(`${url}/`, { waitUntil: "load", timeout: 120_000 });
     const ms = performance.now() - started;
-    // Usable: the sidebar answers a click (the viewer hydrated it).
-    await page.locator('a[href="/section/errors"]').first().click();
+    // Usable: the sidebar's link to a section answers a click (a hash route of the viewer, relative to any base path).
+    await page.locator('a[href="#/section/errors"]').first().click();
     await page.waitForURL(/#\/section\/errors$/);
     return { bytes, ms };
   } finally {
