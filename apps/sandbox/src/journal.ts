@@ -89,17 +89,37 @@ export interface RequestFilter {
 /** Requests kept at most; the oldest are dropped beyond it, and the count of dropped ones is kept. The sandbox's choice. */
 export const maxRecordedRequests = 10_000;
 
+/** A request as the journal takes it in: what the record is made of, when it is read. */
+export interface ReceivedRequest {
+  /** Epoch milliseconds of receipt. */
+  readonly receivedAt: number;
+  /** HTTP method. */
+  readonly method: string;
+  /** The full URL. */
+  readonly url: string;
+  /** The request's headers. */
+  readonly headers: Headers;
+  /** The body as the journal keeps it (see `bodyForJournal`). */
+  readonly body: unknown;
+  /** The status answered. */
+  readonly status: number;
+  /** Milliseconds from receipt to answer. */
+  readonly durationMs: number;
+}
+
+type Kept = ReceivedRequest & { readonly sequence: number; readonly operationId: string | undefined; readonly path: string };
+
 /** The journal of requests received (the service's operations; the control API's own requests are not kept). */
 export class RequestJournal {
   /** A ring of the last `maxRecordedRequests`: `#start` is the oldest, so dropping one costs nothing. */
-  #records: (RequestRecord & { operationId: string | undefined })[] = [];
+  #records: Kept[] = [];
   #start = 0;
   #sequence = 0;
   #dropped = 0;
 
   /** Adds a request. */
-  add(record: Omit<RequestRecord, "sequence">, operationId: string | undefined): void {
-    const entry = { ...record, sequence: ++this.#sequence, operationId };
+  add(request: ReceivedRequest, operationId: string | undefined): void {
+    const entry: Kept = { ...request, sequence: ++this.#sequence, operationId, path: pathOf(request.url) };
     if (this.#records.length < maxRecordedRequests) {
       this.#records.push(entry);
       return;
@@ -117,7 +137,17 @@ export class RequestJournal {
         (filter.path === undefined || record.path === filter.path) &&
         (filter.status === undefined || record.status === filter.status) &&
         (filter.operationId === undefined || record.operationId === filter.operationId))
-      .map(({ operationId: _operationId, ...record }) => record);
+      .map((record) => ({
+        sequence: record.sequence,
+        receivedAt: new Date(record.receivedAt).toISOString(),
+        method: record.method,
+        path: record.path,
+        query: Object.fromEntries(new URL(record.url).searchParams),
+        headers: journalHeaders(record.headers),
+        body: record.body,
+        status: record.status,
+        durationMs: Math.round(record.durationMs * 1000) / 1000,
+      }));
   }
 
   /** How many of the oldest requests were dropped to keep at most `maxRecordedRequests`. */
@@ -131,6 +161,14 @@ export class RequestJournal {
     this.#start = 0;
     this.#dropped = 0;
   }
+}
+
+/** The path of a URL, without parsing the whole of it. */
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start < 0) return "/";
+  const end = url.slice(start).search(/[?#]/);
+  return end < 0 ? url.slice(start) : url.slice(start, start + end);
 }
 
 /** Request headers as the journal keeps them: names in lower case, `x-token` left out. */
