@@ -1,12 +1,14 @@
 /**
  * The CLI export: `bot-conversation search --all --output ndjson` over 100,000 conversations of the
- * sandbox (a process of its own), its stdout drained by the bench, against the client's pager in a
+ * sandbox (a process of its own), its stdout written to a file, against the client's pager in a
  * process of its own (`cli-pager.ts`) over the same search, in alternating rounds. Budgets: at least
  * 80% of the pager's throughput (median of the rounds' ratios) and a peak RSS of at most 150 MiB.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchSandbox } from "@bot-conversation/sandbox";
 import { formatNumber, markdownTable, type Section } from "./report.ts";
@@ -17,6 +19,7 @@ const rounds = 3;
 const token = "sandbox-token";
 const cliBin = fileURLToPath(import.meta.resolve("@bot-conversation/cli/package.json").replace(/package\.json$/, "dist/bin.js"));
 const pagerScript = fileURLToPath(new URL("./cli-pager.ts", import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), "bench-cli-"));
 
 /** A process's run: wall time, the conversations it wrote or counted, and its peak RSS (VmHWM, polled). */
 interface Run {
@@ -26,15 +29,13 @@ interface Run {
 }
 
 async function timed(args: readonly string[], env: NodeJS.ProcessEnv, countOf: (stdout: string, lines: number) => number): Promise<Run> {
+  // Stdout goes to a file, as an export does (`> conversations.ndjson`): the bench's own process does not
+  // share the two cores with the command while it runs; the lines are counted after.
+  const output = join(scratch, "stdout");
+  const file = openSync(output, "w");
   const started = performance.now();
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
-  let lines = 0;
-  let tail = "";
-  // Counted on the bytes, without decoding: the drain costs the bench as little as it can.
-  child.stdout.on("data", (chunk: Buffer) => {
-    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines++;
-    tail = chunk.subarray(-64).toString();
-  });
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", file, "inherit"] });
+  closeSync(file);
   let peakKiB = 0;
   const poll = setInterval(() => {
     try {
@@ -44,9 +45,14 @@ async function timed(args: readonly string[], env: NodeJS.ProcessEnv, countOf: (
     }
   }, 20);
   const [code] = (await once(child, "exit")) as [number | null];
+  const seconds = (performance.now() - started) / 1000;
   clearInterval(poll);
+  const written = readFileSync(output);
+  let lines = 0;
+  for (let at = written.indexOf(10); at !== -1; at = written.indexOf(10, at + 1)) lines++;
+  const tail = written.subarray(-64).toString();
   if (code !== 0) throw new Error(`bench cli: ${args.join(" ")} exited with ${code}`);
-  return { seconds: (performance.now() - started) / 1000, count: countOf(tail, lines), peakRssMiB: peakKiB / 1024 };
+  return { seconds, count: countOf(tail, lines), peakRssMiB: peakKiB / 1024 };
 }
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
@@ -73,7 +79,7 @@ export async function cliExport(): Promise<Section> {
     const perSecond = (run: Run) => formatNumber(conversations / run.seconds);
     return {
       title: "CLI export",
-      method: `\`bot-conversation search --all --output ndjson --page-size ${pageSize}\` over ${formatNumber(conversations)} conversations of the sandbox (its own process, on 127.0.0.1), stdout drained by the bench; baseline: the client's \`iterateConversations\` in a process of its own over the same search. ${rounds} rounds in alternating order; wall time includes each process's start. Peak RSS is the CLI process's VmHWM.`,
+      method: `\`bot-conversation search --all --output ndjson --page-size ${pageSize}\` over ${formatNumber(conversations)} conversations of the sandbox (its own process, on 127.0.0.1), stdout written to a file (as \`> conversations.ndjson\` does), its lines counted after each run; baseline: the client's \`iterateConversations\` in a process of its own over the same search. ${rounds} rounds in alternating order; wall time includes each process's start. Peak RSS is the CLI process's VmHWM.`,
       table: markdownTable(
         ["Round", "CLI conversations/s", "pager conversations/s", "CLI / pager", "CLI peak RSS (MiB)", "pager peak RSS (MiB)"],
         results.map(({ cli: cliRun, pager: pagerRun }, index) => [
@@ -91,6 +97,7 @@ export async function cliExport(): Promise<Section> {
       ],
     };
   } finally {
+    rmSync(scratch, { recursive: true, force: true });
     await sandbox.stop();
   }
 }
