@@ -28,6 +28,8 @@ export interface LoadFigures {
   readonly durationMs: number;
   /** Median latency, ms. */
   readonly p50: number;
+  /** 97.5th percentile latency, ms (autocannon's nearest above the 95th). */
+  readonly p97_5: number;
   /** 99th percentile latency, ms. */
   readonly p99: number;
   /** Responses with a status other than 2xx. */
@@ -53,6 +55,7 @@ if (import.meta.main) {
     requests: result.requests.total,
     durationMs: result.duration * 1000,
     p50: result.latency.p50,
+    p97_5: result.latency.p97_5,
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,

@@ -2,7 +2,7 @@
  * The sandbox: search requests per second against Prism's and against the ceiling of a plain
  * `node:http` server answering the same bytes, under the same load from a generator in its own
  * process, in alternating rounds in the same run; time to generate and load 100,000 conversations
- * and the resident memory then; filtered searches at 100,000 one at a time and 16 at once (p50/p95);
+ * and the resident memory then; filtered searches at 100,000 one at a time (p50/p95) and 16 at once (autocannon, p97.5);
  * how long searches wait while a reset loads 100,000 conversations; and how long SIGTERM takes.
  */
 import { spawn } from "node:child_process";
@@ -150,10 +150,15 @@ export async function sandboxServer(): Promise<Section> {
     const peakLoadingKb = memoryOf(large.process.pid!, "VmHWM");
     const queries = Object.entries(await filterQueries(large.url, headers));
     const oneAtATime = await timeQueries(large.url, headers, queries, 1);
-    const sixteen = await timeQueries(large.url, headers, queries, 16);
+    // 16 at once from autocannon in its own process (the bench's own fetch client, on the same two cores, made
+    // its own queueing the tail): each filter mix loaded on its own, its 97.5th percentile (above the 95th) kept.
+    const sixteen = new Map<string, ServerLoad>();
+    for (const [name, query] of queries) {
+      sixteen.set(name, await loadServer(large.process.pid!, { url: `${large.url}${searchPath}?${query}`, headers, connections: 16, warmUpSeconds: 1, durationSeconds: 3 }));
+    }
     const sorted = (times: Map<string, number[]>) => [...times.values()].flat().sort((a, b) => a - b);
     const p95One = percentile(sorted(oneAtATime), 0.95);
-    const p95Sixteen = percentile(sorted(sixteen), 0.95);
+    const p95Sixteen = Math.max(...[...sixteen.values()].map((result) => result.p97_5));
     // Searches sent one after another while a reset loads another 100,000 conversations.
     const resetStarted = performance.now();
     let resetMs = Number.NaN;
@@ -187,7 +192,7 @@ export async function sandboxServer(): Promise<Section> {
     const rssBudgetMiB = 300;
     return {
       title: "Sandbox",
-      method: `The sandbox (in memory, its default 200 conversations), Prism, and a plain node:http server answering the sandbox's exact bytes for the same search (the ceiling of any Node server on this machine), each in its own process on 127.0.0.1, under the same load: the search operation without filters from autocannon in a process of its own (not the bench's), ${load.connections} connections with one request in flight each; ${rounds} rounds of ${load.durationSeconds} s measured per server, the order turning each round, each after a warm-up (${warmUpSeconds.first} s before a server's first round, ${warmUpSeconds.eachRound} s before the others). Server CPU is the server process's CPU time (from /proc) over the window, 100% being one core always busy. The budgets take the median of the rounds' ratios. Then a sandbox started with --conversations ${formatNumber(largeCount)} and --data: time from spawning it to its ready line, resident memory from /proc; ${filteredRequests.measured} searches with filters (after ${filteredRequests.warmUp} to warm up) one at a time, then 16 at once, round-trip times; searches sent one after another while POST /_sandbox/reset loads another ${formatNumber(largeCount)}; then one fire and SIGTERM, timed to the process's exit, and the fire looked up in the --data file.`,
+      method: `The sandbox (in memory, its default 200 conversations), Prism, and a plain node:http server answering the sandbox's exact bytes for the same search (the ceiling of any Node server on this machine), each in its own process on 127.0.0.1, under the same load: the search operation without filters from autocannon in a process of its own (not the bench's), ${load.connections} connections with one request in flight each; ${rounds} rounds of ${load.durationSeconds} s measured per server, the order turning each round, each after a warm-up (${warmUpSeconds.first} s before a server's first round, ${warmUpSeconds.eachRound} s before the others). Server CPU is the server process's CPU time (from /proc) over the window, 100% being one core always busy. The budgets take the median of the rounds' ratios. Then a sandbox started with --conversations ${formatNumber(largeCount)} and --data: time from spawning it to its ready line, resident memory from /proc; ${filteredRequests.measured} searches with filters (after ${filteredRequests.warmUp} to warm up) one at a time, round-trip times; then each filter mix for 3 s with 16 connections from autocannon in its own process (after 1 s of warm-up), its latency percentiles (whole milliseconds, autocannon's); searches sent one after another while POST /_sandbox/reset loads another ${formatNumber(largeCount)}; then one fire and SIGTERM, timed to the process's exit, and the fire looked up in the --data file.`,
       table: [
         markdownTable(
           ["Round", "Server, search", "requests/s", "p50 ms", "p99 ms", "server CPU", "server CPU µs per request", "load generator CPU", "non-2xx", "errors"],
@@ -201,7 +206,8 @@ export async function sandboxServer(): Promise<Section> {
         "",
         markdownTable(["Filters at 100,000 conversations, one at a time", "p50 ms", "p95 ms"], quantiles(oneAtATime).concat([["all", formatNumber(percentile(sorted(oneAtATime), 0.5), 2), formatNumber(p95One, 2)]])),
         "",
-        markdownTable(["Filters at 100,000 conversations, 16 at once", "p50 ms", "p95 ms"], quantiles(sixteen).concat([["all", formatNumber(percentile(sorted(sixteen), 0.5), 2), formatNumber(p95Sixteen, 2)]])),
+        markdownTable(["Filters at 100,000 conversations, 16 at once (autocannon, 3 s each)", "requests/s", "p50 ms", "p97.5 ms", "p99 ms", "non-2xx"],
+          [...sixteen].map(([name, result]) => [name, formatNumber(result.requestsPerSecond), formatNumber(result.p50), formatNumber(result.p97_5), formatNumber(result.p99), result.non2xx])),
         "",
         markdownTable(
           ["Generate and load 100,000 conversations", "RSS after loading", "peak RSS while loading", "RSS at the end", "peak RSS (the reset holds two datasets)", "reset to another 100,000", "searches answered during it", "their p50 / p95 / max ms", "SIGTERM to exit", "the last fire in --data"],
@@ -213,7 +219,7 @@ export async function sandboxServer(): Promise<Section> {
         { name: "sandbox search requests/s at least 10x Prism's", ok: ratio >= 10, detail: `median ${formatNumber(ratio, 2)}x over ${rounds} rounds (${ratios.map((value) => `${formatNumber(value, 2)}x`).join(", ")}; medians ${formatNumber(median(sandboxLoads.map((result) => result.requestsPerSecond)))} vs ${formatNumber(median(prismLoads.map((result) => result.requestsPerSecond)))} requests/s; ${formatNumber(share * 100)}% of the node:http ceiling)` },
         { name: `100,000 conversations ready in at most ${readyBudgetMs / 1000} s`, ok: readyMs <= readyBudgetMs, detail: `${formatNumber(readyMs / 1000, 2)} s` },
         { name: `100,000 conversations in at most ${rssBudgetMiB} MiB resident`, ok: peakLoadingKb / 1024 <= rssBudgetMiB, detail: `peak while loading ${formatNumber(peakLoadingKb / 1024)} MiB, ${formatNumber(rssAfterLoadKb / 1024)} MiB once ready (a reset to another 100,000 holds both for a while: peak ${formatNumber(peakKb / 1024)} MiB)` },
-        { name: "search with filters at 100,000 conversations, 16 at once, p95 at most 10 ms", ok: p95Sixteen <= 10, detail: `p95 ${formatNumber(p95Sixteen, 2)} ms (one at a time ${formatNumber(p95One, 2)} ms)` },
+        { name: "search with filters at 100,000 conversations, 16 at once, p95 at most 10 ms", ok: p95Sixteen <= 10, detail: `the slowest filter mix's p97.5 (stricter than p95) ${formatNumber(p95Sixteen)} ms (one at a time, p95 ${formatNumber(p95One, 2)} ms)` },
         { name: "SIGTERM stops the sandbox within 200 ms, its --data file holding the last fire", ok: stopMs <= 200 && flushed, detail: `${formatNumber(stopMs)} ms; the fire ${flushed ? "is" : "is not"} in the file` },
       ],
     };
