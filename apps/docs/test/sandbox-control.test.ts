@@ -46,9 +46,7 @@ describe("reached from the main reference in Chromium", () => {
     await page.getByRole("heading", { name: "Bot Conversation Sandbox control API" }).first().waitFor({ state: "visible" });
     // Every control operation is listed by method and path (beside the tags' links); one opens to its own heading.
     // The viewer opens a tag's group as it comes into view: each tag is opened first.
-    for (const tag of ["data", "inspection", "faults"]) await page.locator(`a[href="#/${tag}"]`).first().click();
-    const operations = await page.locator('a[href^="#/"]').evaluateAll((links) => links.map((link) => (link.textContent ?? "").trim()).filter((text) => /^(get|post|put|patch|delete)\//.test(text)));
-    expect(operations.sort()).toEqual([
+    const expected = [
       "delete/_sandbox/faults",
       "delete/_sandbox/fired-events",
       "get/_sandbox/bots",
@@ -58,7 +56,14 @@ describe("reached from the main reference in Chromium", () => {
       "post/_sandbox/faults",
       "post/_sandbox/reset",
       "put/_sandbox/fixture",
-    ]);
+    ];
+    const listed = () => page.locator('a[href^="#/"]').evaluateAll((links) => links.map((link) => (link.textContent ?? "").trim()).filter((text) => /^(get|post|put|patch|delete)\//.test(text)));
+    // A tag's link toggles its group: only a group whose operations are not listed yet is opened.
+    for (const [tag, operation] of [["data", "post/_sandbox/reset"], ["inspection", "get/_sandbox/bots"], ["faults", "post/_sandbox/faults"]] as const) {
+      if (!(await listed()).includes(operation)) await page.locator(`a[href="#/${tag}"]`).first().click();
+    }
+    // The groups open as the viewer renders them: wait until every operation's link is there.
+    await expect.poll(async () => (await listed()).sort(), { timeout: 15_000 }).toEqual(expected);
     await page.locator('a[href^="#/"]', { hasText: "post/_sandbox/faults" }).first().click();
     await page.getByRole("heading", { name: "Inject a fault" }).first().waitFor({ state: "visible" });
     // A reload stays on the page: its address is not turned into the main reference's hash.
