@@ -23,7 +23,7 @@ export interface GeneratedData {
   readonly bots: StoredBot[];
   /** Number of conversations. */
   readonly count: number;
-  /** The conversation at `index` (from 0), generated afresh on each call: always the same for the same seed. */
+  /** The conversation at `index` (from 0), always the same for the same seed: a drawn one is generated afresh on each call, an example is the one object (not to be changed). */
   conversationAt(index: number): StoredConversation;
   /** Every conversation in order, generated as they are read (100,000 never sit in memory at once). */
   readonly conversations: Iterable<StoredConversation>;
@@ -96,7 +96,7 @@ export function generateData(seed: string, count: number): GeneratedData {
   }));
   const fromExamples = examples.conversations.slice(0, count);
   const conversationAt = (index: number): StoredConversation => {
-    if (index < fromExamples.length) return structuredClone(fromExamples[index]!);
+    if (index < fromExamples.length) return fromExamples[index]!;
     const drawn = index - fromExamples.length;
     return conversation(new Random(seed, index + 1), generatedBots[drawn % generatedBots.length]!, drawn);
   };

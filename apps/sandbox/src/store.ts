@@ -91,10 +91,6 @@ export class Store {
   readonly #startedMs: Float64Array;
   readonly #latestMs: Float64Array;
   readonly #inbound: Uint8Array;
-  /** Bot, channel and status codes packed in one word (bot: 16 bits, channel: 12, status: 4), so a scan reads one value for all three. */
-  readonly #tags: Uint32Array;
-  /** Whether every code fits its bits in `#tags` (a fixture with more bots or channels falls back to the columns). */
-  #tagsFit = true;
   readonly #summaries: TextArena;
   readonly #statusCodes = new Map<string, number>();
   readonly #channelCodes = new Map<string, number>();
@@ -114,7 +110,6 @@ export class Store {
     this.#startedMs = new Float64Array(count);
     this.#latestMs = new Float64Array(count);
     this.#inbound = new Uint8Array(count);
-    this.#tags = new Uint32Array(count);
     this.#summaries = new TextArena(count);
     this.#exportAt = exportAt;
   }
@@ -127,9 +122,7 @@ export class Store {
     const data = "fixture" in source
       ? { bots: source.fixture.bots, count: source.fixture.conversations.length, conversationAt: (index: number) => source.fixture.conversations[index]! }
       : generated(source);
-    const store = new Store(data.bots, data.count, "fixture" in source
-      ? (index) => source.fixture.conversations[index]!.conversation
-      : (index) => data.conversationAt(index).conversation);
+    const store = new Store(data.bots, data.count, (index) => data.conversationAt(index).conversation);
     for (let index = 0; index < data.count; index++) {
       if (index > 0 && index % loadChunk === 0) await pause();
       store.#add(index, data.conversationAt(index));
@@ -151,8 +144,6 @@ export class Store {
     this.#startedMs[index] = columns.startedOnMs;
     this.#latestMs[index] = columns.latestMessageOnMs;
     this.#inbound[index] = columns.latestMessageInbound ? 1 : 0;
-    this.#tags[index] = tag(bot, this.#channel[index]!, this.#status[index]!);
-    if (bot > 0xffff || this.#channel[index]! > 0xfff || this.#status[index]! > 0xf) this.#tagsFit = false;
     this.#summaries.set(index, columns.summary);
   }
 
@@ -242,39 +233,17 @@ export class Store {
       // A range whose start is after its end holds nothing.
       end = Math.max(first, end);
     }
-    const items: SummaryRow[] = [];
     const byList = [bot, status, channel].filter((code) => code >= 0).length <= covered;
     const startsDone = order !== "latestMessageOn-desc" || (startFrom === -Infinity && startTo === Infinity);
     if (byList && startsDone && latestFrom === -Infinity && latestTo === Infinity) {
       // The run between the bisection's ends is exactly the matches: the page is read off it.
-      for (let position = first + offset; position < Math.min(end, first + offset + limit); position++) {
-        const index = candidates[position]!;
-        items.push({ summary: this.#summaries.bytes(index), inbound: this.#inbound[index] === 1 });
-      }
+      const items = Array.from(candidates.subarray(Math.min(end, first + offset), Math.min(end, first + offset + limit)), (index) => this.#row(index));
       return { total: end - first, items };
     }
-    // The matches are counted; only those of the page are read (a local count keeps the loops tight).
+    // The matches are counted; only those of the page are read (a local count keeps the loop tight).
     let total = 0;
     const pageEnd = offset + limit;
     const page: number[] = [];
-    const dated = startFrom > -Infinity || startTo < Infinity || latestFrom > -Infinity || latestTo < Infinity;
-    if (this.#tagsFit) {
-      // One masked comparison for the equality filters, then the dates only when a date filter was sent.
-      const tags = this.#tags;
-      const mask = tag(bot >= 0 ? 0xffff : 0, channel >= 0 ? 0xfff : 0, status >= 0 ? 0xf : 0);
-      const want = tag(Math.max(bot, 0), Math.max(channel, 0), Math.max(status, 0));
-      for (let position = first; position < end; position++) {
-        const index = candidates[position]!;
-        if ((tags[index]! & mask) >>> 0 !== want) continue;
-        if (dated) {
-          const start = started[index]!, last = latest[index]!;
-          if (start < startFrom || start > startTo || last < latestFrom || last > latestTo) continue;
-        }
-        if (total >= offset && total < pageEnd) page.push(index);
-        total++;
-      }
-      return { total, items: page.map((index) => ({ summary: this.#summaries.bytes(index), inbound: this.#inbound[index] === 1 })) };
-    }
     for (let position = first; position < end; position++) {
       const index = candidates[position]!;
       if ((bot >= 0 && bots[index] !== bot) || (status >= 0 && statuses[index] !== status) || (channel >= 0 && channels[index] !== channel)) continue;
@@ -283,7 +252,12 @@ export class Store {
       if (total >= offset && total < pageEnd) page.push(index);
       total++;
     }
-    return { total, items: page.map((index) => ({ summary: this.#summaries.bytes(index), inbound: this.#inbound[index] === 1 })) };
+    return { total, items: page.map((index) => this.#row(index)) };
+  }
+
+  /** The page item of conversation number `index`. */
+  #row(index: number): SummaryRow {
+    return { summary: this.#summaries.bytes(index), inbound: this.#inbound[index] === 1 };
   }
 
   /** Every bot in load order, with its triggers' identifiers and its number of conversations. */
@@ -293,10 +267,10 @@ export class Store {
     return this.#bots.map((bot, index) => ({ agentStageId: bot.agentStageId, externalEventIds: bot.triggers.map((trigger) => trigger.externalEventId), conversations: counts[index]! }));
   }
 
-  /** The bot's triggers in order (copies), or `undefined` when there is no such bot. */
-  triggersOf(agentStageId: string): ExternalEventTrigger[] | undefined {
+  /** The bot's triggers in order (as loaded: not to be changed), or `undefined` when there is no such bot. */
+  triggersOf(agentStageId: string): readonly ExternalEventTrigger[] | undefined {
     const bot = this.#botIndex.get(agentStageId);
-    return bot === undefined ? undefined : structuredClone(this.#bots[bot]!.triggers) as ExternalEventTrigger[];
+    return bot === undefined ? undefined : this.#bots[bot]!.triggers;
   }
 
   /** One trigger of a bot, or `undefined`. */
@@ -316,11 +290,6 @@ export class Store {
     const index = this.#idIndex.get(conversationId);
     return index === undefined ? undefined : structuredClone(this.#exportAt(index));
   }
-}
-
-/** Bot, channel and status codes in one word (see `Store.#tags`). */
-function tag(bot: number, channel: number, status: number): number {
-  return ((bot & 0xffff) | ((channel & 0xfff) << 16) | ((status & 0xf) << 28)) >>> 0;
 }
 
 /** The generated data of a seed in a named state. */
