@@ -38,7 +38,7 @@ export function createApp(context: SandboxContext): Hono<Env> {
     await next();
     const durationMs = performance.now() - started;
     context.requests.add({
-      receivedAt, method: c.req.method, url: c.req.url, headers: c.req.raw.headers,
+      receivedAt, method: c.req.method, url: c.req.url, path: c.req.path, headers: c.req.raw.headers,
       body: copy === undefined ? null : await bodyForJournal(copy), status: c.res.status, durationMs,
     }, c.get("operationId"));
   });

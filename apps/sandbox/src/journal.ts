@@ -97,6 +97,8 @@ export interface ReceivedRequest {
   readonly method: string;
   /** The full URL. */
   readonly url: string;
+  /** Its path, without the query. */
+  readonly path: string;
   /** The request's headers. */
   readonly headers: Headers;
   /** The body as the journal keeps it (see `bodyForJournal`). */
@@ -107,7 +109,7 @@ export interface ReceivedRequest {
   readonly durationMs: number;
 }
 
-type Kept = ReceivedRequest & { readonly sequence: number; readonly operationId: string | undefined; readonly path: string };
+type Kept = ReceivedRequest & { readonly sequence: number; readonly operationId: string | undefined };
 
 /** The journal of requests received (the service's operations; the control API's own requests are not kept). */
 export class RequestJournal {
@@ -119,7 +121,7 @@ export class RequestJournal {
 
   /** Adds a request. */
   add(request: ReceivedRequest, operationId: string | undefined): void {
-    const entry: Kept = { ...request, sequence: ++this.#sequence, operationId, path: pathOf(request.url) };
+    const entry: Kept = { ...request, sequence: ++this.#sequence, operationId };
     if (this.#records.length < maxRecordedRequests) {
       this.#records.push(entry);
       return;
@@ -161,14 +163,6 @@ export class RequestJournal {
     this.#start = 0;
     this.#dropped = 0;
   }
-}
-
-/** The path of a URL, without parsing the whole of it. */
-function pathOf(url: string): string {
-  const start = url.indexOf("/", url.indexOf("//") + 2);
-  if (start < 0) return "/";
-  const end = url.slice(start).search(/[?#]/);
-  return end < 0 ? url.slice(start) : url.slice(start, start + end);
 }
 
 /** Request headers as the journal keeps them: names in lower case, `x-token` left out. */
