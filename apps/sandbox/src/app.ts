@@ -3,28 +3,32 @@ import { cors } from "hono/cors";
 import type { SandboxContext } from "./context.ts";
 import type { Delay, Latency } from "./options.ts";
 import { controlRoutes } from "./control.ts";
-import type { OperationId } from "./faults.ts";
+import type { Fault, OperationId } from "./faults.ts";
 import { Random } from "./random.ts";
 import { bodyForJournal } from "./journal.ts";
 import { fireExternalEvent } from "./fire.ts";
 import { problemResponse } from "./problem.ts";
+import { queryOf } from "./request.ts";
 import { searchConversations } from "./search.ts";
 import { listExternalEventTriggers } from "./triggers.ts";
 
 /** A route's handler, given the request's Hono context. */
-type Handler = (c: Context<Env>) => Response | Promise<Response>;
+type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
 
-/** What the routes tell the journal: the operation a request was routed to. */
-type Env = { Variables: { operationId: OperationId } };
+/**
+ * What the server may hand the app with a request (Node's raw header list, for the journal), and what
+ * the routes tell the journal: the operation a request was routed to.
+ */
+export type AppEnv = { Bindings: { rawHeaders?: readonly string[] }; Variables: { operationId: OperationId } };
 
 /**
  * The sandbox as one Web-standard application: the service's three operations and the control API,
  * every route behind the `X-Token` check. `app.fetch(request)` is the whole server.
  */
-export function createApp(context: SandboxContext): Hono<Env> {
+export function createApp(context: SandboxContext): Hono<AppEnv> {
   const { options } = context;
   const tokens = new Set(options.tokens);
-  const app = new Hono<Env>();
+  const app = new Hono<AppEnv>();
   const latencyDraws = new Random(`${options.seed}\u0000latency`, 0);
 
   // The request journal: every request but the control API's own and browsers' preflights, recorded once answered.
@@ -38,7 +42,7 @@ export function createApp(context: SandboxContext): Hono<Env> {
     await next();
     const durationMs = performance.now() - started;
     context.requests.add({
-      receivedAt, method: c.req.method, url: c.req.url, path: c.req.path, headers: c.req.raw.headers,
+      receivedAt, method: c.req.method, url: c.req.url, path: c.req.path, headers: (c.env as AppEnv["Bindings"] | undefined)?.rawHeaders ?? c.req.raw.headers,
       body: copy === undefined ? null : await bodyForJournal(copy), status: c.res.status, durationMs,
     }, c.get("operationId"));
   });
@@ -62,33 +66,39 @@ export function createApp(context: SandboxContext): Hono<Env> {
     await next();
   });
 
-  /** Applies the latency option and the first armed fault of the operation, if any, before the operation itself. */
-  const withFaults = (operationId: OperationId, handler: Handler): Handler => async (c) => {
-    c.set("operationId", operationId);
-    const latency = latencyOf(options.latency, operationId, latencyDraws);
-    if (latency > 0) await sleep(latency, c.req.raw.signal);
-    const fault = context.faults.take(operationId);
-    if (fault?.timeout) {
+  /** An armed fault applied to a request of the operation: a time-out, a delay, then its status or the operation's answer. */
+  const faulted = async (c: Context<AppEnv>, operationId: OperationId, fault: Fault, handler: Handler): Promise<Response> => {
+    if (fault.timeout) {
       // Never answered: the request waits until its client gives up (or the server stops).
       await new Promise((resolve) => c.req.raw.signal.addEventListener("abort", resolve, { once: true }));
       return new Response(null, { status: 504 });
     }
-    if (fault) {
-      if (fault.delayMs > 0) await sleep(fault.delayMs, c.req.raw.signal);
-      if (fault.status >= 300) {
-        const headers: Record<string, string> = fault.retryAfter === undefined ? {} : { "retry-after": String(fault.retryAfter) };
-        return problemResponse(options.errorMediaType, fault.status, `Fault injected by the sandbox for ${operationId}.`, undefined, headers);
-      }
+    if (fault.delayMs > 0) await sleep(fault.delayMs, c.req.raw.signal);
+    if (fault.status >= 300) {
+      const headers: Record<string, string> = fault.retryAfter === undefined ? {} : { "retry-after": String(fault.retryAfter) };
+      return problemResponse(options.errorMediaType, fault.status, `Fault injected by the sandbox for ${operationId}.`, undefined, headers);
     }
     return handler(c);
+  };
+
+  /** Applies the latency option and the first armed fault of the operation, if any, before the operation itself. */
+  const withFaults = (operationId: OperationId, handler: Handler): Handler => (c) => {
+    c.set("operationId", operationId);
+    const answer = () => {
+      const fault = context.faults.take(operationId);
+      return fault ? faulted(c, operationId, fault, handler) : handler(c);
+    };
+    const latency = latencyOf(options.latency, operationId, latencyDraws);
+    // Most requests wait for nothing: they are answered at once, without a promise of their own.
+    return latency > 0 ? sleep(latency, c.req.raw.signal).then(answer) : answer();
   };
 
   const route = (method: "GET" | "POST", path: string, operationId: OperationId, handler: Handler) => {
     app.on(method, path, withFaults(operationId, handler));
   };
-  route("GET", "/api/v2/channels/conversations", "searchConversations", (c) => searchConversations(context, new URL(c.req.url)));
+  route("GET", "/api/v2/channels/conversations", "searchConversations", (c) => searchConversations(context, queryOf(c.req.url)));
   route("GET", "/api/v1/runtime/simple/external/events/:agentStageId", "listExternalEventTriggers", (c) =>
-    listExternalEventTriggers(context, c.req.param("agentStageId") ?? "", new URL(c.req.url)),
+    listExternalEventTriggers(context, c.req.param("agentStageId") ?? "", queryOf(c.req.url)),
   );
   route("POST", "/api/v1/runtime/simple/external/events", "fireExternalEvent", (c) => fireExternalEvent(context, c.req.raw));
   app.route("/_sandbox", controlRoutes(context));

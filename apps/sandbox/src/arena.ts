@@ -16,6 +16,8 @@ export class TextArena {
   readonly #chunkOf: Uint32Array;
   readonly #start: Uint32Array;
   readonly #length: Uint32Array;
+  /** Each text's view, made when it is first read (a page's views are then made once, not per search). */
+  readonly #views: (Uint8Array | undefined)[];
 
   /** An arena for `count` texts, numbered from 0. */
   constructor(count: number) {
@@ -24,6 +26,7 @@ export class TextArena {
     this.#chunkOf = new Uint32Array(count);
     this.#start = new Uint32Array(count);
     this.#length = new Uint32Array(count);
+    this.#views = new Array<Uint8Array | undefined>(count);
   }
 
   /** Keeps `text` as text number `index`. */
@@ -43,7 +46,11 @@ export class TextArena {
 
   /** The bytes of text number `index` (a view: not to be changed). */
   bytes(index: number): Uint8Array {
-    const start = this.#start[index]!;
-    return this.#chunks[this.#chunkOf[index]!]!.subarray(start, start + this.#length[index]!);
+    let view = this.#views[index];
+    if (view === undefined) {
+      const start = this.#start[index]!;
+      this.#views[index] = view = this.#chunks[this.#chunkOf[index]!]!.subarray(start, start + this.#length[index]!);
+    }
+    return view;
   }
 }

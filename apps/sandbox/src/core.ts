@@ -1,4 +1,4 @@
-import { createApp } from "./app.ts";
+import { createApp, type AppEnv } from "./app.ts";
 import type { SandboxContext } from "./context.ts";
 import { Faults, type Fault } from "./faults.ts";
 import { FiredEvents, RequestJournal, type FiredEventRecord, type FiredEventsKeeper, type RequestFilter, type RequestRecord } from "./journal.ts";
@@ -22,6 +22,16 @@ export interface Sandbox {
   reset(given?: { seed?: string; conversations?: number; state?: SandboxState }): Promise<{ bots: number; conversations: number }>;
   /** Arms a fault (by default once): the same as `POST /_sandbox/faults`, e.g. `{ operationId: "searchConversations", status: 503 }`. */
   fault(fault: Omit<Fault, "delayMs" | "times" | "status"> & { status?: number; delayMs?: number; times?: number }): Fault;
+}
+
+/** Each sandbox's handler with what a server hands it (see `serverFetch`). */
+const handlers = new WeakMap<Sandbox, (request: Request, env: AppEnv["Bindings"]) => Response | Promise<Response>>();
+
+/** The handler the HTTP server calls: `fetch`, also given Node's raw header list, which the request journal keeps. */
+export function serverFetch(sandbox: Sandbox): (request: Request, env: AppEnv["Bindings"]) => Response | Promise<Response> {
+  const handler = handlers.get(sandbox);
+  if (!handler) throw new TypeError("serverFetch: not a sandbox made by openSandbox");
+  return handler;
 }
 
 /** How a sandbox starts: its first data, the journal kept from before, and how loads let other work through. */
@@ -60,7 +70,7 @@ export async function openSandbox(options: SandboxOptions, start: SandboxStart):
     },
   };
   const app = createApp(context);
-  return {
+  const sandbox: Sandbox = {
     options,
     fetch: async (input, init) => app.fetch(input instanceof Request && init === undefined ? input : new Request(input, init)),
     close: async () => start.keeper?.close(),
@@ -73,4 +83,6 @@ export async function openSandbox(options: SandboxOptions, start: SandboxStart):
     },
     fault: (fault) => context.faults.add(fault),
   };
+  handlers.set(sandbox, (request, env) => app.fetch(request, env));
+  return sandbox;
 }

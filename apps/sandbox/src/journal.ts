@@ -99,8 +99,11 @@ export interface ReceivedRequest {
   readonly url: string;
   /** Its path, without the query. */
   readonly path: string;
-  /** The request's headers. */
-  readonly headers: Headers;
+  /**
+   * The request's headers: a `Headers`, or Node's raw list (name, value, name, value…) where the server
+   * has it: a `Headers` of Node's request keeps the whole request alive as long as the journal keeps it.
+   */
+  readonly headers: Headers | readonly string[];
   /** The body as the journal keeps it (see `bodyForJournal`). */
   readonly body: unknown;
   /** The status answered. */
@@ -109,7 +112,12 @@ export interface ReceivedRequest {
   readonly durationMs: number;
 }
 
-type Kept = ReceivedRequest & { readonly sequence: number; readonly operationId: string | undefined };
+/** A request as kept: what was received, its order of arrival, and the operation it was routed to. */
+interface Kept {
+  readonly request: ReceivedRequest;
+  readonly sequence: number;
+  readonly operationId: string | undefined;
+}
 
 /** The journal of requests received (the service's operations; the control API's own requests are not kept). */
 export class RequestJournal {
@@ -121,7 +129,7 @@ export class RequestJournal {
 
   /** Adds a request. */
   add(request: ReceivedRequest, operationId: string | undefined): void {
-    const entry: Kept = { ...request, sequence: ++this.#sequence, operationId };
+    const entry: Kept = { request, sequence: ++this.#sequence, operationId };
     if (this.#records.length < maxRecordedRequests) {
       this.#records.push(entry);
       return;
@@ -134,13 +142,13 @@ export class RequestJournal {
   /** The requests matching the filter, oldest first. */
   list(filter: RequestFilter = {}): RequestRecord[] {
     return [...this.#records.slice(this.#start), ...this.#records.slice(0, this.#start)]
-      .filter((record) =>
+      .filter(({ request: record, operationId }) =>
         (filter.method === undefined || record.method === filter.method.toUpperCase()) &&
         (filter.path === undefined || record.path === filter.path) &&
         (filter.status === undefined || record.status === filter.status) &&
-        (filter.operationId === undefined || record.operationId === filter.operationId))
-      .map((record) => ({
-        sequence: record.sequence,
+        (filter.operationId === undefined || operationId === filter.operationId))
+      .map(({ request: record, sequence }) => ({
+        sequence,
         receivedAt: new Date(record.receivedAt).toISOString(),
         method: record.method,
         path: record.path,
@@ -165,13 +173,26 @@ export class RequestJournal {
   }
 }
 
-/** Request headers as the journal keeps them: names in lower case, `x-token` left out. */
-export function journalHeaders(headers: Headers): Record<string, string> {
-  const kept: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    if (name !== "x-token") kept[name] = value;
-  });
-  return kept;
+/** Request headers as the journal keeps them: names in lower case and in order, a repeated name's values joined as `Headers` joins them, `x-token` left out. */
+export function journalHeaders(headers: Headers | readonly string[]): Record<string, string> {
+  const pairs: [string, string][] = [];
+  if (isRawHeaders(headers)) {
+    const joined = new Map<string, string>();
+    for (let index = 0; index < headers.length; index += 2) {
+      const name = headers[index]!.toLowerCase();
+      const value = headers[index + 1]!;
+      const before = joined.get(name);
+      joined.set(name, before === undefined ? value : `${before}, ${value}`);
+    }
+    pairs.push(...[...joined].sort(([a], [b]) => (a < b ? -1 : 1)));
+  } else {
+    headers.forEach((value, name) => pairs.push([name, value]));
+  }
+  return Object.fromEntries(pairs.filter(([name]) => name !== "x-token"));
+}
+
+function isRawHeaders(headers: Headers | readonly string[]): headers is readonly string[] {
+  return Array.isArray(headers);
 }
 
 /** Bodies the journal keeps whole; a larger one is noted by its size. */

@@ -9,9 +9,9 @@ const checkQuery = queryChecker(operationParameters(serviceDescription, "searchC
 const statuses = serviceEnum("ConversationStatus");
 
 /** `GET /api/v2/channels/conversations`: one page of the conversations matching every filter sent. */
-export function searchConversations(context: SandboxContext, url: URL): Response {
+export function searchConversations(context: SandboxContext, searchParams: URLSearchParams): Response {
   const { options } = context;
-  const checked = checkQuery(url.searchParams, {
+  const checked = checkQuery(searchParams, {
     rejectUnknown: options.unknownParameters === "reject",
     normalize: (name, value) =>
       name === "status" && options.statusCase === "insensitive" ? (statuses.find((status) => status.toLowerCase() === value.toLowerCase()) ?? value) : value,

@@ -4,6 +4,7 @@ import { maxHeaderBytes } from "./context.ts";
 import { problemText } from "./problem.ts";
 import { serve } from "@hono/node-server";
 import type { ServerOptions } from "./options.ts";
+import { serverFetch } from "./core.ts";
 import { createSandbox, type Sandbox } from "./sandbox.ts";
 
 /** The sandbox served over HTTP. */
@@ -21,7 +22,8 @@ export async function startSandboxServer(options: Partial<ServerOptions> & Pick<
   const { host: _host, port: _port, ...sandboxOptions } = options;
   const sandbox = await createSandbox(sandboxOptions);
   const { server, address } = await new Promise<{ server: ReturnType<typeof serve>; address: AddressInfo }>((resolve, reject) => {
-    const server = serve({ fetch: (request) => sandbox.fetch(request), hostname: options.host, port: options.port }, (info) => resolve({ server, address: info }));
+    const handle = serverFetch(sandbox);
+    const server = serve({ fetch: (request, env) => handle(request, { rawHeaders: env.incoming.rawHeaders }), hostname: options.host, port: options.port }, (info) => resolve({ server, address: info }));
     server.once("error", reject);
     server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, sandbox.options.errorMediaType));
   }).catch(async (error: unknown) => {

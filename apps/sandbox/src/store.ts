@@ -51,8 +51,8 @@ export type SearchOrder = "startedOn-desc" | "startedOn-asc" | "latestMessageOn-
 
 /** One item of a search page: the stored summary and what its direction depends on. */
 export interface SummaryRow {
-  /** The search summary as UTF-8 JSON, without `latestMessageDirection` (a view: not to be changed). */
-  readonly summary: Uint8Array;
+  /** The search summary as UTF-8 JSON, without `latestMessageDirection` and its closing brace (a view: not to be changed). */
+  readonly openSummary: Uint8Array;
   /** Whether the user sent the last message. */
   readonly inbound: boolean;
 }
@@ -144,7 +144,7 @@ export class Store {
     this.#startedMs[index] = columns.startedOnMs;
     this.#latestMs[index] = columns.latestMessageOnMs;
     this.#inbound[index] = columns.latestMessageInbound ? 1 : 0;
-    this.#summaries.set(index, columns.summary);
+    this.#summaries.set(index, columns.openSummary);
   }
 
   #sort(): void {
@@ -237,7 +237,8 @@ export class Store {
     const startsDone = order !== "latestMessageOn-desc" || (startFrom === -Infinity && startTo === Infinity);
     if (byList && startsDone && latestFrom === -Infinity && latestTo === Infinity) {
       // The run between the bisection's ends is exactly the matches: the page is read off it.
-      const items = Array.from(candidates.subarray(Math.min(end, first + offset), Math.min(end, first + offset + limit)), (index) => this.#row(index));
+      const items: SummaryRow[] = [];
+      for (let position = Math.min(end, first + offset), last = Math.min(end, first + offset + limit); position < last; position++) items.push(this.#row(candidates[position]!));
       return { total: end - first, items };
     }
     // The matches are counted; only those of the page are read (a local count keeps the loop tight).
@@ -257,7 +258,7 @@ export class Store {
 
   /** The page item of conversation number `index`. */
   #row(index: number): SummaryRow {
-    return { summary: this.#summaries.bytes(index), inbound: this.#inbound[index] === 1 };
+    return { openSummary: this.#summaries.bytes(index), inbound: this.#inbound[index] === 1 };
   }
 
   /** Every bot in load order, with its triggers' identifiers and its number of conversations. */

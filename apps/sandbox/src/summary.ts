@@ -10,8 +10,8 @@ export interface ConversationColumns {
   readonly latestMessageOnMs: number;
   /** Platform session identifier, or `null`. */
   readonly sessionId: string | null;
-  /** The search summary as JSON text, without `latestMessageDirection`. */
-  readonly summary: string;
+  /** The search summary as JSON text without `latestMessageDirection` and without its closing brace: the direction is appended when a page is written. */
+  readonly openSummary: string;
   /** Whether the user (not the bot) sent the last message. */
   readonly latestMessageInbound: boolean;
 }
@@ -57,7 +57,7 @@ export function columnsOf(stored: StoredConversation): ConversationColumns {
     startedOnMs: Date.parse(stored.startedOn),
     latestMessageOnMs: Date.parse(latest?.timestamp ?? stored.startedOn),
     sessionId: stored.conversation.channelData?.platform.session.id ?? null,
-    summary: JSON.stringify(summarize(stored, latest)),
+    openSummary: JSON.stringify(summarize(stored, latest)).slice(0, -1),
     latestMessageInbound: latest !== undefined && latest.from.role !== "Bot",
   };
 }
@@ -65,32 +65,60 @@ export function columnsOf(stored: StoredConversation): ConversationColumns {
 const encoder = new TextEncoder();
 
 /**
- * A page body from stored summaries (UTF-8 JSON, each without `latestMessageDirection`) and the rest
- * of the envelope (JSON text of an object): each summary gets `Outbound`, or the `inboundDirection`
- * switch when the user sent the last message. Bytes are joined, not parsed, since searches serve many.
+ * A page body from stored summaries (UTF-8 JSON, each without `latestMessageDirection` and its closing
+ * brace) and the rest of the envelope (JSON text of an object, ASCII: numbers and booleans): each summary
+ * gets `Outbound`, or the `inboundDirection` switch when the user sent the last message. Bytes are
+ * joined, not parsed, since searches serve many.
  */
-export function pageBody(items: readonly { summary: Uint8Array; inbound: boolean }[], inboundDirection: string, envelope: string): Uint8Array<ArrayBuffer> {
+export function pageBody(items: readonly { openSummary: Uint8Array; inbound: boolean }[], inboundDirection: string, envelope: string): Uint8Array<ArrayBuffer> {
   const directions = directionBytes(inboundDirection);
-  const close = encoder.encode(`],${envelope.slice(1)}`);
-  let size = itemsOpen.length + close.length + Math.max(0, items.length - 1);
-  for (const item of items) size += item.summary.length - 1 + directions[item.inbound ? 1 : 0]!.length;
-  const body = new Uint8Array(size);
+  // `],` then the envelope's fields (its opening brace dropped).
+  let size = itemsOpen.length + Math.max(0, items.length - 1) + 2 + envelope.length - 1;
+  for (const item of items) size += item.openSummary.length + directions[item.inbound ? 1 : 0]!.length;
+  const body = bodyBytes(size);
   body.set(itemsOpen, 0);
   let offset = itemsOpen.length;
-  items.forEach((item, index) => {
+  for (let index = 0; index < items.length; index++) {
+    const { openSummary, inbound } = items[index]!;
     if (index > 0) body[offset++] = comma;
-    body.set(item.summary.subarray(0, -1), offset);
-    offset += item.summary.length - 1;
-    const direction = directions[item.inbound ? 1 : 0]!;
+    body.set(openSummary, offset);
+    offset += openSummary.length;
+    const direction = directions[inbound ? 1 : 0]!;
     body.set(direction, offset);
     offset += direction.length;
-  });
-  body.set(close, offset);
+  }
+  body[offset++] = closeBracket;
+  body[offset++] = comma;
+  for (let index = 1; index < envelope.length; index++) body[offset++] = envelope.charCodeAt(index);
   return body;
 }
 
 const itemsOpen = encoder.encode('{"items":[');
 const comma = 0x2c;
+const closeBracket = 0x5d;
+
+/**
+ * Page bodies are cut from slabs of this size: one allocation serves many responses, where a buffer
+ * each made most of a search's allocation (a region is never reused; a slab is freed with its last body).
+ */
+const slabBytes = 256 * 1024;
+let slab = new Uint8Array(0);
+let slabUsed = 0;
+
+/** A slab: in Node, memory that is not zero-filled first (every byte of a body is written before it is sent); elsewhere a plain array. */
+const nodeBuffer = (globalThis as { Buffer?: { allocUnsafeSlow(size: number): Uint8Array<ArrayBuffer> } }).Buffer;
+const newSlab = (size: number): Uint8Array<ArrayBuffer> => (nodeBuffer ? nodeBuffer.allocUnsafeSlow(size) : new Uint8Array(size));
+
+function bodyBytes(size: number): Uint8Array<ArrayBuffer> {
+  if (slabUsed + size > slab.length) {
+    slab = newSlab(Math.max(slabBytes, size));
+    slabUsed = 0;
+  }
+  const body = slab.subarray(slabUsed, slabUsed + size);
+  slabUsed += size;
+  return body;
+}
+
 const directionCache = new Map<string, Uint8Array[]>();
 
 /** The bytes that end a summary, for the bot's last message and for the user's (the `inboundDirection` switch). */

@@ -10,9 +10,9 @@ const checkQuery = queryChecker(operationParameters(serviceDescription, "listExt
  * unknown bot. A query parameter (the operation has none) is treated as the search treats an unlisted
  * one: a 400 naming it, or ignored, by the `unknownParameters` switch.
  */
-export function listExternalEventTriggers(context: SandboxContext, agentStageId: string, url: URL): Response {
+export function listExternalEventTriggers(context: SandboxContext, agentStageId: string, query: URLSearchParams): Response {
   const { options } = context;
-  const checked = checkQuery(url.searchParams, { rejectUnknown: options.unknownParameters === "reject" });
+  const checked = checkQuery(query, { rejectUnknown: options.unknownParameters === "reject" });
   if (!checked.ok) return refusal(context, checked);
   const triggers = context.store().triggersOf(agentStageId);
   if (triggers === undefined) return problemResponse(options.errorMediaType, 404, `No bot with agentStageId ${JSON.stringify(agentStageId)}.`);

@@ -6,6 +6,7 @@ import { arbitrariesOf } from "./support/arbitraries.ts";
 import { responseProblems, service } from "./support/description.ts";
 import { exampleFixture, exampleSessionId } from "./support/fixture.ts";
 import { sandboxForTests } from "./support/sandbox.ts";
+import { queryOf } from "../src/request.ts";
 
 const fixture = exampleFixture();
 const sandbox = await sandboxForTests({ fixture });
@@ -134,6 +135,21 @@ describe("requests generated from the description", () => {
         expect(response.status).toBeLessThan(500);
       }),
       runs,
+    );
+  });
+});
+
+describe("queryOf, the search's query reader", () => {
+  test("reads any URL's query as `new URL(url).searchParams` does, fragments and odd characters included", () => {
+    const part = fc.string({ unit: fc.constantFrom("a", "Z", "=", "&", "?", "#", "%", "%2", "%41", "+", " ", "é", "😀", "/", ";") , maxLength: 24 });
+    fc.assert(
+      fc.property(part, part, part, (path, query, fragment) => {
+        const url = new URL(`http://sandbox.test/${path}?${query}#${fragment}`).href;
+        expect([...queryOf(url)]).toEqual([...new URL(url).searchParams]);
+        const withoutQuery = new URL(`http://sandbox.test/${path.replaceAll("?", "")}#${fragment}`).href;
+        expect([...queryOf(withoutQuery)]).toEqual([...new URL(withoutQuery).searchParams]);
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, request, type Server } from "node:http";
 import { readFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
@@ -27,6 +27,21 @@ describe("over HTTP on loopback", () => {
   afterAll(() => server.stop());
   const call = caller((path, init) => fetch(`${server.url}${path}`, init));
   test.each(scenarios.map((scenario) => [scenario.name, scenario] as const))("%s", (_name, scenario) => scenario.run(call));
+
+  test("the journal keeps Node's raw headers as Headers would show them: names in lower case, a repeated one joined, no token", async () => {
+    await server.sandbox.reset();
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      // Sent as two header lines (fetch would join them before sending).
+      request(`${server.url}/api/v2/channels/conversations`, { headers: { "X-Token": "sandbox-token", "X-Note": ["first", "second"], "X-Case": "Kept" } }, (response) => {
+        response.resume().on("end", () => resolve(response.statusCode));
+      }).on("error", reject).end();
+    });
+    expect(status).toBe(200);
+    const [record] = server.sandbox.requests();
+    expect(record?.headers).toMatchObject({ "x-note": "first, second", "x-case": "Kept" });
+    expect(Object.keys(record?.headers ?? {})).toEqual(Object.keys(record?.headers ?? {}).sort());
+    expect(Object.keys(record?.headers ?? {})).not.toContain("x-token");
+  });
 });
 
 describe("over MSW in Node (setupServer)", () => {

@@ -107,12 +107,14 @@ export const scenarios: Scenario[] = [
     name: "the request journal keeps each request without its token, filtered, and a reset clears it",
     async run(call) {
       await reset(call);
-      await call(`${searchPath}?status=Active`);
+      await call(`${searchPath}?status=Active`, { headers: { "X-Client-Note": "from the scenario" } });
       await call(`${firePath}/no-such-bot`);
       const all = await read<{ method: string; path: string; query: Record<string, string>; headers: Record<string, string>; status: number }[]>(await call("/_sandbox/requests"), 200, "journal");
       same(all.map((entry) => [entry.method, entry.path, entry.status]), [["GET", searchPath, 200], ["GET", `${firePath}/no-such-bot`, 404]], "requests");
       same(all[0]!.query, { status: "Active" }, "query kept");
       truthy(all.every((entry) => !("x-token" in entry.headers)), "no token kept");
+      same(all[0]!.headers["x-client-note"], "from the scenario", "a header kept, its name in lower case");
+      truthy(all.every((entry) => Object.keys(entry.headers).every((name) => name === name.toLowerCase())), "names in lower case");
       same((await read<unknown[]>(await call("/_sandbox/requests?status=404"), 200, "filtered")).length, 1, "filter by status");
       await reset(call);
       same(await read(await call("/_sandbox/requests"), 200, "after reset"), [], "cleared by reset");
