@@ -191,65 +191,63 @@ export class Store {
 
   /** One page of a search, and the number of matches; each item as its stored summary. */
   search(filters: SearchFilters, order: SearchOrder, limit: number, offset: number): { total: number; items: SummaryRow[] } {
-    const lists = this.#orders![order];
     const bot = filters.agentStageId === undefined ? -1 : (this.#botIndex.get(filters.agentStageId) ?? -2);
     const status = filters.status === undefined ? -1 : (this.#statusCodes.get(filters.status) ?? -2);
     const channel = filters.channelId === undefined ? -1 : (this.#channelCodes.get(filters.channelId) ?? -2);
     if (bot === -2 || status === -2 || channel === -2) return { total: 0, items: [] };
-    // The shortest of the lists the equality filters name, and how many of those filters it covers; the scan checks the rest.
-    const none = new Uint32Array(0);
-    const options: [Uint32Array, number][] = [[lists.all, 0]];
-    if (bot >= 0) options.push([lists.byBot[bot] ?? none, 1]);
-    if (status >= 0) options.push([lists.byStatus[status] ?? none, 1]);
-    if (channel >= 0) options.push([lists.byChannel[channel] ?? none, 1]);
-    if (bot >= 0 && status >= 0) options.push([lists.byBotStatus.get(`${bot} ${status}`) ?? none, 2]);
-    if (bot >= 0 && channel >= 0) options.push([lists.byBotChannel.get(`${bot} ${channel}`) ?? none, 2]);
-    const [candidates, covered] = options.reduce((best, option) => (option[0].length < best[0].length || (option[0].length === best[0].length && option[1] > best[1]) ? option : best));
-    const startFrom = filters.startFrom ?? -Infinity;
-    const latestFrom = filters.latestMessageFrom ?? -Infinity;
+    /** The shortest of an order's lists the equality filters name, and how many of those filters it covers; the scan checks the rest. */
+    const shortest = (lists: OrderLists): [Uint32Array, number] => {
+      const none = new Uint32Array(0);
+      const options: [Uint32Array, number][] = [[lists.all, 0]];
+      if (bot >= 0) options.push([lists.byBot[bot] ?? none, 1]);
+      if (status >= 0) options.push([lists.byStatus[status] ?? none, 1]);
+      if (channel >= 0) options.push([lists.byChannel[channel] ?? none, 1]);
+      if (bot >= 0 && status >= 0) options.push([lists.byBotStatus.get(`${bot} ${status}`) ?? none, 2]);
+      if (bot >= 0 && channel >= 0) options.push([lists.byBotChannel.get(`${bot} ${channel}`) ?? none, 2]);
+      return options.reduce((best, option) => (option[0].length < best[0].length || (option[0].length === best[0].length && option[1] > best[1]) ? option : best));
+    };
+    const [candidates, covered] = shortest(this.#orders![order]);
     // An exclusive upper bound is the inclusive bound one millisecond earlier: every instant is whole milliseconds.
     const shift = filters.toInclusive ? 0 : 1;
-    const startTo = filters.startTo === undefined ? Infinity : filters.startTo - shift;
-    const latestTo = filters.latestMessageTo === undefined ? Infinity : filters.latestMessageTo - shift;
+    const starts: Range = [filters.startFrom ?? -Infinity, filters.startTo === undefined ? Infinity : filters.startTo - shift];
+    const lasts: Range = [filters.latestMessageFrom ?? -Infinity, filters.latestMessageTo === undefined ? Infinity : filters.latestMessageTo - shift];
     const bots = this.#bot, statuses = this.#status, channels = this.#channel, started = this.#startedMs, latest = this.#latestMs;
-    // A list in start order holds a start range as one run: its ends are found by bisection, not by scanning.
-    let [first, end] = [0, candidates.length];
-    if (order !== "latestMessageOn-desc" && (startFrom > -Infinity || startTo < Infinity)) {
-      const descending = order === "startedOn-desc";
-      const before = (position: number, bound: number, inclusive: boolean) => {
-        const value = started[candidates[position]!]!;
-        return descending ? (inclusive ? value > bound : value >= bound) : (inclusive ? value < bound : value <= bound);
-      };
-      const bisect = (bound: number, inclusive: boolean) => {
-        let [low, high] = [0, candidates.length];
-        while (low < high) {
-          const middle = (low + high) >>> 1;
-          if (before(middle, bound, inclusive)) low = middle + 1;
-          else high = middle;
-        }
-        return low;
-      };
-      [first, end] = descending ? [bisect(startTo, true), bisect(startFrom, false)] : [bisect(startFrom, true), bisect(startTo, false)];
-      // A range whose start is after its end holds nothing.
-      end = Math.max(first, end);
-    }
-    const byList = [bot, status, channel].filter((code) => code >= 0).length <= covered;
-    const startsDone = order !== "latestMessageOn-desc" || (startFrom === -Infinity && startTo === Infinity);
-    if (byList && startsDone && latestFrom === -Infinity && latestTo === Infinity) {
-      // The run between the bisection's ends is exactly the matches: the page is read off it.
+    const [startFrom, startTo] = starts, [latestFrom, latestTo] = lasts;
+    const matches = (index: number) =>
+      (bot < 0 || bots[index] === bot) && (status < 0 || statuses[index] === status) && (channel < 0 || channels[index] === channel) &&
+      started[index]! >= startFrom && started[index]! <= startTo && latest[index]! >= latestFrom && latest[index]! <= latestTo;
+    // The instant the order sorts by: a range of it is one run of the list, found by bisection, not by scanning.
+    const [sorted, sortedRange, other, otherRange, otherOrder] = order === "latestMessageOn-desc"
+      ? [latest, lasts, started, starts, "startedOn-desc" as const]
+      : [started, starts, latest, lasts, "latestMessageOn-desc" as const];
+    const [first, end] = runOf(candidates, sorted, sortedRange, order !== "startedOn-asc");
+    const otherBounded = otherRange[0] > -Infinity || otherRange[1] < Infinity;
+    if ([bot, status, channel].filter((code) => code >= 0).length <= covered && !otherBounded) {
+      // The run is exactly the matches: the page is read off it.
       const items: SummaryRow[] = [];
       for (let position = Math.min(end, first + offset), last = Math.min(end, first + offset + limit); position < last; position++) items.push(this.#row(candidates[position]!));
       return { total: end - first, items };
     }
-    // The matches are counted; only those of the page are read (a local count keeps the loop tight).
+    if (otherBounded) {
+      // A range of the other instant is one run of the lists in its order: when that run is much shorter than
+      // this one, its matches are taken there and put in the order asked (as its lists have it: ties by load order).
+      const [list] = shortest(this.#orders![otherOrder]);
+      const [otherFirst, otherEnd] = runOf(list, other, otherRange, true);
+      if ((otherEnd - otherFirst) * 4 <= end - first) {
+        const found: number[] = [];
+        for (let position = otherFirst; position < otherEnd; position++) if (matches(list[position]!)) found.push(list[position]!);
+        const direction = order === "startedOn-asc" ? -1 : 1;
+        found.sort((a, b) => direction * (sorted[b]! - sorted[a]! || b - a));
+        return { total: found.length, items: found.slice(offset, offset + limit).map((index) => this.#row(index)) };
+      }
+    }
+    // The matches are counted; only those of the page are read.
     let total = 0;
     const pageEnd = offset + limit;
     const page: number[] = [];
     for (let position = first; position < end; position++) {
       const index = candidates[position]!;
-      if ((bot >= 0 && bots[index] !== bot) || (status >= 0 && statuses[index] !== status) || (channel >= 0 && channels[index] !== channel)) continue;
-      const start = started[index]!, last = latest[index]!;
-      if (start < startFrom || start > startTo || last < latestFrom || last > latestTo) continue;
+      if (!matches(index)) continue;
       if (total >= offset && total < pageEnd) page.push(index);
       total++;
     }
@@ -300,6 +298,29 @@ function generated(source: Exclude<DataSource, { fixture: Fixture }>) {
   if (state !== "bot-without-triggers") return data;
   const [first, ...others] = data.bots;
   return { ...data, bots: [{ ...first!, triggers: [] }, ...others] };
+}
+
+/** An instant's range, epoch milliseconds, both ends included (unbounded: infinite). */
+type Range = readonly [from: number, to: number];
+
+/**
+ * The positions [first, end) of a list sorted by `column` (newest first, or oldest first) whose
+ * values lie in `range`: one run, found by bisection. A range that ends before it starts holds nothing.
+ */
+function runOf(list: Uint32Array, column: Float64Array, [from, to]: Range, newestFirst: boolean): [number, number] {
+  /** The length of the list's prefix whose values pass `test` (true, then false, along the list). */
+  const prefix = (test: (value: number) => boolean) => {
+    let [low, high] = [0, list.length];
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (test(column[list[middle]!]!)) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  if (from === -Infinity && to === Infinity) return [0, list.length];
+  const [first, end] = newestFirst ? [prefix((value) => value > to), prefix((value) => value >= from)] : [prefix((value) => value < from), prefix((value) => value <= to)];
+  return [first, Math.max(first, end)];
 }
 
 /** The small number standing for a text in a column, added when new. */

@@ -3,21 +3,57 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { createSandbox } from "../src/index.ts";
 import type { SearchOrder } from "../src/store.ts";
+import type { Fixture } from "../src/index.ts";
+import { exampleFixture } from "./support/fixture.ts";
 
 interface Summary { id: string; status: string; channelId: string; startedOn: string; latestMessageOn: string; members: { id: string; role: string }[] }
 const token = { "x-token": "sandbox-token" };
 
 /**
- * The engine reads pages off presorted lists, bisects start ranges and takes shortcuts when a list is
- * exactly the matches; a plain filter over every conversation, in the same order, is the oracle.
+ * Sixty copies of the description's example conversation (its bot's), across three channels and three
+ * statuses, starting at one of four instants and last written to at one of three: most instants are
+ * shared, so the order among equal instants (the last loaded first) decides most pages.
+ */
+function fixtureWithTies(): Fixture {
+  const base = exampleFixture();
+  const conversation = base.conversations[0]!.conversation;
+  const starts = ["2026-11-01T08:00:00Z", "2026-11-02T08:00:00Z", "2026-11-03T08:00:00Z", "2026-11-04T08:00:00Z"];
+  const lasts = ["2026-11-05T08:00:00Z", "2026-11-06T08:00:00Z", "2026-11-07T08:00:00Z"];
+  const statuses = ["Active", "Closed", "Operator"] as const;
+  const channels = ["directline", "platform", "messenger_a"];
+  return {
+    bots: base.bots,
+    conversations: Array.from({ length: 60 }, (_, index) => ({
+      agentStageId: base.bots[0]!.agentStageId,
+      startedOn: starts[index % 4]!,
+      conversation: {
+        ...structuredClone(conversation),
+        id: `tie-${index}`,
+        status: statuses[index % 3]!,
+        channelId: channels[index % 3]!,
+        channelData: null,
+        history: conversation.history.map((activity) => (activity.type === "Message" ? { ...activity, timestamp: lasts[(index * 7) % 3]! } : activity)),
+      },
+    })),
+  };
+}
+
+/**
+ * The engine reads pages off presorted lists, bisects instant ranges, takes shortcuts when a list is
+ * exactly the matches, and sorts a short run of the other instant's lists; a plain filter over every
+ * conversation, in the same order, is the oracle.
  */
 describe.each([
-  ["startedOn-desc", "inclusive"],
-  ["startedOn-asc", "exclusive"],
-  ["latestMessageOn-desc", "inclusive"],
-] as const)("search with order %s and --date-to %s equals a plain filter of every conversation", (order, dateTo) => {
+  ["startedOn-desc", "inclusive", "generated"],
+  ["startedOn-asc", "exclusive", "generated"],
+  ["latestMessageOn-desc", "inclusive", "generated"],
+  ["startedOn-desc", "inclusive", "ties"],
+  ["startedOn-asc", "inclusive", "ties"],
+  ["latestMessageOn-desc", "exclusive", "ties"],
+] as const)("search with order %s and --date-to %s over %s data equals a plain filter of every conversation", (order, dateTo, data) => {
   test("generated filter combinations, pages and bounds at real instants", async () => {
-    const sandbox = await createSandbox({ conversations: 400, seed: "oracle", order: order as SearchOrder, dateTo, maxPageSize: null });
+    const source = data === "ties" ? { fixture: fixtureWithTies() } : { conversations: 400, seed: "oracle" };
+    const sandbox = await createSandbox({ ...source, order: order as SearchOrder, dateTo, maxPageSize: null });
     try {
       const all = ((await (await sandbox.fetch("http://x/api/v2/channels/conversations?pageSize=1000", { headers: token })).json()) as { items: Summary[] }).items;
       const bots = [...new Set(all.map((item) => item.members.find((member) => member.role === "Bot")!.id))];
