@@ -60,6 +60,8 @@ export interface SummaryRow {
 /** Conversation numbers in one search order: all, and split by bot, status and channel (each part indexed by the column's code). */
 interface OrderLists {
   readonly all: Uint32Array;
+  /** Each conversation's position in `all`: sorting positions sorts conversations in this order. */
+  readonly rank: Uint32Array;
   readonly byBot: Uint32Array[];
   readonly byStatus: Uint32Array[];
   readonly byChannel: Uint32Array[];
@@ -173,8 +175,13 @@ export class Store {
       }
       return new Map([...parts].map(([key, part]) => [key, Uint32Array.from(part)]));
     };
+    const rankOf = (all: Uint32Array) => {
+      const rank = new Uint32Array(count);
+      all.forEach((index, position) => (rank[index] = position));
+      return rank;
+    };
     const lists = (all: Uint32Array): OrderLists => ({
-      all, byBot: split(all, this.#bot), byStatus: split(all, this.#status), byChannel: split(all, this.#channel),
+      all, rank: rankOf(all), byBot: split(all, this.#bot), byStatus: split(all, this.#status), byChannel: split(all, this.#channel),
       byBotStatus: pairs(all, this.#status), byBotChannel: pairs(all, this.#channel),
     });
     this.#orders = {
@@ -222,23 +229,50 @@ export class Store {
       : [started, starts, latest, lasts, "latestMessageOn-desc" as const];
     const [first, end] = runOf(candidates, sorted, sortedRange, order !== "startedOn-asc");
     const otherBounded = otherRange[0] > -Infinity || otherRange[1] < Infinity;
-    if ([bot, status, channel].filter((code) => code >= 0).length <= covered && !otherBounded) {
+    const equalities = [bot, status, channel].filter((code) => code >= 0).length;
+    if (equalities <= covered && !otherBounded) {
       // The run is exactly the matches: the page is read off it.
       const items: SummaryRow[] = [];
       for (let position = Math.min(end, first + offset), last = Math.min(end, first + offset + limit); position < last; position++) items.push(this.#row(candidates[position]!));
       return { total: end - first, items };
     }
     if (otherBounded) {
-      // A range of the other instant is one run of the lists in its order: when that run is much shorter than
-      // this one, its matches are taken there and put in the order asked (as its lists have it: ties by load order).
-      const [list] = shortest(this.#orders![otherOrder]);
+      // A range of the other instant is one run of the lists in its order: when that run is shorter than this
+      // one, its matches are taken there and put in the order asked by their positions in it (a sort of integers).
+      const [list, listCovers] = shortest(this.#orders![otherOrder]);
+      // The run matches every filter when its list covers the equalities and the order's own instant is unbounded.
+      const check = equalities > listCovers || sortedRange[0] > -Infinity || sortedRange[1] < Infinity;
       const [otherFirst, otherEnd] = runOf(list, other, otherRange, true);
-      if ((otherEnd - otherFirst) * 4 <= end - first) {
-        const found: number[] = [];
-        for (let position = otherFirst; position < otherEnd; position++) if (matches(list[position]!)) found.push(list[position]!);
-        const direction = order === "startedOn-asc" ? -1 : 1;
-        found.sort((a, b) => direction * (sorted[b]! - sorted[a]! || b - a));
-        return { total: found.length, items: found.slice(offset, offset + limit).map((index) => this.#row(index)) };
+      if (otherEnd - otherFirst < end - first) {
+        // Each match's position in the order asked is marked in a bitmap, which is then read from the start.
+        const { all, rank } = this.#orders![order];
+        const marks = this.#marks;
+        let total = 0;
+        for (let position = otherFirst; position < otherEnd; position++) {
+          const index = list[position]!;
+          if (check && !matches(index)) continue;
+          const at = rank[index]!;
+          marks[at >>> 5]! |= 1 << (at & 31);
+          total++;
+        }
+        const items: SummaryRow[] = [];
+        const pageEnd = Math.min(total, offset + limit);
+        for (let word = 0, seen = 0; word < marks.length && seen < pageEnd; word++) {
+          let bits = marks[word]!;
+          if (bits === 0) continue;
+          const count = bitCount(bits);
+          if (seen + count <= offset) {
+            seen += count;
+            continue;
+          }
+          for (; bits !== 0 && seen < pageEnd; seen++) {
+            const lowest = bits & -bits;
+            if (seen >= offset) items.push(this.#row(all[word * 32 + 31 - Math.clz32(lowest)]!));
+            bits ^= lowest;
+          }
+        }
+        marks.fill(0);
+        return { total, items };
       }
     }
     // The matches are counted; only those of the page are read.
@@ -252,6 +286,13 @@ export class Store {
       total++;
     }
     return { total, items: page.map((index) => this.#row(index)) };
+  }
+
+  /** A bit per conversation, all clear between searches (a search runs to its end without yielding, and clears what it set). */
+  #marksSpace: Uint32Array | undefined;
+
+  get #marks(): Uint32Array {
+    return (this.#marksSpace ??= new Uint32Array(Math.ceil(this.#ids.length / 32)));
   }
 
   /** The page item of conversation number `index`. */
@@ -321,6 +362,13 @@ function runOf(list: Uint32Array, column: Float64Array, [from, to]: Range, newes
   if (from === -Infinity && to === Infinity) return [0, list.length];
   const [first, end] = newestFirst ? [prefix((value) => value > to), prefix((value) => value >= from)] : [prefix((value) => value < from), prefix((value) => value <= to)];
   return [first, Math.max(first, end)];
+}
+
+/** The number of bits set in a 32-bit word. */
+function bitCount(word: number): number {
+  let bits = word - ((word >>> 1) & 0x55555555);
+  bits = (bits & 0x33333333) + ((bits >>> 2) & 0x33333333);
+  return Math.imul((bits + (bits >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
 /** The small number standing for a text in a column, added when new. */
