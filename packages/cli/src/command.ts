@@ -4,7 +4,7 @@ import { completionCommand } from "./completion.js";
 import { runCheck, runSandbox } from "./delegates.js";
 import { secrets } from "./connection.js";
 import { fireCommand } from "./fire.js";
-import { exitCodes, oneLine, UsageError, type CommandIo } from "./io.js";
+import { exitCodes, oneLine, UsageError, version, type CommandIo } from "./io.js";
 import { mcpCommand } from "./mcp/command.js";
 import { searchCommand } from "./search.js";
 import { triggersCommand } from "./triggers.js";
@@ -16,6 +16,7 @@ const secretsOf = (io: CommandIo) => [...secrets, io.env["BOT_CONVERSATION_TOKEN
 export function program(io: CommandIo, done: (code: number) => void): Command {
   const root = new Command("bot-conversation")
     .description("The Bot Conversation Service from a terminal: search and export conversations, list and fire triggers, check a server, serve the sandbox, and an MCP server.")
+    .version(version, "-V, --version", "print the version")
     .exitOverride()
     .configureOutput({
       writeOut: (text) => void io.stdout.write(text),

@@ -1,4 +1,8 @@
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
+
+/** This package's version, from its package.json. */
+export const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
 
 /** Exit codes, the same as `bot-conversation check`'s: done; the service refused or failed; bad usage (nothing sent); stopped by Ctrl-C. */
 export const exitCodes = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;

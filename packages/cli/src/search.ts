@@ -1,4 +1,5 @@
 import type { SearchConversationsQuery } from "@bot-conversation/types";
+import { setImmediate } from "node:timers/promises";
 import { Command } from "commander";
 import { connect, connectionOptions, type ConnectionFlags } from "./connection.js";
 import { parametersOf, parameterValue, schemaOf } from "./description.js";
@@ -91,6 +92,9 @@ async function search(flags: SearchFlags, io: CommandIo): Promise<number> {
         next = pages.next();
         // Awaited on the next turn of the loop; until then, a failure must not count as unhandled.
         next.catch(() => {});
+        // The request goes out on a later turn of the event loop: let it leave before this page is written,
+        // so the server prepares the next page meanwhile (written first, the page held the request back).
+        await setImmediate();
       }
       await writer.write(items);
       count += items.length;

@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { binPath, runBin, runCli } from "./support/cli.ts";
 import { envOf, useSandbox } from "./support/sandbox.ts";
@@ -18,6 +19,11 @@ describe("help, completion and the delegated commands", () => {
     const { stdout } = await runCli(["--help"]);
     for (const command of [...commands, "check", "sandbox"]) expect(stdout).toMatch(new RegExp(`\\n {2}${command}\\b`));
     expect(stdout).toContain("Exit codes: 0 done, 1 the service refused or failed, 2 bad usage (nothing sent), 130 stopped by Ctrl-C.");
+  });
+
+  it("--version and -V print the package's version, exit 0", async () => {
+    const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+    for (const flag of ["--version", "-V"]) expect(await runCli([flag])).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
   });
 
   it("an unknown command is one line, exit 2", async () => {

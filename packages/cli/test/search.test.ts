@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBotConversationClient } from "@bot-conversation/client";
@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { description } from "../src/description.ts";
 import { conversationColumns } from "../src/search.ts";
 import { cellText } from "../src/output/columns.ts";
-import { runCli } from "./support/cli.ts";
+import { runBinToFile, runCli } from "./support/cli.ts";
 import { envOf, token, useCountingServer, useSandbox } from "./support/sandbox.ts";
 
 const sandbox = useSandbox({ seed: "cli-search", conversations: 200 });
@@ -41,6 +41,23 @@ describe("search", () => {
     expect(walked.length).toBe(200);
     expect(records.map((record) => record.id)).toEqual(walked.map((conversation) => conversation.id));
     for (const record of records) expect(bundle.problemsOf({ $ref: "#/components/schemas/ConversationSummary" }, record)).toEqual([]);
+  });
+
+  it("--all into a file (stdout a regular file, as `> export.ndjson` makes it) writes every conversation in the walk's order, in NDJSON, JSON and CSV", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "cli-export-"));
+    // Pages of 60 records are longer than one write (about 32 KiB): each page is written in parts.
+    const walked = (await walk({ pageSize: 60 })).map((conversation) => conversation.id);
+    const exported = async (output: string) => {
+      const file = join(directory, `export.${output}`);
+      expect(await runBinToFile(["search", "--all", "--page-size", "60", "--output", output], envOf(sandbox()), file)).toEqual({ code: 0, stderr: "" });
+      return readFile(file, "utf8");
+    };
+    const ndjson = lines(await exported("ndjson"));
+    expect(ndjson.map((record) => record.id)).toEqual(walked);
+    for (const record of ndjson) expect(bundle.problemsOf({ $ref: "#/components/schemas/ConversationSummary" }, record)).toEqual([]);
+    expect((JSON.parse(await exported("json")) as ConversationSummary[]).map((record) => record.id)).toEqual(walked);
+    const rows = parse(await exported("csv"), { columns: true }) as Record<string, string>[];
+    expect(rows.map((row) => row["id"])).toEqual(walked);
   });
 
   it("every filter is a flag; counts equal the client's walk with the same query", async () => {

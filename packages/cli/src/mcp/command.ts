@@ -1,9 +1,7 @@
-import { readFileSync } from "node:fs";
 import { Command } from "commander";
 import { connect, connectionOptions, type ConnectionFlags } from "../connection.js";
-import { exitCodes, type CommandIo } from "../io.js";
+import { exitCodes, version, type CommandIo } from "../io.js";
 
-const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
 /** The `mcp` command: an MCP server on stdio. */
 export function mcpCommand(io: CommandIo, done: (code: number) => void): Command {

@@ -14,14 +14,29 @@ function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** Characters of text written at once, at most about: a page of 500 records is written in parts, not as one string of its size. */
+const writeChunk = 32 * 1024;
+
+/**
+ * Writes the text of each record in turn, in parts of about `writeChunk`
+ * characters: no string as large as a page is built, so a long export keeps the heap small.
+ */
+async function writeRecords(stream: NodeJS.WritableStream, records: readonly unknown[], text: (record: unknown) => string): Promise<void> {
+  let part = "";
+  for (const record of records) {
+    part += text(record);
+    if (part.length >= writeChunk) {
+      await write(stream, part);
+      part = "";
+    }
+  }
+  if (part) await write(stream, part);
+}
+
 /** One JSON object per line. */
 export function ndjsonWriter(stream: NodeJS.WritableStream): RecordWriter {
   return {
-    async write(records) {
-      let text = "";
-      for (const record of records) text += `${JSON.stringify(record)}\n`;
-      if (text) await write(stream, text);
-    },
+    write: (records) => writeRecords(stream, records, (record) => `${JSON.stringify(record)}\n`),
     end: async () => {},
   };
 }
@@ -30,12 +45,12 @@ export function ndjsonWriter(stream: NodeJS.WritableStream): RecordWriter {
 export function jsonWriter(stream: NodeJS.WritableStream): RecordWriter {
   let first = true;
   return {
-    async write(records) {
-      if (records.length === 0) return;
-      const text = records.map((record) => `  ${JSON.stringify(record)}`).join(",\n");
-      await write(stream, `${first ? "[\n" : ",\n"}${text}`);
-      first = false;
-    },
+    write: (records) =>
+      writeRecords(stream, records, (record) => {
+        const lead = first ? "[\n" : ",\n";
+        first = false;
+        return `${lead}  ${JSON.stringify(record)}`;
+      }),
     end: () => write(stream, first ? "[]\n" : "\n]\n"),
   };
 }
@@ -51,7 +66,7 @@ export function csvWriter(stream: NodeJS.WritableStream, columns: readonly Colum
   return {
     async write(records) {
       await head();
-      if (records.length > 0) await write(stream, records.map((record) => line(columns.map((column) => cellText(column.get(record))))).join(""));
+      await writeRecords(stream, records, (record) => line(columns.map((column) => cellText(column.get(record)))));
     },
     end: head,
   };

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { closeSync, openSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { PassThrough } from "node:stream";
 import { runCommand } from "../../src/index.ts";
@@ -23,6 +24,17 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = {
   stderr.on("data", (chunk: Buffer) => chunks.stderr.push(chunk));
   const code = await runCommand(argv, { stdout, stderr, env });
   return { code, stdout: Buffer.concat(chunks.stdout).toString(), stderr: Buffer.concat(chunks.stderr).toString() };
+}
+
+/** Runs the built command as its own process with its standard output in a new file, as `> file` does; resolves to its exit code and stderr. */
+export async function runBinToFile(argv: readonly string[], env: NodeJS.ProcessEnv, file: string): Promise<{ code: number; stderr: string }> {
+  const output = openSync(file, "w");
+  const child = spawn(process.execPath, [binPath, ...argv], { env: { PATH: process.env["PATH"], ...env }, stdio: ["ignore", output, "pipe"] });
+  closeSync(output);
+  let stderr = "";
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, "exit")) as [number | null];
+  return { code: code ?? -1, stderr };
 }
 
 /** Runs the built command as its own process (stdin closed, output piped). */
