@@ -92,7 +92,11 @@ beforeAll(async () => {
     JSON.stringify({ compilerOptions: { module: "nodenext", target: "es2022", noEmit: true, types: ["node"] }, include: ["*.ts"] }),
   );
   const tarballs = await packPublishedPackages(join(outside, "packs"));
-  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...tarballs, ...userDevDependencies], { cwd: app, env: onNode(24) });
+  // npm asks the registry for our packages' names though the tarballs are given (a 404 it takes in its
+  // stride); where the registry or a proxy fails those requests instead, they are retried at once, not
+  // after 10 s and then a minute each (npm's defaults), which once held an install for 9 minutes.
+  const retryAtOnce = ["--fetch-retry-mintimeout=100", "--fetch-retry-maxtimeout=1000"];
+  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...retryAtOnce, ...tarballs, ...userDevDependencies], { cwd: app, env: onNode(24) });
   mock = await startMockOnFreePort(defaultMockOptions);
 });
 
