@@ -238,7 +238,7 @@ export class Store {
     }
     if (otherBounded) {
       // A range of the other instant is one run of the lists in its order: when that run is shorter than this
-      // one, its matches are taken there and put in the order asked by their positions in it (a sort of integers).
+      // one, its matches are taken there and put in the order asked by their positions in it (a bitmap, no sort).
       const [list, listCovers] = shortest(this.#orders![otherOrder]);
       // The run matches every filter when its list covers the equalities and the order's own instant is unbounded.
       const check = equalities > listCovers || sortedRange[0] > -Infinity || sortedRange[1] < Infinity;
@@ -255,22 +255,7 @@ export class Store {
           marks[at >>> 5]! |= 1 << (at & 31);
           total++;
         }
-        const items: SummaryRow[] = [];
-        const pageEnd = Math.min(total, offset + limit);
-        for (let word = 0, seen = 0; word < marks.length && seen < pageEnd; word++) {
-          let bits = marks[word]!;
-          if (bits === 0) continue;
-          const count = bitCount(bits);
-          if (seen + count <= offset) {
-            seen += count;
-            continue;
-          }
-          for (; bits !== 0 && seen < pageEnd; seen++) {
-            const lowest = bits & -bits;
-            if (seen >= offset) items.push(this.#row(all[word * 32 + 31 - Math.clz32(lowest)]!));
-            bits ^= lowest;
-          }
-        }
+        const items = markedPositions(marks, offset, Math.min(total, offset + limit)).map((at) => this.#row(all[at]!));
         marks.fill(0);
         return { total, items };
       }
@@ -362,6 +347,26 @@ function runOf(list: Uint32Array, column: Float64Array, [from, to]: Range, newes
   if (from === -Infinity && to === Infinity) return [0, list.length];
   const [first, end] = newestFirst ? [prefix((value) => value > to), prefix((value) => value >= from)] : [prefix((value) => value < from), prefix((value) => value <= to)];
   return [first, Math.max(first, end)];
+}
+
+/** The positions of the set bits of a bitmap, in order, from the `from`-th set bit to before the `to`-th. */
+function markedPositions(marks: Uint32Array, from: number, to: number): number[] {
+  const positions: number[] = [];
+  for (let word = 0, seen = 0; word < marks.length && seen < to; word++) {
+    let bits = marks[word]!;
+    if (bits === 0) continue;
+    const count = bitCount(bits);
+    if (seen + count <= from) {
+      seen += count;
+      continue;
+    }
+    for (; bits !== 0 && seen < to; seen++) {
+      const lowest = bits & -bits;
+      if (seen >= from) positions.push(word * 32 + 31 - Math.clz32(lowest));
+      bits ^= lowest;
+    }
+  }
+  return positions;
 }
 
 /** The number of bits set in a 32-bit word. */
