@@ -2,7 +2,6 @@ import { Command } from "commander";
 import { connect, connectionOptions, type ConnectionFlags } from "../connection.js";
 import { exitCodes, version, type CommandIo } from "../io.js";
 
-
 /** The `mcp` command: an MCP server on stdio. */
 export function mcpCommand(io: CommandIo, done: (code: number) => void): Command {
   return connectionOptions(
