@@ -110,6 +110,16 @@ describe("the README's page recipe, built by Vite", () => {
   });
 });
 
+describe("the README's page recipe, as TypeScript", () => {
+  it("type-checks with tsc --strict and Vite's client types", async () => {
+    const tsc = join(dirname(fileURLToPath(import.meta.resolve("typescript/package.json"))), "bin", "tsc");
+    const checked = await run(process.execPath, [tsc, "--strict", "--noEmit", "--module", "esnext", "--moduleResolution", "bundler", "--target", "es2022", "--lib", "es2022,dom", "--types", "vite/client", "--skipLibCheck", "src/main.ts", "vite.config.ts"], { cwd: app })
+      .then(({ stdout }) => stdout)
+      .catch((error: { stdout: string }) => error.stdout);
+    expect(checked).toBe("");
+  });
+});
+
 describe("the README's page recipe under vite, in Chromium", () => {
   let server: ViteDevServer;
   let browser: Browser;
