@@ -1,7 +1,7 @@
 /**
  * The sandbox in the browser (issue 21): the storage decision measured (the in-memory engine against
  * SQLite compiled to WebAssembly, `@sqlite.org/sqlite-wasm`, over the same 10,000 conversations), then
- * the MSW sandbox in Debian's Chromium: ready time for the `default` and `large` states, and the cost
+ * the MSW sandbox in Chromium (the workspace's resolver: the system's or the npm one): ready time for the `default` and `large` states, and the cost
  * of a request over a bare MSW handler answering the same bytes in the same page.
  */
 import { readFile } from "node:fs/promises";
@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import sqlite3InitModule from "@sqlite.org/sqlite-wasm";
 import { build } from "esbuild";
-import { chromium } from "playwright-core";
+import { launchChromium } from "@bot-conversation/test-support/browser";
 import { createSandbox } from "@bot-conversation/sandbox";
 import { formatNumber, markdownTable, median, type Section } from "./report.ts";
 
@@ -66,7 +66,7 @@ async function chromiumRuns(): Promise<{ state: string; workerMs: number; sandbo
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] });
+  const browser = await launchChromium();
   try {
     const results = [];
     for (const state of ["default", "large", "default", "large", "default", "large"]) {
@@ -129,7 +129,7 @@ export async function browserSandbox(): Promise<Section> {
   const largeReady = readyOf("large");
   return {
     title: "Sandbox in the browser (MSW)",
-    method: `Storage decision, in Node 24 (V8, as Chromium): the sandbox's in-memory engine (createSandbox with state large, ${formatNumber(count)} conversations: generating and loading; then 200 searches with five filter mixes through its fetch) against @sqlite.org/sqlite-wasm 3.54.1 in memory loading the same ${formatNumber(count)} summaries with four indexes and answering the same filters (count and first page of 20, SQL only: no HTTP handling, no JSON). Then Debian's Chromium: a page bundled by esbuild with @bot-conversation/sandbox/msw and a bare MSW handler that answers the same bytes as the sandbox's default search; ready time is createSandboxHandlers to its data in place (MSW's worker registration reported apart); per-request cost is the median round trip of 200 searches (status=Closed) minus the bare handler's, in alternating rounds; three pages per state.`,
+    method: `Storage decision, in Node 24 (V8, as Chromium): the sandbox's in-memory engine (createSandbox with state large, ${formatNumber(count)} conversations: generating and loading; then 200 searches with five filter mixes through its fetch) against @sqlite.org/sqlite-wasm 3.54.1 in memory loading the same ${formatNumber(count)} summaries with four indexes and answering the same filters (count and first page of 20, SQL only: no HTTP handling, no JSON). Then Chromium: a page bundled by esbuild with @bot-conversation/sandbox/msw and a bare MSW handler that answers the same bytes as the sandbox's default search; ready time is createSandboxHandlers to its data in place (MSW's worker registration reported apart); per-request cost is the median round trip of 200 searches (status=Closed) minus the bare handler's, in alternating rounds; three pages per state.`,
     table: [
       markdownTable(["Engine, 10,000 conversations", "ready (load) ms", "search p50 ms", "search p95 ms", "shipped to the browser"], [
         ["in memory (the sandbox's engine)", formatNumber(memoryLoadMs), formatNumber(percentile(memoryTimes, 0.5), 2), formatNumber(percentile(memoryTimes, 0.95), 2), `${formatNumber(engineGzip / 1024)} KiB gzip (the whole sandbox, rules included)`],

@@ -3,7 +3,7 @@
  * emulated slow 4G with a 4x slower CPU, served as the repo's server served it before (no
  * compression: the browser is told to accept none) and as it serves it now (precompressed).
  */
-import { chromium } from "playwright-core";
+import { launchChromium } from "@bot-conversation/test-support/browser";
 import { createStaticServer, listen } from "@bot-conversation/docs/server";
 import { distDirectory } from "@bot-conversation/docs/paths";
 import { formatNumber, markdownTable, type Section } from "./report.ts";
@@ -12,11 +12,10 @@ import { formatNumber, markdownTable, type Section } from "./report.ts";
 const slow4g = { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 };
 const cpuSlowdown = 4;
 const runsPerMode = 3;
-const chromiumArgs = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
 /** One throttled first visit: bytes on the wire and ms until the load event (the viewer has run and hydrated the page). */
 async function visit(url: string, compressed: boolean): Promise<{ bytes: number; ms: number }> {
-  const browser = await chromium.launch({ executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium", args: chromiumArgs, headless: true });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const devtools = await page.context().newCDPSession(page);

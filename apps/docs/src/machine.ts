@@ -41,6 +41,10 @@ export const machineFiles = { index: "llms.txt", json: "openapi/bot-conversation
 const methods = ["get", "post", "put", "patch", "delete"] as const;
 const oneLine = (text = "") => text.replaceAll(/\s*\n\s*/g, " ").trim();
 const cell = (text = "") => oneLine(text).replaceAll("|", "\\|");
+/** A description as the page's own Markdown: its paragraphs and tables kept, each table row on its own line. */
+const markdown = (text = "") => text.trim();
+/** The first sentence of a description's first paragraph, for one line of `llms.txt` (a table or a list after it left out). */
+const firstSentence = (text = "") => oneLine(text.trim().split(/\n\s*\n/)[0]).split(". ")[0]!.replace(/[.:]$/, "");
 const refName = (ref: string) => ref.split("/").at(-1) ?? ref;
 
 function resolve<T extends { $ref?: string }>(bundle: Bundle, value: T): T {
@@ -84,7 +88,7 @@ function operationPage(bundle: Bundle, { method, path, operation, pathParameters
   return [
     `# ${operation.summary ?? operation.operationId}`,
     `\`${method} ${path}\` (operationId \`${operation.operationId}\`). Authentication: the \`X-Token\` header.`,
-    oneLine(operation.description),
+    markdown(operation.description),
     "## Parameters",
     parameters.length === 0
       ? "None."
@@ -101,7 +105,7 @@ function modelPage(bundle: Bundle, name: string, schema: Schema): string {
   const fields = fieldsOf(bundle, schema);
   return [
     `# ${name}`,
-    oneLine(schema.description),
+    markdown(schema.description),
     fields.length > 0
       ? ["## Fields", ["| Field | Type | Required | Description |", "|---|---|---|---|", ...fields.map((field) => `| \`${field.name}\` | ${cell(typeOf(field.schema))} | ${field.required ? "yes" : "no"} | ${cell(field.schema.description)} |`)].join("\n")].join("\n\n")
       : `Type: ${typeOf(schema)}.`,
@@ -111,8 +115,8 @@ function modelPage(bundle: Bundle, name: string, schema: Schema): string {
 
 /** The `llms.txt` index: what the service is, then a link to every page, each with a line of what it holds. */
 export function llmsIndex(bundle: Bundle): string {
-  const operations = operationsOf(bundle).map(({ method, path, operation }) => `- [${operation.summary ?? operation.operationId}](${machineFiles.operations}/${operation.operationId}.md): \`${method} ${path}\`. ${oneLine(operation.description).split(". ")[0]}.`);
-  const models = Object.entries(bundle.components.schemas).map(([name, schema]) => `- [${name}](${machineFiles.models}/${name}.md): ${oneLine(schema.description).split(". ")[0] || typeOf(schema)}`);
+  const operations = operationsOf(bundle).map(({ method, path, operation }) => `- [${operation.summary ?? operation.operationId}](${machineFiles.operations}/${operation.operationId}.md): \`${method} ${path}\`. ${firstSentence(operation.description)}.`);
+  const models = Object.entries(bundle.components.schemas).map(([name, schema]) => `- [${name}](${machineFiles.models}/${name}.md): ${firstSentence(schema.description) || typeOf(schema)}`);
   return [
     `# ${bundle.info.title}`,
     `> ${oneLine(bundle.info.summary ?? "")} Version ${bundle.info.version} of this description. Every operation needs the \`X-Token\` header.`,

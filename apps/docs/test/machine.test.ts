@@ -36,6 +36,25 @@ describe("the reference for machines, checked against the description", () => {
     for (const field of Object.keys(bundle.components.schemas[name]!.properties ?? {})) expect(page, field).toContain(`| \`${field}\` |`);
   });
 
+  it("llms.txt gives each page one line, and no table is run onto a line of text", () => {
+    const links = index.split("\n").filter((line) => line.startsWith("- ["));
+    expect(links.length).toBe(operationsOf(bundle).length + Object.keys(bundle.components.schemas).length + 2);
+    for (const line of links) expect(line, line).not.toContain("|");
+  });
+
+  it.each(Object.keys(bundle.components.schemas).filter((name) => bundle.components.schemas[name]!.description?.includes("|---")))("model %s: the table of its description keeps a line per row on its page", (name) => {
+    const page = built(`${machineFiles.models}/${name}.md`);
+    const rows = bundle.components.schemas[name]!.description!.split("\n").filter((line) => line.startsWith("|"));
+    expect(rows.length).toBeGreaterThan(2);
+    for (const row of rows) expect(page.split("\n"), row).toContain(row.trim());
+  });
+
+  it("the README tells of every machine file, llms.txt first", () => {
+    const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+    expect(readme).toMatch(/^## For machines: `llms.txt`$/m);
+    for (const file of Object.values(machineFiles)) expect(readme, file).toContain(`\`${file}`);
+  });
+
   it("serves the description itself, as JSON and as YAML, byte for byte", () => {
     expect(built(machineFiles.json)).toBe(readFileSync(bundlePath, "utf8"));
     expect(built(machineFiles.yaml)).toBe(readFileSync(yamlBundlePath, "utf8"));

@@ -4,7 +4,8 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { setupServer } from "msw/node";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { launchChromium } from "@bot-conversation/test-support/browser";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startSandboxServer, type RunningSandbox } from "../src/index.ts";
 import { createSandboxHandlers } from "../src/msw.ts";
@@ -67,8 +68,6 @@ describe("over MSW in Node (setupServer)", () => {
 });
 
 describe("over MSW in Chromium (setupWorker)", () => {
-  const executablePath = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
-  const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
   let host: Server;
   let browser: Browser;
   let page: Page;
@@ -90,7 +89,7 @@ describe("over MSW in Chromium (setupWorker)", () => {
       response.writeHead(file ? 200 : 404, { "content-type": file?.[0] ?? "text/plain" }).end(file?.[1] ?? "not found");
     });
     await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
-    browser = await chromium.launch({ executablePath, args, headless: true });
+    browser = await launchChromium();
     page = await browser.newPage();
     page.on("pageerror", (error) => pageErrors.push(error.message));
     await page.goto(`http://127.0.0.1:${(host.address() as AddressInfo).port}/`);

@@ -171,7 +171,10 @@ describe("search: the service's refusals", () => {
     const run = await runCli(["search", "--all", "--page-size", "100", "--verbose", "--base-url", sandbox().url, "--token-file", file], {});
     expect(run.code).toBe(0);
     expect(lines(run.stdout)).toHaveLength(200);
-    expect(run.stderr.split("\n").filter(Boolean).length).toBeGreaterThanOrEqual(2);
+    const traces = run.stderr.split("\n").filter(Boolean);
+    expect(traces.length).toBeGreaterThanOrEqual(2);
+    // The sandbox sends no X-Request-Id (the service documents none): each line says so, never "null".
+    for (const trace of traces) expect(trace).toMatch(/^GET \/api\/v2\/channels\/conversations attempt 1: 200, no request id in \d+ ms$/);
     expect(run.stderr).not.toContain(token);
   });
 });

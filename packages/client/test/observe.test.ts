@@ -23,6 +23,13 @@ describe("the logger option", () => {
     expect(lines[1]).toMatch(/^GET \/api\/v2\/channels\/conversations attempt 2: 200, request id r-2 in \d+ ms$/);
   });
 
+  test("a response without X-Request-Id says so, never `request id null`", async () => {
+    server = await startServer((_request, response) => sendJson(response, 200, page));
+    const lines: string[] = [];
+    await createBotConversationClient({ baseUrl: server.url, token: "t", logger: (line) => lines.push(line) }).searchConversations();
+    expect(lines).toEqual([expect.stringMatching(/^GET \/api\/v2\/channels\/conversations attempt 1: 200, no request id in \d+ ms$/)]);
+  });
+
   test("a failed attempt is logged too", async () => {
     server = await startServer(() => {});
     const url = server.url;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { chromium } from "playwright-core";
+import { launchChromium } from "@bot-conversation/test-support/browser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDescription } from "../src/description.ts";
 import { check, type CommandRun } from "./support/command.ts";
@@ -15,7 +15,6 @@ const run = promisify(execFile);
 const sandbox = useSandbox();
 const token = "sandbox-token";
 const searchPath = loadDescription().operations.get("searchConversations")!.path;
-const chromiumArgs = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
 /** Every file the run wrote, by name, and what it printed. */
 interface Outputs {
@@ -92,7 +91,7 @@ describe("reports of a real run with failures (JUnit, GitHub Actions, HTML)", ()
   });
 
   it("HTML: one self-contained page in Chromium, whose every curl line replays against the server", async () => {
-    const browser = await chromium.launch({ executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium", args: chromiumArgs, headless: true });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       const requested: string[] = [];

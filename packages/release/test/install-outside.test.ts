@@ -9,6 +9,7 @@ import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { createInterface } from "node:readline";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
@@ -17,7 +18,7 @@ import { node22 } from "@bot-conversation/node-22";
 import { defaultMockOptions, startMockOnFreePort, type RunningMock } from "@bot-conversation/mock";
 import { readmeTypeScriptBlocks } from "@bot-conversation/test-support/readme-examples";
 import { workspaceRoot } from "../src/major-guard.ts";
-import { packCommand, packPublishedPackages } from "../src/pack.ts";
+import { npmInstallOptions, packCommand, packPublishedPackages } from "../src/pack.ts";
 import { publicPackages } from "../src/packages.ts";
 
 const run = promisify(execFile);
@@ -92,11 +93,7 @@ beforeAll(async () => {
     JSON.stringify({ compilerOptions: { module: "nodenext", target: "es2022", noEmit: true, types: ["node"] }, include: ["*.ts"] }),
   );
   const tarballs = await packPublishedPackages(join(outside, "packs"));
-  // npm asks the registry for our packages' names though the tarballs are given (a 404 it takes in its
-  // stride); where the registry or a proxy fails those requests instead, they are retried at once, not
-  // after 10 s and then a minute each (npm's defaults), which once held an install for 9 minutes.
-  const retryAtOnce = ["--fetch-retry-mintimeout=100", "--fetch-retry-maxtimeout=1000"];
-  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...retryAtOnce, ...tarballs, ...userDevDependencies], { cwd: app, env: onNode(24) });
+  await run("npm", ["install", ...npmInstallOptions, ...tarballs, ...userDevDependencies], { cwd: app, env: onNode(24) });
   mock = await startMockOnFreePort(defaultMockOptions);
 });
 
@@ -148,6 +145,33 @@ describe("every public package, installed with npm into a project outside the wo
     for (const example of await examples()) {
       const result = await inApp(process.execPath, [example.file], { ...onNode(24), BOT_CONVERSATION_TOKEN: "mock-token" });
       expect({ example: `${example.readme} README line ${example.line}`, stderr: result.stderr }).toEqual({ example: `${example.readme} README line ${example.line}`, stderr: "" });
+    }
+  });
+
+  it("the CLI README's MCP host configuration for today starts the installed bin, which lists its tools; the one for once published names the package", async () => {
+    const readme = await readFile(join(workspaceRoot, "packages", "cli", "README.md"), "utf8");
+    type HostConfig = { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> };
+    const configs = [...readme.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((match) => Object.values((JSON.parse(match[1]!) as HostConfig).mcpServers)[0]!);
+    expect(configs.map(({ command, args }) => [command, ...args].slice(0, 4))).toEqual([["/home/you/my-app/node_modules/.bin/bot-conversation", "mcp", "--base-url", "http://127.0.0.1:4011"], ["npx", "-y", "@bot-conversation/cli", "mcp"]]);
+    const today = configs[0]!;
+    // The host's start: the command by its absolute path, from another folder, with the configuration's env.
+    const server = spawn(today.command.replace("/home/you/my-app", app), today.args, { cwd: outside, env: { ...onNode(24), ...today.env }, stdio: ["pipe", "pipe", "pipe"] });
+    try {
+      const lines = createInterface({ input: server.stdout });
+      const send = (message: object) => server.stdin.write(`${JSON.stringify(message)}\n`);
+      send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "install-outside", version: "1.0.0" } } });
+      const answers = lines[Symbol.asyncIterator]();
+      const initialized = JSON.parse((await answers.next()).value as string) as { id: number; result: { serverInfo: { name: string } } };
+      expect(initialized.id).toBe(1);
+      send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+      const listed = JSON.parse((await answers.next()).value as string) as { id: number; result: { tools: { name: string }[] } };
+      expect(listed.id).toBe(2);
+      expect(listed.result.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["search_conversations", "list_external_event_triggers"]));
+    } finally {
+      const exited = once(server, "exit");
+      server.kill("SIGTERM");
+      await exited;
     }
   });
 

@@ -46,9 +46,10 @@ beforeAll(async () => {
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
 describe("turbo re-runs only what a change reaches", () => {
-  it("a change under openapi/components re-runs every task of the description and of each package built on it", async () => {
+  it("a change under openapi/components re-runs every task of the description and of each package built on it: all but the test helpers' own test (the browser resolver), which nothing of the description reaches", async () => {
     const everyTask = [...(await taskHashes()).keys()].sort();
-    expect(await rerunBy("openapi/components/schemas")).toEqual(everyTask);
+    expect(everyTask).toContain("@bot-conversation/test-support#test");
+    expect(await rerunBy("openapi/components/schemas")).toEqual(everyTask.filter((task) => task !== "@bot-conversation/test-support#test"));
   });
 
   it("a change under packages/client re-runs the client's tasks and its dependants' only", async () => {

@@ -1,12 +1,9 @@
 import type { Server } from "node:http";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { launchChromium } from "@bot-conversation/test-support/browser";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { distDirectory } from "../../src/paths.ts";
 import { createStaticServer, listen } from "../../src/server.ts";
-
-/** Debian's Chromium, or the one CI names in CHROMIUM_PATH. */
-const executablePath = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
-const chromiumArgs = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 
 /** The built site open in headless Chromium, with what went wrong while it loaded. */
 export interface OpenSite {
@@ -46,7 +43,7 @@ export async function openSite(options: OpenSiteOptions = {}): Promise<OpenSite>
   const url = await listen(server, "127.0.0.1", 0);
   let browser: Browser | undefined;
   try {
-    browser = await chromium.launch({ executablePath, args: chromiumArgs, headless: true });
+    browser = await launchChromium();
     const page = await browser.newPage({ viewport: options.viewport ?? viewports.desktop });
     const errors: string[] = [];
     const foreignRequests: string[] = [];

@@ -1,13 +1,11 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { startSandboxServer, type RunningSandbox } from "@bot-conversation/sandbox";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { launchChromium } from "@bot-conversation/test-support/browser";
+import type { Browser, Page } from "playwright-core";
 import { inPageBaseUrl, type SandboxState } from "../../src/mocks.ts";
 import { serveStatic, type StaticSite } from "./static-server.ts";
 
-/** Debian's Chromium (or CHROMIUM_PATH), with the flags every browser test of the workspace uses. */
-const executablePath = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
-const chromiumArgs = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
 const dist = fileURLToPath(new URL("../../dist/", import.meta.url));
 
 /** An open inbox page. */
@@ -53,7 +51,7 @@ export async function startInboxRig(): Promise<InboxRig> {
   if (!existsSync(`${dist}index.html`)) throw new Error(`no built app at ${dist}: run pnpm --filter @bot-conversation/example-inbox build first`);
   const sandbox = await startSandboxServer({ host: "127.0.0.1", port: 0 });
   const site = await serveStatic(dist);
-  const browser: Browser = await chromium.launch({ executablePath, args: chromiumArgs, headless: true }).catch(async (error: unknown) => {
+  const browser: Browser = await launchChromium().catch(async (error: unknown) => {
     await Promise.all([sandbox.stop(), site.close()]);
     throw error;
   });

@@ -14,8 +14,11 @@ export interface ExportProgress {
  */
 export function exportProgress(stderr: NodeJS.WritableStream & { isTTY?: boolean }, stdout: { isTTY?: boolean }): ExportProgress {
   if (!stderr.isTTY || stdout.isTTY) return { update: () => {}, stop: () => {} };
+  // Until a second count arrives there is nothing to estimate from: the bar shows "ETA …", not cli-progress's "0s".
+  let estimated = false;
+  const formatTime = (seconds: number, options: cliProgress.Options, roundTo: number) => (estimated ? cliProgress.Format.TimeFormat(seconds, options, roundTo) : "…");
   const bar = new cliProgress.SingleBar(
-    { stream: stderr as NodeJS.WriteStream, format: "{bar} {value}/{total} conversations | {rate}/s | ETA {eta_formatted}", hideCursor: true, clearOnComplete: true, etaBuffer: 50 },
+    { stream: stderr as NodeJS.WriteStream, format: "{bar} {value}/{total} conversations | {rate}/s | ETA {eta_formatted}", formatTime, hideCursor: true, clearOnComplete: true, etaBuffer: 50 },
     cliProgress.Presets.shades_classic,
   );
   const started = performance.now();
@@ -24,6 +27,7 @@ export function exportProgress(stderr: NodeJS.WritableStream & { isTTY?: boolean
     update(count, total) {
       const rate = Math.round(count / Math.max((performance.now() - started) / 1000, 0.001));
       if (!running) bar.start(total, count, { rate });
+      else estimated = true;
       running = true;
       bar.setTotal(Math.max(total, count));
       bar.update(count, { rate });
@@ -31,6 +35,7 @@ export function exportProgress(stderr: NodeJS.WritableStream & { isTTY?: boolean
     stop() {
       if (running) bar.stop();
       running = false;
+      estimated = false;
     },
   };
 }

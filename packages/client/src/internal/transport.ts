@@ -6,7 +6,7 @@ import { describeFailure, redact } from "./redact.js";
 /** Access token, or a function (sync or async) called before every attempt so a token can be refreshed. */
 export type TokenSource = string | (() => string | Promise<string>);
 
-/** Receives one redacted line per attempt, e.g. `GET /api/v2/channels/conversations attempt 1: 200, request id r-1 in 12 ms`; `console.debug` fits. */
+/** Receives one redacted line per attempt, e.g. `GET /api/v2/channels/conversations attempt 1: 200, request id r-1 in 12 ms` (`no request id` when the server sends none); `console.debug` fits. */
 export type Logger = (line: string) => void;
 
 /** Settings of the fetch wrapper that openapi-fetch sends every request through: the client's checked options. */
@@ -108,7 +108,9 @@ export function createTransport({ token, fetch, timeoutMs = 60_000, maxRetries =
         // Otherwise no response arrived (refused, reset): repeating a GET cannot do harm twice.
       }
       if (response) {
-        log?.(`${response.status}, request id ${response.headers.get("x-request-id")}`);
+        const requestId = response.headers.get("x-request-id");
+        // The service documents no request id: a server that sends none gets "no request id", not "null".
+        log?.(`${response.status}, ${requestId === null ? "no request id" : `request id ${requestId}`}`);
         if (tries >= retries || !isRetryableStatus(response.status)) {
           // readResponse settles the attempt once the body has been read.
           call.settle = settle;
