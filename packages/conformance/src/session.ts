@@ -131,7 +131,7 @@ export class Session {
    */
   async exchange(request: Case, checks: ReadonlyArray<readonly [CheckName, ExchangeCheck]> = []): Promise<{ exchange: Exchange; failed: CheckName[] } | undefined> {
     // max_response_time already failed for this operation: its failure is known, and each further call would cost as long.
-    if (this.slow.has(request.operationId)) return undefined;
+    if ([...this.slow].some((id) => request.operationId === id || request.operationId.endsWith(` ${this.description.operations.get(id)?.path}`))) return undefined;
     let exchange: Exchange;
     try {
       exchange = await this.transport.send(request);

@@ -161,6 +161,7 @@ export async function checkBotFilter(session: Session): Promise<number | undefin
 
 /** A search known to match nothing is 200 with a page (an empty one: a page with items is `filter_match`'s to judge). */
 const emptyPage: ExchangeCheck = (exchange) => {
+  if (exchange.status >= 500) return notApplicable; // not_a_server_error's to report
   if (exchange.status === 200) return pageOf(exchange) ? undefined : notJudged("the 200 body is not a page of conversations");
   return `expected 200 with an empty page for a search that matches nothing; got ${exchange.status}`;
 };
