@@ -139,7 +139,7 @@ export async function checkBotFilter(session: Session): Promise<number | undefin
   const unknown = await search(session, { agentStageId: unknownIdentifier(session, "bot") }, [["bot_filter_match", findsNoConversation("an unknown agentStageId")]]);
   const bot = session.settings.agentStageId;
   if (!bot) {
-    session.results.skip("bot_filter_match", "partly: near misses of a known bot need --agent-stage-id");
+    session.results.skip("bot_filter_match", "near misses of a known bot need --agent-stage-id");
     return unknown?.status;
   }
   const nearMisses = [otherLetterCase(bot), bot.length > 1 ? bot.slice(0, -1) : undefined].filter((value): value is string => value !== undefined);
