@@ -113,6 +113,26 @@ describe("bot-conversation check: usage", () => {
     }
   });
 
+  it("a rate limit that does not fit in the run's bounds ends it with exit 3 and a report that says why, no check failed on the 429", async () => {
+    const limited = await startFaultyProxy(
+      { baseUrl: "http://sandbox.test", fetch: sandbox().fetch },
+      { request: (url) => (url.searchParams.has("pageIndex") ? { status: 429, headers: { "retry-after": "120", "content-type": "application/json" }, body: "{}" } : undefined) },
+    );
+    try {
+      const json = join(directory, "limited.json");
+      const run = await check(["--base-url", limited.url, "--token", token, "--json", json, ...fast]);
+      expect(run.code).toBe(3);
+      expect(run.stdout).toContain("The server's rate limit kept the run from finishing within its bounds");
+      expect(run.stdout).toContain("the server asked to wait 120 s (Retry-After), more than the 60 s the kit waits for one answer");
+      const report = JSON.parse(await readFile(json, "utf8")) as { stopped: string; findings: { name: string; value: unknown }[]; checks: { status: string }[] };
+      expect(report.stopped).toBe("rate-limit");
+      expect(report.findings.find((finding) => finding.name === "rate_limit")?.value).toEqual({ status: 429, retryAfterSeconds: 120 });
+      expect(report.checks.filter((entry) => entry.status === "failed")).toEqual([]);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it("--max-time shorter than the first answer still writes a report: every check not run, with that reason, and the run fails (nothing verified)", async () => {
     const slow = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox().fetch }, { delayMs: () => 1500 });
     try {

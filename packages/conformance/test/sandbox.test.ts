@@ -47,6 +47,14 @@ describe("against the sandbox", () => {
     expect(finding(report, "date_range_end")).toBe("inclusive");
     expect(finding(report, "unlisted_query_parameters")).toBe("rejected");
     expect(finding(report, "error_body_layout")).toMatchObject({ 401: expect.stringContaining("(application/json)") });
+    // The open points the kit now asks about, as the sandbox answers them.
+    expect(finding(report, "unlisted_variable")).toBe("rejected");
+    expect(finding(report, "auth_order")).toBe("token first");
+    expect(finding(report, "unknown_bot_search")).toBe("empty page");
+    expect(finding(report, "date_filter_forms")).toEqual({ dateOnly: "refused (400)", offsetLess: "refused (400)" });
+    expect(finding(report, "head_and_options")).toEqual({ HEAD: 200, OPTIONS: 405 });
+    expect(finding(report, "date_time_offsets")).toEqual({ latestMessageOn: expect.objectContaining({ withoutOffset: 0 }) });
+    expect(finding(report, "rate_limit")).toBeUndefined();
   });
 
   it("the same seed sends the same requests; another seed, others", async () => {
