@@ -221,6 +221,9 @@ export class Session {
     if (exchange.status >= 400 && this.knowledge.errors.length < 200) this.knowledge.errors.push(exchange);
     if (exchange.case.operationId === "searchConversations" && exchange.status === 200 && exchange.isJson) {
       this.knowledge.pages.push(exchange);
+      // With --agent-stage-id the edges and oracles search that bot: conversations of other bots are not theirs to look for.
+      const bot = this.settings.agentStageId;
+      if (bot !== undefined && exchange.case.query["agentStageId"] !== bot) return;
       const items = (exchange.json as { items?: unknown }).items;
       if (!Array.isArray(items)) return;
       const channelIds = this.knowledge.channelIds as string[];

@@ -57,6 +57,33 @@ describe("against the sandbox", () => {
     expect(finding(report, "rate_limit")).toBeUndefined();
   });
 
+  it("with a second bot's conversations in the data, a run for one bot still holds: the other bot's conversations are not looked for under it", async () => {
+    const fixture = exampleFixture();
+    const other = "another-bot";
+    const twoBots = await createSandbox({
+      fixture: {
+        bots: [...fixture.bots, { agentStageId: other, triggers: [] }],
+        conversations: [
+          // Ten conversations for the bot checked, and a newer, larger set for the other: the first unfiltered page holds only the other's.
+          ...fixture.conversations.slice(0, 10),
+          ...fixture.conversations.map((entry) => ({
+            ...entry,
+            agentStageId: other,
+            startedOn: new Date(Date.parse(entry.startedOn) + 2 * 86_400_000).toISOString(),
+            conversation: { ...entry.conversation, id: `other-${entry.conversation.id}`, channelData: null },
+          })),
+        ],
+      },
+    });
+    try {
+      const report = await fullRun(twoBots.fetch);
+      expect(failing(report)).toEqual([]);
+      expect(report.checks.find((check) => check.name === "bot_filter_match")!.passed).toBeGreaterThan(0);
+    } finally {
+      await twoBots.close();
+    }
+  });
+
   it("the same seed sends the same requests; another seed, others", async () => {
     const counts = (report: ConformanceReport) => report.checks.map((check) => [check.name, check.passed, check.failed]);
     const first = await fullRun(sandbox().fetch, { allowFire: false });
