@@ -1,3 +1,4 @@
+import { parseDateTime } from "@bot-conversation/client";
 import type { ConversationSummary } from "@bot-conversation/types";
 import { caseFor, mediaTypeOf, type Exchange } from "./case.ts";
 import { hasOffset } from "./checks/filters.ts";
@@ -41,10 +42,10 @@ export interface DiscoveryInput {
 type Summary = ConversationSummary;
 
 const orders: ReadonlyArray<readonly [string, (left: Summary, right: Summary) => number]> = [
-  ["startedOn descending", (left, right) => Date.parse(right.startedOn) - Date.parse(left.startedOn)],
-  ["startedOn ascending", (left, right) => Date.parse(left.startedOn) - Date.parse(right.startedOn)],
-  ["latestMessageOn descending", (left, right) => Date.parse(right.latestMessageOn) - Date.parse(left.latestMessageOn)],
-  ["latestMessageOn ascending", (left, right) => Date.parse(left.latestMessageOn) - Date.parse(right.latestMessageOn)],
+  ["startedOn descending", (left, right) => parseDateTime(right.startedOn) - parseDateTime(left.startedOn)],
+  ["startedOn ascending", (left, right) => parseDateTime(left.startedOn) - parseDateTime(right.startedOn)],
+  ["latestMessageOn descending", (left, right) => parseDateTime(right.latestMessageOn) - parseDateTime(left.latestMessageOn)],
+  ["latestMessageOn ascending", (left, right) => parseDateTime(left.latestMessageOn) - parseDateTime(right.latestMessageOn)],
   ["id ascending", (left, right) => (left.id < right.id ? -1 : left.id > right.id ? 1 : 0)],
 ];
 

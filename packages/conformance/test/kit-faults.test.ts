@@ -70,6 +70,19 @@ const faults: ReadonlyArray<{ name: string; check: CheckName; related?: CheckNam
     fault: { request: (url, _headers, _upstream, body) => (isFire(url) && (["string", "number"].includes(typeof payloadOf(body)) || Array.isArray(payloadOf(body))) ? fired() : undefined) },
     options: firing,
   },
+  {
+    name: "an external conversation id matched by its session whatever the suffix",
+    check: "unknown_conversation_not_found",
+    fault: {
+      request: (url, _headers, upstream, body) => {
+        const request = JSON.parse(body || "{}") as { externalConversationId?: unknown };
+        const id = request.externalConversationId;
+        if (!isFire(url) || typeof id !== "string" || !id.includes("|") || id.endsWith("|livechat")) return undefined;
+        return upstream(url, JSON.stringify({ ...request, externalConversationId: `${id.split("|")[0]}|livechat` }));
+      },
+    },
+    options: firing,
+  },
   { name: "the token compared without letter case", check: "ignored_auth", fault: { request: (_url, headers) => void (headers.get("x-token")?.toLowerCase() === "sandbox-token" && headers.set("x-token", "sandbox-token")) } },
   { name: "white space removed from the token", check: "ignored_auth", fault: { request: (_url, headers) => void (headers.has("x-token") && headers.set("x-token", headers.get("x-token")!.replace(/\s+/g, ""))) } },
   {
