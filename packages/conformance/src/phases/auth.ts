@@ -34,7 +34,8 @@ export async function checkAuthentication(session: Session, triggers: readonly E
   await each("listExternalEventTriggers", { path: { agentStageId: bot ?? unknownBot } }, bot === undefined);
   const order = await send({ ...caseFor(operationOf(session.description, "listExternalEventTriggers"), { path: { agentStageId: unknownBot }, authentication: "wrong" }), unknownTarget: true });
   if (session.settings.allowFire) {
-    await each("fireExternalEvent", { body: guardedFire(session, triggers) ?? unknownFire(session) }, guardedFire(session, triggers) === undefined);
+    const guarded = guardedFire(session, triggers);
+    await each("fireExternalEvent", { body: guarded ?? unknownFire(session) }, guarded === undefined);
     await send({ ...caseFor(operationOf(session.description, "fireExternalEvent"), { body: unknownFire(session), authentication: "wrong" }), unknownTarget: true });
   } else {
     session.results.skip("ignored_auth", "fireExternalEvent not checked: it is a POST (--allow-fire)");
