@@ -131,7 +131,7 @@ const findsNoConversation =
 
 /**
  * `bot_filter_match`: the items carry no bot, so the bot filter is checked by what it must not find:
- * an unknown bot, and near misses of the known one (another letter case, a prefix), find nothing; the
+ * an unknown bot, and near misses of the known one (a prefix; another letter case unless it is a UUID), find nothing; the
  * known bot's total is at most the total of a search without the bot filter. Returns the status of
  * the unknown bot's search, for discovery.
  */
@@ -142,7 +142,9 @@ export async function checkBotFilter(session: Session): Promise<number | undefin
     session.results.skip("bot_filter_match", "near misses of a known bot need --agent-stage-id");
     return unknown?.status;
   }
-  const nearMisses = [otherLetterCase(bot), bot.length > 1 ? bot.slice(0, -1) : undefined].filter((value): value is string => value !== undefined);
+  // A UUID in another letter case is the same UUID (RFC 9562 reads them case-insensitively): only its prefix is a near miss.
+  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(bot);
+  const nearMisses = [isUuid ? undefined : otherLetterCase(bot), bot.length > 1 ? bot.slice(0, -1) : undefined].filter((value): value is string => value !== undefined);
   for (const nearMiss of nearMisses) await search(session, { agentStageId: nearMiss }, [["bot_filter_match", findsNoConversation(`agentStageId=${nearMiss}, a near miss of the bot ${bot}`)]]);
   const mine = await search(session, { agentStageId: bot });
   const all = await search(session, {});
