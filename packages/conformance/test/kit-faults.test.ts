@@ -222,14 +222,15 @@ const openPoints: ReadonlyArray<{ name: string; fault: Fault | (() => Fault); fi
     value: "lookup first",
   },
   {
-    name: "a rate limit of 20 requests in 100 ms, answered 429 with Retry-After",
+    name: "a rate limit of 20 requests a second, answered 429 with Retry-After",
     // One limiter per run (a proxy per seed): a run is limited by its own pace.
     fault: () => {
       const recent: number[] = [];
       return {
         request: () => {
           const now = Date.now();
-          while (recent.length > 0 && recent[0]! < now - 100) recent.shift();
+          // A second's window: any machine sends its first 20 requests within it, so the limit is always met.
+          while (recent.length > 0 && recent[0]! < now - 1000) recent.shift();
           if (recent.length >= 20) return { status: 429, headers: { "retry-after": "1", "content-type": "application/json" }, body: "{}" };
           recent.push(now);
           return undefined;
@@ -238,7 +239,7 @@ const openPoints: ReadonlyArray<{ name: string; fault: Fault | (() => Fault); fi
     },
     finding: "rate_limit",
     value: { status: 429, retryAfterSeconds: 1 },
-    options: { allowFire: false, maxRequests: 250 },
+    options: { allowFire: false, maxRequests: 120 },
   },
 ];
 
