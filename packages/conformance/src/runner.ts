@@ -1,5 +1,5 @@
 import { applyBaseline, isKnownFailure } from "./baseline.ts";
-import { requestLineOf } from "./case.ts";
+import { requestLineOf, tokenFor } from "./case.ts";
 import type { CheckName } from "./checks/index.ts";
 import { coverageOf, weakDataWarnings, type OperationCoverage } from "./coverage.ts";
 import { loadDescription, type Description } from "./description.ts";
@@ -121,7 +121,9 @@ export async function runConformance(options: ConformanceOptions, description: D
     },
     (name, failure) => isKnownFailure(resolved.baseline, name, failure),
   );
-  const session = new Session(transport, results, description, { ...resolved, tokenHasLetters: resolved.token.toLowerCase() !== resolved.token.toUpperCase() });
+  // A variant that HTTP would read as the token itself (no letters to re-case; a trailing space trimmed) is no wrong token.
+  const tokenVariants = (["case", "spaced"] as const).filter((variant) => tokenFor(variant, resolved.token)?.trim() !== resolved.token);
+  const session = new Session(transport, results, description, { ...resolved, tokenVariants });
   const phases: PhaseTiming[] = [];
   const warnings: string[] = [];
   const timed = async <T>(name: string, checks: CheckName[], body: () => Promise<T>): Promise<T | undefined> => {

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { Case, Exchange } from "./case.ts";
+import type { Authentication, Case, Exchange } from "./case.ts";
 import { hasOffset } from "./checks/filters.ts";
 import { responseChecks, type CheckName } from "./checks/index.ts";
 import type { CheckContext, ExchangeCheck, Verdict } from "./checks/types.ts";
@@ -63,8 +63,8 @@ export interface PhaseSettings {
   readonly decisions: AcceptedDecisions;
   /** The bound of `max_response_time`, when asked for. */
   readonly maxResponseTimeMs?: number | undefined;
-  /** Whether the token has letters, so another letter case of it is another token (`ignored_auth`). */
-  readonly tokenHasLetters?: boolean;
+  /** The variants of the token that are another token (`case` needs letters, `spaced` two characters), for `ignored_auth`. */
+  readonly tokenVariants?: readonly Authentication[];
 }
 
 /** One run's shared state: sends cases, applies checks, records outcomes. */

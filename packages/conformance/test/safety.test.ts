@@ -76,3 +76,17 @@ describe("safe against a real service", () => {
     expect(report.warnings).toEqual([]);
   });
 });
+
+describe("variants of the token", () => {
+  it.each(["12345678", "t"])("a token %s whose re-cased or spaced variant HTTP reads as the token itself is never sent as a wrong one", async (token) => {
+    // A server whose token is this one: the proxy lets it (and only it) in as the sandbox's.
+    const proxy = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox().fetch }, { request: (_url, headers) => void (headers.get("x-token") === token && headers.set("x-token", "sandbox-token")) });
+    try {
+      const report = await runConformance({ ...base, token, baseUrl: proxy.url });
+      expect(report.checks.filter((check) => check.failed > 0).map((check) => check.name)).toEqual([]);
+      expect(report.checks.find((check) => check.name === "ignored_auth")!.passed).toBeGreaterThan(0);
+    } finally {
+      await proxy.close();
+    }
+  });
+});

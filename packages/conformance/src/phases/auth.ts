@@ -6,9 +6,9 @@ import { variablesByType } from "./fire.ts";
 import { unknownIdentifier } from "./triggers.ts";
 import { nearMissesOf } from "../variable-values.ts";
 
-/** Every way of sending a bad credential; `case` only for a token with letters. */
+/** Every way of sending a bad credential; of the token's variants, those that are another token. */
 function badCredentials(session: Session): Authentication[] {
-  return ["none", "wrong", "empty", "query", ...(session.settings.tokenHasLetters ? (["case"] as const) : []), "spaced"];
+  return ["none", "wrong", "empty", "query", ...(session.settings.tokenVariants ?? [])];
 }
 
 /**
