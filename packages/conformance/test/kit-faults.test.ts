@@ -188,6 +188,8 @@ describe("what server teams ship, one fault at a time, across 20 seeds", () => {
 
 /** Points the seed leaves open, answered another way than the sandbox does: a finding each, never a failure. */
 const openPoints: ReadonlyArray<{ name: string; fault: Fault | (() => Fault); finding: string; value: unknown; options?: Partial<ConformanceOptions> }> = [
+  { name: "HEAD answered as GET and OPTIONS refused (the sandbox's own answers)", fault: {}, finding: "head_and_options", value: { HEAD: 200, OPTIONS: 405 } },
+  { name: "an unlisted variable rejected with the 500 (the sandbox's own answer)", fault: {}, finding: "unlisted_variable", value: "rejected", options: firing },
   {
     name: "HEAD refused and OPTIONS answered with 204",
     fault: { request: (url, _headers, _upstream, _body, method) => (isSearch(url) && method === "HEAD" ? { status: 405, headers: { allow: "GET" }, body: "" } : isSearch(url) && method === "OPTIONS" ? { status: 204, headers: { allow: "GET" }, body: "" } : undefined) },
