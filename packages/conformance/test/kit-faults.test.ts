@@ -243,6 +243,16 @@ const openPoints: ReadonlyArray<{ name: string; fault: Fault | (() => Fault); fi
     value: { status: 429, retryAfterSeconds: 1 },
     options: { allowFire: false, maxRequests: 120 },
   },
+  {
+    name: "a 503 with Retry-After once, as a server shedding load answers",
+    fault: () => {
+      let requests = 0;
+      return { request: () => (++requests === 30 ? { status: 503, headers: { "retry-after": "1", "content-type": "application/json" }, body: "{}" } : undefined) };
+    },
+    finding: "rate_limit",
+    value: { status: 503, retryAfterSeconds: 1 },
+    options: { allowFire: false, maxRequests: 120 },
+  },
 ];
 
 describe("open points answered either way, across 20 seeds: a finding, never a failure", () => {
