@@ -45,7 +45,7 @@ describe("bot-conversation check", () => {
     const junit = join(directory, "report.xml");
     const result = await command(["check", "--base-url", http.url, "--token", "sandbox-token", "--agent-stage-id", fixtureBot, "--seed", "4", "--rate", "0", "--json", json, "--junit", junit]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("Result: every check that ran held (14 passed, 0 failed, 0 not judged, 6 not run).");
+    expect(result.stdout).toContain("Result: every check that ran held (18 passed, 0 failed, 0 not judged, 8 not run).");
     const report = JSON.parse(await readFile(json, "utf8")) as { passed: boolean; seed: number };
     expect(report).toMatchObject({ passed: true, seed: 4 });
     const xml = await readFile(junit, "utf8");

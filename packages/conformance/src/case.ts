@@ -2,9 +2,28 @@ import { tokenPlaceholder } from "./redact.ts";
 
 /**
  * How a request authenticates: with the configured token, with none, with a token that cannot be
- * valid, with an empty `X-Token`, or with the token in the query string instead of the header.
+ * valid, with an empty `X-Token`, with the token in the query string instead of the header, with the
+ * token in another letter case, or with a space inside the token (after its first character).
  */
-export type Authentication = "token" | "none" | "wrong" | "empty" | "query";
+export type Authentication = "token" | "none" | "wrong" | "empty" | "query" | "case" | "spaced";
+
+/** The `X-Token` an authentication sends for `token`, or undefined for none (`none`, `query`). */
+export function tokenFor(authentication: Authentication, token: string): string | undefined {
+  switch (authentication) {
+    case "token":
+      return token;
+    case "wrong":
+      return wrongToken;
+    case "empty":
+      return "";
+    case "case":
+      return [...token].map((character) => (character === character.toUpperCase() ? character.toLowerCase() : character.toUpperCase())).join("");
+    case "spaced":
+      return `${token.slice(0, 1)} ${token.slice(1)}`;
+    default:
+      return undefined;
+  }
+}
 
 /** One request the kit sends: an operation with concrete values (Schemathesis calls this a case). */
 export interface Case {
@@ -24,6 +43,8 @@ export interface Case {
   readonly accept?: string;
   /** For a method the description does not list on the path: the methods it does list (`unsupported_method`). */
   readonly documentedMethods?: readonly string[];
+  /** The request names a bot, trigger or conversation the server does not have (a 404 may come before a 401: the seed states no order). */
+  readonly unknownTarget?: boolean;
 }
 
 /** The response to a case, read whole. */
@@ -42,6 +63,8 @@ export interface Exchange {
   readonly isJson: boolean;
   /** Time from sending to the end of the body, in milliseconds. */
   readonly elapsedMs: number;
+  /** Set when the body's bytes are not valid UTF-8 (`text` then holds replacement characters). */
+  readonly invalidUtf8?: boolean;
 }
 
 /** The query parameter that carries the token in an `authentication: "query"` case. */
@@ -70,6 +93,9 @@ export function curlOf(baseUrl: string, request: Case): string {
   if (request.authentication === "token") parts.push("-H", `"X-Token: ${tokenPlaceholder}"`);
   if (request.authentication === "wrong") parts.push("-H", shellQuote(`X-Token: ${wrongToken}`));
   if (request.authentication === "empty") parts.push("-H", shellQuote("X-Token;"));
+  // The variants of the token are made by the shell from the variable, so the line never carries the value.
+  if (request.authentication === "case") parts.push("-H", `"X-Token: $(printf %s "${tokenPlaceholder}" | tr 'a-zA-Z' 'A-Za-z')"`);
+  if (request.authentication === "spaced") parts.push("-H", `"X-Token: \${${tokenPlaceholder.slice(1)}:0:1} \${${tokenPlaceholder.slice(1)}:1}"`);
   parts.push("-H", shellQuote(`Accept: ${request.accept ?? "application/json"}`));
   if (request.body !== undefined) parts.push("-H", shellQuote("Content-Type: application/json"), "--data", shellQuote(JSON.stringify(request.body)));
   const url = urlOf(baseUrl, request, "TOKEN_IN_QUERY").href;
@@ -81,7 +107,15 @@ export function curlOf(baseUrl: string, request: Case): string {
 /** The request in one line for a failure: method, URL (token as `$BOT_CONVERSATION_TOKEN`) and body. */
 export function requestLineOf(baseUrl: string, request: Case): string {
   const body = request.body === undefined ? "" : ` ${JSON.stringify(request.body)}`;
-  const token = { token: "X-Token set", none: "no X-Token", wrong: "a wrong X-Token", empty: "an empty X-Token", query: "the token in the query string, no X-Token" }[request.authentication];
+  const token = {
+    token: "X-Token set",
+    none: "no X-Token",
+    wrong: "a wrong X-Token",
+    empty: "an empty X-Token",
+    query: "the token in the query string, no X-Token",
+    case: "the token in another letter case",
+    spaced: "the token with a space inside",
+  }[request.authentication];
   return `${request.method} ${urlOf(baseUrl, request).href}${body} (${token}${request.accept ? `, Accept: ${request.accept}` : ""})`;
 }
 

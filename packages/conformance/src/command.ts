@@ -15,8 +15,8 @@ import { progressBar } from "./report/progress.ts";
 import { redactToken } from "./redact.ts";
 import { runConformance, ServerUnusableError, type ConformanceReport } from "./runner.ts";
 
-/** Exit codes: no new failure; a new failure; bad usage or an unusable server; stopped by Ctrl-C with no failure. */
-export const exitCodes = { passed: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+/** Exit codes: no new failure; a new failure; bad usage or an unusable server; the server's rate limit kept the run from finishing within its bounds; stopped by Ctrl-C with no failure. */
+export const exitCodes = { passed: 0, failed: 1, usage: 2, incomplete: 3, interrupted: 130 } as const;
 
 /** Where the command writes, and what stops it (tests pass their own). */
 export interface CommandIo {
@@ -264,6 +264,8 @@ async function check(flags: CheckFlags, io: CommandIo): Promise<number> {
     io.stderr.write(`Baseline written to ${merged.baseline}: ${baseline.failures.length} known failures, ${Object.keys(baseline.findings).length} findings.\n`);
     return report.stopped === "interrupted" ? exitCodes.interrupted : exitCodes.passed;
   }
+  if (!report.passed && report.newFailures > 0) return exitCodes.failed;
+  if (report.stopped === "rate-limit") return exitCodes.incomplete;
   if (!report.passed) return exitCodes.failed;
   return report.stopped === "interrupted" ? exitCodes.interrupted : exitCodes.passed;
 }

@@ -37,8 +37,8 @@ export interface AcceptedDecisions {
   readonly maxPageSize?: number;
   /** Whether a date bound at an item's exact instant includes it: `inclusive` or `exclusive` (both bounds alike). */
   readonly dateRangeBounds?: "inclusive" | "exclusive";
-  /** Shape of the trigger list: `single` accepts one descriptor object where the description declares an array. */
-  readonly triggerListShape?: "array" | "single";
+  /** Shape of the trigger list the server has chosen (`array`, `single` descriptor, or `wrapped` in an object): any other shape then fails. */
+  readonly triggerListShape?: "array" | "single" | "wrapped";
   /** Media types of error bodies besides the documented ones, e.g. `application/problem+json`. */
   readonly errorMediaTypes?: readonly string[];
 }
@@ -47,7 +47,7 @@ export interface AcceptedDecisions {
 export const decisionKeys: Readonly<Record<keyof AcceptedDecisions, string>> = {
   maxPageSize: "an integer of at least 1",
   dateRangeBounds: '"inclusive" or "exclusive"',
-  triggerListShape: '"array" or "single"',
+  triggerListShape: '"array", "single" or "wrapped"',
   errorMediaTypes: "an array of media types",
 };
 
@@ -65,7 +65,7 @@ export function parseDecisions(value: unknown, where: string): AcceptedDecisions
   const { maxPageSize, dateRangeBounds, triggerListShape, errorMediaTypes } = entries;
   if (maxPageSize !== undefined && !(Number.isInteger(maxPageSize) && (maxPageSize as number) >= 1)) bad("maxPageSize");
   if (dateRangeBounds !== undefined && dateRangeBounds !== "inclusive" && dateRangeBounds !== "exclusive") bad("dateRangeBounds");
-  if (triggerListShape !== undefined && triggerListShape !== "array" && triggerListShape !== "single") bad("triggerListShape");
+  if (triggerListShape !== undefined && !["array", "single", "wrapped"].includes(triggerListShape as string)) bad("triggerListShape");
   if (errorMediaTypes !== undefined && !(Array.isArray(errorMediaTypes) && errorMediaTypes.every((type) => typeof type === "string" && /^[\w.+-]+\/[\w.+-]+$/.test(type)))) {
     bad("errorMediaTypes");
   }

@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { parseDateTime } from "@bot-conversation/client";
 
 /** A JSON Schema 2020-12 schema as OpenAPI 3.1 writes it. */
 export type Schema = Record<string, unknown>;
@@ -93,6 +94,8 @@ export function loadDescription(path = descriptionPath): Description {
   const document = JSON.parse(readFileSync(path, "utf8")) as Schema;
   const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
   addFormats.default(ajv);
+  // One date rule: the client's parseDateTime (ajv-formats' own date-time accepts a space for the T).
+  ajv.addFormat("date-time", { type: "string", validate: (text: string) => !Number.isNaN(parseDateTime(text)) });
   ajv.addSchema({ ...document, $id: documentId }, documentId);
   const compiled = new Map<string, ValidateFunction>();
 

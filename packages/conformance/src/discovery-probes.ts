@@ -52,3 +52,34 @@ export async function discoverUnlistedParameters(session: Session, add: AddFindi
     answer.page ? "ignored" : "rejected",
   );
 }
+
+/** Date filter values ISO 8601 allows but the one date rule does not name an instant by: a date alone and a time without an offset. */
+export async function discoverDateFilterForms(session: Session, add: AddFinding, startedOn: string | undefined): Promise<void> {
+  if (!startedOn) return;
+  const forms = { dateOnly: startedOn.slice(0, 10), offsetLess: startedOn.slice(0, 19) };
+  const value: Record<string, string> = {};
+  for (const [form, text] of Object.entries(forms)) {
+    const answer = await search(session, { startFromDate: text });
+    if (!answer) return;
+    value[form] = answer.page ? "accepted" : `refused (${answer.status})`;
+  }
+  add(
+    "date_filter_forms",
+    "Dates (filters, `DateTime` variables)",
+    `startFromDate as a date alone (${forms.dateOnly}) is ${value["dateOnly"]}; as a time without an offset (${forms.offsetLess}) it is ${value["offsetLess"]}.`,
+    value,
+  );
+}
+
+/** HEAD and OPTIONS on the search path, which the description does not list: what the server answers. */
+export async function discoverHeadAndOptions(session: Session, add: AddFinding): Promise<void> {
+  const path = operationOf(session.description, "searchConversations").path;
+  const value: Record<string, number> = {};
+  for (const method of ["HEAD", "OPTIONS"]) {
+    if (!session.canSend) return;
+    const answer = await session.exchange({ operationId: `${method} ${path}`, method, path, query: {}, authentication: "token" });
+    if (!answer) return;
+    value[method] = answer.exchange.status;
+  }
+  add("head_and_options", "Methods HEAD and OPTIONS", `HEAD on the search path answers ${value["HEAD"]}; OPTIONS answers ${value["OPTIONS"]}.`, value);
+}

@@ -1,10 +1,13 @@
+import { parseDateTime } from "@bot-conversation/client";
 import type { ConversationSummary } from "@bot-conversation/types";
 import { caseFor, mediaTypeOf, type Exchange } from "./case.ts";
+import { hasOffset } from "./checks/filters.ts";
 import { pageOf } from "./checks/paging.ts";
 import { readDecisions } from "./decisions.ts";
-import { discoverDateRangeEnd, discoverMaximumPageSize, discoverUnlistedParameters } from "./discovery-probes.ts";
+import { discoverDateFilterForms, discoverDateRangeEnd, discoverHeadAndOptions, discoverMaximumPageSize, discoverUnlistedParameters } from "./discovery-probes.ts";
 import { operationOf } from "./description.ts";
 import type { Session } from "./session.ts";
+import { readTriggerList } from "./trigger-list.ts";
 
 /** What a run learnt about a point the service leaves open; a finding, never a failure. */
 export interface Finding {
@@ -28,15 +31,21 @@ export interface DiscoveryInput {
   readonly triggerList: Exchange | undefined;
   /** Statuses of the fire requests that named the conversation by one identifier and an unknown one by the other. */
   readonly precedence: { byConversationId?: number; byExternalConversationId?: number } | undefined;
+  /** Status of a search naming an unknown bot. */
+  readonly unknownBotSearch?: number | undefined;
+  /** Status of the trigger list of an unknown bot asked for with a wrong token (401 or 404: which comes first). */
+  readonly unknownBotWrongToken?: number | undefined;
+  /** Status of a fire naming an unlisted variable (with --allow-fire). */
+  readonly unlistedVariable?: number | undefined;
 }
 
 type Summary = ConversationSummary;
 
 const orders: ReadonlyArray<readonly [string, (left: Summary, right: Summary) => number]> = [
-  ["startedOn descending", (left, right) => Date.parse(right.startedOn) - Date.parse(left.startedOn)],
-  ["startedOn ascending", (left, right) => Date.parse(left.startedOn) - Date.parse(right.startedOn)],
-  ["latestMessageOn descending", (left, right) => Date.parse(right.latestMessageOn) - Date.parse(left.latestMessageOn)],
-  ["latestMessageOn ascending", (left, right) => Date.parse(left.latestMessageOn) - Date.parse(right.latestMessageOn)],
+  ["startedOn descending", (left, right) => parseDateTime(right.startedOn) - parseDateTime(left.startedOn)],
+  ["startedOn ascending", (left, right) => parseDateTime(left.startedOn) - parseDateTime(right.startedOn)],
+  ["latestMessageOn descending", (left, right) => parseDateTime(right.latestMessageOn) - parseDateTime(left.latestMessageOn)],
+  ["latestMessageOn ascending", (left, right) => parseDateTime(left.latestMessageOn) - parseDateTime(right.latestMessageOn)],
   ["id ascending", (left, right) => (left.id < right.id ? -1 : left.id > right.id ? 1 : 0)],
 ];
 
@@ -72,11 +81,33 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
   await discoverMaximumPageSize(session, add);
   await discoverDateRangeEnd(session, add, plain?.page.items[0]?.startedOn);
   await discoverUnlistedParameters(session, add);
+  await discoverDateFilterForms(session, add, plain?.page.items[0]?.startedOn);
+  await discoverHeadAndOptions(session, add);
+
+  if (input.unknownBotSearch !== undefined) {
+    const empty = input.unknownBotSearch === 200;
+    add("unknown_bot_search", "Search error statuses", empty ? "A search for an unknown agentStageId is 200 with no conversation." : `A search for an unknown agentStageId is refused with ${input.unknownBotSearch}.`, empty ? "empty page" : input.unknownBotSearch);
+  }
+  if (input.unknownBotWrongToken !== undefined) {
+    const status = input.unknownBotWrongToken;
+    const sentence =
+      status === 401 ? "The trigger list of an unknown bot with a wrong token is 401: the token is checked before the bot is looked up." : status === 404 ? "The trigger list of an unknown bot with a wrong token is 404: the bot is looked up before the token is checked." : `The trigger list of an unknown bot with a wrong token is ${status}.`;
+    add("auth_order", "Order of 401 and 404", sentence, status === 401 ? "token first" : status === 404 ? "lookup first" : status);
+  }
+  if (input.unlistedVariable !== undefined) {
+    const accepted = input.unlistedVariable >= 200 && input.unlistedVariable < 300;
+    add("unlisted_variable", "Unlisted variables in a fire payload", accepted ? "A variable the trigger does not list is ignored: the event fired (200)." : `A variable the trigger does not list is refused with ${input.unlistedVariable}.`, accepted ? "ignored" : "rejected");
+  }
 
   if (input.triggerList) {
-    const body = input.triggerList.json;
-    const shape = Array.isArray(body) ? "array" : typeof body === "object" && body !== null ? "single" : "other";
-    const sentence = { array: "a JSON array of descriptors", single: "a single descriptor object", other: "neither an array nor an object" }[shape];
+    const list = readTriggerList(input.triggerList.json);
+    const shape = list.shape;
+    const sentence = {
+      array: "a JSON array of descriptors",
+      single: "a single descriptor object",
+      wrapped: `an object wrapping the array of descriptors in ${JSON.stringify(list.property)}`,
+      other: "neither an array, a descriptor, nor an object wrapping one array",
+    }[shape];
     add("trigger_list_shape", "Trigger list shape", `The trigger list is ${sentence}.`, shape);
   }
 
@@ -107,9 +138,30 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
       directions,
     );
     const nicknames = [...new Set(items.flatMap((item) => (item.members ?? []).map((member) => (member.nickname === null ? "null" : Array.isArray(member.nickname) ? "array" : typeof member.nickname))))];
+    const latest = items.map((item) => item.latestMessageOn as unknown).filter((value): value is string => typeof value === "string");
+    const offsetLess = latest.filter((value) => !hasOffset(value));
+    add(
+      "date_time_offsets",
+      "Offsets of `latestMessageOn` and an activity's `timestamp`",
+      offsetLess.length === 0
+        ? `Every latestMessageOn seen (${latest.length}) carries an offset.`
+        : `${offsetLess.length} of ${latest.length} latestMessageOn values carry no offset (first ${JSON.stringify(offsetLess[0])}); the service names none for it.`,
+      { latestMessageOn: { withOffset: latest.length - offsetLess.length, withoutOffset: offsetLess.length } },
+    );
     add("nickname_types", "`nickname` type", `members[].nickname values seen are of type ${nicknames.join(", ") || "(no members)"}.`, nicknames);
   }
 
+  const limits = session.rateLimits;
+  if (limits.length > 0) {
+    const first = limits[0]!;
+    const slowest = limits.at(-1)!;
+    add(
+      "rate_limit",
+      "Rate limits, payload size, time-outs",
+      `The server answered ${first.status} with a wait of ${first.retryAfterMs / 1000} s after ${first.afterRequests} requests (${limits.length} times in all); the kit waited each time and slowed to ${slowest.slowedTo} requests per second.`,
+      { status: first.status, retryAfterSeconds: first.retryAfterMs / 1000 },
+    );
+  }
   const headers = [...session.knowledge.headerNames];
   const rateLimit = headers.filter((name) => /rate-?limit|retry-after/.test(name));
   add("rate_limit_headers", "Rate limits, payload size, time-outs", rateLimit.length > 0 ? `Rate-limit headers seen: ${rateLimit.join(", ")}.` : "No rate-limit header was seen.", rateLimit);

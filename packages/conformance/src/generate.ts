@@ -1,7 +1,8 @@
-import { validateEventPayload } from "@bot-conversation/client";
+import { parseDateTime, validateEventPayload } from "@bot-conversation/client";
 import type { ExternalEventTrigger, VariableType } from "@bot-conversation/types";
 import fc from "fast-check";
 import type { Operation, Parameter, Schema } from "./description.ts";
+import { variableTypeTable } from "./variable-values.ts";
 
 /** Values seen in the server's own data, so generated filters hit real conversations. */
 export interface Observed {
@@ -72,7 +73,7 @@ function orderRanges(query: Record<string, string>): Record<string, string> {
   ] as const) {
     const low = query[from];
     const high = query[to];
-    if (low !== undefined && high !== undefined && Date.parse(low) > Date.parse(high)) {
+    if (low !== undefined && high !== undefined && parseDateTime(low) > parseDateTime(high)) {
       query[from] = high;
       query[to] = low;
     }
@@ -98,7 +99,7 @@ const day = 86_400_000;
 export function dataQuery(operation: Operation, observed: Observed): fc.Arbitrary<Record<string, string>> {
   const parameters = new Map(operation.parameters.filter((parameter) => parameter.in === "query").map((parameter) => [parameter.name, parameter]));
   const candidates: Record<string, fc.Arbitrary<string>> = {};
-  const seenDate = observed.dates.length > 0 ? fc.constantFrom(...observed.dates).map((date) => Date.parse(date)) : undefined;
+  const seenDate = observed.dates.length > 0 ? fc.constantFrom(...observed.dates).map((date) => parseDateTime(date)) : undefined;
   for (const [name, parameter] of parameters) {
     if (Array.isArray(parameter.schema["enum"])) candidates[name] = fc.constantFrom(...(parameter.schema["enum"] as string[]));
     else if (name === "channelId" && observed.channelIds.length > 0) candidates[name] = fc.constantFrom(...observed.channelIds);
@@ -152,19 +153,6 @@ export function pathValue(known: readonly string[]): fc.Arbitrary<string> {
   return fc.oneof(...(known.length > 0 ? [fc.constantFrom(...known)] : []), fc.string({ minLength: 1, maxLength: 24 }));
 }
 
-const word = fc.stringMatching(/^[A-Z][a-z]{1,9}$/);
-
-/** Values in the format of each variable type, by the service's variable-type table. */
-const rightValues: Record<VariableType, fc.Arbitrary<unknown>> = {
-  String: fc.string({ maxLength: 24 }),
-  Number: fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 }),
-  Boolean: fc.boolean(),
-  DateTime: dateTimes,
-  ComplexObject: fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean()), { maxKeys: 3 }),
-  PersonName: fc.tuple(word, word).map(([first, last]) => `${first} ${last}`),
-  File: fc.record({ name: fc.stringMatching(/^[a-z]{1,8}\.(pdf|png|txt)$/), fileUrl: fc.webUrl() }),
-};
-
 /** Any value the request schema allows for a variable (string, number, boolean, object). */
 const anyVariableValue = fc.oneof(
   fc.string({ maxLength: 16 }),
@@ -190,7 +178,7 @@ export const fitsType = (variable: TriggerVariable, value: unknown): boolean =>
 
 /** Values in the format of the variable's type. */
 export function rightValue(variable: TriggerVariable): fc.Arbitrary<unknown> {
-  return rightValues[variable.type]!.filter((value) => fitsType(variable, value));
+  return variableTypeTable[variable.type].accepted.filter((value) => fitsType(variable, value));
 }
 
 /** Values the request schema allows but the variable's type does not. */

@@ -1,5 +1,5 @@
 import { applyBaseline, isKnownFailure } from "./baseline.ts";
-import { requestLineOf } from "./case.ts";
+import { requestLineOf, tokenFor } from "./case.ts";
 import type { CheckName } from "./checks/index.ts";
 import { coverageOf, weakDataWarnings, type OperationCoverage } from "./coverage.ts";
 import { loadDescription, type Description } from "./description.ts";
@@ -8,14 +8,15 @@ import { resolveOptions, type ConformanceOptions } from "./options.ts";
 import { checkAuthentication } from "./phases/auth.ts";
 import { exploreEdges } from "./phases/edges.ts";
 import { checkExports } from "./phases/export.ts";
-import { checkFireNotFound, checkPayloads, exploreInvalidFire, probeIdentifierPrecedence } from "./phases/fire.ts";
+import { checkBotFilter, checkEmptySearches, checkFilterCombinations } from "./phases/filters.ts";
+import { checkFireNotFound, checkPayloadForms, checkPayloads, exploreInvalidFire, probeIdentifierPrecedence } from "./phases/fire.ts";
 import { confirmBot, confirmConversation } from "./phases/preflight.ts";
 import { checkAcceptNegotiation, checkUnsupportedMethods } from "./phases/protocol.ts";
 import { exploreInvalidSearch, exploreSearch, probeSearch, walkPages } from "./phases/search.ts";
 import { exploreTriggers, listTriggers, unknownBot } from "./phases/triggers.ts";
 import { Results, type CheckResult } from "./results.ts";
 import { Session } from "./session.ts";
-import { BudgetExhaustedError, createTransport, StoppedError, UnreachableError } from "./transport.ts";
+import { BudgetExhaustedError, createTransport, RateLimitedError, StoppedError, UnreachableError } from "./transport.ts";
 
 /** Time and requests of one phase of the run. */
 export interface PhaseTiming {
@@ -29,8 +30,8 @@ export interface PhaseTiming {
   readonly durationMs: number;
 }
 
-/** Why a run ended early: Ctrl-C or the caller's signal, `--max-requests`, `--max-time`, `--max-failures`. */
-export type StopReason = "interrupted" | "budget" | "time" | "failures";
+/** Why a run ended early: Ctrl-C or the caller's signal, `--max-requests`, `--max-time`, `--max-failures`, or the server's rate limit (a `Retry-After` past `--max-time` or past what the kit waits). */
+export type StopReason = "interrupted" | "budget" | "time" | "failures" | "rate-limit";
 
 /** An event the server accepted: a real side effect of the run. */
 export interface SideEffect {
@@ -108,6 +109,7 @@ export async function runConformance(options: ConformanceOptions, description: D
   if (resolved.signal.aborted) stopWith("interrupted");
   const transport = createTransport({
     ...resolved,
+    deadline: resolved.maxTimeMs === undefined ? undefined : Date.now() + resolved.maxTimeMs,
     signal: stop.signal,
     onExchange: () => resolved.onProgress?.({ requests: transport.sent, maxRequests: resolved.maxRequests, phase }),
   });
@@ -119,7 +121,9 @@ export async function runConformance(options: ConformanceOptions, description: D
     },
     (name, failure) => isKnownFailure(resolved.baseline, name, failure),
   );
-  const session = new Session(transport, results, description, resolved);
+  // A variant that HTTP would read as the token itself (no letters to re-case; a trailing space trimmed) is no wrong token.
+  const tokenVariants = (["case", "spaced"] as const).filter((variant) => tokenFor(variant, resolved.token)?.trim() !== resolved.token);
+  const session = new Session(transport, results, description, { ...resolved, tokenVariants });
   const phases: PhaseTiming[] = [];
   const warnings: string[] = [];
   const timed = async <T>(name: string, checks: CheckName[], body: () => Promise<T>): Promise<T | undefined> => {
@@ -142,7 +146,10 @@ export async function runConformance(options: ConformanceOptions, description: D
     session.judge(probe);
     probed = true;
   } catch (error) {
-    if (!(error instanceof StoppedError)) {
+    if (error instanceof RateLimitedError) {
+      stopWith("rate-limit");
+      warnings.push(`The run could not finish within its bounds: ${error.message}.`);
+    } else if (!(error instanceof StoppedError)) {
       clearTimeout(timer);
       resolved.signal.removeEventListener("abort", onAbort);
       if (error instanceof UnreachableError) throw new ServerUnusableError(`The server at ${resolved.baseUrl} is unreachable: ${error.message}`);
@@ -150,7 +157,7 @@ export async function runConformance(options: ConformanceOptions, description: D
     }
   }
 
-  const discoveryInput: { triggerList: DiscoveryInput["triggerList"]; precedence: DiscoveryInput["precedence"] } = { triggerList: undefined, precedence: undefined };
+  const discoveryInput: { -readonly [Key in keyof DiscoveryInput]: DiscoveryInput[Key] } = { triggerList: undefined, precedence: undefined };
   let findings: Finding[] = [];
   try {
     if (!probed) throw new StoppedError("stopped before the first answer");
@@ -160,13 +167,19 @@ export async function runConformance(options: ConformanceOptions, description: D
     const unconfirmed = await timed("preflight: the conversation to fire into", [], () => confirmConversation(session));
     if (unconfirmed) warnings.push(unconfirmed);
     await timed("searchConversations: edges", ["positive_data_acceptance", "negative_data_rejection", "envelope_math", "filter_match", "filter_inclusion"], () => exploreEdges(session));
+    await timed("searchConversations: combined filters", ["filter_combination", "envelope_math", "filter_match"], () => checkFilterCombinations(session));
+    discoveryInput.unknownBotSearch = await timed("searchConversations: the bot filter and searches that match nothing", ["bot_filter_match", "empty_search_page", "filter_match"], async () => {
+      const status = await checkBotFilter(session);
+      await checkEmptySearches(session);
+      return status;
+    });
     await timed("searchConversations: generated requests", ["positive_data_acceptance", "envelope_math", "filter_match"], () => exploreSearch(session));
     await timed("searchConversations: invalid requests", ["negative_data_rejection"], () => exploreInvalidSearch(session));
     await timed("listExternalEventTriggers: generated requests", ["positive_data_acceptance"], () => exploreTriggers(session));
     await timed("listExternalEventTriggers: unknown bot", ["unknown_bot_not_found"], () => unknownBot(session));
     const listed = await timed("listExternalEventTriggers: the bot's triggers", [], () => listTriggers(session));
     discoveryInput.triggerList = listed?.exchange;
-    await timed("every operation: authentication", ["ignored_auth"], () => checkAuthentication(session));
+    discoveryInput.unknownBotWrongToken = await timed("every operation: authentication", ["ignored_auth"], () => checkAuthentication(session, listed?.triggers ?? []));
     await timed("every path: Accept and undocumented methods", ["accept_negotiation", "unsupported_method"], async () => {
       await checkAcceptNegotiation(session);
       await checkUnsupportedMethods(session);
@@ -177,19 +190,23 @@ export async function runConformance(options: ConformanceOptions, description: D
       await timed("fireExternalEvent: invalid requests", ["negative_data_rejection"], () => exploreInvalidFire(session, triggers));
       await timed("fireExternalEvent: unknown trigger and conversation", ["unknown_trigger_not_found", "unknown_conversation_not_found"], () => checkFireNotFound(session, triggers));
       if (!listed) {
-        for (const name of ["payload_validation_rejection", "payload_acceptance"] as const) results.skip(name, "needs --agent-stage-id: the variables come from the bot's triggers");
+        for (const name of ["payload_validation_rejection", "payload_acceptance", "payload_optional", "payload_shape_rejection"] as const) results.skip(name, "needs --agent-stage-id: the variables come from the bot's triggers");
       } else {
         await timed("fireExternalEvent: variable values", ["payload_validation_rejection", "payload_acceptance"], () => checkPayloads(session, triggers));
+        discoveryInput.unlistedVariable = await timed("fireExternalEvent: payload present or not, and its shape", ["payload_optional", "payload_shape_rejection"], () => checkPayloadForms(session, triggers));
         discoveryInput.precedence = await timed("fireExternalEvent: both identifiers", [], () => probeIdentifierPrecedence(session, triggers));
       }
     } else {
-      for (const name of ["unknown_trigger_not_found", "unknown_conversation_not_found", "payload_validation_rejection", "payload_acceptance"] as const) {
+      for (const name of ["unknown_trigger_not_found", "unknown_conversation_not_found", "payload_validation_rejection", "payload_acceptance", "payload_optional", "payload_shape_rejection"] as const) {
         results.skip(name, "firing is off: pass --allow-fire with --conversation-id");
       }
     }
     findings = (await timed("discovery of open points", [], () => discover(session, discoveryInput))) ?? [];
   } catch (error) {
-    if (!(error instanceof BudgetExhaustedError || error instanceof StoppedError)) throw error;
+    if (error instanceof RateLimitedError) {
+      stopWith("rate-limit");
+      warnings.push(`The run could not finish within its bounds: ${error.message}.`);
+    } else if (!(error instanceof BudgetExhaustedError || error instanceof StoppedError)) throw error;
   } finally {
     clearTimeout(timer);
     resolved.signal.removeEventListener("abort", onAbort);
@@ -206,7 +223,7 @@ export async function runConformance(options: ConformanceOptions, description: D
   const checks = results.finish(stopped);
   const newFailures = applyBaseline(checks, resolved.baseline);
   const coverage = coverageOf(description, session.knowledge.log);
-  warnings.push(...weakDataWarnings(coverage));
+  warnings.push(...session.warnings, ...weakDataWarnings(coverage));
   const count = (status: CheckResult["status"]): number => checks.filter((check) => check.status === status).length;
   return {
     baseUrl: resolved.baseUrl,

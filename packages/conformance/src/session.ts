@@ -1,5 +1,6 @@
 import fc from "fast-check";
-import type { Case, Exchange } from "./case.ts";
+import type { Authentication, Case, Exchange } from "./case.ts";
+import { hasOffset } from "./checks/filters.ts";
 import { responseChecks, type CheckName } from "./checks/index.ts";
 import type { CheckContext, ExchangeCheck, Verdict } from "./checks/types.ts";
 import type { AcceptedDecisions } from "./decisions.ts";
@@ -12,6 +13,8 @@ import { BudgetExhaustedError, StoppedError, UnreachableError, type Transport } 
 export interface Knowledge extends Observed {
   /** `pageIndex` of the first page. */
   pageBase: number;
+  /** `pageSize` of a search without one, once known. */
+  defaultPageSize?: number;
   /** Every search page received, for discovery. */
   readonly pages: Exchange[];
   /** Every error response received (4xx and 5xx), for discovery. */
@@ -60,6 +63,8 @@ export interface PhaseSettings {
   readonly decisions: AcceptedDecisions;
   /** The bound of `max_response_time`, when asked for. */
   readonly maxResponseTimeMs?: number | undefined;
+  /** The variants of the token that are another token (`case` needs letters, `spaced` two characters), for `ignored_auth`. */
+  readonly tokenVariants?: readonly Authentication[];
 }
 
 /** One run's shared state: sends cases, applies checks, records outcomes. */
@@ -69,6 +74,10 @@ export class Session {
   /** What was learnt about the server. */
   readonly knowledge: Knowledge;
   private properties = 0;
+  /** Operations that answered slower than `--max-response-time`: not sent again (a slow server fails fast). */
+  private readonly slow = new Set<string>();
+  /** Notes for the report's warnings (an operation no longer sent, and why). */
+  readonly warnings: string[] = [];
 
   /** The description. */
   readonly description: Description;
@@ -106,9 +115,14 @@ export class Session {
     return this.transport.sent;
   }
 
+  /** Every answer that asked the kit to slow down (429, or 503 with `Retry-After`). */
+  get rateLimits(): Transport["rateLimits"] {
+    return this.transport.rateLimits;
+  }
+
   /** Context for checks. */
   get context(): CheckContext {
-    return { description: this.description, pageBase: this.knowledge.pageBase, decisions: this.settings.decisions, maxResponseTimeMs: this.settings.maxResponseTimeMs };
+    return { description: this.description, pageBase: this.knowledge.pageBase, defaultPageSize: this.knowledge.defaultPageSize, decisions: this.settings.decisions, maxResponseTimeMs: this.settings.maxResponseTimeMs };
   }
 
   /**
@@ -116,6 +130,8 @@ export class Session {
    * the checks that failed on it, or undefined when no answer came (recorded under `not_a_server_error`).
    */
   async exchange(request: Case, checks: ReadonlyArray<readonly [CheckName, ExchangeCheck]> = []): Promise<{ exchange: Exchange; failed: CheckName[] } | undefined> {
+    // max_response_time already failed for this operation: its failure is known, and each further call would cost as long.
+    if ([...this.slow].some((id) => request.operationId === id || request.operationId.endsWith(` ${this.description.operations.get(id)?.path}`))) return undefined;
     let exchange: Exchange;
     try {
       exchange = await this.transport.send(request);
@@ -138,6 +154,12 @@ export class Session {
       const verdict = check(exchange, this.context);
       this.results.record(name, exchange, verdict);
       if (typeof verdict === "string") failed.push(name);
+    }
+    if (failed.includes("max_response_time") && !this.slow.has(exchange.case.operationId)) {
+      this.slow.add(exchange.case.operationId);
+      this.warnings.push(
+        `${exchange.case.operationId} answered after ${Math.round(exchange.elapsedMs)} ms, past --max-response-time: it was not sent again, so the checks that need it ran no further (a slow server fails fast).`,
+      );
     }
     return failed;
   }
@@ -199,6 +221,9 @@ export class Session {
     if (exchange.status >= 400 && this.knowledge.errors.length < 200) this.knowledge.errors.push(exchange);
     if (exchange.case.operationId === "searchConversations" && exchange.status === 200 && exchange.isJson) {
       this.knowledge.pages.push(exchange);
+      // With --agent-stage-id the edges and oracles search that bot: conversations of other bots are not theirs to look for.
+      const bot = this.settings.agentStageId;
+      if (bot !== undefined && exchange.case.query["agentStageId"] !== bot) return;
       const items = (exchange.json as { items?: unknown }).items;
       if (!Array.isArray(items)) return;
       const channelIds = this.knowledge.channelIds as string[];
@@ -210,7 +235,8 @@ export class Session {
         }
         if (typeof item["channelId"] === "string" && !channelIds.includes(item["channelId"]) && channelIds.length < 20) channelIds.push(item["channelId"]);
         for (const key of ["startedOn", "latestMessageOn"]) {
-          if (typeof item[key] === "string" && dates.length < 50) dates.push(item[key]);
+          // Only dates that name an instant by the one date rule: the generators compute with them.
+          if (hasOffset(item[key]) && dates.length < 50) dates.push(item[key]);
         }
       }
     }

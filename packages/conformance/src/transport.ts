@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { urlOf, wrongToken, type Case, type Exchange } from "./case.ts";
+import { tokenFor, urlOf, type Case, type Exchange } from "./case.ts";
 import { redactToken } from "./redact.ts";
 
 /** The request budget is spent: `--max-requests` reached. */
@@ -15,6 +15,37 @@ export class StoppedError extends Error {
 /** The server could not be reached at all (refused, no such host, a time-out). */
 export class UnreachableError extends Error {
   override name = "UnreachableError";
+}
+
+/** The server's rate limit keeps the run from going on within its bounds (a `Retry-After` past `--max-time`, or retries spent). */
+export class RateLimitedError extends Error {
+  override name = "RateLimitedError";
+}
+
+/** One answer that told the kit to slow down: a 429, or a 503 with `Retry-After`. */
+export interface RateLimitEvent {
+  /** 429 or 503. */
+  readonly status: number;
+  /** The wait the server asked for, in milliseconds (1 s when a 429 names none: the kit's choice). */
+  readonly retryAfterMs: number;
+  /** Requests sent before it. */
+  readonly afterRequests: number;
+  /** The rate the kit sends at from then on, in requests per second. */
+  readonly slowedTo: number;
+}
+
+/** How many times one request is sent again after a 429 or a 503 with `Retry-After` (the kit's choice). */
+const maxRetries = 5;
+
+/** The longest `Retry-After` the kit waits out (as Stainless clients do); a longer one stops the run (the kit's choice). */
+const maxWaitMs = 60_000;
+
+/** `Retry-After` in milliseconds: delay-seconds or an HTTP-date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 /** What a transport needs. */
@@ -37,6 +68,8 @@ export interface TransportOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Called after every response (progress). */
   readonly onExchange?: (exchange: Exchange) => void;
+  /** When the run must end (epoch milliseconds, from `--max-time`): a `Retry-After` past it stops the run at once. */
+  readonly deadline?: number | undefined;
 }
 
 /** Sends cases one at a time, within the budget and the rate, and reads each response whole. */
@@ -47,14 +80,38 @@ export interface Transport {
   readonly sent: number;
   /** Whether another request may be sent. */
   readonly hasBudget: boolean;
+  /** Every answer that asked the kit to slow down. */
+  readonly rateLimits: readonly RateLimitEvent[];
 }
 
 /** A transport over `options.fetch`, with the budget, the rate and the token handling. */
 export function createTransport(options: TransportOptions): Transport {
   let sent = 0;
   let nextSlot = 0;
-  const interval = options.rate > 0 ? 1000 / options.rate : 0;
-  const redact = (text: string): string => redactToken(text, options.token);
+  let interval = options.rate > 0 ? 1000 / options.rate : 0;
+  const rateLimits: RateLimitEvent[] = [];
+  // The token's variants (another letter case, a space inside) are as secret as the token itself.
+  const secrets = [options.token, tokenFor("case", options.token)!, tokenFor("spaced", options.token)!];
+  const redact = (text: string): string => secrets.reduce((redacted, secret) => redactToken(redacted, secret), text);
+
+  /** Waits out a 429 (or a 503 with `Retry-After`) and halves the rate; false when the answer is not one. */
+  const slowDown = async (status: number, headers: Headers, attempt: number): Promise<boolean> => {
+    const asked = retryAfterMs(headers.get("retry-after"));
+    if (!(status === 429 || (status === 503 && asked !== undefined))) return false;
+    const wait = asked ?? 1000;
+    // Halve the rate (an unlimited run drops to 25 per second): a server that limits once will limit again at the same pace.
+    interval = interval > 0 ? interval * 2 : 40;
+    rateLimits.push({ status, retryAfterMs: wait, afterRequests: sent, slowedTo: Math.round((1000 / interval) * 10) / 10 });
+    if (wait > maxWaitMs) throw new RateLimitedError(`the server asked to wait ${Math.ceil(wait / 1000)} s (Retry-After), more than the ${maxWaitMs / 1000} s the kit waits for one answer`);
+    if (attempt >= maxRetries) throw new RateLimitedError(`the server still answered ${status} after ${maxRetries} waits of its Retry-After`);
+    if (options.deadline !== undefined && Date.now() + wait > options.deadline) {
+      throw new RateLimitedError(`the server asked to wait ${Math.ceil(wait / 1000)} s (Retry-After), past the end of --max-time`);
+    }
+    await sleep(wait, undefined, { signal: options.signal }).catch(() => undefined);
+    if (options.signal.aborted) throw new StoppedError("stopped");
+    nextSlot = Date.now() + interval;
+    return true;
+  };
 
   return {
     get sent() {
@@ -63,50 +120,68 @@ export function createTransport(options: TransportOptions): Transport {
     get hasBudget() {
       return sent < options.maxRequests && !options.signal.aborted;
     },
+    rateLimits,
     async send(request) {
-      if (options.signal.aborted) throw new StoppedError("stopped");
-      if (sent >= options.maxRequests) throw new BudgetExhaustedError(`--max-requests ${options.maxRequests} reached`);
-      const wait = nextSlot - Date.now();
-      if (wait > 0) await sleep(wait, undefined, { signal: options.signal }).catch(() => undefined);
-      if (options.signal.aborted) throw new StoppedError("stopped");
-      nextSlot = Math.max(Date.now(), nextSlot) + interval;
-      sent += 1;
-      const headers = new Headers(options.headers);
-      headers.set("accept", request.accept ?? "application/json");
-      if (request.authentication === "token") headers.set("x-token", options.token);
-      if (request.authentication === "wrong") headers.set("x-token", wrongToken);
-      if (request.authentication === "empty") headers.set("x-token", "");
-      if (request.body !== undefined) headers.set("content-type", "application/json");
-      const started = performance.now();
-      const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
-      try {
-        // redirect: manual, so the token never follows a redirect to another origin.
-        const response = await options.fetch(urlOf(options.baseUrl, request, options.token), {
-          method: request.method,
-          headers,
-          redirect: "manual",
-          signal,
-          ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
-        });
-        const text = redact(await response.text());
-        let json: unknown;
-        let isJson = false;
-        if (text.trim() !== "") {
-          try {
-            json = JSON.parse(text);
-            isJson = true;
-          } catch {
-            // Not JSON: the checks that need JSON say so.
-          }
-        }
-        const exchange: Exchange = { case: request, status: response.status, headers: response.headers, text, json, isJson, elapsedMs: performance.now() - started };
-        options.onExchange?.(exchange);
-        return exchange;
-      } catch (error) {
-        if (options.signal.aborted) throw new StoppedError("stopped");
-        const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-        throw new UnreachableError(`${request.method} ${urlOf(options.baseUrl, request).pathname} got no response: ${redact(cause)}`);
+      for (let attempt = 0; ; attempt++) {
+        const exchange = await sendOnce(request);
+        // A rate limit is the server's behaviour, not a verdict: wait as asked and send the same request again.
+        if (!(await slowDown(exchange.status, exchange.headers, attempt))) return exchange;
       }
     },
   };
+
+  async function sendOnce(request: Case): Promise<Exchange> {
+    if (options.signal.aborted) throw new StoppedError("stopped");
+    if (sent >= options.maxRequests) throw new BudgetExhaustedError(`--max-requests ${options.maxRequests} reached`);
+    const wait = nextSlot - Date.now();
+    if (wait > 0) await sleep(wait, undefined, { signal: options.signal }).catch(() => undefined);
+    if (options.signal.aborted) throw new StoppedError("stopped");
+    nextSlot = Math.max(Date.now(), nextSlot) + interval;
+    sent += 1;
+    const headers = new Headers(options.headers);
+    headers.set("accept", request.accept ?? "application/json");
+    const token = tokenFor(request.authentication, options.token);
+    if (token !== undefined) headers.set("x-token", token);
+    if (request.body !== undefined) headers.set("content-type", "application/json");
+    const started = performance.now();
+    const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
+    try {
+      // redirect: manual, so the token never follows a redirect to another origin.
+      const response = await options.fetch(urlOf(options.baseUrl, request, options.token), {
+        method: request.method,
+        headers,
+        redirect: "manual",
+        signal,
+        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+      });
+      // Decoded strictly: a body that is not UTF-8 is body_encoding's to report; the others read it with replacement characters.
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      let decoded: string;
+      let invalidUtf8 = false;
+      try {
+        decoded = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+      } catch {
+        decoded = new TextDecoder("utf-8").decode(bytes);
+        invalidUtf8 = true;
+      }
+      const text = redact(decoded);
+      let json: unknown;
+      let isJson = false;
+      if (text.trim() !== "") {
+        try {
+          json = JSON.parse(text);
+          isJson = true;
+        } catch {
+          // Not JSON: the checks that need JSON say so.
+        }
+      }
+      const exchange: Exchange = { case: request, status: response.status, headers: response.headers, text, json, isJson, elapsedMs: performance.now() - started, ...(invalidUtf8 ? { invalidUtf8 } : {}) };
+      options.onExchange?.(exchange);
+      return exchange;
+    } catch (error) {
+      if (options.signal.aborted) throw new StoppedError("stopped");
+      const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+      throw new UnreachableError(`${request.method} ${urlOf(options.baseUrl, request).pathname} got no response: ${redact(cause)}`);
+    }
+  }
 }

@@ -7,6 +7,8 @@ import { notAServerError, statusCodeConformance } from "../src/checks/response.t
 import { unsupportedMethod } from "../src/checks/methods.ts";
 import { acceptNegotiation } from "../src/checks/negotiation.ts";
 import { maxResponseTime } from "../src/checks/timing.ts";
+import { bodyEncoding } from "../src/checks/encoding.ts";
+import { retryAfterMs } from "../src/transport.ts";
 import { notApplicable, notJudged } from "../src/checks/types.ts";
 import { loadDescription } from "../src/description.ts";
 
@@ -138,5 +140,27 @@ describe("the checks added for real deployments", () => {
     expect(filterMatch(exchange("searchConversations", 200, body, query), context)).toBeUndefined();
     expect(filterMatch(exchange("searchConversations", 200, body, query), { ...context, decisions: { dateRangeBounds: "exclusive" } })).toContain("which the accepted decision dateRangeBounds: exclusive leaves out");
     expect(filterMatch(exchange("searchConversations", 200, body, { startFromDate: "2026-11-20T09:15:02.001+03:00" }), context)).toContain('item "edge": startedOn 2026-11-20T06:15:02.000Z is before');
+  });
+});
+
+describe("Retry-After and body_encoding", () => {
+  it("reads Retry-After as delay-seconds or an HTTP-date, and nothing else", () => {
+    const now = Date.parse("2026-11-20T09:00:00Z");
+    expect(retryAfterMs("3", now)).toBe(3000);
+    expect(retryAfterMs("Fri, 20 Nov 2026 09:00:05 GMT", now)).toBe(5000);
+    expect(retryAfterMs("Fri, 20 Nov 2026 08:00:00 GMT", now)).toBe(0);
+    expect(retryAfterMs("soon", now)).toBeUndefined();
+    expect(retryAfterMs(null, now)).toBeUndefined();
+  });
+
+  it.each([
+    ["application/json", false, undefined],
+    ["application/json; charset=utf-8", false, undefined],
+    ["application/json; charset=UTF8", false, undefined],
+    ["application/json; charset=iso-8859-1", false, "expected charset=utf-8 (or none) in Content-Type; got charset=iso-8859-1"],
+    ["application/json", true, "expected a UTF-8 body; got bytes that are not valid UTF-8"],
+  ] as const)("Content-Type %s, invalid UTF-8 %s", (contentType, invalidUtf8, verdict) => {
+    const base = exchange("searchConversations", 200, { items: [] });
+    expect(bodyEncoding({ ...base, headers: new Headers({ "content-type": contentType }), ...(invalidUtf8 ? { invalidUtf8 } : {}) }, { description, pageBase: 0, decisions: {} })).toBe(verdict);
   });
 });

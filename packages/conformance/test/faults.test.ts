@@ -15,7 +15,7 @@ const exportExample = (description.resolve("#/components/examples/ConversationEx
  * the description's full export example under the asked id, so the export check has something to read.
  */
 const withExport = (fault: Fault): Fault => ({
-  request: (url, headers, upstream) => {
+  request: (url, headers, upstream, body, method) => {
     const match = /^\/conformance-test\/export\/([^/]+)$/.exec(url.pathname);
     if (match) {
       const body = { ...exportExample, id: decodeURIComponent(match[1]!) };
@@ -23,7 +23,7 @@ const withExport = (fault: Fault): Fault => ({
       fault.response?.(url, response);
       return response;
     }
-    return fault.request?.(url, headers, upstream);
+    return fault.request?.(url, headers, upstream, body, method);
   },
   ...(fault.response ? { response: fault.response } : {}),
 });
@@ -96,7 +96,7 @@ describe("faults put in front of Prism, one at a time", () => {
   });
 
   it("the unbroken proxy fails only on Prism's own stateless gaps", () => {
-    expect([...baseline].sort()).toEqual(["envelope_math", "filter_match", "ignored_auth", "unknown_bot_not_found", "unsupported_method"]);
+    expect([...baseline].sort()).toEqual(["bot_filter_match", "envelope_math", "filter_match", "ignored_auth", "unknown_bot_not_found", "unsupported_method"]);
   });
 
   it.each(faults)("$name is caught by $check and by no other check", async ({ fault, check }) => {

@@ -3,7 +3,9 @@ import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadDescription, operationOf } from "../src/description.ts";
-import { dataQuery, invalidQuery, searchQuery, validQuery, type Observed } from "../src/generate.ts";
+import { variableTypes } from "@bot-conversation/types";
+import { dataQuery, fitsType, invalidQuery, rightValue, searchQuery, validQuery, type Observed } from "../src/generate.ts";
+import { variableTypeTable } from "../src/variable-values.ts";
 
 const description = loadDescription();
 const search = operationOf(description, "searchConversations");
@@ -53,5 +55,17 @@ describe("generated search queries", () => {
 
   it("pageIndex starts at the server's first page once it is known", () => {
     fc.assert(fc.property(validQuery(search, { ...observed, pageBase: 1 }), (query) => query["pageIndex"] === undefined || Number(query["pageIndex"]) >= 1), { seed: 2, numRuns: 200 });
+  });
+});
+
+describe("the variable-type table", () => {
+  const trigger = { externalEventId: "t", externalEventName: "T", parameters: Object.fromEntries(variableTypes.map((type) => [type.toLowerCase(), { name: type, type }])) };
+  const variable = (type: (typeof variableTypes)[number]) => ({ trigger, code: type.toLowerCase(), type });
+
+  it.each(variableTypes)("every near miss of %s is refused by the client's validateEventPayload, and the accepted values pass it", (type) => {
+    const row = variableTypeTable[type];
+    expect(row.nearMisses.length).toBeGreaterThanOrEqual(2);
+    for (const nearMiss of row.nearMisses) expect(fitsType(variable(type), nearMiss.value), nearMiss.what).toBe(false);
+    fc.assert(fc.property(rightValue(variable(type)), (value) => fitsType(variable(type), value)), { seed: 1, numRuns: 50 });
   });
 });

@@ -1,4 +1,4 @@
-import { shown, type ExchangeCheck } from "./types.ts";
+import { notJudged, shown, type ExchangeCheck } from "./types.ts";
 
 /** A request the description rules out is refused with a 4xx (a 5xx is `not_a_server_error`'s to report). */
 export const negativeDataRejection: ExchangeCheck = (exchange) =>
@@ -14,7 +14,12 @@ export const rejectionOf =
  * A request the description allows is accepted: no 4xx but 404, which is the service's answer for an
  * unknown bot, trigger or conversation (a 5xx is `not_a_server_error`'s to report).
  */
-export const positiveDataAcceptance: ExchangeCheck = (exchange) =>
-  exchange.status >= 400 && exchange.status < 500 && exchange.status !== 404
-    ? `expected a request valid by the description to be accepted; got ${exchange.status}${exchange.isJson ? ` ${shown(exchange.json)}` : ""}`
-    : undefined;
+export const positiveDataAcceptance: ExchangeCheck = (exchange, { defaultPageSize, decisions }) => {
+  if (exchange.status < 400 || exchange.status >= 500 || exchange.status === 404) return undefined;
+  const pageSize = Number(exchange.case.query["pageSize"]);
+  // The maximum page size is an open point: a size above the server's own default may be past it (discovery reports the maximum).
+  if (decisions.maxPageSize === undefined && defaultPageSize !== undefined && pageSize > defaultPageSize) {
+    return notJudged(`pageSize ${pageSize}, above the default ${defaultPageSize}, was refused: the service states no maximum page size (see the max_page_size finding)`);
+  }
+  return `expected a request valid by the description to be accepted; got ${exchange.status}${exchange.isJson ? ` ${shown(exchange.json)}` : ""}`;
+};

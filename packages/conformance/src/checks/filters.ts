@@ -1,10 +1,11 @@
+import { parseDateTime } from "@bot-conversation/client";
 import type { ConversationSummary } from "@bot-conversation/types";
 import { pageOf } from "./paging.ts";
 import type { AcceptedDecisions } from "../decisions.ts";
 import { notApplicable, notJudged, shown, type ExchangeCheck } from "./types.ts";
 
-/** Whether an ISO 8601 date-time carries its offset (`Z` or `±hh:mm`), so it names one instant. */
-export const hasOffset = (text: unknown): text is string => typeof text === "string" && /T.*([zZ]|[+-]\d\d:?\d\d)$/.test(text);
+/** Whether a date-time names one instant by the client's one date rule (`parseDateTime`: seconds and an offset). */
+export const hasOffset = (text: unknown): text is string => !Number.isNaN(parseDateTime(text));
 
 /**
  * An item against one date bound, compared as instants (never as text). An item at the bound's exact
@@ -16,8 +17,10 @@ const dateBound =
   (item: ConversationSummary, value: string, decisions: AcceptedDecisions): string | undefined => {
     // A date-time without an offset names no instant: that is response_schema_conformance's to report.
     if (!hasOffset(item[field])) return undefined;
-    const instant = Date.parse(item[field]);
-    const bound = Date.parse(value);
+    const instant = parseDateTime(item[field]);
+    const bound = parseDateTime(value);
+    // A bound the one date rule cannot read (a date alone, a local time: an open point the kit probes) is not judged here.
+    if (Number.isNaN(bound)) return undefined;
     if (instant === bound) return decisions.dateRangeBounds === "exclusive" ? `${field} ${item[field]} is the bound ${value} itself, which the accepted decision dateRangeBounds: exclusive leaves out` : undefined;
     const inside = side === "from" ? instant > bound : instant < bound;
     return inside ? undefined : `${field} ${item[field]} is ${side === "from" ? "before" : "after"} ${value}`;

@@ -1,4 +1,5 @@
 import { ignoredAuth } from "./auth.ts";
+import { bodyEncoding } from "./encoding.ts";
 import { negativeDataRejection, positiveDataAcceptance } from "./data.ts";
 import { filterMatch } from "./filters.ts";
 import { responseHeadersConformance } from "./headers.ts";
@@ -21,6 +22,10 @@ export const checkCatalog = {
     rule: "Seed, General conventions: payloads are JSON; description: the media types of each response.",
   },
   response_headers_conformance: { description: "Every response header the description documents is present and valid.", rule: "Description: the headers of each response." },
+  body_encoding: {
+    description: "Every body is valid UTF-8, and a charset in its Content-Type says utf-8.",
+    rule: "Seed, General conventions: payloads are JSON; RFC 8259 §8.1: JSON exchanged between systems is UTF-8.",
+  },
   response_schema_conformance: {
     description: "Every body is valid against the description (the export model closed included).",
     rule: "Description: the response schemas; seed, Conversation export model: no additional properties except on Attachment.",
@@ -62,6 +67,18 @@ export const checkCatalog = {
     description: "A conversation known to match a filter is found by it.",
     rule: "Seed, Search: the search returns the conversations matching the filter (totalItemCount is the number of matching conversations).",
   },
+  filter_combination: {
+    description: "Two filters together find exactly the conversations each finds alone, on every page of the walk.",
+    rule: "Seed, Search: the parameters are filters of one search; a conversation matches when it matches each one sent.",
+  },
+  bot_filter_match: {
+    description: "agentStageId finds only that bot's conversations: an unknown bot or a near miss of a known one finds none; a bot's conversations are among all.",
+    rule: "Seed, Search: agentStageId is the bot identifier; the search returns the conversations of that bot.",
+  },
+  empty_search_page: {
+    description: "A search that matches nothing is 200 with an empty page.",
+    rule: "Seed, Search: Response 200 is the page envelope; totalItemCount is the number of matching conversations, which may be 0.",
+  },
   unknown_bot_not_found: { description: "An unknown agentStageId is 404 on the trigger list.", rule: "Seed, Errors: List triggers 404, no bot with the given agentStageId." },
   unknown_trigger_not_found: { description: "Firing an unknown externalEventId is 404.", rule: "Seed, Fire rule: an unknown trigger gives 404." },
   unknown_conversation_not_found: {
@@ -73,6 +90,14 @@ export const checkCatalog = {
     rule: "Seed, Fire rule: payload values that fail validation give 500 with details in the body; Variable types and value formats.",
   },
   payload_acceptance: { description: "A right value for a variable type is a 200 with an empty body.", rule: "Seed, Fire: Response 200, event sent; empty body." },
+  payload_optional: {
+    description: "A fire without externalEventPayload, or with an empty one, is a 200 with an empty body.",
+    rule: "Seed, Fire: externalEventPayload is not required; Response 200, event sent; empty body.",
+  },
+  payload_shape_rejection: {
+    description: "An externalEventPayload that is not a JSON object (an array, a string, a number) is refused: a 4xx, or a 500 with details.",
+    rule: "Seed, Fire: externalEventPayload is an object (map from variable identifier to value); values that fail validation give 500 with details.",
+  },
 } as const satisfies Record<string, { description: string; rule: string }>;
 
 /** Name of a check. */
@@ -92,6 +117,7 @@ export const responseChecks: ReadonlyArray<readonly [CheckName, ExchangeCheck]> 
   ["not_a_server_error", notAServerError],
   ["status_code_conformance", statusCodeConformance],
   ["content_type_conformance", contentTypeConformance],
+  ["body_encoding", bodyEncoding],
   ["response_headers_conformance", responseHeadersConformance],
   ["response_schema_conformance", responseSchemaConformance],
   ["max_response_time", maxResponseTime],

@@ -1,6 +1,8 @@
 import { mediaTypeOf, type Exchange } from "../case.ts";
 import { operationOf, type Description, type DocumentedResponse } from "../description.ts";
-import { notApplicable, type ExchangeCheck } from "./types.ts";
+import type { AcceptedDecisions } from "../decisions.ts";
+import { readTriggerList } from "../trigger-list.ts";
+import { notApplicable, shown, type ExchangeCheck, type Verdict } from "./types.ts";
 
 /** The one 5xx the description documents as a rule: the fire operation's payload-validation 500. */
 const documentedServerError = (operationId: string, status: number): boolean => operationId === "fireExternalEvent" && status === 500;
@@ -38,8 +40,13 @@ export const contentTypeConformance: ExchangeCheck = (exchange, { description, d
   if (!mediaTypes) return notApplicable;
   const received = mediaTypeOf(exchange.headers);
   if (mediaTypes.length === 0) return `expected no body for ${exchange.status}; got ${exchange.text.length} bytes of ${received || "untyped content"}`;
-  if (exchange.status >= 400 && decisions.errorMediaTypes?.includes(received)) return undefined;
-  return mediaTypes.includes(received) ? undefined : `expected Content-Type ${mediaTypes.join(" or ")}; got ${received || "none"}`;
+  if (mediaTypes.includes(received)) return undefined;
+  if (exchange.status >= 400) {
+    // The error media type is an open point: any JSON type (application/problem+json among them) holds, and any the team accepts.
+    if (isJsonMediaType(received) || decisions.errorMediaTypes?.includes(received)) return undefined;
+    return `expected an error body in a JSON media type (payloads are JSON; ${mediaTypes.join(" or ")} documented); got ${received || "none"}`;
+  }
+  return `expected Content-Type ${mediaTypes.join(" or ")}; got ${received || "none"}`;
 };
 
 /** The body is valid against the documented schema (for the export route, the closed export model). */
@@ -50,8 +57,26 @@ export const responseSchemaConformance: ExchangeCheck = (exchange, { description
     exchange.case.operationId === "export" ? (exchange.status === 200 ? "#/components/schemas/ConversationExport" : undefined) : documented?.schemaPointer;
   if (!pointer || exchange.text === "" || (exchange.case.accept !== undefined && !exchange.isJson)) return notApplicable;
   if (!exchange.isJson) return `expected a JSON body valid against ${pointer}; got a body that is not JSON`;
-  // A team that accepts a single descriptor for the trigger list (an open point) has it checked against the array's item schema.
-  const single = decisions.triggerListShape === "single" && exchange.case.operationId === "listExternalEventTriggers" && exchange.status === 200 && !Array.isArray(exchange.json);
-  const problems = description.problemsOf(single ? description.pointerOf(`${description.pointerOf(pointer)}/items`) : pointer, exchange.json);
+  if (exchange.case.operationId === "listExternalEventTriggers" && exchange.status === 200) return triggerListConformance(exchange.json, pointer, description, decisions);
+  const problems = description.problemsOf(pointer, exchange.json);
   return problems.length === 0 ? undefined : `expected a body valid against ${pointer}; got: ${problems.slice(0, 5).join("; ")}`;
 };
+
+/**
+ * The trigger list's shape is an open point (array, one descriptor, or an array wrapped in an
+ * object): each shape holds, its descriptors checked against the description's item schema, unless
+ * the team's config names its server's shape, which then must be the one sent.
+ */
+function triggerListConformance(body: unknown, pointer: string, description: Description, decisions: AcceptedDecisions): Verdict {
+  const list = readTriggerList(body);
+  if (list.shape === "other") return `expected the trigger list as an array of descriptors, one descriptor, or an object wrapping one array; got ${shown(body)}`;
+  if (decisions.triggerListShape !== undefined && decisions.triggerListShape !== list.shape) {
+    return `expected the trigger list in the shape the accepted decision names (triggerListShape: ${decisions.triggerListShape}); got ${list.shape}`;
+  }
+  const problems = description.problemsOf(pointer, list.triggers);
+  return problems.length === 0 ? undefined : `expected the trigger list's descriptors valid against ${pointer}; got: ${problems.slice(0, 5).join("; ")}`;
+}
+
+/** `application/json` and every `+json` media type (RFC 6839), such as `application/problem+json`. */
+export const isJsonMediaType = (mediaType: string): boolean => mediaType === "application/json" || /^application\/[\w.-]+\+json$/.test(mediaType);
+

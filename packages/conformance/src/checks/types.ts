@@ -10,6 +10,8 @@ export interface CheckContext {
   readonly pageBase: number;
   /** The open-point decisions the team accepts for its server (`--config`'s `decisions`); empty by default. */
   readonly decisions: AcceptedDecisions;
+  /** The page size of a search without `pageSize`, once known: a larger one may be past the server's maximum (an open point). */
+  readonly defaultPageSize?: number | undefined;
   /** The bound of `max_response_time` in milliseconds, when the check is asked for. */
   readonly maxResponseTimeMs?: number | undefined;
 }

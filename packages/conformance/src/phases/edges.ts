@@ -1,3 +1,4 @@
+import { parseDateTime } from "@bot-conversation/client";
 import type { Case, Exchange } from "../case.ts";
 import { caseFor } from "../case.ts";
 import { rejectionOf } from "../checks/data.ts";
@@ -103,24 +104,24 @@ async function dateEdges(session: Session): Promise<void> {
   if (items.length === 0) return session.results.skip("filter_inclusion", "no search returned a conversation to look for by its dates");
   for (const { parameter, field, side } of dateFilters) {
     const dated = items
-      .filter((item) => hasOffset(item[field]) && Number.isFinite(Date.parse(item[field] as string)))
-      .sort((left, right) => Date.parse(left[field] as string) - Date.parse(right[field] as string));
+      .filter((item) => hasOffset(item[field]))
+      .sort((left, right) => parseDateTime(left[field] as string) - parseDateTime(right[field] as string));
     if (dated.length === 0) continue;
     const earliest = dated[0]!;
     const latest = dated.at(-1)!;
     const middle = dated[Math.floor(dated.length / 2)]!;
-    const at = (item: Record<string, unknown>, shift: number): string => otherNotation(Date.parse(item[field] as string) + shift, item[field] as string);
+    const at = (item: Record<string, unknown>, shift: number): string => otherNotation(parseDateTime(item[field] as string) + shift, item[field] as string);
     // Past every conversation seen: a bound the server ignores returns conversations on the wrong side of it.
     await search(session, { [parameter]: side === "from" ? at(latest, millisecond) : at(earliest, -millisecond) }, valid);
     for (const shift of [-millisecond, millisecond]) await search(session, { [parameter]: at(middle, shift) }, valid);
   }
   for (const field of ["startedOn", "latestMessageOn"] as const) {
     const [from, to] = field === "startedOn" ? ["startFromDate", "startToDate"] : ["latestMessageFromDate", "latestMessageToDate"];
-    const dated = items.filter((item) => hasOffset(item[field]) && Number.isFinite(Date.parse(item[field] as string)));
+    const dated = items.filter((item) => hasOffset(item[field]));
     const item = dated[Math.floor(dated.length / 2)];
     if (!item) continue;
     const written = item[field] as string;
-    const instant = Date.parse(written);
+    const instant = parseDateTime(written);
     await expectFound(session, item, field, { [from!]: otherNotation(instant - millisecond, written), [to!]: otherNotation(instant + millisecond, written) });
     const bounds = session.settings.decisions.dateRangeBounds;
     const exact = { [from!]: otherNotation(instant, written), [to!]: otherNotation(instant, written) };

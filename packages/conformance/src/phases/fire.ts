@@ -3,7 +3,8 @@ import { variableTypes } from "@bot-conversation/types";
 import { caseFor, type Exchange } from "../case.ts";
 import { operationOf } from "../description.ts";
 import { rejectionOf } from "../checks/data.ts";
-import { invalidBody, rightValue, wrongValue, type TriggerVariable } from "../generate.ts";
+import { fitsType, invalidBody, rightValue, wrongValue, type TriggerVariable } from "../generate.ts";
+import { nearMissesOf } from "../variable-values.ts";
 import type { Session } from "../session.ts";
 import { unknownIdentifier } from "./triggers.ts";
 
@@ -36,6 +37,13 @@ export function variablesByType(triggers: readonly ExternalEventTrigger[]): Map<
   return found;
 }
 
+/** Every variable of every listed trigger whose type the table lists. */
+export function allVariables(triggers: readonly ExternalEventTrigger[]): TriggerVariable[] {
+  return triggers.flatMap((trigger) =>
+    Object.entries(trigger.parameters ?? {}).flatMap(([code, parameter]) => ((variableTypes as readonly string[]).includes(parameter.type) ? [{ trigger, code, type: parameter.type }] : [])),
+  );
+}
+
 /** An unknown trigger is 404, and so is an unknown conversation, by `conversationId` and by `externalConversationId`. */
 export async function checkFireNotFound(session: Session, triggers: readonly ExternalEventTrigger[]): Promise<void> {
   const unknownTrigger = unknownIdentifier(session, "trigger");
@@ -54,12 +62,37 @@ export async function checkFireNotFound(session: Session, triggers: readonly Ext
     "an unknown externalConversationId",
     await fire(session, { externalConversationId: `${unknownIdentifier(session, "session")}|livechat`, externalEventId: knownTrigger }),
   );
+  // A known platform session with another suffix than |livechat names no conversation either.
+  const knownSession = platformSessionOf(session);
+  if (knownSession) {
+    const otherSuffix = `${knownSession}|conformance`;
+    expect404("unknown_conversation_not_found", `externalConversationId ${otherSuffix}, a known session with another suffix than |livechat`, await fire(session, { externalConversationId: otherSuffix, externalEventId: knownTrigger }));
+  }
+}
+
+/** The session id of a platform conversation: from --external-conversation-id, else from a conversation seen. */
+function platformSessionOf(session: Session): string | undefined {
+  const given = session.settings.externalConversationId;
+  if (given?.endsWith("|livechat")) return given.slice(0, -"|livechat".length);
+  for (const item of session.knowledge.items.values()) {
+    const id = (item["channelData"] as { platform?: { session?: { id?: unknown } } } | null | undefined)?.platform?.session?.id;
+    if (typeof id === "string" && id !== "") return id;
+  }
+  return undefined;
+}
+
+/** The 500 the seed states for a value that fails validation, with details; undefined when it holds. */
+function rejectionProblem(exchange: Exchange, what: string): string | undefined {
+  if (exchange.status !== 500) return `expected 500 for ${what}; got ${exchange.status}`;
+  return exchange.text.trim() === "" ? `expected the 500 for ${what} to carry details; got an empty body` : undefined;
 }
 
 /**
- * For each variable type of the listed triggers: a value in the wrong format is a 500 with details in
- * the body, and a value in the right format is a 200 with an empty body. Values are generated and
- * shrunk; each request fires into the given conversation.
+ * Every variable of every listed trigger gets each near miss of its type from the variable-type table
+ * (`true` for a Number, `"1"` for a Boolean, a date alone for a DateTime, ...): a 500 with details.
+ * Then, per type, generated wrong values (shrunk) and right values: a 200 with an empty body. Each
+ * request fires into the given conversation; once a wrong value of a type is accepted (a real event),
+ * no more wrong values of that type are sent.
  */
 export async function checkPayloads(session: Session, triggers: readonly ExternalEventTrigger[]): Promise<void> {
   const variables = variablesByType(triggers);
@@ -69,36 +102,41 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
     session.results.skip("payload_validation_rejection", reason);
     session.results.skip("payload_acceptance", reason);
   }
+  const acceptedWrong = new Set<VariableType>();
+  const bodyOf = (variable: TriggerVariable, value: unknown): Record<string, unknown> => ({
+    ...target(session),
+    externalEventId: variable.trigger.externalEventId,
+    externalEventPayload: { [variable.code]: value },
+  });
+  const judgeWrong = (variable: TriggerVariable, exchange: Exchange, what: string): string | undefined => {
+    if (exchange.status >= 200 && exchange.status < 300) acceptedWrong.add(variable.type);
+    const problem = rejectionProblem(exchange, `${variable.code} (${variable.type}) = ${what}`);
+    session.record("payload_validation_rejection", exchange, problem);
+    return problem;
+  };
+  for (const variable of allVariables(triggers)) {
+    for (const nearMiss of nearMissesOf(variable.type)) {
+      if (acceptedWrong.has(variable.type) || !session.canSend) break;
+      // The client's validateEventPayload is the one judge of the format: a value it accepts is no near miss.
+      if (fitsType(variable, nearMiss.value)) continue;
+      const exchange = await fire(session, bodyOf(variable, nearMiss.value));
+      if (exchange) judgeWrong(variable, exchange, `${JSON.stringify(nearMiss.value)} (${nearMiss.what})`);
+    }
+  }
   for (const variable of variables.values()) {
-    const body = (value: unknown): Record<string, unknown> => ({
-      ...target(session),
-      externalEventId: variable.trigger.externalEventId,
-      externalEventPayload: { [variable.code]: value },
-    });
-    // Each accepted wrong value fired a real event: after the first, no more wrong values of this type are sent (nor shrunk).
-    let acceptedWrong = false;
     await session.explore(
       wrongValue(variable),
       async (value) => {
-        if (acceptedWrong) return [];
-        const exchange = await fire(session, body(value));
-        if (!exchange) return [];
-        if (exchange.status >= 200 && exchange.status < 300) acceptedWrong = true;
-        const problem =
-          exchange.status !== 500
-            ? `expected 500 for ${variable.code} (${variable.type}) = ${JSON.stringify(value)}; got ${exchange.status}`
-            : exchange.text.trim() === ""
-              ? `expected the 500 for ${variable.code} (${variable.type}) to carry details; got an empty body`
-              : undefined;
-        session.record("payload_validation_rejection", exchange, problem);
-        return problem === undefined ? [] : ["payload_validation_rejection"];
+        if (acceptedWrong.has(variable.type)) return [];
+        const exchange = await fire(session, bodyOf(variable, value));
+        return exchange && judgeWrong(variable, exchange, JSON.stringify(value)) !== undefined ? ["payload_validation_rejection"] : [];
       },
       valuesPerType,
     );
     await session.explore(
       rightValue(variable),
       async (value) => {
-        const exchange = await fire(session, body(value));
+        const exchange = await fire(session, bodyOf(variable, value));
         if (!exchange) return [];
         const problem =
           exchange.status !== 200
@@ -112,6 +150,46 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
       valuesPerType,
     );
   }
+}
+
+/** `externalEventPayload` values that are not a JSON object. */
+const payloadShapes: ReadonlyArray<readonly [unknown, string]> = [
+  [[], "an array"],
+  ["orderNumber=1", "a string"],
+  [1, "a number"],
+];
+
+/**
+ * `payload_optional`: a fire without `externalEventPayload`, and with an empty one, is a 200 with an
+ * empty body (the payload is not required). `payload_shape_rejection`: a payload that is not an object
+ * is refused, with a 4xx or the seed's 500 with details, never accepted. Returns the status of a fire
+ * naming a variable the trigger does not list (an open point), for discovery.
+ */
+export async function checkPayloadForms(session: Session, triggers: readonly ExternalEventTrigger[]): Promise<number | undefined> {
+  const trigger = triggers[0];
+  if (!trigger) {
+    for (const name of ["payload_optional", "payload_shape_rejection"] as const) session.results.skip(name, "needs a trigger of --agent-stage-id to fire");
+    return undefined;
+  }
+  const base = { ...target(session), externalEventId: trigger.externalEventId };
+  for (const [body, what] of [
+    [base, "without externalEventPayload"],
+    [{ ...base, externalEventPayload: {} }, "with an empty externalEventPayload"],
+  ] as const) {
+    const exchange = await fire(session, body);
+    if (!exchange) continue;
+    const problem =
+      exchange.status !== 200 ? `expected 200 for a fire ${what} (the payload is optional); got ${exchange.status}` : exchange.text !== "" ? `expected an empty body with the 200; got ${exchange.text.length} bytes` : undefined;
+    session.record("payload_optional", exchange, problem);
+  }
+  for (const [payload, what] of payloadShapes) {
+    const exchange = await fire(session, { ...base, externalEventPayload: payload });
+    if (!exchange) continue;
+    const refused = exchange.status >= 400 && exchange.status < 500;
+    session.record("payload_shape_rejection", exchange, refused ? undefined : rejectionProblem(exchange, `externalEventPayload = ${JSON.stringify(payload)} (${what}; a 4xx also holds)`));
+  }
+  const unlisted = await fire(session, { ...base, externalEventPayload: { conformanceUnlisted: "1" } });
+  return unlisted?.status;
 }
 
 /** How the server answers a request that names the given conversation by one identifier and an unknown one by the other. */
@@ -144,7 +222,10 @@ export async function exploreInvalidFire(session: Session, triggers: readonly Ex
   }
   const requestPointer = operation.requestBodyPointer;
   const variants = (session.description.resolve(requestPointer)["oneOf"] as { $ref: string }[] | undefined) ?? [];
-  const variant = session.description.resolve(variants[0]?.$ref ?? requestPointer);
+  const resolved = session.description.resolve(variants[0]?.$ref ?? requestPointer);
+  // The payload's shape is payload_shape_rejection's (the seed's 500 for values that fail validation may answer it).
+  const { externalEventPayload: _payload, ...properties } = (resolved["properties"] as Record<string, unknown> | undefined) ?? {};
+  const variant = { ...resolved, properties };
   const valid = { ...target(session), externalEventId: triggers[0]?.externalEventId ?? unknownIdentifier(session, "trigger") };
   const resolveSchema = (schema: Record<string, unknown>): Record<string, unknown> =>
     typeof schema["$ref"] === "string" ? session.description.resolve(schema["$ref"]) : schema;

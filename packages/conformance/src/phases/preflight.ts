@@ -1,4 +1,5 @@
 import { caseFor } from "../case.ts";
+import { pageChecks } from "../checks/index.ts";
 import { pageOf } from "../checks/paging.ts";
 import { operationOf } from "../description.ts";
 import { UsageError } from "../options.ts";
@@ -35,11 +36,17 @@ export async function confirmConversation(session: Session): Promise<string | un
   const operation = operationOf(session.description, "searchConversations");
   const filter: Record<string, string> = agentStageId ? { agentStageId } : {};
   let pageIndex: number | undefined;
+  const seen = new Set<string>();
   for (let read = 0; read < maxPages; read++) {
-    const answer = await session.exchange(caseFor(operation, { query: pageIndex === undefined ? filter : { ...filter, pageIndex: String(pageIndex) } }));
+    const answer = await session.exchange(caseFor(operation, { query: pageIndex === undefined ? filter : { ...filter, pageIndex: String(pageIndex) } }), pageChecks);
     const page = answer && pageOf(answer.exchange);
     if (!page) return `could not confirm that the conversation ${JSON.stringify(wanted)} exists: the search did not answer with a page`;
     if ((page.items as unknown as Record<string, unknown>[]).some(matches)) return undefined;
+    for (const item of page.items) seen.add(item.id);
+    if ((!page.hasMore || page.items.length === 0) && seen.size < page.totalItemCount) {
+      // The server's paging ended short of its own total (envelope_math and paging_walk report it): its bug, not bad usage.
+      return `could not confirm that the conversation ${JSON.stringify(wanted)} exists: the server's paging ended after ${seen.size} of the ${page.totalItemCount} conversations it counts; the fire checks use it as given`;
+    }
     if (!page.hasMore || page.items.length === 0) {
       const option = conversationId ? "--conversation-id" : "--external-conversation-id";
       throw new UsageError(`${option} ${JSON.stringify(wanted)}: no such conversation among the ${page.totalItemCount} conversations the search finds${agentStageId ? ` for the bot` : ""}; name one the server has`);

@@ -16,7 +16,10 @@ export async function probeSearch(session: Session): Promise<Exchange | undefine
   const query = session.settings.agentStageId ? { agentStageId: session.settings.agentStageId } : {};
   const answer = await session.exchange(searchCase(session, query));
   const page = answer && pageOf(answer.exchange);
-  if (page) session.knowledge.pageBase = page.pageIndex;
+  if (page) {
+    session.knowledge.pageBase = page.pageIndex;
+    session.knowledge.defaultPageSize = page.pageSize;
+  }
   // Re-judge the probe's envelope now that the first page's index is known.
   if (answer) for (const [name, check] of pageChecks) session.record(name, answer.exchange, check(answer.exchange, session.context));
   return answer?.exchange;

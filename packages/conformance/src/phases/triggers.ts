@@ -4,6 +4,7 @@ import { positiveDataAcceptance } from "../checks/index.ts";
 import { operationOf } from "../description.ts";
 import { pathValue } from "../generate.ts";
 import type { Session } from "../session.ts";
+import { readTriggerList } from "../trigger-list.ts";
 
 const operationId = "listExternalEventTriggers";
 
@@ -35,8 +36,7 @@ export async function listTriggers(session: Session): Promise<{ triggers: Extern
   if (!agentStageId) return undefined;
   const answer = await session.exchange(caseFor(operationOf(session.description, operationId), { path: { agentStageId } }));
   if (!answer || answer.exchange.status !== 200 || !answer.exchange.isJson) return undefined;
-  const body = answer.exchange.json;
-  const triggers = (Array.isArray(body) ? body : [body]).filter(
+  const triggers = readTriggerList(answer.exchange.json).triggers.filter(
     (trigger): trigger is ExternalEventTrigger => typeof trigger === "object" && trigger !== null && typeof (trigger as ExternalEventTrigger).externalEventId === "string",
   );
   return { triggers, exchange: answer.exchange };

@@ -10,6 +10,7 @@ export const stopSentences = {
   budget: "The request budget (--max-requests) ran out: this report covers what ran.",
   time: "The time limit (--max-time) was reached: this report covers what ran.",
   failures: "The failure limit (--max-failures) was reached: this report covers what ran.",
+  "rate-limit": "The server's rate limit kept the run from finishing within its bounds (see the warnings): this report covers what ran.",
 } as const;
 
 /** The result line: new failures, or every check that ran held, with the counts. */

@@ -10,12 +10,17 @@ export interface ProxiedResponse {
   headers: Record<string, string>;
   /** Body text. */
   body: string;
+  /** Body bytes, sent instead of `body` when set (a body in another encoding than UTF-8). */
+  bytes?: Uint8Array;
 }
 
 /** One deliberate fault: changes the request on its way up, or the response on its way back. */
 export interface Fault {
-  /** Rewrites or answers a request: return a response to answer without the upstream (`upstream` asks it for another URL). */
-  readonly request?: (url: URL, headers: Headers, upstream: (url: URL) => Promise<ProxiedResponse>) => ProxiedResponse | undefined | Promise<ProxiedResponse | undefined>;
+  /**
+   * Rewrites or answers a request: return a response to answer without the upstream (`upstream` asks it
+   * for another URL, with this request's body or `body`); `body` is the request's body text.
+   */
+  readonly request?: (url: URL, headers: Headers, upstream: (url: URL, body?: string) => Promise<ProxiedResponse>, body: string, method: string) => ProxiedResponse | undefined | Promise<ProxiedResponse | undefined>;
   /** Milliseconds to wait before answering a request (a slow server). */
   readonly delayMs?: (url: URL) => number;
   /** Rewrites the upstream's response. */
@@ -64,12 +69,13 @@ export async function startFaultyProxy(upstream: Upstream, fault: Fault = {}): P
       };
       const delay = fault.delayMs?.(url) ?? 0;
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-      let response = await fault.request?.(url, headers, (target) => forward(target));
+      const body = await bodyOf(incoming);
+      let response = await fault.request?.(url, headers, (target, text) => forward(target, text === undefined ? body : Buffer.from(text)), body.toString(), incoming.method ?? "GET");
       if (!response) {
-        response = await forward(url, await bodyOf(incoming));
+        response = await forward(url, body);
         fault.response?.(url, response);
       }
-      outgoing.writeHead(response.status, response.headers).end(response.body);
+      outgoing.writeHead(response.status, response.headers).end(response.bytes ?? response.body);
     } catch (error) {
       outgoing.writeHead(502, { "content-type": "text/plain" }).end(`proxy error: ${String(error)}`);
     }
@@ -83,7 +89,9 @@ export async function startFaultyProxy(upstream: Upstream, fault: Fault = {}): P
   };
 }
 
-/** Rewrites a JSON response body in place. */
+/** Rewrites a JSON response body in place (an empty body stays empty). */
 export function editJson(response: ProxiedResponse, edit: (body: unknown) => unknown): void {
+  // A HEAD answer has no body to edit.
+  if (response.body === "") return;
   response.body = JSON.stringify(edit(JSON.parse(response.body) as unknown));
 }

@@ -309,8 +309,9 @@ export interface components {
             /** @description Channel data of the conversation, or `null`. */
             channelData: components["schemas"]["ChannelData"] | null;
             /**
-             * Format: date-time
-             * @description Time of the last message, an ISO 8601 date-time.
+             * @description Time of the last message, an ISO 8601 date-time. The service names no offset here (it does
+             *     for `startedOn`), so a time without one is allowed: the pattern is ISO 8601's extended date
+             *     and time, the offset optional.
              * @example 2026-11-20T09:21:47+03:00
              */
             latestMessageOn: string;
@@ -535,8 +536,9 @@ export interface components {
             id: string;
             type: components["schemas"]["ActivityType"];
             /**
-             * Format: date-time
-             * @description When the activity happened, an ISO 8601 date-time, or `null`.
+             * @description When the activity happened, an ISO 8601 date-time, or `null`. The service names no offset
+             *     here, so a time without one is allowed: the pattern is ISO 8601's extended date and time,
+             *     the offset optional.
              * @example 2026-11-20T09:15:03+03:00
              */
             timestamp: string | null;

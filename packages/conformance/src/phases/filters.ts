@@ -1,0 +1,186 @@
+import { parseDateTime } from "@bot-conversation/client";
+import { caseFor, type Exchange } from "../case.ts";
+import { pageChecks } from "../checks/index.ts";
+import { pageOf } from "../checks/paging.ts";
+import { notApplicable, notJudged, type ExchangeCheck } from "../checks/types.ts";
+import { operationOf } from "../description.ts";
+import type { Session } from "../session.ts";
+import { unknownIdentifier } from "./triggers.ts";
+
+const operationId = "searchConversations";
+
+/** Pages a walk of one filter reads at most; a filter finding more is left out of the oracles. */
+const maxOracleWalkPages = 8;
+
+/** A walk of one search: every conversation found, and the pages read in order. */
+interface Walk {
+  readonly ids: ReadonlySet<string>;
+  readonly pages: readonly Exchange[];
+}
+
+/** The bot filter (when given) every oracle search carries, so the oracles look at the bot's conversations. */
+const botFilter = (session: Session): Record<string, string> => (session.settings.agentStageId ? { agentStageId: session.settings.agentStageId } : {});
+
+async function search(session: Session, query: Record<string, string>, more: ReadonlyArray<readonly [Parameters<Session["record"]>[0], ExchangeCheck]> = []) {
+  if (!session.canSend) return undefined;
+  return (await session.exchange(caseFor(operationOf(session.description, operationId), { query }), [...more, ...pageChecks]))?.exchange;
+}
+
+/**
+ * Reads every page of a search at a page size that makes about three pages (never above the server's
+ * default), following `pageIndex + 1` while `hasMore`; undefined when a page is not a page or the
+ * search needs more than `maxOracleWalkPages` pages.
+ */
+async function walk(session: Session, query: Record<string, string>): Promise<Walk | undefined> {
+  const first = await search(session, query);
+  const firstPage = first && pageOf(first);
+  if (!firstPage) return undefined;
+  const pageSize = Math.max(1, Math.min(firstPage.pageSize, Math.ceil(firstPage.totalItemCount / 3)));
+  if (Math.ceil(firstPage.totalItemCount / pageSize) > maxOracleWalkPages) return undefined;
+  const ids = new Set<string>();
+  const pages: Exchange[] = [];
+  let pageIndex = session.knowledge.pageBase;
+  for (let read = 0; read <= maxOracleWalkPages; read++) {
+    const answer = await search(session, { ...query, pageSize: String(pageSize), pageIndex: String(pageIndex) });
+    const page = answer && pageOf(answer);
+    if (!answer || !page) return undefined;
+    pages.push(answer);
+    for (const item of page.items) ids.add(item.id);
+    if (!page.hasMore || page.items.length === 0) return { ids, pages };
+    pageIndex = page.pageIndex + 1;
+  }
+  return { ids, pages };
+}
+
+/** The most frequent value of a field among the conversations seen. */
+function mostFrequent(session: Session, field: string): string | undefined {
+  const counts = new Map<string, number>();
+  for (const item of session.knowledge.items.values()) {
+    const value = item[field];
+    if (typeof value === "string") counts.set(value, (counts.get(value) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort((left, right) => right[1] - left[1])[0]?.[0];
+}
+
+/** The median instant of a date field among the conversations seen, written as an instant a bound can carry. */
+function medianInstant(session: Session, field: string): string | undefined {
+  const instants = [...session.knowledge.items.values()].map((item) => parseDateTime(item[field])).filter((instant) => !Number.isNaN(instant)).sort((left, right) => left - right);
+  const middle = instants[Math.floor(instants.length / 2)];
+  return middle === undefined ? undefined : new Date(middle).toISOString();
+}
+
+const listed = (ids: Iterable<string>): string => [...ids].slice(0, 3).map((id) => JSON.stringify(id)).join(", ");
+
+/**
+ * `filter_combination`: two filters together find exactly the conversations both find alone. Each
+ * filter alone and the pair are walked page by page (every page also checked by `envelope_math` and
+ * `filter_match`), so a server that ORs the filters, or drops one on a later page, is caught.
+ */
+export async function checkFilterCombinations(session: Session): Promise<void> {
+  const filters: Record<string, string> = {};
+  const status = mostFrequent(session, "status");
+  const channelId = mostFrequent(session, "channelId");
+  const startedOn = medianInstant(session, "startedOn");
+  const latestMessageOn = medianInstant(session, "latestMessageOn");
+  if (status) filters["status"] = status;
+  if (channelId) filters["channelId"] = channelId;
+  if (startedOn) filters["startFromDate"] = startedOn;
+  if (latestMessageOn) filters["latestMessageToDate"] = latestMessageOn;
+  const pairs = [
+    ["status", "channelId"],
+    ["channelId", "startFromDate"],
+    ["status", "latestMessageToDate"],
+  ].filter((pair) => pair.every((name) => filters[name] !== undefined));
+  if (pairs.length === 0) return session.results.skip("filter_combination", "no search returned conversations to take two filter values from");
+  const alone = new Map<string, Walk | undefined>();
+  const walkAlone = async (name: string): Promise<Walk | undefined> => {
+    if (!alone.has(name)) alone.set(name, await walk(session, { ...botFilter(session), [name]: filters[name]! }));
+    return alone.get(name);
+  };
+  for (const [left, right] of pairs as [string, string][]) {
+    const leftWalk = await walkAlone(left);
+    const rightWalk = await walkAlone(right);
+    const both = await walk(session, { ...botFilter(session), [left]: filters[left]!, [right]: filters[right]! });
+    if (!leftWalk || !rightWalk || !both) continue;
+    const expected = new Set([...leftWalk.ids].filter((id) => rightWalk.ids.has(id)));
+    const extra = [...both.ids].filter((id) => !expected.has(id));
+    const missing = [...expected].filter((id) => !both.ids.has(id));
+    const names = `${left}=${filters[left]} and ${right}=${filters[right]}`;
+    const verdict =
+      extra.length === 0 && missing.length === 0
+        ? undefined
+        : `expected ${names} together to find the ${expected.size} conversations each finds alone; got ${both.ids.size} over ${both.pages.length} pages${extra.length > 0 ? `, ${extra.length} not found by both alone (${listed(extra)})` : ""}${missing.length > 0 ? `, ${missing.length} missing (${listed(missing)})` : ""}`;
+    session.record("filter_combination", both.pages.at(-1)!, verdict, [...leftWalk.pages, ...rightWalk.pages, ...both.pages.slice(0, -1)]);
+  }
+}
+
+/** Swaps the letter case of every letter; undefined when the text has none. */
+export const otherLetterCase = (text: string): string | undefined => {
+  const swapped = [...text].map((character) => (character === character.toUpperCase() ? character.toLowerCase() : character.toUpperCase())).join("");
+  return swapped === text ? undefined : swapped;
+};
+
+/** An unknown bot's search finds nothing: a 200 page must be empty (a 404 is an answer the seed does not rule out: a finding). */
+const findsNoConversation =
+  (what: string): ExchangeCheck =>
+  (exchange) => {
+    const page = pageOf(exchange);
+    if (!page) return notApplicable;
+    return page.totalItemCount === 0 && page.items.length === 0 ? undefined : `expected no conversation for ${what}; got totalItemCount ${page.totalItemCount} with ${page.items.length} items`;
+  };
+
+/**
+ * `bot_filter_match`: the items carry no bot, so the bot filter is checked by what it must not find:
+ * an unknown bot, and near misses of the known one (a prefix; another letter case unless it is a UUID), find nothing; the
+ * known bot's total is at most the total of a search without the bot filter. Returns the status of
+ * the unknown bot's search, for discovery.
+ */
+export async function checkBotFilter(session: Session): Promise<number | undefined> {
+  const unknown = await search(session, { agentStageId: unknownIdentifier(session, "bot") }, [["bot_filter_match", findsNoConversation("an unknown agentStageId")]]);
+  const bot = session.settings.agentStageId;
+  if (!bot) {
+    session.results.skip("bot_filter_match", "near misses of a known bot need --agent-stage-id");
+    return unknown?.status;
+  }
+  // A UUID in another letter case is the same UUID (RFC 9562 reads them case-insensitively): only its prefix is a near miss.
+  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(bot);
+  const nearMisses = [isUuid ? undefined : otherLetterCase(bot), bot.length > 1 ? bot.slice(0, -1) : undefined].filter((value): value is string => value !== undefined);
+  for (const nearMiss of nearMisses) await search(session, { agentStageId: nearMiss }, [["bot_filter_match", findsNoConversation(`agentStageId=${nearMiss}, a near miss of the bot ${bot}`)]]);
+  const mine = await search(session, { agentStageId: bot });
+  const all = await search(session, {});
+  const minePage = mine && pageOf(mine);
+  const allPage = all && pageOf(all);
+  if (all && minePage && allPage) {
+    session.record(
+      "bot_filter_match",
+      all,
+      minePage.totalItemCount <= allPage.totalItemCount ? undefined : `expected the bot's ${minePage.totalItemCount} conversations to be among all ${allPage.totalItemCount}; got more for one bot than for all`,
+      [mine],
+    );
+  }
+  return unknown?.status;
+}
+
+/** A search known to match nothing is 200 with a page (an empty one: a page with items is `filter_match`'s to judge). */
+const emptyPage: ExchangeCheck = (exchange) => {
+  if (exchange.status >= 500) return notApplicable; // not_a_server_error's to report
+  if (exchange.status === 200) return pageOf(exchange) ? undefined : notJudged("the 200 body is not a page of conversations");
+  return `expected 200 with an empty page for a search that matches nothing; got ${exchange.status}`;
+};
+
+/**
+ * `empty_search_page`: searches that match nothing are 200 with an empty page: a period after every
+ * conversation seen, and near misses of a channel seen (a prefix, another letter case), whose items
+ * `filter_match` holds to the exact channel.
+ */
+export async function checkEmptySearches(session: Session): Promise<void> {
+  const instants = [...session.knowledge.items.values()].map((item) => parseDateTime(item["startedOn"])).filter((instant) => !Number.isNaN(instant));
+  if (instants.length > 0) await search(session, { ...botFilter(session), startFromDate: new Date(Math.max(...instants) + 86_400_000).toISOString() }, [["empty_search_page", emptyPage]]);
+  const channelId = mostFrequent(session, "channelId");
+  const known = new Set(session.knowledge.channelIds);
+  const nearMisses = channelId ? [channelId.length > 1 ? channelId.slice(0, Math.ceil(channelId.length / 2)) : undefined, otherLetterCase(channelId)] : [];
+  for (const nearMiss of nearMisses) {
+    if (nearMiss !== undefined && !known.has(nearMiss)) await search(session, { ...botFilter(session), channelId: nearMiss }, [["empty_search_page", emptyPage]]);
+  }
+  if (instants.length === 0 && !channelId) session.results.skip("empty_search_page", "no search returned a conversation to build a search that matches nothing from");
+}
