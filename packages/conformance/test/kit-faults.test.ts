@@ -122,11 +122,11 @@ const faults: ReadonlyArray<{ name: string; check: CheckName; related?: CheckNam
     },
   },
   {
-    name: "a channel matched by prefix and without letter case",
+    name: "a channel matched by prefix",
     check: "filter_match",
     fault: {
       request: (url) => {
-        const asked = url.searchParams.get("channelId")?.toLowerCase();
+        const asked = url.searchParams.get("channelId");
         const widened = asked ? channels.find((channel) => channel.startsWith(asked)) : undefined;
         if (isSearch(url) && widened) url.searchParams.set("channelId", widened);
         return undefined;

@@ -114,12 +114,6 @@ export async function checkFilterCombinations(session: Session): Promise<void> {
   }
 }
 
-/** Swaps the letter case of every letter; undefined when the text has none. */
-export const otherLetterCase = (text: string): string | undefined => {
-  const swapped = [...text].map((character) => (character === character.toUpperCase() ? character.toLowerCase() : character.toUpperCase())).join("");
-  return swapped === text ? undefined : swapped;
-};
-
 /** An unknown bot's search finds nothing: a 200 page must be empty (a 404 is an answer the seed does not rule out: a finding). */
 const findsNoConversation =
   (what: string): ExchangeCheck =>
@@ -131,7 +125,7 @@ const findsNoConversation =
 
 /**
  * `bot_filter_match`: the items carry no bot, so the bot filter is checked by what it must not find:
- * an unknown bot, and near misses of the known one (a prefix; another letter case unless it is a UUID), find nothing; the
+ * an unknown bot, and a near miss of the known one (a prefix), find nothing; the
  * known bot's total is at most the total of a search without the bot filter. Returns the status of
  * the unknown bot's search, for discovery.
  */
@@ -142,9 +136,9 @@ export async function checkBotFilter(session: Session): Promise<number | undefin
     session.results.skip("bot_filter_match", "near misses of a known bot need --agent-stage-id");
     return unknown?.status;
   }
-  // A UUID in another letter case is the same UUID (RFC 9562 reads them case-insensitively): only its prefix is a near miss.
-  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(bot);
-  const nearMisses = [isUuid ? undefined : otherLetterCase(bot), bot.length > 1 ? bot.slice(0, -1) : undefined].filter((value): value is string => value !== undefined);
+  // Only a prefix is a near miss: whether identifiers are compared with their letter case is not shown
+  // by the service, so another letter case is never judged.
+  const nearMisses = bot.length > 1 ? [bot.slice(0, -1)] : [];
   for (const nearMiss of nearMisses) await search(session, { agentStageId: nearMiss }, [["bot_filter_match", findsNoConversation(`agentStageId=${nearMiss}, a near miss of the bot ${bot}`)]]);
   const mine = await search(session, { agentStageId: bot });
   const all = await search(session, {});
@@ -170,15 +164,16 @@ const emptyPage: ExchangeCheck = (exchange) => {
 
 /**
  * `empty_search_page`: searches that match nothing are 200 with an empty page: a period after every
- * conversation seen, and near misses of a channel seen (a prefix, another letter case), whose items
- * `filter_match` holds to the exact channel.
+ * conversation seen, and a near miss of a channel seen (a prefix), whose items `filter_match` holds
+ * to the exact channel. Another letter case of a channel is never sent: whether the service ignores
+ * letter case in `channelId` is not shown.
  */
 export async function checkEmptySearches(session: Session): Promise<void> {
   const instants = [...session.knowledge.items.values()].map((item) => parseDateTime(item["startedOn"])).filter((instant) => !Number.isNaN(instant));
   if (instants.length > 0) await search(session, { ...botFilter(session), startFromDate: new Date(Math.max(...instants) + 86_400_000).toISOString() }, [["empty_search_page", emptyPage]]);
   const channelId = mostFrequent(session, "channelId");
   const known = new Set(session.knowledge.channelIds);
-  const nearMisses = channelId ? [channelId.length > 1 ? channelId.slice(0, Math.ceil(channelId.length / 2)) : undefined, otherLetterCase(channelId)] : [];
+  const nearMisses = channelId && channelId.length > 1 ? [channelId.slice(0, Math.ceil(channelId.length / 2))] : [];
   for (const nearMiss of nearMisses) {
     if (nearMiss !== undefined && !known.has(nearMiss)) await search(session, { ...botFilter(session), channelId: nearMiss }, [["empty_search_page", emptyPage]]);
   }
