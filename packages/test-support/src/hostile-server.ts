@@ -189,7 +189,7 @@ function answer(mode: HostileMode, request: IncomingMessage, response: ServerRes
       return json(response, 200, page(items, pageIndex, { hasMore: true, totalItemCount: 3, totalPageCount: 2 }));
     }
     case "echo-token": {
-      const echo = { "x-echo": token, [`x-echo-${token}`]: "1" };
+      const echo = { "x-echo": token, "x-request-id": token, [`x-echo-${token}`]: "1", [`x-ratelimit-${token}`]: "1" };
       if (isSearch) return json(response, 200, page([conversation(`c-${token}`, `your token is ${token}`)]), echo);
       if (isTriggers) return json(response, 200, [{ externalEventId: "order-paid", externalEventName: `token ${token}`, parameters: {} }], echo);
       return json(response, 400, { title: `token ${token}`, detail: `token ${token}` }, echo);

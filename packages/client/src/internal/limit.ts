@@ -17,7 +17,7 @@ export function limitResponse(response: Response, maxBytes: number, label: strin
           new TransformStream({
             transform: (chunk: Uint8Array, controller) =>
               (seen += chunk.length) > maxBytes
-                ? controller.error(new ResponseTooLargeError(`${label} answered ${response.status} with a body over maxResponseBytes (${maxBytes} bytes); not read further`))
+                ? controller.error(new ResponseTooLargeError(`${label} answered ${response.status}, its body over maxResponseBytes (${maxBytes} bytes)`))
                 : controller.enqueue(chunk),
           }),
         ),

@@ -1,5 +1,6 @@
 import { coverageText } from "../coverage.ts";
 import type { ConformanceReport } from "../runner.ts";
+import { safeLogText } from "./safe-text.ts";
 
 const seconds = (milliseconds: number): string => `${(milliseconds / 1000).toFixed(1)} s`;
 const indent = (text: string, by: string): string => text.split("\n").map((line) => by + line).join("\n");
@@ -73,5 +74,6 @@ export function humanReport(report: ConformanceReport): string {
   }
   lines.push("", "Coverage (operations × documented statuses × parameters; ✓n: n responses)", ...coverageText(report.coverage));
   lines.push("", resultLine(report));
-  return lines.join("\n") + "\n";
+  // The server's text (bodies, messages quoting values) is on these lines: shown safe for a terminal and a CI log.
+  return safeLogText(lines.join("\n")) + "\n";
 }
