@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createBotConversationClient, type BotConversationClient } from "@bot-conversation/client";
-import { tokenFromFile } from "@bot-conversation/client/text";
+import { sanitizeText, tokenFromFile } from "@bot-conversation/client/text";
 import { Option, type Command } from "commander";
 import { UsageError, type CommandIo } from "./io.js";
 
@@ -58,7 +58,8 @@ export function connect(flags: ConnectionFlags, io: CommandIo): Connection {
     const client = createBotConversationClient({
       baseUrl: baseUrl.replace(/\/+$/, ""),
       token,
-      ...(flags.verbose ? { logger: (line: string) => void io.stderr.write(`${line}\n`) } : {}),
+      // A line quotes the server's x-request-id: shown sanitized, as every line a person reads.
+      ...(flags.verbose ? { logger: (line: string) => void io.stderr.write(`${sanitizeText(line)}\n`) } : {}),
     });
     return { client, token: token.trim() };
   } catch (error) {

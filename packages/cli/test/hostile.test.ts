@@ -46,6 +46,13 @@ describe("hostile text never acts on the terminal", () => {
     expect(lines[1]).toContain("\\x1b]8;;http://evil.example/\\x1b\\click\\x1b]8;;\\x1b\\x\\x07x x\\u202ex\\x9b31mend");
   });
 
+  it("--verbose: the line per request quotes the server's x-request-id sanitized", async () => {
+    const { env } = await hostile("control");
+    const run = await runCli(["search", "--output", "json", "--verbose"], env);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/^GET \/api\/v2\/channels\/conversations attempt 1: 200, request id r-\\x9b31m in \d+ ms\n$/);
+  });
+
   it("a 10 MB text is one table line of at most 200 characters in its last cell", async () => {
     const { env } = await hostile("large-text");
     const run = await runCli(["search", "--output", "table"], env);

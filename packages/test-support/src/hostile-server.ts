@@ -173,6 +173,8 @@ function answer(mode: HostileMode, request: IncomingMessage, response: ServerRes
   const pageIndex = Number(url.searchParams.get("pageIndex") ?? 0);
   switch (mode) {
     case "control":
+      // A header value may carry bytes 0x80-0xFF: read as Latin-1, 0x9B is the C1 control CSI.
+      response.setHeader("x-request-id", "r-\u009b31m");
       if (isSearch) return json(response, 200, page([conversation(`c-${hostileText}`, hostileText)]));
       if (isTriggers) {
         return json(response, 200, [
