@@ -1,5 +1,6 @@
 import { coverageText } from "../coverage.ts";
 import type { ConformanceReport } from "../runner.ts";
+import { truncateText } from "@bot-conversation/client/text";
 import { safeLogText } from "./safe-text.ts";
 
 const seconds = (milliseconds: number): string => `${(milliseconds / 1000).toFixed(1)} s`;
@@ -51,7 +52,8 @@ export function humanReport(report: ConformanceReport): string {
       check.failures.forEach((failure, index) => {
         lines.push(`  ${index + 1}. ${failure.operationId}: ${failure.message}${failure.known ? " (known: in the baseline)" : ""}`);
         lines.push(`     Sent: ${failure.sent}`);
-        lines.push(`     Received: ${failure.received.slice(0, 200)}`);
+        // Cut by characters, never inside a surrogate pair or an escape.
+        lines.push(`     Received: ${truncateText(failure.received, 200)}`);
         if (failure.requests.length > 1) failure.requests.forEach((curl, step) => lines.push(`     Reproduce (${step + 1}/${failure.requests.length}): ${curl}`));
         else lines.push(`     Reproduce: ${failure.curl}`);
       });
