@@ -54,11 +54,14 @@ async function writeRecords(stream: NodeJS.WritableStream, records: readonly unk
  */
 const jsonSecrets = (secrets: readonly string[]): string[] => [...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]))];
 
+/** `text` redacted of `hidden`, looked for first: most records hold no secret, and a search is cheaper than a rewrite. */
+const redacted = (text: string, hidden: readonly string[]): string => (hidden.some((secret) => secret && text.includes(secret)) ? redactText(text, hidden) : text);
+
 /** One JSON object per line. */
 export function ndjsonWriter(stream: NodeJS.WritableStream, { secrets }: WriterOptions): RecordWriter {
   const hidden = jsonSecrets(secrets);
   return {
-    write: (records) => writeRecords(stream, records, (record) => `${redactText(JSON.stringify(record), hidden)}\n`),
+    write: (records) => writeRecords(stream, records, (record) => `${redacted(JSON.stringify(record), hidden)}\n`),
     end: async () => {},
   };
 }
@@ -72,7 +75,7 @@ export function jsonWriter(stream: NodeJS.WritableStream, { secrets }: WriterOpt
       writeRecords(stream, records, (record) => {
         const lead = first ? "[\n" : ",\n";
         first = false;
-        return `${lead}  ${redactText(JSON.stringify(record), hidden)}`;
+        return `${lead}  ${redacted(JSON.stringify(record), hidden)}`;
       }),
     end: () => write(stream, first ? "[]\n" : "\n]\n"),
   };
