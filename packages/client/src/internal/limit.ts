@@ -15,15 +15,16 @@ export function limitResponse(response: Response, maxBytes: number, label: strin
   const { body } = response;
   const text = async () => {
     const reader = body!.getReader();
-    const decoder = new TextDecoder();
-    let text = "";
-    for (let seen = 0, part; !(part = await reader.read()).done; text += decoder.decode(part.value, { stream: true })) {
+    const parts: Uint8Array[] = [];
+    // Decoded once whole: a body that passes the limit leaves only its bytes behind, not a string of them too.
+    for (let seen = 0, part; !(part = await reader.read()).done; parts.push(part.value)) {
       if ((seen += part.value.length) > maxBytes) {
         reader.cancel();
         throw new ResponseTooLargeError(`${label} answered ${response.status}, its body over maxResponseBytes (${maxBytes} bytes)`);
       }
     }
-    return text + decoder.decode();
+    const decoder = new TextDecoder();
+    return parts.map((part) => decoder.decode(part, { stream: true })).join("") + decoder.decode();
   };
   return body ? Object.assign(response, { text, json: async () => JSON.parse(await text()) as unknown }) : response;
 }
