@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createBotConversationClient, type BotConversationClient } from "@bot-conversation/client";
+import { sanitizeText, tokenFromFile } from "@bot-conversation/client/text";
 import { Option, type Command } from "commander";
 import { UsageError, type CommandIo } from "./io.js";
 
@@ -17,7 +18,7 @@ export interface ConnectionFlags {
 export function connectionOptions(command: Command): Command {
   return command
     .addOption(new Option("--base-url <url>", "base address of the service, e.g. http://127.0.0.1:4011 (default: $BOT_CONVERSATION_BASE_URL)"))
-    .option("--token-file <path>", "file holding the access token sent in X-Token (default: $BOT_CONVERSATION_TOKEN)")
+    .option("--token-file <path>", "file holding the access token sent in X-Token: one line, trimmed (default: $BOT_CONVERSATION_TOKEN)")
     .option("--verbose", "print one line per request on stderr (method, path, status, request id, duration; never the token)");
 }
 
@@ -38,10 +39,17 @@ export function connect(flags: ConnectionFlags, io: CommandIo): Connection {
   if (!baseUrl) throw new UsageError("no base URL: pass --base-url <url> or set BOT_CONVERSATION_BASE_URL, e.g. http://127.0.0.1:4011");
   let token = io.env["BOT_CONVERSATION_TOKEN"];
   if (flags.tokenFile !== undefined) {
+    let text: string;
     try {
-      token = readFileSync(flags.tokenFile, "utf8").trim();
+      text = readFileSync(flags.tokenFile, "utf8");
     } catch (error) {
       throw new UsageError(`--token-file: cannot read ${flags.tokenFile} (${(error as NodeJS.ErrnoException).code ?? "error"}); expected a file holding the access token`);
+    }
+    try {
+      // The one rule of every command (the client's): the whole file, trimmed; one line.
+      token = tokenFromFile(text, `--token-file ${flags.tokenFile}`);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
     }
   }
   if (!token?.trim()) throw new UsageError("no token: set BOT_CONVERSATION_TOKEN or pass --token-file <path>; expected the access token sent in X-Token");
@@ -50,7 +58,8 @@ export function connect(flags: ConnectionFlags, io: CommandIo): Connection {
     const client = createBotConversationClient({
       baseUrl: baseUrl.replace(/\/+$/, ""),
       token,
-      ...(flags.verbose ? { logger: (line: string) => void io.stderr.write(`${line}\n`) } : {}),
+      // A line quotes the server's x-request-id: shown sanitized, as every line a person reads.
+      ...(flags.verbose ? { logger: (line: string) => void io.stderr.write(`${sanitizeText(line)}\n`) } : {}),
     });
     return { client, token: token.trim() };
   } catch (error) {

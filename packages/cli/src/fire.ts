@@ -1,7 +1,8 @@
 import { createInterface } from "node:readline/promises";
 import type { FireExternalEventRequest } from "@bot-conversation/types";
+import { redactText, sanitizeText } from "@bot-conversation/client/text";
 import { Command, Option } from "commander";
-import { connect, connectionOptions, type ConnectionFlags } from "./connection.js";
+import { connect, connectionOptions, secrets, type ConnectionFlags } from "./connection.js";
 import { exitCodes, UsageError, write, type CommandIo } from "./io.js";
 import { outputOption, type OutputFormat } from "./output/format.js";
 import { eventPayload, variableTexts } from "./variables.js";
@@ -52,16 +53,18 @@ async function fire(flags: FireFlags, io: CommandIo): Promise<number> {
     throw new UsageError(`--external-event-id: bot ${flags.agentStageId} has no trigger ${JSON.stringify(flags.externalEventId)}; expected one of: ${known}`);
   }
   const request = { externalEventId: trigger.externalEventId, ...target, externalEventPayload: eventPayload(trigger, texts) } as FireExternalEventRequest;
-  if (!flags.yes && !(await confirmed(io, `Fire "${trigger.externalEventName}" (${trigger.externalEventId}) into ${JSON.stringify(target)} with ${JSON.stringify(request.externalEventPayload)}? [y/N] `))) {
+  // The trigger's name and id come from the service: shown sanitized, the token redacted.
+  const shown = (text: string) => sanitizeText(redactText(text, [...secrets]));
+  if (!flags.yes && !(await confirmed(io, `Fire "${shown(trigger.externalEventName)}" (${shown(trigger.externalEventId)}) into ${shown(JSON.stringify(target))} with ${shown(JSON.stringify(request.externalEventPayload))}? [y/N] `))) {
     await write(io.stderr, "Not fired.\n");
     return exitCodes.failed;
   }
   // The client checks the request against the trigger once more and never retries a fire.
   await client.fireExternalEvent(request, { trigger, signal: io.signal });
   if ((flags.output ?? (io.stdout.isTTY ? "table" : "ndjson")) === "table") {
-    await write(io.stdout, `Fired ${trigger.externalEventId} into ${Object.values(target)[0]}.\n`);
+    await write(io.stdout, `Fired ${shown(trigger.externalEventId)} into ${shown(String(Object.values(target)[0]))}.\n`);
   } else {
-    await write(io.stdout, `${JSON.stringify({ fired: true, ...request })}\n`);
+    await write(io.stdout, `${redactText(JSON.stringify({ fired: true, ...request }), [...secrets])}\n`);
   }
   return exitCodes.ok;
 }

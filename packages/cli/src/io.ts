@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
+import { redactText, sanitizeText } from "@bot-conversation/client/text";
 
 /** This package's version, from its package.json. */
 export const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
@@ -31,9 +32,12 @@ export async function write(stream: NodeJS.WritableStream, text: string): Promis
   if (!stream.write(text)) await once(stream, "drain");
 }
 
-/** The message of an error as one line, with every secret replaced by `[redacted]`. */
+/**
+ * The message of an error as one line to show a person: every secret replaced by `[redacted]` (the
+ * client's redactor), line breaks joined with `; `, and every other control character, DEL or bidi
+ * control shown as a visible escape (`sanitizeText`): a trigger id or a service's detail cannot act on the terminal.
+ */
 export function oneLine(error: unknown, secrets: readonly string[]): string {
-  let text = error instanceof Error ? error.message : String(error);
-  for (const secret of secrets) if (secret) text = text.split(secret).join("[redacted]");
-  return text.replace(/\s*\n\s*/g, "; ").trim();
+  const text = error instanceof Error ? error.message : String(error);
+  return sanitizeText(redactText(text, secrets).replace(/\s*[\r\n]\s*/g, "; ").trim());
 }

@@ -1,11 +1,12 @@
 import type { SearchConversationsQuery } from "@bot-conversation/types";
 import { setImmediate } from "node:timers/promises";
 import { Command } from "commander";
-import { connect, connectionOptions, type ConnectionFlags } from "./connection.js";
+import { PaginationError } from "@bot-conversation/client";
+import { connect, connectionOptions, secrets, type ConnectionFlags } from "./connection.js";
 import { parametersOf, parameterValue, schemaOf } from "./description.js";
 import { exitCodes, UsageError, write, type CommandIo } from "./io.js";
 import { schemaColumns, type Column } from "./output/columns.js";
-import { outputOption, recordWriter, type CommandColumns, type OutputFormat } from "./output/format.js";
+import { csvRawOption, outputOption, recordWriter, type CommandColumns, type OutputFormat } from "./output/format.js";
 import { exportProgress } from "./output/progress.js";
 
 /** The search's query parameters, from the description: one flag each. */
@@ -16,6 +17,8 @@ interface SearchFlags extends ConnectionFlags {
   readonly output?: OutputFormat;
   readonly all?: boolean;
   readonly limit?: string;
+  readonly maxPages?: string;
+  readonly csvRaw?: boolean;
   readonly [parameter: string]: unknown;
 }
 
@@ -42,10 +45,10 @@ export async function searchQuery(flags: Readonly<Record<string, unknown>>): Pro
   return query as SearchConversationsQuery;
 }
 
-/** Reads `--limit`: a whole number of at least 1. */
-function limitOf(text: string | undefined): number | undefined {
+/** Reads `--limit` or `--max-pages`: a whole number of at least 1. */
+function countOf(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new UsageError(`--limit: expected an integer of at least 1; got ${JSON.stringify(text)}`);
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new UsageError(`${flag}: expected an integer of at least 1; got ${JSON.stringify(text)}`);
   return Number(text);
 }
 
@@ -56,7 +59,9 @@ export function searchCommand(io: CommandIo, done: (code: number) => void): Comm
   connectionOptions(command)
     .option("--all", "follow every page to the end (streams; memory stays flat)")
     .option("--limit <n>", "stop after this many conversations (follows pages as needed)")
+    .option("--max-pages <n>", "read at most this many pages; more left is an error (default: no bound but the envelope's totalPageCount)")
     .addOption(outputOption())
+    .addOption(csvRawOption())
     .addHelpText("after", "\nExample:\n  bot-conversation search --status Active --start-from-date 2026-11-18T00:00:00Z --all --output csv > conversations.csv\n")
     .action(async (flags: SearchFlags) => done(await search(flags, io)));
   return command;
@@ -64,9 +69,10 @@ export function searchCommand(io: CommandIo, done: (code: number) => void): Comm
 
 async function search(flags: SearchFlags, io: CommandIo): Promise<number> {
   const query = await searchQuery(flags);
-  const limit = limitOf(flags.limit);
+  const limit = countOf("--limit", flags.limit);
+  const maxPages = countOf("--max-pages", flags.maxPages);
   const { client } = connect(flags, io);
-  const writer = recordWriter(flags.output, io.stdout, conversationColumns);
+  const writer = recordWriter(flags.output, io.stdout, conversationColumns, { secrets: [...secrets], csvRaw: flags.csvRaw });
   if (!flags.all && limit === undefined) {
     const page = await client.searchConversations(query, { signal: io.signal });
     await writer.write(page.items);
@@ -79,15 +85,18 @@ async function search(flags: SearchFlags, io: CommandIo): Promise<number> {
   }
   const progress = exportProgress(io.stderr, io.stdout);
   // The client's pager, one page ahead: the next page's request is under way while this one is written.
-  // Each next page is the returned pageIndex + 1, checked; a Ctrl-C aborts the request in flight.
-  const pages = client.iterateConversationPages(query, { signal: io.signal });
+  // Each next page is the returned pageIndex + 1, checked; a Ctrl-C aborts the request in flight. The
+  // pager ends with PaginationError when a page passes the envelope's totalItemCount or totalPageCount.
+  const pages = client.iterateConversationPages(query, { signal: io.signal, ...(maxPages ? { maxPages } : {}) });
   let count = 0;
+  let more = false;
   try {
     let next = pages.next();
     for (let result = await next; !result.done; result = await next) {
       const page = result.value;
       const items = limit === undefined ? page.items : page.items.slice(0, limit - count);
       const last = limit !== undefined && count + items.length >= limit;
+      more = page.hasMore;
       if (!last) {
         next = pages.next();
         // Awaited on the next turn of the loop; until then, a failure must not count as unhandled.
@@ -106,5 +115,9 @@ async function search(flags: SearchFlags, io: CommandIo): Promise<number> {
     await pages.return();
   }
   await writer.end();
+  // The pager ended quietly at --max-pages: pages were left, which the export must not hide.
+  if (maxPages !== undefined && more && (limit === undefined || count < limit)) {
+    throw new PaginationError(`--max-pages ${maxPages} reached and the server says more pages follow; raise --max-pages to read them`);
+  }
   return exitCodes.ok;
 }

@@ -1,10 +1,10 @@
 import type { ExternalEventTrigger } from "@bot-conversation/types";
 import { Command } from "commander";
-import { connect, connectionOptions, type ConnectionFlags } from "./connection.js";
+import { connect, connectionOptions, secrets, type ConnectionFlags } from "./connection.js";
 import { schemaOf } from "./description.js";
 import { exitCodes, type CommandIo } from "./io.js";
 import { schemaColumns } from "./output/columns.js";
-import { outputOption, recordWriter, type CommandColumns, type OutputFormat } from "./output/format.js";
+import { csvRawOption, outputOption, recordWriter, type CommandColumns, type OutputFormat } from "./output/format.js";
 
 /** Columns of the triggers: the table shows each variable as `code: Type`; CSV holds `parameters` as JSON. */
 export const triggerColumns: CommandColumns = {
@@ -25,11 +25,12 @@ export function triggersCommand(io: CommandIo, done: (code: number) => void): Co
     new Command("triggers").description("List the external event triggers of a bot, with the variables each accepts.").argument("<agentStageId>", "bot identifier"),
   )
     .addOption(outputOption())
+    .addOption(csvRawOption())
     .addHelpText("after", "\nExample:\n  bot-conversation triggers 5f0c6d1e-8a4b-4f3e-9c2d-7b1a2e3f4d5c --output json\n")
-    .action(async (agentStageId: string, flags: ConnectionFlags & { output?: OutputFormat }) => {
+    .action(async (agentStageId: string, flags: ConnectionFlags & { output?: OutputFormat; csvRaw?: boolean }) => {
       const { client } = connect(flags, io);
       const triggers = await client.listExternalEventTriggers(agentStageId, { signal: io.signal });
-      const writer = recordWriter(flags.output, io.stdout, triggerColumns);
+      const writer = recordWriter(flags.output, io.stdout, triggerColumns, { secrets: [...secrets], csvRaw: flags.csvRaw });
       await writer.write(triggers);
       await writer.end();
       done(exitCodes.ok);

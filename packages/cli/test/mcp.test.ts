@@ -58,7 +58,8 @@ describe("bot-conversation mcp", () => {
       expect(result.isError).toBeFalsy();
       const { items, nextCursor } = result.structuredContent as { items: { id: string }[]; nextCursor?: string };
       for (const item of items) expect(bundle.problemsOf({ $ref: "#/components/schemas/ConversationSummary" }, item)).toEqual([]);
-      expect(JSON.parse(result.content[0]?.text ?? "")).toEqual(result.structuredContent);
+      // The result is sent once: the text content is a one-line summary of the structured one.
+      expect(result.content).toEqual([{ type: "text", text: expect.stringMatching(new RegExp(`^${items.length} conversations of \\d+ matching \\(page \\d+\\)(; more: pass nextCursor as cursor)?\\. They are in the structured content\\.$`)) }]);
       ids.push(...items.map((item) => item.id));
       if (nextCursor === undefined) break;
       result = (await mcp.callTool({ name: "search_conversations", arguments: { cursor: nextCursor } })) as ToolResult;

@@ -30,6 +30,11 @@ export interface BotConversationClientOptions {
   readonly maxRetries?: number;
   /** Extra headers on every request, e.g. Prism's `Prefer`; an `X-Token` among them is replaced by `token`. */
   readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * Largest response body read, in bytes: a whole number from 1 to 2^40, default 16 MiB
+   * (`defaultMaxResponseBytes`). A body past it fails the call with `ResponseTooLargeError`, unread beyond the limit.
+   */
+  readonly maxResponseBytes?: number;
   /** Receives a redacted line per attempt (method, path, attempt, status, request id, duration), e.g. `console.debug`; silent when absent. */
   readonly logger?: Logger;
 }

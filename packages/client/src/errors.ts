@@ -107,6 +107,14 @@ export class PaginationError extends BotConversationError {
   override name = "PaginationError";
 }
 
+/**
+ * A response body passed `maxResponseBytes` (by its `Content-Length`, or as it arrived): it was not
+ * read further. The message names the operation, the status and the limit.
+ */
+export class ResponseTooLargeError extends BotConversationError {
+  override name = "ResponseTooLargeError";
+}
+
 /** The `ApiError` subclass of a status. */
 export const apiErrorClass = (status: number): typeof ApiError =>
   status === 401 ? AuthenticationError : status === 404 ? NotFoundError : status > 499 ? ServerError : ApiError;

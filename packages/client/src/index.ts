@@ -15,11 +15,13 @@ export {
   NotFoundError,
   OutcomeUnknownError,
   PaginationError,
+  ResponseTooLargeError,
   ServerError,
   TimeoutError,
   UnexpectedResponseError,
   type ApiErrorInit,
 } from "./errors.js";
+export { defaultMaxResponseBytes, limitResponse } from "./internal/limit.js";
 export type { Logger, TokenSource } from "./internal/transport.js";
 export { nextPageIndex, type IterateOptions } from "./pagination.js";
 export { EventValidationError, parseDateTime, platformConversationId, validateEventPayload, type PayloadProblem } from "./payload.js";

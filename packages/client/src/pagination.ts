@@ -24,6 +24,9 @@ type Search = (query: SearchConversationsQuery, options: RequestOptions) => Prom
  * `pageIndex` is not stated by the service). A page is yielded only when it is the one asked for: a
  * server answering with the same, an earlier or a later `pageIndex` ends the iteration with
  * `PaginationError` before anything of that page reaches the caller, so no page is read twice or skipped.
+ * Paging always ends: a page that takes the items read past its `totalItemCount`, or that says
+ * `hasMore` once as many pages as its `totalPageCount` have been read, ends the iteration with
+ * `PaginationError` too, before it is yielded.
  */
 export async function* iterateConversationPages(
   search: Search,
@@ -34,13 +37,19 @@ export async function* iterateConversationPages(
   const { maxPages = 1e15, headers } = options;
   isCount(maxPages) || mistake("maxPages", "a whole number", maxPages, 1);
   let pageQuery = query;
-  for (let pages = 0; pages < maxPages; pages++) {
+  let items = 0;
+  for (let pages = 1; pages <= maxPages; pages++) {
     // The search reads only its own options (signal, onResponse, headers) from these.
     const page = await search(pageQuery, { ...options, headers: typeof headers === "function" ? headers(pageQuery) : headers });
     const asked = pageQuery.pageIndex;
-    if (asked !== undefined && page.pageIndex !== asked) {
-      throw new PaginationError(`pageIndex: asked for ${asked}; got ${page.pageIndex}`);
-    }
+    // A peer's paging must end: never more items or pages than its own envelope announces.
+    const problem =
+      asked !== undefined && page.pageIndex !== asked
+        ? `pageIndex: asked for ${asked}; got ${page.pageIndex}`
+        : (items += page.items.length) > page.totalItemCount
+          ? `totalItemCount ${page.totalItemCount} passed: ${items} items read`
+          : page.hasMore && pages >= page.totalPageCount && pages < maxPages && `totalPageCount ${page.totalPageCount} passed: hasMore after ${pages} pages`;
+    if (problem) throw new PaginationError(problem);
     yield page;
     const next = nextPageIndex(page);
     if (next === undefined) return;

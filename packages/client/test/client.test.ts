@@ -163,7 +163,7 @@ describe("timeouts and aborts", () => {
   });
 
   test("an abort between pages ends the iteration with an AbortError, and no further page is requested", async () => {
-    const { client, server } = await setUp((_request, response, index) => sendJson(response, 200, { ...page, hasMore: true, pageIndex: index }));
+    const { client, server } = await setUp((_request, response, index) => sendJson(response, 200, { ...page, hasMore: true, pageIndex: index, totalItemCount: 100, totalPageCount: 100 }));
     const controller = new AbortController();
     const error = await (async () => {
       for await (const _ of client.iterateConversationPages({}, { signal: controller.signal })) controller.abort();

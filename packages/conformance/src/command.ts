@@ -12,6 +12,7 @@ import { jsonReport } from "./report/json.ts";
 import { junitReport } from "./report/junit.ts";
 import { planText } from "./report/plan.ts";
 import { progressBar } from "./report/progress.ts";
+import { sanitizeText, tokenFromFile } from "@bot-conversation/client/text";
 import { redactToken } from "./redact.ts";
 import { runConformance, ServerUnusableError, type ConformanceReport } from "./runner.ts";
 
@@ -70,7 +71,7 @@ function checkCommand(action: (flags: CheckFlags) => Promise<void>): Command {
     .description("Check a server against the OpenAPI description: generated requests, the service's rules, and the open points. Read-only unless --allow-fire.")
     .option("--base-url <url>", "base address of the server, e.g. http://127.0.0.1:4011 (required, here or in --config)")
     .addOption(new Option("--token <token>", "access token sent in X-Token (never printed)").env("BOT_CONVERSATION_TOKEN"))
-    .option("--token-file <file>", "read the token from this file (its first line)")
+    .option("--token-file <file>", "read the token from this file: one line, trimmed (a second line is refused)")
     .option("--config <file>", "JSON or YAML file with these options by camelCase name, and the open-point decisions your server has taken")
     .option("--seed <n>", "seed of the generated requests (printed in the report, to replay a run)", integer("--seed", 0))
     .option("--examples <n>", "generated requests per property (default 50)", integer("--examples", 1))
@@ -144,9 +145,12 @@ async function readToken(flags: CheckFlags, io: CommandIo): Promise<string> {
     } catch (error) {
       throw new UsageError(`--token-file ${flags.tokenFile}: cannot read it (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
     }
-    const token = text.split(/\r?\n/)[0]!.trim();
-    if (!token) throw new UsageError(`--token-file ${flags.tokenFile}: the file's first line is empty; expected the token`);
-    return token;
+    try {
+      // The one rule of every command (the client's): the whole file, trimmed; one line.
+      return tokenFromFile(text, `--token-file ${flags.tokenFile}`);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
   }
   const token = flags.token ?? io.env?.["BOT_CONVERSATION_TOKEN"];
   if (!token) throw new UsageError("--token, --token-file or BOT_CONVERSATION_TOKEN is required: the access token sent in X-Token");
@@ -220,7 +224,7 @@ async function optionsOf(flags: CheckFlags, io: CommandIo): Promise<{ options: C
 async function check(flags: CheckFlags, io: CommandIo): Promise<number> {
   let token = flags.token ?? io.env?.["BOT_CONVERSATION_TOKEN"] ?? "";
   const fail = (error: unknown): number => {
-    io.stderr.write(`error: ${redactToken(error instanceof Error ? error.message : String(error), token)}\n`);
+    io.stderr.write(`error: ${sanitizeText(redactToken(error instanceof Error ? error.message : String(error), token).replace(/\s*[\r\n]\s*/g, "; "))}\n`);
     return exitCodes.usage;
   };
   let prepared: Awaited<ReturnType<typeof optionsOf>>;

@@ -1,3 +1,4 @@
+import { defaultMaxResponseBytes } from "@bot-conversation/client";
 import type { Baseline } from "./baseline.ts";
 import { checkNames, isCheckName, type CheckName } from "./checks/index.ts";
 import type { AcceptedDecisions } from "./decisions.ts";
@@ -28,6 +29,8 @@ export interface ConformanceOptions {
   readonly rate?: number;
   /** Time-out of one request in milliseconds. Default 10000 (as Schemathesis). */
   readonly timeoutMs?: number;
+  /** Largest response body read, in bytes; default 16 MiB (the client's `defaultMaxResponseBytes`). A larger body is not read further: the request counts as unanswered. */
+  readonly maxResponseBytes?: number;
   /** Turns on `max_response_time`: every response must arrive within this many milliseconds. */
   readonly maxResponseTimeMs?: number;
   /** Bounds the whole run: it stops after this many milliseconds and reports what ran. */
@@ -89,9 +92,12 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
   try {
     url = new URL(options.baseUrl);
   } catch {
-    throw new UsageError(`baseUrl: expected an absolute http(s) URL; got ${JSON.stringify(options.baseUrl)}`);
+    // Not quoted: a URL that does not parse may still hold a password.
+    throw new UsageError("baseUrl: expected an absolute http(s) URL");
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`baseUrl: expected an http or https URL; got ${url.protocol}`);
+  // Credentials in the URL would be printed in every report and curl line: refused, never quoted (as the client does).
+  if (url.username || url.password) throw new UsageError("baseUrl: expected no user name or password in the URL (the token goes in X-Token, other credentials in --header)");
   if (typeof options.token !== "string" || options.token.trim() === "") throw new UsageError("token: expected a non-empty token");
   if (options.allowFire && !options.conversationId && !options.externalConversationId) {
     throw new UsageError("allowFire: expected conversationId or externalConversationId, the conversation to fire into");
@@ -131,6 +137,7 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
     maxRequests: positiveInteger("maxRequests", options.maxRequests, 2000),
     rate,
     timeoutMs: positiveInteger("timeoutMs", options.timeoutMs, 10_000),
+    maxResponseBytes: positiveInteger("maxResponseBytes", options.maxResponseBytes, defaultMaxResponseBytes),
     selected,
     decisions: options.decisions ?? {},
     headers: options.headers ?? {},

@@ -1,32 +1,21 @@
 /**
- * Hiding the access token in what the kit prints, by the client's rule (`@bot-conversation/client`,
- * README "Token safety"): a token of 8 or more characters is replaced wherever it occurs; a shorter one
- * (never a real secret, but common in tests) only where it stands alone, not next to a letter, digit,
- * `_` or `-`, so that words which merely contain its letters are left as they are. The client keeps the
- * rule internal and the kit must not reach into it, so the kit implements it here, tested on its own.
+ * Hiding the access token in what the kit prints: the toolkit's one redactor (`redactText` of
+ * `@bot-conversation/client/text`, README "Token safety"), with the shell variable the curl
+ * reproductions use as the replacement.
  */
+import { redactJson, redactText } from "@bot-conversation/client/text";
 
 /** What the token is replaced with: the shell variable the curl reproductions use. */
 export const tokenPlaceholder = "$BOT_CONVERSATION_TOKEN";
 
-/** A token this long or longer is replaced wherever it occurs. */
-const replacedAnywhereFromLength = 8;
+/**
+ * The forms of the token to hide: as sent, and in lower case, the form a header name echoing it takes
+ * once Headers has read it (names are case-insensitive).
+ */
+const formsOf = (token: string): string[] => [token, token.toLowerCase()];
 
-/** A character that makes a short token part of a longer word when it stands next to it. */
-const wordCharacter = /[\w-]/;
+/** `text` with the token replaced by `$BOT_CONVERSATION_TOKEN`, by the client's rule; an empty token hides nothing. */
+export const redactToken = (text: string, token: string): string => redactText(text, formsOf(token), tokenPlaceholder);
 
-/** `text` with every occurrence of `token` that the rule hides replaced by `$BOT_CONVERSATION_TOKEN`; an empty token hides nothing. */
-export function redactToken(text: string, token: string): string {
-  if (token === "") return text;
-  const anywhere = token.length >= replacedAnywhereFromLength;
-  let redacted = "";
-  let from = 0;
-  for (let at = text.indexOf(token); at !== -1; at = text.indexOf(token, at + token.length)) {
-    const before = text[at - 1] ?? "";
-    const after = text[at + token.length] ?? "";
-    const standsAlone = !wordCharacter.test(before) && !wordCharacter.test(after);
-    redacted += text.slice(from, at) + (anywhere || standsAlone ? tokenPlaceholder : token);
-    from = at + token.length;
-  }
-  return redacted + text.slice(from);
-}
+/** A JSON-able value (a report) with the token replaced in every string and key, at any depth. */
+export const redactTokenJson = <T>(value: T, token: string): T => redactJson(value, formsOf(token), tokenPlaceholder);

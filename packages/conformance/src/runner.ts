@@ -16,6 +16,7 @@ import { exploreInvalidSearch, exploreSearch, probeSearch, walkPages } from "./p
 import { exploreTriggers, listTriggers, unknownBot } from "./phases/triggers.ts";
 import { Results, type CheckResult } from "./results.ts";
 import { Session } from "./session.ts";
+import { redactTokenJson } from "./redact.ts";
 import { BudgetExhaustedError, createTransport, RateLimitedError, StoppedError, UnreachableError } from "./transport.ts";
 
 /** Time and requests of one phase of the run. */
@@ -152,7 +153,9 @@ export async function runConformance(options: ConformanceOptions, description: D
     } else if (!(error instanceof StoppedError)) {
       clearTimeout(timer);
       resolved.signal.removeEventListener("abort", onAbort);
-      if (error instanceof UnreachableError) throw new ServerUnusableError(`The server at ${resolved.baseUrl} is unreachable: ${error.message}`);
+      if (error instanceof UnreachableError) {
+        throw new ServerUnusableError(`The server at ${resolved.baseUrl} ${/maxResponseBytes/.test(error.message) ? "cannot be read" : "is unreachable"}: ${error.message}`);
+      }
       throw error;
     }
   }
@@ -225,7 +228,9 @@ export async function runConformance(options: ConformanceOptions, description: D
   const coverage = coverageOf(description, session.knowledge.log);
   warnings.push(...session.warnings, ...weakDataWarnings(coverage));
   const count = (status: CheckResult["status"]): number => checks.filter((check) => check.status === status).length;
-  return {
+  // The whole report once more through the redactor: a token echoed anywhere (a header's name or value, a
+  // finding, a warning) reaches no report, whatever path brought it in.
+  return redactTokenJson<ConformanceReport>({
     baseUrl: resolved.baseUrl,
     seed: resolved.seed,
     allowFire: resolved.allowFire,
@@ -242,5 +247,5 @@ export async function runConformance(options: ConformanceOptions, description: D
     newFailures,
     // A run that reached no verdict (stopped before any answer, or every check not judged) verified nothing: it does not pass.
     passed: newFailures === 0 && count("passed") + count("failed") > 0,
-  };
+  }, resolved.token);
 }

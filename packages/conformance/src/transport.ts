@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { limitResponse, ResponseTooLargeError } from "@bot-conversation/client";
 import { tokenFor, urlOf, type Case, type Exchange } from "./case.ts";
 import { redactToken } from "./redact.ts";
 
@@ -12,7 +13,7 @@ export class StoppedError extends Error {
   override name = "StoppedError";
 }
 
-/** The server could not be reached at all (refused, no such host, a time-out). */
+/** The server could not be reached at all (refused, no such host, a time-out), or its answer could not be read whole (a body past the size limit). */
 export class UnreachableError extends Error {
   override name = "UnreachableError";
 }
@@ -62,6 +63,8 @@ export interface TransportOptions {
   readonly rate: number;
   /** Per-request time-out in milliseconds. */
   readonly timeoutMs: number;
+  /** Largest response body read, in bytes (the client's `limitResponse`): a larger one is not read further. */
+  readonly maxResponseBytes: number;
   /** Stops the run when aborted. */
   readonly signal: AbortSignal;
   /** Extra headers sent with every request (`--header`). */
@@ -154,8 +157,9 @@ export function createTransport(options: TransportOptions): Transport {
         signal,
         ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
       });
-      // Decoded strictly: a body that is not UTF-8 is body_encoding's to report; the others read it with replacement characters.
-      const bytes = new Uint8Array(await response.arrayBuffer());
+      // Read within the size limit (an endless body ends there), then decoded strictly: a body that is not
+      // UTF-8 is body_encoding's to report; the others read it with replacement characters.
+      const bytes = new Uint8Array(await limitResponse(response, options.maxResponseBytes, `${request.method} ${urlOf(options.baseUrl, request).pathname}`).arrayBuffer());
       let decoded: string;
       let invalidUtf8 = false;
       try {
@@ -175,11 +179,14 @@ export function createTransport(options: TransportOptions): Transport {
           // Not JSON: the checks that need JSON say so.
         }
       }
-      const exchange: Exchange = { case: request, status: response.status, headers: response.headers, text, json, isJson, elapsedMs: performance.now() - started, ...(invalidUtf8 ? { invalidUtf8 } : {}) };
+      // The token redacted from the body, and from the header names and values, before anything is kept: no check or report sees it.
+      const received = new Headers([...response.headers].map(([name, value]): [string, string] => [redact(name), redact(value)]));
+      const exchange: Exchange = { case: request, status: response.status, headers: received, text, json, isJson, elapsedMs: performance.now() - started, ...(invalidUtf8 ? { invalidUtf8 } : {}) };
       options.onExchange?.(exchange);
       return exchange;
     } catch (error) {
       if (options.signal.aborted) throw new StoppedError("stopped");
+      if (error instanceof ResponseTooLargeError) throw new UnreachableError(redact(error.message));
       const cause = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
       throw new UnreachableError(`${request.method} ${urlOf(options.baseUrl, request).pathname} got no response: ${redact(cause)}`);
     }

@@ -1,4 +1,4 @@
-import { nextPageIndex, type BotConversationClient } from "@bot-conversation/client";
+import { nextPageIndex, PaginationError, type BotConversationClient } from "@bot-conversation/client";
 import type { ConversationPage, SearchConversationsQuery } from "@bot-conversation/types";
 import type { DataTag, InfiniteData, InfiniteQueryObserverOptions, OmitKeyof, QueryFunction, QueryObserverOptions } from "@tanstack/query-core";
 import {
@@ -57,13 +57,23 @@ export function searchConversationsQueryOptions(client: BotConversationClient, q
  * `query.pageIndex` gives a start, and a page other than the one asked for is a `PaginationError`
  * rather than a duplicate or a gap. The next page comes from the service's envelope by the client's
  * `nextPageIndex`: the returned `pageIndex + 1` while `hasMore` is true (the base of `pageIndex` is
- * never assumed). `retry: false`, as for `searchConversationsQueryOptions`.
+ * never assumed). Paging always ends, across `fetchNextPage` calls too: a next page past the
+ * `totalPageCount` the last page announced (counted from the first page of the query's data) is a
+ * `PaginationError` before any request, so a list that loads while its end is in view cannot loop on
+ * a server whose `hasMore` never ends. `retry: false`, as for `searchConversationsQueryOptions`.
  */
 export function searchConversationsInfiniteQueryOptions(client: BotConversationClient, query: SearchConversationsQuery = {}): SearchConversationsInfiniteQueryOptions {
   const { pageIndex, ...filters } = query;
   return {
     queryKey: searchConversationsInfiniteKey(query),
-    queryFn: async ({ pageParam, signal }) => {
+    queryFn: async ({ pageParam, signal, client: queryClient, queryKey }) => {
+      const known = queryClient.getQueryData<InfiniteData<ConversationPage, ConversationPageParam>>(queryKey)?.pages;
+      const [first, last] = [known?.[0], known?.at(-1)];
+      // A next page (not the first, nor a refetch of the first): its place in the walk, from the first page.
+      if (first && last && pageParam !== undefined && pageParam !== first.pageIndex) {
+        const position = pageParam - first.pageIndex + 1;
+        if (position > last.totalPageCount) throw new PaginationError(`totalPageCount ${last.totalPageCount} passed: page ${position} asked for`);
+      }
       const pages = client.iterateConversationPages(pageParam === undefined ? filters : { ...filters, pageIndex: pageParam }, { signal, maxPages: 1 });
       for await (const page of pages) return page;
       // The pager yields the first page or throws; it never ends empty with one page allowed.

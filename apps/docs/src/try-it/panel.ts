@@ -6,8 +6,13 @@ import { buildRequest, connectAllowed, curlLine, showBody, type TryItConfig, typ
  * operation's description carries an empty `<div data-try-it="operationId">`; the panel fills it
  * with a form generated from the description at build time, sends the request with `fetch`, and
  * shows it as a curl line and the response's status and body. The token lives in this script's
- * memory only: never in storage, a cookie or the address, and never in the curl line.
+ * memory only: never in storage, a cookie or the address, and never in the curl line. A redirect is
+ * never followed (as the client: fetch would send X-Token to the address it names), and a request
+ * that has not been answered whole within `tryItTimeoutMs` is stopped, saying so.
  */
+
+/** How long a request may take, its body included, before the panel stops it: 30 s (our choice). */
+export const tryItTimeoutMs = 30_000;
 
 /** Creates an element with attributes and children. */
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
@@ -134,15 +139,37 @@ export function mountTryIt(config: TryItConfig): void {
       }
       show({ curl: line, status: "Sending…", body: "" });
       send.disabled = true;
+      // A timer rather than AbortSignal.timeout: it also bounds the body's read, and a test's fake clock drives it.
+      const stop = new AbortController();
+      const timer = setTimeout(() => stop.abort(), tryItTimeoutMs);
       try {
-        // Sent once: a fire is not idempotent, so nothing here retries.
-        const response = await fetch(request.url, { method: request.method, headers: request.headers, ...(request.body !== undefined ? { body: request.body } : {}), cache: "no-store", credentials: "omit", referrerPolicy: "no-referrer" });
+        // Sent once: a fire is not idempotent, so nothing here retries. A redirect is not followed: fetch
+        // would send X-Token to the origin it names; the browser shows it as an opaque redirect.
+        const response = await fetch(request.url, {
+          method: request.method,
+          headers: request.headers,
+          ...(request.body !== undefined ? { body: request.body } : {}),
+          cache: "no-store",
+          credentials: "omit",
+          referrerPolicy: "no-referrer",
+          redirect: "manual",
+          signal: stop.signal,
+        });
+        if (response.type === "opaqueredirect") {
+          show({
+            status: "A redirect (3xx), not followed: the browser hides its status and address, and nothing was sent to where it points (the client does the same). Use the address it redirects to as the server, if you trust it.",
+            body: "",
+          });
+          return;
+        }
         const text = await response.text();
         const type = response.headers.get("content-type");
         show({ status: `${response.status} ${response.statusText}${type ? ` (${type})` : ""}${text === "" ? ", no body" : ""}`.replace("  ", " "), body: showBody(text) });
       } catch (error) {
-        show({ status: `No response from ${new URL(request.url).origin}: ${(error as Error).message}. Is the server running, and does it answer this page's origin (CORS)?`, body: "" });
+        if (stop.signal.aborted) show({ status: `Stopped: no complete answer from ${new URL(request.url).origin} within ${tryItTimeoutMs / 1000} s. Send again, or run the curl line.`, body: "" });
+        else show({ status: `No response from ${new URL(request.url).origin}: ${(error as Error).message}. Is the server running, and does it answer this page's origin (CORS)?`, body: "" });
       } finally {
+        clearTimeout(timer);
         send.disabled = false;
       }
     }

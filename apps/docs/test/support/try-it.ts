@@ -17,7 +17,7 @@ export async function send(panel: Locator, values: Record<string, string>): Prom
   for (const [name, value] of Object.entries(values)) await panel.getByLabel(new RegExp(`^${name}( \\(required\\))?$`)).fill(value);
   await panel.getByRole("button", { name: "Send request" }).click();
   const status = panel.getByRole("status");
-  await status.filter({ hasText: /^(\d{3} |Not sent|No response)/ }).waitFor();
+  await status.filter({ hasText: /^(\d{3} |Not sent|No response|A redirect|Stopped)/ }).waitFor();
   const text = async (name: string) => ((await panel.getByLabel(name).isVisible()) ? await panel.getByLabel(name).innerText() : "");
   return { status: await status.innerText(), curl: await text("The request as curl"), body: await text("Response body") };
 }

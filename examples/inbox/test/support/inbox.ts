@@ -32,6 +32,8 @@ export interface InboxRig {
   readonly sandbox: RunningSandbox;
   /** The inbox on the HTTP sandbox (`?baseUrl=`), and on the sandbox inside the page (no base address: MSW). */
   readonly targets: readonly [Target, Target];
+  /** Opens the built app with exactly these settings in its address (none: the build's own), waiting for nothing but the page's load. */
+  openWith(settings: Record<string, string>): Promise<Page>;
   /** Closes the browser and stops both servers. */
   close(): Promise<void>;
 }
@@ -46,11 +48,11 @@ async function controlOver(baseUrl: string, method: string, path: string, body?:
   return text ? JSON.parse(text) : undefined;
 }
 
-/** Starts the sandbox, serves `dist/` (built by `pnpm build`, which turbo runs before the tests) and launches Chromium. */
-export async function startInboxRig(): Promise<InboxRig> {
-  if (!existsSync(`${dist}index.html`)) throw new Error(`no built app at ${dist}: run pnpm --filter @bot-conversation/example-inbox build first`);
+/** Starts the sandbox, serves `dist/` (built by `pnpm build`, which turbo runs before the tests; or another build's folder, `root`) and launches Chromium. */
+export async function startInboxRig(root: string = dist): Promise<InboxRig> {
+  if (!existsSync(`${root}index.html`)) throw new Error(`no built app at ${root}: run pnpm --filter @bot-conversation/example-inbox build first`);
   const sandbox = await startSandboxServer({ host: "127.0.0.1", port: 0 });
-  const site = await serveStatic(dist);
+  const site = await serveStatic(root);
   const browser: Browser = await launchChromium().catch(async (error: unknown) => {
     await Promise.all([sandbox.stop(), site.close()]);
     throw error;
@@ -101,6 +103,11 @@ export async function startInboxRig(): Promise<InboxRig> {
   return {
     sandbox,
     targets: [http, inPage],
+    async openWith(settings) {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      await page.goto(`${site.url}/?${new URLSearchParams(settings)}`);
+      return page;
+    },
     async close() {
       await browser.close();
       await Promise.all([sandbox.stop(), site.close()]);

@@ -1,8 +1,10 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { redactJson } from "@bot-conversation/client/text";
 import type { Connection } from "../connection.js";
 import { oneLine } from "../io.js";
+import { limitResult } from "./limits.js";
 import { checkArguments, tools } from "./tools.js";
 
 /** Options of the MCP server. */
@@ -15,8 +17,9 @@ export interface McpOptions {
 
 /**
  * An MCP server of the service's tools, on the SDK's low-level `Server` (the tools' input schemas are
- * the description's JSON Schemas as they are, not converted). Results are structured content (and the
- * same JSON as text); a failure is a tool error (`isError`) carrying the service's detail, the token redacted.
+ * the description's JSON Schemas as they are, not converted). A result is sent once, as structured
+ * content (the token redacted, within `limits.ts`'s size), with a one-line summary as its text content;
+ * a failure is a tool error (`isError`) carrying the service's detail in one sanitized line, the token redacted.
  */
 export function createMcpServer(connection: Connection, options: McpOptions): Server {
   const available = tools(options.allowFire);
@@ -26,8 +29,10 @@ export function createMcpServer(connection: Connection, options: McpOptions): Se
     const tool = available.find((candidate) => candidate.definition.name === request.params.name);
     try {
       if (!tool) throw new TypeError(`name: expected one of ${available.map((candidate) => candidate.definition.name).join(", ")}; got ${JSON.stringify(request.params.name)}`);
-      const structuredContent = await tool.call(connection.client, checkArguments(tool, request.params.arguments), extra.signal);
-      return { structuredContent, content: [{ type: "text" as const, text: JSON.stringify(structuredContent) }] };
+      const result = redactJson(await tool.call(connection.client, checkArguments(tool, request.params.arguments), extra.signal), [connection.token]);
+      const structuredContent = limitResult(result, tool.list?.name, (kept) => tool.list?.howToGetTheRest(kept) ?? "");
+      const cut = structuredContent["truncated"] ? ` ${(structuredContent["truncated"] as { note: string }).note}` : "";
+      return { structuredContent, content: [{ type: "text" as const, text: `${tool.summary(structuredContent)}${cut}` }] };
     } catch (error) {
       return { isError: true, content: [{ type: "text" as const, text: oneLine(error, [connection.token]) }] };
     }

@@ -1,6 +1,6 @@
 import { Option } from "commander";
 import type { Column } from "./columns.js";
-import { csvWriter, jsonWriter, ndjsonWriter, tableWriter, type RecordWriter } from "./writers.js";
+import { csvWriter, jsonWriter, ndjsonWriter, tableWriter, type RecordWriter, type WriterOptions } from "./writers.js";
 
 /** The output formats. */
 export const outputFormats = ["table", "json", "ndjson", "csv"] as const;
@@ -21,16 +21,24 @@ export interface CommandColumns {
   readonly csv: readonly Column[];
 }
 
-/** The writer of the chosen format; without one, a table on a terminal and NDJSON otherwise. */
-export function recordWriter(format: OutputFormat | undefined, stream: NodeJS.WritableStream & { isTTY?: boolean }, columns: CommandColumns): RecordWriter {
+/** The `--csv-raw` option. */
+export function csvRawOption(): Option {
+  return new Option(
+    "--csv-raw",
+    "CSV cells exactly as sent; unsafe: a cell starting with = + - @ (or TAB, CR) runs as a formula when a spreadsheet opens the file (by default such a cell gets a leading ')",
+  );
+}
+
+/** The writer of the chosen format; without one, a table on a terminal and NDJSON otherwise. Every format redacts `options.secrets`. */
+export function recordWriter(format: OutputFormat | undefined, stream: NodeJS.WritableStream & { isTTY?: boolean }, columns: CommandColumns, options: WriterOptions): RecordWriter {
   switch (format ?? (stream.isTTY ? "table" : "ndjson")) {
     case "table":
-      return tableWriter(stream, columns.table);
+      return tableWriter(stream, columns.table, options);
     case "json":
-      return jsonWriter(stream);
+      return jsonWriter(stream, options);
     case "csv":
-      return csvWriter(stream, columns.csv);
+      return csvWriter(stream, columns.csv, options);
     default:
-      return ndjsonWriter(stream);
+      return ndjsonWriter(stream, options);
   }
 }

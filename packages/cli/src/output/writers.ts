@@ -1,3 +1,4 @@
+import { redactText, truncateText } from "@bot-conversation/client/text";
 import { write } from "../io.js";
 import { cellText, type Column } from "./columns.js";
 
@@ -12,6 +13,20 @@ export interface RecordWriter {
 /** A CSV field by RFC 4180: quoted when it holds a quote, a comma, or a line break; quotes doubled. */
 function csvField(text: string): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/**
+ * A cell a spreadsheet will not run as a formula, by OWASP's CSV-injection advice: a cell that begins
+ * with `=`, `+`, `-`, `@`, a TAB or a CR gets a leading `'` (so `-3` reads `'-3`). `--csv-raw` skips it.
+ */
+export const formulaSafe = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
+
+/** What every writer needs besides its stream: the secrets to redact, and whether CSV cells stay raw. */
+export interface WriterOptions {
+  /** Token values (every one read): replaced by `[redacted]` in every record, whatever the format. */
+  readonly secrets: readonly string[];
+  /** `--csv-raw`: CSV cells exactly as the service sent them, formulas included. */
+  readonly csvRaw?: boolean | undefined;
 }
 
 /** Characters of text written at once, at most about: a page of 500 records is written in parts, not as one string of its size. */
@@ -33,30 +48,45 @@ async function writeRecords(stream: NodeJS.WritableStream, records: readonly unk
   if (part) await write(stream, part);
 }
 
+/**
+ * The secrets as they appear in JSON text: as they are, and JSON-escaped (a `"` or `\` in a token is
+ * escaped in the text), so a record's JSON is redacted without being parsed again.
+ */
+const jsonSecrets = (secrets: readonly string[]): string[] => [...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]))];
+
+/** `text` redacted of `hidden`, looked for first: most records hold no secret, and a search is cheaper than a rewrite. */
+const redacted = (text: string, hidden: readonly string[]): string => (hidden.some((secret) => secret && text.includes(secret)) ? redactText(text, hidden) : text);
+
 /** One JSON object per line. */
-export function ndjsonWriter(stream: NodeJS.WritableStream): RecordWriter {
+export function ndjsonWriter(stream: NodeJS.WritableStream, { secrets }: WriterOptions): RecordWriter {
+  const hidden = jsonSecrets(secrets);
   return {
-    write: (records) => writeRecords(stream, records, (record) => `${JSON.stringify(record)}\n`),
+    write: (records) => writeRecords(stream, records, (record) => `${redacted(JSON.stringify(record), hidden)}\n`),
     end: async () => {},
   };
 }
 
 /** One JSON array, written as it comes: `[`, the records separated by commas, `]`. */
-export function jsonWriter(stream: NodeJS.WritableStream): RecordWriter {
+export function jsonWriter(stream: NodeJS.WritableStream, { secrets }: WriterOptions): RecordWriter {
+  const hidden = jsonSecrets(secrets);
   let first = true;
   return {
     write: (records) =>
       writeRecords(stream, records, (record) => {
         const lead = first ? "[\n" : ",\n";
         first = false;
-        return `${lead}  ${JSON.stringify(record)}`;
+        return `${lead}  ${redacted(JSON.stringify(record), hidden)}`;
       }),
     end: () => write(stream, first ? "[]\n" : "\n]\n"),
   };
 }
 
-/** CSV with a header line (RFC 4180, CRLF line ends), one line per record. */
-export function csvWriter(stream: NodeJS.WritableStream, columns: readonly Column[]): RecordWriter {
+/** CSV with a header line (RFC 4180, CRLF line ends), one line per record; cells formula-safe unless `csvRaw`. */
+export function csvWriter(stream: NodeJS.WritableStream, columns: readonly Column[], { secrets, csvRaw }: WriterOptions): RecordWriter {
+  const cell = (value: unknown) => {
+    const text = redactText(cellText(value), secrets);
+    return csvRaw ? text : formulaSafe(text);
+  };
   const line = (cells: readonly string[]) => `${cells.map(csvField).join(",")}\r\n`;
   let headed = false;
   const head = async () => {
@@ -66,27 +96,33 @@ export function csvWriter(stream: NodeJS.WritableStream, columns: readonly Colum
   return {
     async write(records) {
       await head();
-      await writeRecords(stream, records, (record) => line(columns.map((column) => cellText(column.get(record)))));
+      await writeRecords(stream, records, (record) => line(columns.map((column) => cell(column.get(record)))));
     },
     end: head,
   };
 }
 
-/** Longest cell of a table column, in characters; longer text is cut with `…`. */
+/** Longest cell of a table column, in characters (code points); longer text is cut with `…`. */
 const maxCellWidth = 48;
 
-/** An aligned table for a terminal: widths fixed by the first batch, cells on one line, each but the last cut at `maxCellWidth`. */
-export function tableWriter(stream: NodeJS.WritableStream, columns: readonly Column[]): RecordWriter {
+/** Longest cell of a table's last column, in characters: a 10 MB text never makes a 10 MB line. */
+const maxLastCellWidth = 200;
+
+/**
+ * An aligned table for a terminal: widths fixed by the first batch, each cell on one line (white space
+ * runs made one space), sanitized (`sanitizeText`: controls, DEL and bidi controls shown as escapes)
+ * and cut by characters with `…`, at `maxCellWidth`, the last column at `maxLastCellWidth`.
+ */
+export function tableWriter(stream: NodeJS.WritableStream, columns: readonly Column[], { secrets }: WriterOptions): RecordWriter {
   let widths: number[] | undefined;
-  const cell = (value: unknown, index: number) => {
-    const text = cellText(value).replace(/\s+/g, " ");
-    return text.length > maxCellWidth && index < columns.length - 1 ? `${text.slice(0, maxCellWidth - 1)}…` : text;
-  };
+  const cell = (value: unknown, index: number) =>
+    truncateText(redactText(cellText(value), secrets).replace(/\s+/g, " "), index < columns.length - 1 ? maxCellWidth : maxLastCellWidth);
+  const width = (text: string) => [...text].length;
   const line = (cells: readonly string[], at: readonly number[]) =>
-    cells.map((text, index) => (index === cells.length - 1 ? text : text.padEnd(at[index] ?? 0))).join("  ").trimEnd() + "\n";
+    cells.map((text, index) => (index === cells.length - 1 ? text : text + " ".repeat(Math.max(0, (at[index] ?? 0) - width(text))))).join("  ").trimEnd() + "\n";
   const start = async (rows: readonly string[][]) => {
     const headers = columns.map((column) => column.header.toUpperCase());
-    widths = headers.map((header, index) => Math.max(header.length, ...rows.map((row) => Math.min((row[index] ?? "").length, maxCellWidth))));
+    widths = headers.map((header, index) => Math.max(header.length, ...rows.map((row) => Math.min(width(row[index] ?? ""), maxCellWidth))));
     await write(stream, line(headers, widths));
   };
   return {

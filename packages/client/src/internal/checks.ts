@@ -21,7 +21,7 @@ export function checkClientOptions(options: object): string | (() => unknown) {
     if (value !== undefined && typeof value !== "function") mistake(name, "a function", value);
   }
   // Node's timers hold at most 2^31 - 1 ms; a longer timeout would fire at once. Absent, each is within its range.
-  for (const [name, min, max] of [["timeoutMs", 1, 2 ** 31 - 1], ["maxRetries", 0, 100]] as const) {
+  for (const [name, min, max] of [["timeoutMs", 1, 2 ** 31 - 1], ["maxRetries", 0, 100], ["maxResponseBytes", 1, 2 ** 40]] as const) {
     const { [name]: value = min } = options as Record<string, unknown>;
     if (!(isCount(value) && (value as number) >= min && (value as number) <= max)) mistake(name, `a whole number from ${min} to ${max}`, value, 1);
   }

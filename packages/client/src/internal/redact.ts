@@ -7,20 +7,27 @@
  */
 import { isJsonObject } from "./describe.js";
 
-/** `text` with the given token values replaced. */
-export const redact = (text: string, tokens: Iterable<string>): string =>
-    [...tokens].reduce(
-      (clean, token) =>
-        clean
-          .split(token)
-          .reduce((done, part) => done + (token[7] || !/[\w-]$/.test(done) && !/^[\w-]/.test(part) ? "[redacted]" : token) + part),
-      text,
-    );
+/**
+ * `text` with the given token values replaced by `replacement` (default `[redacted]`); an empty token
+ * hides nothing. A short token is judged by its neighbours in the text itself, so `tt` keeps both
+ * letters of a token `t`. Exported as `redactText` by `@bot-conversation/client/text`: the one
+ * redactor of the toolkit (the CLI, the MCP server and the conformance kit call it).
+ */
+export const redact = (text: string, tokens: Iterable<string>, replacement = "[redacted]"): string =>
+  [...tokens].reduce(
+    (clean, token) =>
+      !token
+        ? clean
+        : token[7]
+          ? clean.split(token).join(replacement)
+          : clean.replace(new RegExp(`(?<![\\w-])${token.replace(/[$()*+.?[\\\]^{|}]/g, "\\$&")}(?![\\w-])`, "g"), () => replacement),
+    text,
+  );
 
 /** A JSON-able value with the tokens redacted from every string and object key, at any depth; its shape is kept (undefined stays undefined). */
-export function redactJson<T>(value: T, tokens: Iterable<string>): T {
+export function redactJson<T>(value: T, tokens: Iterable<string>, replacement?: string): T {
   return value === undefined ? value : JSON.parse(JSON.stringify(value), (_key, item: unknown) =>
-    typeof item === "string" ? redact(item, tokens) : isJsonObject(item) ? Object.fromEntries(Object.entries(item).map(([key, entry]) => [redact(key, tokens), entry])) : item,
+    typeof item === "string" ? redact(item, tokens, replacement) : isJsonObject(item) ? Object.fromEntries(Object.entries(item).map(([key, entry]) => [redact(key, tokens, replacement), entry])) : item,
   ) as T;
 }
 

@@ -1,6 +1,7 @@
 import { AbortError, ConnectionError, TimeoutError } from "../errors.js";
 import { isRetryableStatus, retryDelay } from "../retry.js";
 import { checkToken } from "./checks.js";
+import { defaultMaxResponseBytes, limitResponse } from "./limit.js";
 import { describeFailure, redact } from "./redact.js";
 
 /** Access token, or a function (sync or async) called before every attempt so a token can be refreshed. */
@@ -21,6 +22,8 @@ export interface TransportOptions {
   readonly maxRetries?: number | undefined;
   /** Where attempt lines go; none by default. */
   readonly logger?: Logger | undefined;
+  /** Largest response body read, in bytes; default `defaultMaxResponseBytes` (16 MiB). */
+  readonly maxResponseBytes?: number | undefined;
 }
 
 /** One call of the client, across its attempts: what its errors and log lines need. */
@@ -56,7 +59,7 @@ export const retryTiming = {
  * harmlessly). Redirects are never followed: fetch would send `X-Token` and the body to whatever
  * origin a `Location` names, and the service documents none.
  */
-export function createTransport({ token, fetch, timeoutMs = 60_000, maxRetries = 2, logger }: TransportOptions) {
+export function createTransport({ token, fetch, timeoutMs = 60_000, maxRetries = 2, logger, maxResponseBytes = defaultMaxResponseBytes }: TransportOptions) {
   return async function send(request: Request, call: Call): Promise<Response> {
     const { signal: caller, method } = request;
     const retries = method === "GET" ? maxRetries : 0;
@@ -114,7 +117,8 @@ export function createTransport({ token, fetch, timeoutMs = 60_000, maxRetries =
         if (tries >= retries || !isRetryableStatus(response.status)) {
           // readResponse settles the attempt once the body has been read.
           call.settle = settle;
-          return (call.response = response);
+          // Every body is read through the limit: a peer's endless body ends in ResponseTooLargeError.
+          return (call.response = limitResponse(response, maxResponseBytes, `${method} ${call.path}`));
         }
         // A transient status on a GET: read again after the server's or our backoff delay.
         settle();

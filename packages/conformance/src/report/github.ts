@@ -1,9 +1,10 @@
 import { failureBody } from "./junit.ts";
 import { resultLine } from "./human.ts";
 import type { ConformanceReport } from "../runner.ts";
+import { safeLogText, sanitizeLines } from "./safe-text.ts";
 
-/** Escapes a workflow command's message (GitHub's rules: %, CR and LF). */
-const escapeData = (text: string): string => text.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
+/** Escapes a workflow command's message (GitHub's rules: %, CR and LF), each line made safe first (`safeLogText`): nothing of the server's ends the command, starts another or acts on the log. */
+const escapeData = (text: string): string => safeLogText(text).replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
 /** Escapes a workflow command's property value (also `:` and `,`). */
 const escapeProperty = (text: string): string => escapeData(text).replaceAll(":", "%3A").replaceAll(",", "%2C");
 
@@ -40,5 +41,5 @@ export function githubSummary(report: ConformanceReport): string {
   if (report.sideEffects.length > 0) lines.push("", `### Side effects: ${report.sideEffects.length} events accepted`, "", ...report.sideEffects.map((effect) => `- ${effect.status} \`${effect.request}\``));
   if (report.warnings.length > 0) lines.push("", "### Warnings", "", ...report.warnings.map((warning) => `- ${warning}`));
   if (report.findings.length > 0) lines.push("", "### Findings on the open points", "", ...report.findings.map((finding) => `- **${finding.name}**: ${finding.observed}`));
-  return `${lines.join("\n")}\n`;
+  return `${sanitizeLines(lines.join("\n"))}\n`;
 }

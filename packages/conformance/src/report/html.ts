@@ -1,7 +1,9 @@
 import type { ConformanceReport } from "../runner.ts";
 import { resultLine, stopSentences } from "./human.ts";
+import { sanitizeLines } from "./safe-text.ts";
 
-const escape = (text: string): string => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+/** Text for the page: sanitized (controls and bidi controls as visible escapes), then HTML-escaped. */
+const escape = (text: string): string => sanitizeLines(text).replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
 
 const style = `
 body{font:15px/1.5 system-ui,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#1b1b1b}

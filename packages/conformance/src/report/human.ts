@@ -1,5 +1,7 @@
 import { coverageText } from "../coverage.ts";
 import type { ConformanceReport } from "../runner.ts";
+import { truncateText } from "@bot-conversation/client/text";
+import { safeLogText } from "./safe-text.ts";
 
 const seconds = (milliseconds: number): string => `${(milliseconds / 1000).toFixed(1)} s`;
 const indent = (text: string, by: string): string => text.split("\n").map((line) => by + line).join("\n");
@@ -51,7 +53,8 @@ export function humanReport(report: ConformanceReport): string {
       check.failures.forEach((failure, index) => {
         lines.push(`  ${index + 1}. ${failure.operationId}: ${failure.message}${failure.known ? " (known: in the baseline)" : ""}`);
         lines.push(`     Sent: ${failure.sent}`);
-        lines.push(`     Received: ${failure.received.slice(0, 200)}`);
+        // Cut by characters, never inside a surrogate pair or an escape.
+        lines.push(`     Received: ${truncateText(failure.received, 200)}`);
         if (failure.requests.length > 1) failure.requests.forEach((curl, step) => lines.push(`     Reproduce (${step + 1}/${failure.requests.length}): ${curl}`));
         else lines.push(`     Reproduce: ${failure.curl}`);
       });
@@ -74,5 +77,6 @@ export function humanReport(report: ConformanceReport): string {
   }
   lines.push("", "Coverage (operations × documented statuses × parameters; ✓n: n responses)", ...coverageText(report.coverage));
   lines.push("", resultLine(report));
-  return lines.join("\n") + "\n";
+  // The server's text (bodies, messages quoting values) is on these lines: shown safe for a terminal and a CI log.
+  return safeLogText(lines.join("\n")) + "\n";
 }

@@ -1,6 +1,7 @@
 import junitModule, { type Builder } from "junit-report-builder";
 import type { Failure } from "../results.ts";
 import type { ConformanceReport } from "../runner.ts";
+import { sanitizeLines } from "./safe-text.ts";
 
 // The package is CommonJS whose module.exports is the builder; its types describe the ES build's
 // default export instead, so under NodeNext the default import is typed one level too deep.
@@ -8,7 +9,7 @@ const junit = junitModule as unknown as Builder;
 
 /** The body of a failure: what was sent and received, the rule, and every request as curl. */
 export function failureBody(failure: Failure): string {
-  return [`Sent: ${failure.sent}`, `Received: ${failure.received}`, `Rule: ${failure.rule}`, "Reproduce:", ...failure.requests.map((curl) => `  ${curl}`)].join("\n");
+  return sanitizeLines([`Sent: ${failure.sent}`, `Received: ${failure.received}`, `Rule: ${failure.rule}`, "Reproduce:", ...failure.requests.map((curl) => `  ${curl}`)].join("\n"));
 }
 
 /**
@@ -24,19 +25,19 @@ export function junitReport(report: ConformanceReport): string {
     if (check.failed > 0) {
       check.failures.forEach((failure, index) => {
         const testCase = suite.testCase().className(`conformance.${check.name}`).name(`${check.name} #${index + 1} (${failure.operationId})`);
-        if (failure.known) testCase.standardOutput(`known failure (in the baseline): ${failure.message}\n${failureBody(failure)}`);
-        else testCase.failure(failure.message, check.name).stacktrace(failureBody(failure));
+        if (failure.known) testCase.standardOutput(`known failure (in the baseline): ${sanitizeLines(failure.message)}\n${failureBody(failure)}`);
+        else testCase.failure(sanitizeLines(failure.message), check.name).stacktrace(failureBody(failure));
       });
       continue;
     }
     const testCase = suite.testCase().className(`conformance.${check.name}`).name(check.name);
     if (check.status === "not run") testCase.skipped().standardOutput(`not run: ${check.skipped ?? "nothing to check"}`);
-    else if (check.status === "not judged") testCase.skipped().standardOutput(`not judged: ${check.notJudgedReasons.join("; ")}`);
+    else if (check.status === "not judged") testCase.skipped().standardOutput(sanitizeLines(`not judged: ${check.notJudgedReasons.join("; ")}`));
     else testCase.standardOutput(`${check.passed} passed${check.notJudged > 0 ? `, ${check.notJudged} not judged (${check.notJudgedReasons.join("; ")})` : ""}`);
   }
   for (const finding of report.findings) {
-    suite.testCase().className("findings").name(finding.name).standardOutput(`${finding.point}\nObserved: ${finding.observed}\nThe description decides: ${finding.decided}`);
+    suite.testCase().className("findings").name(finding.name).standardOutput(sanitizeLines(`${finding.point}\nObserved: ${finding.observed}\nThe description decides: ${finding.decided}`));
   }
-  for (const warning of report.warnings) suite.property("warning", warning);
+  for (const warning of report.warnings) suite.property("warning", sanitizeLines(warning));
   return builder.build();
 }

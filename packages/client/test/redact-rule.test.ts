@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { redactToken } from "../src/redact.ts";
+import { redactText } from "../src/text.js";
 
-describe("redactToken: the client's rule", () => {
+/** The conformance kit's use: the token replaced by the shell variable its curl lines use. */
+const redactToken = (text: string, token: string): string => redactText(text, [token], "$BOT_CONVERSATION_TOKEN");
+
+describe("redactText: one rule, for the client's errors, the CLI, the MCP server and the kit's reports", () => {
   it.each([
     { rule: "a short token standing alone is hidden", token: "t", text: "<p>t</p> expected text", expected: "<p>$BOT_CONVERSATION_TOKEN</p> expected text" },
     { rule: "a short token inside JSON strings and words is left as it is", token: "t", text: '{"items":[],"status":"Active"}', expected: '{"items":[],"status":"Active"}' },

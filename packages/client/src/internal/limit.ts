@@ -1,0 +1,35 @@
+import { ResponseTooLargeError } from "../errors.js";
+
+/** The largest response body the client reads by default: 16 MiB (our choice, far above a page of 500 summaries). */
+export const defaultMaxResponseBytes = 2 ** 24;
+
+/**
+ * `response`, its body read within `maxBytes`: its `text`, `json` and `arrayBuffer` read the stream
+ * themselves, counting, and fail with `ResponseTooLargeError` once more than `maxBytes` bytes have
+ * arrived; the rest is never read (the stream is cancelled, which closes the connection). `label`
+ * starts the message, e.g. `GET /api/v2/channels/conversations`. The same object is returned (a new
+ * Response around a counting stream cost a search twice its time); read otherwise (`blob`, the `body`
+ * stream), it is not bounded. The client reads every response through it; the conformance kit too
+ * (as bytes, to judge their encoding itself).
+ */
+export function limitResponse(response: Response, maxBytes: number, label: string): Response {
+  const { body } = response;
+  const arrayBuffer = async () => {
+    const reader = body!.getReader();
+    const parts: Uint8Array[] = [];
+    let seen = 0;
+    for (let part; !(part = await reader.read()).done; parts.push(part.value)) {
+      if ((seen += part.value.length) > maxBytes) {
+        reader.cancel();
+        throw new ResponseTooLargeError(`${label} answered ${response.status}, its body over maxResponseBytes (${maxBytes} bytes)`);
+      }
+    }
+    // One buffer, the parts let go: a body that passes the limit leaves only its bytes behind.
+    const all = new Uint8Array(seen);
+    seen = 0;
+    for (const part of parts) all.set(part, seen), (seen += part.length);
+    return all.buffer;
+  };
+  const text = async () => new TextDecoder().decode(await arrayBuffer());
+  return body ? Object.assign(response, { arrayBuffer, text, json: async () => JSON.parse(await text()) as unknown }) : response;
+}
