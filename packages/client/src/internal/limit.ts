@@ -17,18 +17,14 @@ export function limitResponse(response: Response, maxBytes: number, label: strin
   const arrayBuffer = async () => {
     const reader = body!.getReader();
     const parts: Uint8Array[] = [];
-    let seen = 0;
-    for (let part; !(part = await reader.read()).done; parts.push(part.value)) {
+    for (let seen = 0, part; !(part = await reader.read()).done; parts.push(part.value)) {
       if ((seen += part.value.length) > maxBytes) {
         reader.cancel();
         throw new ResponseTooLargeError(`${label} answered ${response.status}, its body over maxResponseBytes (${maxBytes} bytes)`);
       }
     }
-    // One buffer, the parts let go: a body that passes the limit leaves only its bytes behind.
-    const all = new Uint8Array(seen);
-    seen = 0;
-    for (const part of parts) all.set(part, seen), (seen += part.length);
-    return all.buffer;
+    // One buffer of the parts, which are then let go.
+    return new Blob(parts as BlobPart[]).arrayBuffer();
   };
   const text = async () => new TextDecoder().decode(await arrayBuffer());
   return body ? Object.assign(response, { arrayBuffer, text, json: async () => JSON.parse(await text()) as unknown }) : response;
