@@ -194,7 +194,9 @@ function answer(mode: HostileMode, request: IncomingMessage, response: ServerRes
       return json(response, 200, page(items, pageIndex, { hasMore: true, totalItemCount: 3, totalPageCount: 2 }));
     }
     case "echo-token": {
-      const echo = { "x-echo": token, "x-request-id": token, [`x-echo-${token}`]: "1", [`x-ratelimit-${token}`]: "1" };
+      // In a header's name only where HTTP allows it (a token with a space, as the kit's probes send, cannot be one).
+      const nameable = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(token);
+      const echo = { "x-echo": token, "x-request-id": token, ...(nameable ? { [`x-echo-${token}`]: "1", [`x-ratelimit-${token}`]: "1" } : {}) };
       if (isSearch) return json(response, 200, page([conversation(`c-${token}`, `your token is ${token}`)]), echo);
       if (isTriggers) return json(response, 200, [{ externalEventId: "order-paid", externalEventName: `token ${token}`, parameters: {} }], echo);
       return json(response, 400, { title: `token ${token}`, detail: `token ${token}` }, echo);
