@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { withFormats } from "./ajv.js";
 
 /** A JSON Schema as the OpenAPI 3.1 description writes it. */
 export type Schema = Record<string, unknown>;
@@ -76,9 +77,7 @@ const validators = new Map<Schema, Promise<(value: unknown) => boolean>>();
 
 async function validatorOf(schema: Schema): Promise<(value: unknown) => boolean> {
   ajv ??= Promise.all([import("ajv/dist/2020.js"), import("ajv-formats")]).then(([{ Ajv2020 }, formats]) => {
-    const instance = new Ajv2020({ allErrors: true, strict: false });
-    formats.default.default(instance);
-    return instance;
+    return withFormats(new Ajv2020({ allErrors: true, strict: false }), formats.default);
   });
   let validate = validators.get(schema);
   if (!validate) validators.set(schema, (validate = ajv.then((instance) => instance.compile(schema))));

@@ -79,6 +79,9 @@ describe("bot-conversation mcp", () => {
     expect(badSize).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringMatching(/^pageSize: expected it must be >= 1/) }] });
     const badDate = (await mcp.callTool({ name: "search_conversations", arguments: { startFromDate: "yesterday" } })) as ToolResult;
     expect(badDate.content[0]?.text).toMatch(/^startFromDate: expected it must match format "date-time"/);
+    // The client's date rule, not ajv-formats' looser one (which takes an hour-only offset).
+    const hourOffset = (await mcp.callTool({ name: "search_conversations", arguments: { startFromDate: "2025-01-01T10:00:00+03" } })) as ToolResult;
+    expect(hourOffset).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^startFromDate: expected it must match format "date-time"/) }] });
     const unknownBot = (await mcp.callTool({ name: "list_external_event_triggers", arguments: { agentStageId: "bot-9" } })) as ToolResult;
     expect(unknownBot).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/answered 404: .*bot-9/) }] });
     const badCursor = (await mcp.callTool({ name: "search_conversations", arguments: { cursor: "not-a-cursor" } })) as ToolResult;

@@ -119,6 +119,10 @@ describe("search: bad input is one line naming the flag and what was expected, e
     ["a negative page index", ["--page-index", "-1"], /^error: --page-index: expected an integer of at least 0; got "-1"$/],
     ["a bad date", ["--start-from-date", "yesterday"], /^error: --start-from-date: expected an ISO 8601 date-time such as .+; got "yesterday"$/],
     ["a date without a time", ["--latest-message-to-date", "2026-11-20"], /^error: --latest-message-to-date: expected an ISO 8601 date-time/],
+    // The client's date rule (parseDateTime), not ajv-formats' looser one: each of these passed the flag check and was sent.
+    ["an hour-only offset", ["--start-from-date", "2025-01-01T10:00:00+03"], /^error: --start-from-date: expected an ISO 8601 date-time such as .+; got "2025-01-01T10:00:00\+03"$/],
+    ["a leap second", ["--start-from-date", "2025-01-01T10:00:60Z"], /^error: --start-from-date: expected an ISO 8601 date-time such as .+; got "2025-01-01T10:00:60Z"$/],
+    ["a space for T", ["--start-to-date", "2025-01-01 10:00:00Z"], /^error: --start-to-date: expected an ISO 8601 date-time such as .+; got "2025-01-01 10:00:00Z"$/],
     ["an unknown status", ["--status", "Open"], /^error: --status: expected one of Active, Closed, Operator; got "Open"$/],
     ["an unknown flag", ["--stauts", "Active"], /^error: unknown option '--stauts' \(Did you mean --status\?\)$/],
     ["a bad limit", ["--limit", "1.5"], /^error: --limit: expected an integer of at least 1; got "1.5"$/],

@@ -2,6 +2,7 @@ import { validateEventPayload, type BotConversationClient } from "@bot-conversat
 import type { FireExternalEventRequest, SearchConversationsQuery } from "@bot-conversation/types";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { withFormats } from "../ajv.js";
 import { parametersOf, schemaOf, type Schema } from "../description.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 
@@ -112,8 +113,7 @@ export function tools(allowFire: boolean): Tool[] {
   return allowFire ? [searchConversations, listTriggers, fireEvent] : [searchConversations, listTriggers];
 }
 
-const ajv = new Ajv2020({ allErrors: true, strict: false });
-addFormats.default(ajv);
+const ajv = withFormats(new Ajv2020({ allErrors: true, strict: false }), addFormats);
 const validators = new WeakMap<Schema, ReturnType<typeof ajv.compile>>();
 
 /** Checks a call's arguments against the tool's input schema; a `TypeError` names each wrong argument and what it expected. */
