@@ -5,7 +5,8 @@ import type { Delay, Latency } from "./options.ts";
 import { controlRoutes } from "./control.ts";
 import type { Fault, OperationId } from "./faults.ts";
 import { Random } from "./random.ts";
-import { bodyForJournal } from "./journal.ts";
+import { bodyForJournal, refusedBodyNote } from "./journal.ts";
+import { controlGuard } from "./guard.ts";
 import { fireExternalEvent } from "./fire.ts";
 import { problemResponse } from "./problem.ts";
 import { queryOf } from "./request.ts";
@@ -19,7 +20,7 @@ type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
  * What the server may hand the app with a request (Node's raw header list, for the journal), and what
  * the routes tell the journal: the operation a request was routed to.
  */
-export type AppEnv = { Bindings: { rawHeaders?: readonly string[] }; Variables: { operationId: OperationId } };
+export type AppEnv = { Bindings: { rawHeaders?: readonly string[]; network?: boolean }; Variables: { operationId: OperationId } };
 
 /**
  * The sandbox as one Web-standard application: the service's three operations and the control API,
@@ -37,13 +38,16 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
     if (c.req.path.startsWith("/_sandbox/") || c.req.method === "OPTIONS") return next();
     const receivedAt = Date.now();
     const started = performance.now();
-    // A GET has no body: reading `body` would make the server build a whole Request for nothing.
-    const copy = c.req.method === "GET" || c.req.method === "HEAD" || c.req.raw.body === null ? undefined : c.req.raw.clone();
+    // A GET has no body: reading `body` would make the server build a whole Request for nothing. The body of
+    // a request the token check refuses is never read, so a flood of them holds no memory.
+    const hasBody = !(c.req.method === "GET" || c.req.method === "HEAD" || c.req.raw.body === null);
+    const authorized = tokens.has(c.req.header("x-token") ?? "");
+    const copy = hasBody && authorized ? c.req.raw.clone() : undefined;
     await next();
     const durationMs = performance.now() - started;
     context.requests.add({
       receivedAt, method: c.req.method, url: c.req.url, path: c.req.path, headers: (c.env as AppEnv["Bindings"] | undefined)?.rawHeaders ?? c.req.raw.headers,
-      body: copy === undefined ? null : await bodyForJournal(copy), status: c.res.status, durationMs,
+      body: copy === undefined ? (hasBody ? { note: refusedBodyNote } : null) : await bodyForJournal(copy), status: c.res.status, durationMs,
     }, c.get("operationId"));
   });
 
@@ -57,7 +61,23 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
     exposeHeaders: ["Retry-After", "X-Request-Id", "Allow", "Location"],
     maxAge: 600,
   });
-  app.use((c, next) => (c.req.header("origin") === undefined ? next() : allowBrowsers(c, next)));
+  // Over HTTP, the control API answers only loopback Host names and origins, and those the user listed (see `guard.ts`).
+  const guard = controlGuard(options);
+  app.use(async (c, next) => {
+    const control = c.req.path.startsWith("/_sandbox/");
+    if (control && (c.env as AppEnv["Bindings"] | undefined)?.network) {
+      const refused = guard(c.req.header("host"), c.req.header("origin"));
+      if (refused) return problemResponse(options.errorMediaType, 403, refused);
+    }
+    if (c.req.header("origin") === undefined) return next();
+    const answer = await allowBrowsers(c, next);
+    // A page on a public origin asks before it calls a private address (Private Network Access): allowed for
+    // the service's operations from any origin, as CORS is; for the control API, the guard has let it through.
+    if (c.req.method === "OPTIONS" && c.req.header("access-control-request-private-network") === "true" && answer instanceof Response) {
+      answer.headers.set("access-control-allow-private-network", "true");
+    }
+    return answer;
+  });
   app.use(async (c, next) => {
     // The token is compared, never logged or echoed.
     if (!tokens.has(c.req.header("x-token") ?? "")) {

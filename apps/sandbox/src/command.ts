@@ -28,6 +28,8 @@ Options:
   --latency <ms>           wait before each answer: 200, or a seeded range 50-400
   --data <file>            keep the state (data source, fired events) in this file across restarts
   --token <token>          an accepted X-Token, repeatable (default sandbox-token; SANDBOX_TOKENS)
+  --allow-origin <origin>  a web origin whose pages may call /_sandbox/*, repeatable (loopback always may)
+  --allow-host <name>      a Host name to answer /_sandbox/* for, repeatable (loopback names always are)
   -h, --help               print this help
 
 Switches for the points the service leaves open (see the sandbox's README):
