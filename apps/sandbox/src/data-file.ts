@@ -252,6 +252,8 @@ export function openDataFile(path: string, first: () => DataSource): { source: D
       if (schemaOf(database) !== layoutSchema()) refuse(`holds a sandbox database of layout ${dataLayout} whose tables were changed (their schema is not the sandbox's)`);
     }
     try {
+      // Set before the first table and before WAL mode: deleted rows' pages can then be cut off the file.
+      if (fresh) database.exec("PRAGMA auto_vacuum = INCREMENTAL");
       database.exec("PRAGMA journal_mode = WAL");
     } catch (error) {
       inUse(error);
@@ -260,8 +262,6 @@ export function openDataFile(path: string, first: () => DataSource): { source: D
     try {
       database.exec("PRAGMA synchronous = NORMAL");
       if (fresh) {
-        // Set before the first table: deleted rows' pages can then be cut off the file.
-        database.exec("PRAGMA auto_vacuum = INCREMENTAL");
         transaction(database, () => {
           database.exec(schema);
           database.exec(`PRAGMA application_id = ${applicationId}`);
