@@ -39,15 +39,15 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
     const receivedAt = Date.now();
     const started = performance.now();
     // A GET has no body: reading `body` would make the server build a whole Request for nothing. The body of
-    // a request the token check refuses is never read, so a flood of them holds no memory.
-    const hasBody = !(c.req.method === "GET" || c.req.method === "HEAD" || c.req.raw.body === null);
+    // a request the token check refuses is never read, so a flood of them holds no memory; another body is
+    // kept as the route read it (no copy of the stream).
+    const hasBody = c.req.method !== "GET" && c.req.method !== "HEAD" && hasContent(c.req.raw);
     const authorized = tokens.has(c.req.header("x-token") ?? "");
-    const copy = hasBody && authorized ? c.req.raw.clone() : undefined;
     await next();
     const durationMs = performance.now() - started;
     context.requests.add({
       receivedAt, method: c.req.method, url: c.req.url, path: c.req.path, headers: (c.env as AppEnv["Bindings"] | undefined)?.rawHeaders ?? c.req.raw.headers,
-      body: copy === undefined ? (hasBody ? { note: refusedBodyNote } : null) : await bodyForJournal(copy), status: c.res.status, durationMs,
+      body: !hasBody ? null : authorized ? await bodyForJournal(c.req.raw) : { note: refusedBodyNote }, status: c.res.status, durationMs,
     }, c.get("operationId"));
   });
 
@@ -145,6 +145,16 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
     return problemResponse(options.errorMediaType, 500, "Internal error of the sandbox.");
   });
   return app;
+}
+
+/**
+ * Whether a request has a body, read from its headers where it has them: reading `body` of the server's
+ * request builds a stream, and the server then reads the body through it rather than in one call.
+ */
+function hasContent(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  if (length !== null) return length !== "0";
+  return request.headers.has("transfer-encoding") || request.body !== null;
 }
 
 /** The wait the latency option gives an operation: fixed, or drawn from its range. */

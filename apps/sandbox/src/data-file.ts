@@ -22,7 +22,7 @@ const schema = `
     source TEXT NOT NULL CHECK (json_valid(source))
   ) STRICT;
   CREATE TABLE events (
-    sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+    sequence INTEGER PRIMARY KEY,
     received_at TEXT NOT NULL,
     sent_conversation_id TEXT,
     sent_external_conversation_id TEXT,
@@ -162,12 +162,15 @@ class DatabaseFiredEvents implements FiredEventsStore {
   readonly #database: DatabaseSync;
   readonly #insert: StatementSync;
   readonly #select: StatementSync;
+  /** The last sequence number given: numbers go on across a clear while the sandbox runs (no AUTOINCREMENT, whose bookkeeping doubled each fire's write). */
+  #last: number;
 
   constructor(database: DatabaseSync) {
     this.#database = database;
     this.#insert = database.prepare(
-      "INSERT INTO events (received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES (?, ?, ?, ?, ?, ?)",
+      "INSERT INTO events (sequence, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
+    this.#last = (database.prepare("SELECT coalesce(max(sequence), 0) AS last FROM events").get() as { last: number }).last;
     this.#select = database.prepare(
       `SELECT * FROM events WHERE sequence > :after AND (:conversationId IS NULL OR conversation_id = :conversationId)
          AND (:externalEventId IS NULL OR external_event_id = :externalEventId) ORDER BY sequence LIMIT :limit`,
@@ -176,8 +179,9 @@ class DatabaseFiredEvents implements FiredEventsStore {
 
   record(event: FiredEventRecord): void {
     // One statement outside a transaction is its own transaction: committed (in the write-ahead log) when it returns.
-    this.#insert.run(event.receivedAt, event.sent.conversationId, event.sent.externalConversationId, event.externalEventId,
+    this.#insert.run(this.#last + 1, event.receivedAt, event.sent.conversationId, event.sent.externalConversationId, event.externalEventId,
       event.externalEventPayload === null ? null : JSON.stringify(event.externalEventPayload), event.conversationId);
+    this.#last++;
   }
 
   page(filter: FiredEventsFilter, after: number, limit: number): FiredEventsPage {
@@ -260,7 +264,10 @@ export function openDataFile(path: string, first: () => DataSource): { source: D
     }
     let source: DataSource | undefined;
     try {
+      // A commit appends to the write-ahead log without fsync; a checkpoint (which does fsync) comes every
+      // 10,000 pages of log (40 MiB at most) rather than SQLite's 1,000: it made two thirds of a fire's cost.
       database.exec("PRAGMA synchronous = NORMAL");
+      database.exec("PRAGMA wal_autocheckpoint = 10000");
       if (fresh) {
         transaction(database, () => {
           database.exec(schema);

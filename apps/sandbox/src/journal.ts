@@ -1,4 +1,4 @@
-import { parseJson, readText } from "./request.ts";
+import { bodyRead, parseJson, readText } from "./request.ts";
 import type { DataSource } from "./store.ts";
 
 /** An external event the sandbox accepted. */
@@ -32,8 +32,8 @@ export interface FiredEventsPage {
 
 /**
  * Where the fired events are kept: in memory (`MemoryFiredEvents`), or in a `--data` database (Node
- * only, `data-file.ts`). Each event gets a sequence number, increasing, never reused (a cursor stays
- * valid across a clear).
+ * only, `data-file.ts`). Each event gets a sequence number, increasing: a cursor stays valid across a
+ * clear while the sandbox runs.
  */
 export interface FiredEventsStore {
   /** Keeps an accepted event: with `--data`, committed when this returns, so an acknowledged fire is never lost. */
@@ -294,10 +294,14 @@ export const maxJournalBodyBytes = 64 * 1024;
 /** The note kept in place of the body of a request the token check refused. */
 export const refusedBodyNote = "(the body of a request without a valid token: not kept)";
 
-/** A request body as the journal keeps it: its text, or a note when over 64 KiB (read no further), or `null` for none. */
+/**
+ * A request body as the journal keeps it, once the request is answered: what the route read (its text up
+ * to 64 KiB, or a note), or, when the route read nothing (a fault, a 405), the body read now up to 64 KiB;
+ * `null` for none.
+ */
 export async function bodyForJournal(request: Request): Promise<JournalBody> {
-  const text = await readText(request, maxJournalBodyBytes).catch(() => null);
-  if (text === null) return { note: "(a body that could not be read: the client stopped sending it)" };
-  if (text === undefined) return { note: `(a body over ${maxJournalBodyBytes} bytes: not kept)` };
-  return text === "" ? null : { text };
+  const read = bodyRead(request) ?? (await readText(request, maxJournalBodyBytes).then((text) => bodyRead(request) ?? { text: text ?? "" }, () => bodyRead(request)));
+  if (read === undefined || "aborted" in read) return { note: "(a body that could not be read: the client stopped sending it)" };
+  if ("over" in read || read.text.length > maxJournalBodyBytes) return { note: `(a body over ${maxJournalBodyBytes} bytes: not kept)` };
+  return read.text === "" ? null : { text: read.text };
 }
