@@ -31,6 +31,8 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
   const tokens = new Set(options.tokens);
   const app = new Hono<AppEnv>();
   const latencyDraws = new Random(`${options.seed}\u0000latency`, 0);
+  /** Whether the request carries an accepted token (compared, never logged or echoed). */
+  const hasToken = (c: Context<AppEnv>) => tokens.has(c.req.header("x-token") ?? "");
 
   // The request journal: every request but the control API's own and browsers' preflights, recorded once answered.
   // What it keeps is turned into records only when read, so a request pays for a few fields, not for copies.
@@ -42,7 +44,7 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
     // a request the token check refuses is never read, so a flood of them holds no memory; another body is
     // kept as the route read it (no copy of the stream).
     const hasBody = c.req.method !== "GET" && c.req.method !== "HEAD" && hasContent(c.req.raw);
-    const authorized = tokens.has(c.req.header("x-token") ?? "");
+    const authorized = hasToken(c);
     await next();
     const durationMs = performance.now() - started;
     context.requests.add({
@@ -63,24 +65,24 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
   });
   // Over HTTP, the control API answers only loopback Host names and origins, and those the user listed (see `guard.ts`).
   const guard = controlGuard(options);
-  app.use(async (c, next) => {
-    const control = c.req.path.startsWith("/_sandbox/");
-    if (control && (c.env as AppEnv["Bindings"] | undefined)?.network) {
-      const refused = guard(c.req.header("host"), c.req.header("origin"));
-      if (refused) return problemResponse(options.errorMediaType, 403, refused);
-    }
-    if (c.req.header("origin") === undefined) return next();
+  /** A preflight answered by CORS, with Private Network Access allowed when asked: for the service's operations from any origin, for the control API once the guard let it through. */
+  const allowBrowsersPrivately = async (c: Context<AppEnv>, next: () => Promise<void>) => {
     const answer = await allowBrowsers(c, next);
-    // A page on a public origin asks before it calls a private address (Private Network Access): allowed for
-    // the service's operations from any origin, as CORS is; for the control API, the guard has let it through.
     if (c.req.method === "OPTIONS" && c.req.header("access-control-request-private-network") === "true" && answer instanceof Response) {
       answer.headers.set("access-control-allow-private-network", "true");
     }
     return answer;
+  };
+  app.use((c, next) => {
+    if ((c.env as AppEnv["Bindings"] | undefined)?.network && c.req.path.startsWith("/_sandbox/")) {
+      const refused = guard(c.req.header("host"), c.req.header("origin"));
+      if (refused) return Promise.resolve(problemResponse(options.errorMediaType, 403, refused));
+    }
+    return c.req.header("origin") === undefined ? next() : allowBrowsersPrivately(c, next);
   });
   app.use(async (c, next) => {
     // The token is compared, never logged or echoed.
-    if (!tokens.has(c.req.header("x-token") ?? "")) {
+    if (!hasToken(c)) {
       return problemResponse(options.errorMediaType, 401, "Authorization failed. Check the X-Token header.");
     }
     await next();
