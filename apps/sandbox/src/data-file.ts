@@ -146,6 +146,17 @@ function sourceProblem(value: unknown): string | undefined {
   return undefined;
 }
 
+/** The first problem SQLite's `quick_check` finds, or `undefined` for a whole file. */
+function damageOf(database: DatabaseSync): string | undefined {
+  try {
+    const [first] = database.prepare("PRAGMA quick_check(1)").all() as { quick_check: string }[];
+    // Its answer may span lines ("*** in database main ***", then the page): one line is kept.
+    return first?.quick_check === "ok" ? undefined : (first?.quick_check ?? "no answer").replace("*** in database main ***", "").replace(/\s+/g, " ").trim();
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
 /** A row of the events table. */
 interface EventRow {
   sequence: number;
@@ -254,6 +265,9 @@ export function openDataFile(path: string, first: () => DataSource): { source: D
       }
       if (version.layout !== dataLayout) refuse(`holds a sandbox database of another layout (version ${version.layout}, expected ${dataLayout}); start with a new --data file`);
       if (schemaOf(database) !== layoutSchema()) refuse(`holds a sandbox database of layout ${dataLayout} whose tables were changed (their schema is not the sandbox's)`);
+      // Every page read once (0.2 s for 1,000,000 events): a damaged file is refused now, not answered with 500s later.
+      const damage = damageOf(database);
+      if (damage) refuse(`is damaged (SQLite's quick_check: ${damage}); start with a new --data file`);
     }
     try {
       // Set before the first table and before WAL mode: deleted rows' pages can then be cut off the file.

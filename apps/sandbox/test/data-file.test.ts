@@ -180,6 +180,24 @@ describe("--data holds a sandbox database or nothing (issue 29, points 1 and 2)"
     expect(refusalLine((await refused(["--data", newer])).output)).toEqual([`--data ${newer}: holds a sandbox database of another layout (version 6, expected 5); start with a new --data file`]);
   });
 
+  test("a damaged file (bytes overwritten inside the events' pages) is refused at start, not answered with 500s", async () => {
+    const data = await madeDataFile("damaged.db");
+    const database = new DatabaseSync(data);
+    const insert = database.prepare("INSERT INTO events (received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES ('2026-11-20T09:30:00.000Z', NULL, NULL, 'e', NULL, 'c')");
+    database.exec("BEGIN");
+    for (let index = 0; index < 2000; index++) insert.run();
+    database.exec("COMMIT");
+    database.close();
+    const bytes = readFileSync(data);
+    bytes.fill(0xff, 5 * 4096, 6 * 4096);
+    writeFileSync(data, bytes);
+    const failure = await refused(["--data", data]);
+    expect(failure.code).toBe(1);
+    const lines = refusalLine(failure.output);
+    expect(lines, failure.output).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^--data ${data.replaceAll(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: is (damaged \\(SQLite's quick_check: .+\\); start with a new --data file|not a sandbox data file: .+)$`));
+  });
+
   test("a second sandbox on the same file is refused in one line naming it; the first keeps serving, and its events survive", async () => {
     const data = join(scratch, "shared.db");
     const first = await start(["--data", data, "--fixture", fixtureFile]);
