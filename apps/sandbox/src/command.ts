@@ -41,6 +41,19 @@ Example:
 }
 
 /**
+ * Node 22 warns on stderr that node:sqlite (the --data file) is experimental, beside the one line a refused
+ * start prints: that warning is left out; every other is printed as Node prints it.
+ */
+function quietSqliteWarning(): void {
+  const [printing] = process.listeners("warning");
+  if (!printing) return;
+  process.removeListener("warning", printing);
+  process.on("warning", (warning) => {
+    if (!(warning.name === "ExperimentalWarning" && warning.message.startsWith("SQLite"))) printing(warning);
+  });
+}
+
+/**
  * Runs the sandbox command: parses `argv` (a leading `--`, as `pnpm start -- --port 4021` passes it,
  * is skipped), prints the help, or starts the server, prints its ready line and stops it on Ctrl-C or
  * SIGTERM. Resolves to the exit code once started (0), or on bad usage (2, with one line on stderr).
@@ -51,6 +64,7 @@ export async function runSandboxCommand(argv: readonly string[], env: NodeJS.Pro
     process.stdout.write(sandboxUsage(command));
     return 0;
   }
+  quietSqliteWarning();
   let options;
   try {
     options = parseServerOptions(args, env);
