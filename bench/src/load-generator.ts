@@ -18,6 +18,10 @@ export interface LoadRequest {
   readonly warmUpSeconds: number;
   /** Seconds of the measured window. */
   readonly durationSeconds: number;
+  /** HTTP method; GET when not given. */
+  readonly method?: "GET" | "POST";
+  /** The request body, sent with every request. */
+  readonly body?: string;
 }
 
 /** The figures of the measured window. */
@@ -45,7 +49,7 @@ export const measuringLine = "measuring";
 
 if (import.meta.main) {
   const request = JSON.parse(process.argv[2] ?? "") as LoadRequest;
-  const options = { url: request.url, headers: request.headers, connections: request.connections };
+  const options = { url: request.url, headers: request.headers, connections: request.connections, method: request.method ?? "GET", ...(request.body === undefined ? {} : { body: request.body }) };
   if (request.warmUpSeconds > 0) await autocannon({ ...options, duration: request.warmUpSeconds });
   console.log(measuringLine);
   const cpuBefore = process.cpuUsage();

@@ -16,7 +16,7 @@ import { mockServer } from "./mock.ts";
 import { payloadValidation } from "./payload.ts";
 import { perCallOverhead } from "./per-call.ts";
 import { renderResults, type Section } from "./report.ts";
-import { sandboxServer } from "./sandbox.ts";
+import { sandboxData, sandboxServer } from "./sandbox.ts";
 import { browserSandbox } from "./browser-sandbox.ts";
 import { installToFirstRequest } from "./install.ts";
 
@@ -27,6 +27,7 @@ const benchmarks: [string, () => Promise<Section>][] = [
   ["payload validation", payloadValidation],
   ["Prism mock", mockServer],
   ["sandbox", sandboxServer],
+  ["sandbox with --data", sandboxData],
   ["sandbox in the browser", browserSandbox],
   ["build", buildTimes],
   ["API reference site", docsSite],

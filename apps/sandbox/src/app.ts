@@ -5,7 +5,8 @@ import type { Delay, Latency } from "./options.ts";
 import { controlRoutes } from "./control.ts";
 import type { Fault, OperationId } from "./faults.ts";
 import { Random } from "./random.ts";
-import { bodyForJournal } from "./journal.ts";
+import { bodyForJournal, refusedBodyNote } from "./journal.ts";
+import { controlGuard } from "./guard.ts";
 import { fireExternalEvent } from "./fire.ts";
 import { problemResponse } from "./problem.ts";
 import { queryOf } from "./request.ts";
@@ -19,7 +20,7 @@ type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
  * What the server may hand the app with a request (Node's raw header list, for the journal), and what
  * the routes tell the journal: the operation a request was routed to.
  */
-export type AppEnv = { Bindings: { rawHeaders?: readonly string[] }; Variables: { operationId: OperationId } };
+export type AppEnv = { Bindings: { rawHeaders?: readonly string[]; network?: boolean }; Variables: { operationId: OperationId } };
 
 /**
  * The sandbox as one Web-standard application: the service's three operations and the control API,
@@ -30,6 +31,8 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
   const tokens = new Set(options.tokens);
   const app = new Hono<AppEnv>();
   const latencyDraws = new Random(`${options.seed}\u0000latency`, 0);
+  /** Whether the request carries an accepted token (compared, never logged or echoed). */
+  const hasToken = (c: Context<AppEnv>) => tokens.has(c.req.header("x-token") ?? "");
 
   // The request journal: every request but the control API's own and browsers' preflights, recorded once answered.
   // What it keeps is turned into records only when read, so a request pays for a few fields, not for copies.
@@ -37,13 +40,16 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
     if (c.req.path.startsWith("/_sandbox/") || c.req.method === "OPTIONS") return next();
     const receivedAt = Date.now();
     const started = performance.now();
-    // A GET has no body: reading `body` would make the server build a whole Request for nothing.
-    const copy = c.req.method === "GET" || c.req.method === "HEAD" || c.req.raw.body === null ? undefined : c.req.raw.clone();
+    // A GET has no body: reading `body` would make the server build a whole Request for nothing. The body of
+    // a request the token check refuses is never read, so a flood of them holds no memory; another body is
+    // kept as the route read it (no copy of the stream).
+    const hasBody = c.req.method !== "GET" && c.req.method !== "HEAD" && hasContent(c.req.raw);
+    const authorized = hasToken(c);
     await next();
     const durationMs = performance.now() - started;
     context.requests.add({
       receivedAt, method: c.req.method, url: c.req.url, path: c.req.path, headers: (c.env as AppEnv["Bindings"] | undefined)?.rawHeaders ?? c.req.raw.headers,
-      body: copy === undefined ? null : await bodyForJournal(copy), status: c.res.status, durationMs,
+      body: !hasBody ? null : authorized ? await bodyForJournal(c.req.raw) : { note: refusedBodyNote }, status: c.res.status, durationMs,
     }, c.get("operationId"));
   });
 
@@ -57,10 +63,26 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
     exposeHeaders: ["Retry-After", "X-Request-Id", "Allow", "Location"],
     maxAge: 600,
   });
-  app.use((c, next) => (c.req.header("origin") === undefined ? next() : allowBrowsers(c, next)));
+  // Over HTTP, the control API answers only loopback Host names and origins, and those the user listed (see `guard.ts`).
+  const guard = controlGuard(options);
+  /** A preflight answered by CORS, with Private Network Access allowed when asked: for the service's operations from any origin, for the control API once the guard let it through. */
+  const allowBrowsersPrivately = async (c: Context<AppEnv>, next: () => Promise<void>) => {
+    const answer = await allowBrowsers(c, next);
+    if (c.req.method === "OPTIONS" && c.req.header("access-control-request-private-network") === "true" && answer instanceof Response) {
+      answer.headers.set("access-control-allow-private-network", "true");
+    }
+    return answer;
+  };
+  app.use((c, next) => {
+    if ((c.env as AppEnv["Bindings"] | undefined)?.network && c.req.path.startsWith("/_sandbox/")) {
+      const refused = guard(c.req.header("host"), c.req.header("origin"));
+      if (refused) return Promise.resolve(problemResponse(options.errorMediaType, 403, refused));
+    }
+    return c.req.header("origin") === undefined ? next() : allowBrowsersPrivately(c, next);
+  });
   app.use(async (c, next) => {
     // The token is compared, never logged or echoed.
-    if (!tokens.has(c.req.header("x-token") ?? "")) {
+    if (!hasToken(c)) {
       return problemResponse(options.errorMediaType, 401, "Authorization failed. Check the X-Token header.");
     }
     await next();
@@ -125,6 +147,16 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
     return problemResponse(options.errorMediaType, 500, "Internal error of the sandbox.");
   });
   return app;
+}
+
+/**
+ * Whether a request has a body, read from its headers where it has them: reading `body` of the server's
+ * request builds a stream, and the server then reads the body through it rather than in one call.
+ */
+function hasContent(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  if (length !== null) return length !== "0";
+  return request.headers.has("transfer-encoding") || request.body !== null;
 }
 
 /** The wait the latency option gives an operation: fixed, or drawn from its range. */

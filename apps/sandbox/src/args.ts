@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { defaultOptions, integerIn, maxConversations, resolveOptions, type SandboxState, type ServerOptions } from "./options.ts";
+import { defaultOptions, hostNameOf, integerIn, originOf, maxConversations, resolveOptions, type SandboxState, type ServerOptions } from "./options.ts";
 import { parseSwitch, switchDefinitions, type SandboxSwitches } from "./switches.ts";
 
 /** The command's own options (besides the switches) with what each does: parsed here, listed by `--help` and by shell completion. */
@@ -13,7 +13,12 @@ export const commandFlags = [
   { name: "fixture", value: "<file>", summary: "load this JSON fixture instead of generated data" },
   { name: "data", value: "<file>", summary: "keep the state (data source, fired events) in this file across restarts" },
   { name: "token", value: "<token>", summary: "an accepted X-Token, repeatable (default sandbox-token; SANDBOX_TOKENS)" },
+  { name: "allow-origin", value: "<origin>", summary: "a web origin (https://app.example.com) whose pages may call /_sandbox/*, repeatable (loopback origins always may)" },
+  { name: "allow-host", value: "<name>", summary: "a Host name to answer /_sandbox/* for, repeatable (loopback names always are)" },
 ] as const;
+
+/** The flags that may be given more than once. */
+const repeatable = new Set<string>(["token", "allow-origin", "allow-host"]);
 
 /** Every flag of the command with its summary (switches included), as shell completion offers them. */
 export function sandboxFlags(): { flag: string; summary: string }[] {
@@ -33,14 +38,14 @@ export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessE
   const { values } = parseArgs({
     args: [...argv],
     options: {
-      ...Object.fromEntries(commandFlags.filter((definition) => definition.name !== "token").map((definition) => [definition.name, { type: "string" as const }])),
-      token: { type: "string", multiple: true },
+      ...Object.fromEntries(commandFlags.map((definition) => [definition.name, { type: "string" as const, multiple: repeatable.has(definition.name) }])),
       ...Object.fromEntries(switchDefinitions.map((definition) => [definition.flag, { type: "string" as const }])),
     },
     strict: true,
     allowPositionals: false,
   });
   const text = (flag: string): string | undefined => values[flag as keyof typeof values] as string | undefined;
+  const texts = (flag: string): string[] | undefined => values[flag as keyof typeof values] as string[] | undefined;
   const envTokens = env["SANDBOX_TOKENS"]?.split(",").map((token) => token.trim()).filter(Boolean);
   const switches = Object.fromEntries(
     switchDefinitions.flatMap((definition) => {
@@ -59,11 +64,22 @@ export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessE
       data: text("data"),
       state: (text("state") ?? defaultOptions.state) as SandboxState,
       latency: text("latency") === undefined ? defaultOptions.latency : parseLatency(text("latency")!),
-      tokens: values.token ?? (envTokens && envTokens.length > 0 ? envTokens : defaultOptions.tokens),
+      tokens: texts("token") ?? (envTokens && envTokens.length > 0 ? envTokens : defaultOptions.tokens),
+      allowOrigins: flagList("--allow-origin", texts("allow-origin"), originOf),
+      allowHosts: flagList("--allow-host", texts("allow-host"), hostNameOf),
     }),
     host: text("host") ?? env["SANDBOX_HOST"] ?? defaultOptions.host,
     port: port === undefined ? defaultOptions.port : integerIn("--port / SANDBOX_PORT", port, 0, 65535),
   };
+}
+
+/** A repeatable flag's values, each read by `read`, or a `TypeError` naming the flag and the value. */
+function flagList(flag: string, given: readonly string[] | undefined, read: (text: string) => string | undefined): string[] {
+  return (given ?? []).map((text) => read(text) ?? fail(`${flag}: expected ${flag === "--allow-origin" ? "an origin such as https://app.example.com" : "a host name such as sandbox.internal"}; got ${JSON.stringify(text)}`));
+}
+
+function fail(message: string): never {
+  throw new TypeError(message);
 }
 
 /** `--latency`: `200` (fixed) or `50-400` (a range drawn from the seed), in milliseconds. */

@@ -28,6 +28,8 @@ Options:
   --latency <ms>           wait before each answer: 200, or a seeded range 50-400
   --data <file>            keep the state (data source, fired events) in this file across restarts
   --token <token>          an accepted X-Token, repeatable (default sandbox-token; SANDBOX_TOKENS)
+  --allow-origin <origin>  a web origin whose pages may call /_sandbox/*, repeatable (loopback always may)
+  --allow-host <name>      a Host name to answer /_sandbox/* for, repeatable (loopback names always are)
   -h, --help               print this help
 
 Switches for the points the service leaves open (see the sandbox's README):
@@ -36,6 +38,19 @@ ${switches}
 Example:
   ${command} --port 0 --conversations 1000 --page-base 1
 `;
+}
+
+/**
+ * Node 22 warns on stderr that node:sqlite (the --data file) is experimental, beside the one line a refused
+ * start prints: that warning is left out; every other is printed as Node prints it.
+ */
+function quietSqliteWarning(): void {
+  const [printing] = process.listeners("warning");
+  if (!printing) return;
+  process.removeListener("warning", printing);
+  process.on("warning", (warning) => {
+    if (!(warning.name === "ExperimentalWarning" && warning.message.startsWith("SQLite"))) printing(warning);
+  });
 }
 
 /**
@@ -49,6 +64,7 @@ export async function runSandboxCommand(argv: readonly string[], env: NodeJS.Pro
     process.stdout.write(sandboxUsage(command));
     return 0;
   }
+  quietSqliteWarning();
   let options;
   try {
     options = parseServerOptions(args, env);

@@ -1,5 +1,5 @@
 import type { Faults } from "./faults.ts";
-import type { FiredEvents, RequestJournal } from "./journal.ts";
+import type { FiredEventsStore, RequestJournal } from "./journal.ts";
 import type { SandboxOptions } from "./options.ts";
 import { problemResponse } from "./problem.ts";
 import type { Checked } from "./request.ts";
@@ -14,7 +14,7 @@ export interface SandboxContext {
   /** The armed faults. */
   readonly faults: Faults;
   /** The journal of accepted external events. */
-  readonly fired: FiredEvents;
+  readonly fired: FiredEventsStore;
   /** The journal of requests received. */
   readonly requests: RequestJournal;
   /**

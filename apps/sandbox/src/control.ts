@@ -14,6 +14,9 @@ const checkFault = controlChecker({ $ref: "#/components/schemas/Fault" });
 const checkFiredEventsQuery = queryChecker(operationParameters(controlDescription, "listSandboxFiredEvents"), controlChecker);
 const checkRequestsQuery = queryChecker(operationParameters(controlDescription, "listSandboxRequests"), controlChecker);
 
+/** Events in one answer of `GET /_sandbox/fired-events` unless `limit` says otherwise: the sandbox's choice. */
+export const firedEventsPageSize = 1000;
+
 /** The control API under `/_sandbox/`, described by `openapi/sandbox-control.yaml`; authentication is checked before. */
 export function controlRoutes(context: SandboxContext): Hono {
   const routes = new Hono();
@@ -51,8 +54,13 @@ export function controlRoutes(context: SandboxContext): Hono {
   routes.get("/fired-events", (c) => {
     const checked = checkFiredEventsQuery(new URL(c.req.url).searchParams, { rejectUnknown: true });
     if (!checked.ok) return refusal(context, checked);
-    const { conversationId, externalEventId } = checked.value as { conversationId?: string; externalEventId?: string };
-    return Response.json(context.fired.list({ conversationId, externalEventId }));
+    const { conversationId, externalEventId, limit = firedEventsPageSize, cursor = "0" } = checked.value as { conversationId?: string; externalEventId?: string; limit?: number; cursor?: string };
+    const page = context.fired.page({ conversationId, externalEventId }, Number(cursor), limit);
+    if (page.next === undefined) return Response.json(page.events);
+    // More events than the page holds: the next page is named by a cursor, in a header and as a `Link`.
+    const next = new URL(c.req.url);
+    next.searchParams.set("cursor", String(page.next));
+    return Response.json(page.events, { headers: { "x-next-cursor": String(page.next), link: `<${next.pathname}${next.search}>; rel="next"` } });
   });
 
   routes.get("/requests", (c) => {

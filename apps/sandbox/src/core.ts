@@ -1,7 +1,7 @@
 import { createApp, type AppEnv } from "./app.ts";
 import type { SandboxContext } from "./context.ts";
 import { Faults, type Fault } from "./faults.ts";
-import { FiredEvents, RequestJournal, type FiredEventRecord, type FiredEventsKeeper, type RequestFilter, type RequestRecord } from "./journal.ts";
+import { allFiredEvents, keptInMemory, RequestJournal, type FiredEventRecord, type FiredEventsFilter, type KeptState, type RequestFilter, type RequestRecord } from "./journal.ts";
 import type { SandboxOptions, SandboxState } from "./options.ts";
 import { stateConflict } from "./options.ts";
 import { generatedSource, Store, type DataSource } from "./store.ts";
@@ -16,8 +16,8 @@ export interface Sandbox {
   readonly options: SandboxOptions;
   /** The requests received (the service's operations), oldest first, filtered; the same as `GET /_sandbox/requests`. */
   requests(filter?: RequestFilter): RequestRecord[];
-  /** The external events accepted, oldest first; the same as `GET /_sandbox/fired-events`. */
-  firedEvents(filter?: { conversationId?: string; externalEventId?: string }): FiredEventRecord[];
+  /** Every external event accepted, oldest first (all of them: `GET /_sandbox/fired-events` answers a page at a time). */
+  firedEvents(filter?: FiredEventsFilter): FiredEventRecord[];
   /** Loads other data (a seed, a count, a named state; omitted fields keep the sandbox's options) and clears both journals; the same as `POST /_sandbox/reset`. */
   reset(given?: { seed?: string; conversations?: number; state?: SandboxState }): Promise<{ bots: number; conversations: number }>;
   /** Arms a fault (by default once): the same as `POST /_sandbox/faults`, e.g. `{ operationId: "searchConversations", status: 503 }`. */
@@ -34,14 +34,12 @@ export function serverFetch(sandbox: Sandbox): (request: Request, env: AppEnv["B
   return handler;
 }
 
-/** How a sandbox starts: its first data, the journal kept from before, and how loads let other work through. */
+/** How a sandbox starts: its first data, where its fired events are kept, and how loads let other work through. */
 export interface SandboxStart {
   /** The data to load first. */
   readonly source: DataSource;
-  /** Fired events kept from before (a `--data` file). */
-  readonly events?: readonly FiredEventRecord[];
-  /** Told of every change to keep (a `--data` file), or nothing. */
-  readonly keeper?: (FiredEventsKeeper & { replaced(source: DataSource): void; close(): void }) | undefined;
+  /** The fired events and the data's source beyond the process (a `--data` file); in memory when not given. */
+  readonly kept?: KeptState | undefined;
   /** Awaited between chunks of a load while the sandbox serves, so other requests are answered meanwhile. */
   readonly pause?: () => Promise<void>;
 }
@@ -50,18 +48,20 @@ export interface SandboxStart {
 export async function openSandbox(options: SandboxOptions, start: SandboxStart): Promise<Sandbox> {
   let store = await Store.load(start.source);
   let loading: Promise<unknown> = Promise.resolve();
+  const kept = start.kept ?? keptInMemory();
   const context: SandboxContext = {
     store: () => store,
     options,
     faults: new Faults(),
-    fired: new FiredEvents(start.events, start.keeper),
+    fired: kept.fired,
     requests: new RequestJournal(),
     replaceData(source) {
       const loaded = loading.then(async () => {
         const next = await Store.load(source, start.pause);
-        start.keeper?.replaced(source);
+        // The new source and the cleared events are kept together, then the new data is swapped in, in the
+        // same turn: a fire is checked and recorded against the data in place, never against data gone.
+        kept.replaced(source);
         store = next;
-        context.fired.clear();
         context.requests.clear();
         return store.counts();
       });
@@ -73,9 +73,9 @@ export async function openSandbox(options: SandboxOptions, start: SandboxStart):
   const sandbox: Sandbox = {
     options,
     fetch: async (input, init) => app.fetch(input instanceof Request && init === undefined ? input : new Request(input, init)),
-    close: async () => start.keeper?.close(),
+    close: async () => kept.close(),
     requests: (filter) => context.requests.list(filter),
-    firedEvents: (filter) => context.fired.list(filter),
+    firedEvents: (filter) => allFiredEvents(context.fired, filter),
     reset: async (given = {}) => {
       const conflict = stateConflict(given);
       if (conflict) throw new TypeError(`conversations: ${conflict}`);

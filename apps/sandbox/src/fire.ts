@@ -37,12 +37,14 @@ const livechatSuffix = "|livechat";
  */
 export async function fireExternalEvent(context: SandboxContext, request: Request): Promise<Response> {
   const { options } = context;
-  const storage = context.store();
   const body = await readJsonBody(request, maxBodyBytes.operation);
   if (!body.ok) return refusal(context, body);
   const defects = requestDefects(body.value);
   if (defects.length > 0) return refusal(context, { ok: false, status: 400, detail: "The request body does not match FireExternalEventRequest.", defects });
   const fire = body.value as FireExternalEventRequest & { conversationId?: string; externalConversationId?: string };
+  // The data in place once the body is complete (a reset may have swapped it in while the body arrived): from
+  // here to the record nothing waits, so the event is checked and kept against the same data.
+  const storage = context.store();
 
   const byExternal = fire.externalConversationId !== undefined && (fire.conversationId === undefined || options.identifierWins === "externalConversationId");
   const conversation = byExternal

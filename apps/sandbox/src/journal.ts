@@ -1,4 +1,5 @@
-import { parseJson, readText } from "./request.ts";
+import { bodyRead, parseJson, readText } from "./request.ts";
+import type { DataSource } from "./store.ts";
 
 /** An external event the sandbox accepted. */
 export interface FiredEventRecord {
@@ -14,41 +15,99 @@ export interface FiredEventRecord {
   readonly conversationId: string;
 }
 
-/** What keeps the journal of fired events beyond the process (the `--data` file), told of every change. */
-export interface FiredEventsKeeper {
-  /** An event was accepted: it is kept when this returns. */
-  fired(event: FiredEventRecord): void;
-  /** The journal was cleared. */
-  cleared(): void;
+/** Filters of the fired events: every one given must match. */
+export interface FiredEventsFilter {
+  /** The conversation the event resolved to. */
+  readonly conversationId?: string | undefined;
+  /** The external event fired. */
+  readonly externalEventId?: string | undefined;
 }
 
-/** The journal of accepted external events, oldest first. */
-export class FiredEvents {
-  #events: FiredEventRecord[];
-  readonly #keeper: FiredEventsKeeper | undefined;
+/** One page of fired events, oldest first, and the cursor of the next page when there are more. */
+export interface FiredEventsPage {
+  readonly events: FiredEventRecord[];
+  /** The sequence number to pass as `after` for the next page, or `undefined` on the last page. */
+  readonly next: number | undefined;
+}
 
-  constructor(events: readonly FiredEventRecord[] = [], keeper?: FiredEventsKeeper) {
-    this.#events = [...events];
-    this.#keeper = keeper;
-  }
+/**
+ * Where the fired events are kept: in memory (`MemoryFiredEvents`), or in a `--data` database (Node
+ * only, `data-file.ts`). Each event gets a sequence number, increasing: a cursor stays valid across a
+ * clear while the sandbox runs.
+ */
+export interface FiredEventsStore {
+  /** Keeps an accepted event: with `--data`, committed when this returns, so an acknowledged fire is never lost. */
+  record(event: FiredEventRecord): void;
+  /** The events after sequence number `after` that match, oldest first, at most `limit`. */
+  page(filter: FiredEventsFilter, after: number, limit: number): FiredEventsPage;
+  /** Forgets every event (the sequence numbers go on). */
+  clear(): void;
+}
 
-  /** Records an accepted event (kept by the keeper first, so an acknowledged fire is never lost). */
+/** What a sandbox keeps beyond its in-memory data: the fired events, and (with `--data`) the data's source. */
+export interface KeptState {
+  /** The fired events. */
+  readonly fired: FiredEventsStore;
+  /** The data was replaced: keeps the new source and forgets every fired event, together. */
+  replaced(source: DataSource): void;
+  /** Closes what is open (every acknowledged change is already kept). */
+  close(): void;
+}
+
+/** The fired events in memory, oldest first: the browser's and the in-process sandbox's without `--data`. */
+export class MemoryFiredEvents implements FiredEventsStore {
+  #events: { sequence: number; event: FiredEventRecord }[] = [];
+  #sequence = 0;
+
   record(event: FiredEventRecord): void {
-    this.#keeper?.fired(event);
-    this.#events.push(event);
+    this.#events.push({ sequence: ++this.#sequence, event });
   }
 
-  /** The events, oldest first, optionally of one conversation and/or one external event. */
-  list(filter: { conversationId?: string | undefined; externalEventId?: string | undefined } = {}): FiredEventRecord[] {
-    return this.#events.filter((event) =>
-      (filter.conversationId === undefined || event.conversationId === filter.conversationId) &&
-      (filter.externalEventId === undefined || event.externalEventId === filter.externalEventId));
+  page(filter: FiredEventsFilter, after: number, limit: number): FiredEventsPage {
+    // The first event after the cursor, by bisection: sequence numbers increase along the list.
+    let [low, high] = [0, this.#events.length];
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.#events[middle]!.sequence <= after) low = middle + 1;
+      else high = middle;
+    }
+    const events: FiredEventRecord[] = [];
+    let last = after;
+    for (let index = low; index < this.#events.length; index++) {
+      const { sequence, event } = this.#events[index]!;
+      if (!matchesFilter(event, filter)) continue;
+      if (events.length === limit) return { events, next: last };
+      events.push(event);
+      last = sequence;
+    }
+    return { events, next: undefined };
   }
 
-  /** Forgets every event. */
   clear(): void {
-    this.#keeper?.cleared();
     this.#events = [];
+  }
+}
+
+/** Whether an event matches every filter given. */
+export function matchesFilter(event: FiredEventRecord, filter: FiredEventsFilter): boolean {
+  return (filter.conversationId === undefined || event.conversationId === filter.conversationId) &&
+    (filter.externalEventId === undefined || event.externalEventId === filter.externalEventId);
+}
+
+/** What the sandbox keeps when nothing is kept beyond the process: the fired events in memory. */
+export function keptInMemory(): KeptState {
+  const fired = new MemoryFiredEvents();
+  return { fired, replaced: () => fired.clear(), close: () => undefined };
+}
+
+/** Every fired event that matches, oldest first, read a page at a time. */
+export function allFiredEvents(store: FiredEventsStore, filter: FiredEventsFilter = {}): FiredEventRecord[] {
+  const events: FiredEventRecord[] = [];
+  for (let after = 0; ;) {
+    const page = store.page(filter, after, 10_000);
+    events.push(...page.events);
+    if (page.next === undefined) return events;
+    after = page.next;
   }
 }
 
@@ -89,6 +148,13 @@ export interface RequestFilter {
 /** Requests kept at most; the oldest are dropped beyond it, and the count of dropped ones is kept. The sandbox's choice. */
 export const maxRecordedRequests = 10_000;
 
+/**
+ * What the kept requests may hold together, in characters of text (URL, headers, body): 16 Mi, so at
+ * most 32 MiB of memory; the oldest requests are dropped beyond it, as beyond `maxRecordedRequests`.
+ * The sandbox's choice.
+ */
+export const maxRecordedText = 16 * 1024 * 1024;
+
 /** A request as the journal takes it in: what the record is made of, when it is read. */
 export interface ReceivedRequest {
   /** Epoch milliseconds of receipt. */
@@ -104,44 +170,53 @@ export interface ReceivedRequest {
    * has it: a `Headers` of Node's request keeps the whole request alive as long as the journal keeps it.
    */
   readonly headers: Headers | readonly string[];
-  /** The body as the journal keeps it (see `bodyForJournal`). */
-  readonly body: unknown;
+  /** The body as the journal keeps it (see `bodyForJournal`): text, a note, or `null`. */
+  readonly body: JournalBody;
   /** The status answered. */
   readonly status: number;
   /** Milliseconds from receipt to answer. */
   readonly durationMs: number;
 }
 
-/** A request as kept: what was received, its order of arrival, and the operation it was routed to. */
+/** A body as kept: its text (at most `maxJournalBodyBytes`), a note saying why it is not kept, or `null` for none. */
+export type JournalBody = { readonly text: string } | { readonly note: string } | null;
+
+/** A request as kept: what was received, its order of arrival, the operation it was routed to, and its size in characters. */
 interface Kept {
   readonly request: ReceivedRequest;
   readonly sequence: number;
   readonly operationId: string | undefined;
+  readonly size: number;
 }
 
 /** The journal of requests received (the service's operations; the control API's own requests are not kept). */
 export class RequestJournal {
-  /** A ring of the last `maxRecordedRequests`: `#start` is the oldest, so dropping one costs nothing. */
+  /** Oldest first from `#start`: dropping the oldest moves `#start`, and the array is compacted now and then. */
   #records: Kept[] = [];
   #start = 0;
   #sequence = 0;
   #dropped = 0;
+  #size = 0;
 
-  /** Adds a request. */
+  /** Adds a request, dropping the oldest beyond `maxRecordedRequests` or `maxRecordedText`. */
   add(request: ReceivedRequest, operationId: string | undefined): void {
-    const entry: Kept = { request, sequence: ++this.#sequence, operationId };
-    if (this.#records.length < maxRecordedRequests) {
-      this.#records.push(entry);
-      return;
+    const size = textSize(request);
+    this.#records.push({ request, sequence: ++this.#sequence, operationId, size });
+    this.#size += size;
+    while (this.#records.length - this.#start > maxRecordedRequests || (this.#size > maxRecordedText && this.#records.length - this.#start > 1)) {
+      this.#size -= this.#records[this.#start]!.size;
+      this.#records[this.#start++] = undefined as unknown as Kept;
+      this.#dropped++;
     }
-    this.#records[this.#start] = entry;
-    this.#start = (this.#start + 1) % maxRecordedRequests;
-    this.#dropped++;
+    if (this.#start > 4096 && this.#start * 2 > this.#records.length) {
+      this.#records = this.#records.slice(this.#start);
+      this.#start = 0;
+    }
   }
 
   /** The requests matching the filter, oldest first. */
   list(filter: RequestFilter = {}): RequestRecord[] {
-    return [...this.#records.slice(this.#start), ...this.#records.slice(0, this.#start)]
+    return this.#records.slice(this.#start)
       .filter(({ request: record, operationId }) =>
         (filter.method === undefined || record.method === filter.method.toUpperCase()) &&
         (filter.path === undefined || record.path === filter.path) &&
@@ -154,13 +229,13 @@ export class RequestJournal {
         path: record.path,
         query: Object.fromEntries(new URL(record.url).searchParams),
         headers: journalHeaders(record.headers),
-        body: record.body,
+        body: bodyOf(record.body),
         status: record.status,
         durationMs: Math.round(record.durationMs * 1000) / 1000,
       }));
   }
 
-  /** How many of the oldest requests were dropped to keep at most `maxRecordedRequests`. */
+  /** How many of the oldest requests were dropped to keep within `maxRecordedRequests` and `maxRecordedText`. */
   get dropped(): number {
     return this.#dropped;
   }
@@ -170,7 +245,25 @@ export class RequestJournal {
     this.#records = [];
     this.#start = 0;
     this.#dropped = 0;
+    this.#size = 0;
   }
+}
+
+/** The characters a request holds in the journal: its URL, headers and body, and a little for the rest. */
+function textSize(request: ReceivedRequest): number {
+  let size = 256 + request.url.length + (request.body === null ? 0 : "text" in request.body ? request.body.text.length : request.body.note.length);
+  if (isRawHeaders(request.headers)) for (const part of request.headers) size += part.length;
+  else request.headers.forEach((value, name) => (size += name.length + value.length));
+  return size;
+}
+
+/** A kept body as the journal shows it: JSON when it parses, its text otherwise, the note, or `null`. */
+function bodyOf(body: JournalBody): unknown {
+  if (body === null) return null;
+  if ("note" in body) return body.note;
+  // JSON nested past the sandbox's limit is shown as text, as invalid JSON is: it could not be served back as JSON.
+  const parsed = parseJson(body.text, "The body");
+  return parsed.ok ? parsed.value : body.text;
 }
 
 /** Request headers as the journal keeps them: names in lower case and in order, a repeated name's values joined as `Headers` joins them, `x-token` left out. */
@@ -196,14 +289,19 @@ function isRawHeaders(headers: Headers | readonly string[]): headers is readonly
 }
 
 /** Bodies the journal keeps whole; a larger one is noted by its size. */
-const maxJournalBodyBytes = 64 * 1024;
+export const maxJournalBodyBytes = 64 * 1024;
 
-/** A request body as the journal keeps it: JSON when it parses, text otherwise, or a note when over 64 KiB (read no further). */
-export async function bodyForJournal(request: Request): Promise<unknown> {
-  const text = await readText(request, maxJournalBodyBytes).catch(() => "(a body that could not be read: the client stopped sending it)");
-  if (text === undefined) return `(a body over ${maxJournalBodyBytes} bytes: not kept)`;
-  if (text === "") return null;
-  // JSON nested past the sandbox's limit is kept as text, as invalid JSON is: it could not be served back as JSON.
-  const parsed = parseJson(text, "The body");
-  return parsed.ok ? parsed.value : text;
+/** The note kept in place of the body of a request the token check refused. */
+export const refusedBodyNote = "(the body of a request without a valid token: not kept)";
+
+/**
+ * A request body as the journal keeps it, once the request is answered: what the route read (its text up
+ * to 64 KiB, or a note), or, when the route read nothing (a fault, a 405), the body read now up to 64 KiB;
+ * `null` for none.
+ */
+export async function bodyForJournal(request: Request): Promise<JournalBody> {
+  const read = bodyRead(request) ?? (await readText(request, maxJournalBodyBytes).then((text) => bodyRead(request) ?? { text: text ?? "" }, () => bodyRead(request)));
+  if (read === undefined || "aborted" in read) return { note: "(a body that could not be read: the client stopped sending it)" };
+  if ("over" in read || read.text.length > maxJournalBodyBytes) return { note: `(a body over ${maxJournalBodyBytes} bytes: not kept)` };
+  return read.text === "" ? null : { text: read.text };
 }

@@ -10,7 +10,7 @@ import { resolveOptions, type SandboxOptions } from "./options.ts";
 import { generatedSource } from "./store.ts";
 
 /** The options of `createSandboxHandlers`: the sandbox's own (but `data`, and `fixture` only as an object), and where to answer. */
-export type SandboxHandlersOptions = Partial<Omit<SandboxOptions, "data" | "fixture">> & {
+export type SandboxHandlersOptions = Partial<Omit<SandboxOptions, "data" | "fixture" | "allowOrigins" | "allowHosts">> & {
   /** A fixture object to load in place of generated data. */
   readonly fixture?: SandboxOptions["fixture"] & object;
   /**
@@ -37,6 +37,9 @@ const paths = ["/api/v2/channels/conversations", "/api/v1/runtime/simple/externa
 export function createSandboxHandlers(given: SandboxHandlersOptions = {}): SandboxHandlers {
   const { baseUrl, ...rest } = given;
   if ("data" in rest) throw new TypeError("data: a file is not kept by the MSW handlers; use the sandbox command or createSandbox for --data");
+  for (const key of ["allowOrigins", "allowHosts"]) {
+    if (key in rest) throw new TypeError(`${key}: the MSW handlers answer inside the page or process, which no other origin or host reaches; it guards the HTTP server only`);
+  }
   if (typeof rest.fixture === "string") throw new TypeError("fixture: expected a fixture object (the MSW handlers read no files); got a path");
   if (baseUrl !== undefined && !(typeof baseUrl === "string" && URL.canParse(baseUrl) && /^https?:/.test(baseUrl))) {
     throw new TypeError(`baseUrl: expected an http(s) URL such as https://bots.example.com; got ${JSON.stringify(baseUrl)}`);

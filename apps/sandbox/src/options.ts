@@ -17,6 +17,13 @@ export interface SandboxOptions extends SandboxSwitches {
   readonly state: SandboxState;
   /** Added wait before each answer, in milliseconds: one for all operations, or per operation; a `{ min, max }` range is drawn from `seed`. */
   readonly latency: Latency;
+  /**
+   * Origins (`https://app.example.com`) whose pages may call the control API (`/_sandbox/*`) over HTTP,
+   * besides loopback origins (`http://localhost:5173`, `http://127.0.0.1:8080`, ...); `--allow-origin`.
+   */
+  readonly allowOrigins: readonly string[];
+  /** Host names the HTTP server answers the control API for, besides loopback names (`localhost`, `127.0.0.1`, `[::1]`); `--allow-host`. */
+  readonly allowHosts: readonly string[];
 }
 
 /** The named starting states of the sandbox. */
@@ -51,6 +58,8 @@ export const defaultOptions: ServerOptions = {
   tokens: ["sandbox-token"],
   state: "default",
   latency: 0,
+  allowOrigins: [],
+  allowHosts: [],
 };
 
 /** Conversations of the `large` state. */
@@ -85,7 +94,42 @@ export function resolveOptions(given: Partial<SandboxOptions> = {}): SandboxOpti
   if (conflict) throw new TypeError(`conversations: ${conflict}`);
   if (options.state !== "default" && options.fixture !== undefined) throw new TypeError(`state: a fixture is its own data; give state ${JSON.stringify(options.state)} or a fixture, not both`);
   checkLatency(options.latency);
-  return options;
+  // A state that sets the count reports it, so options resolved again (a server's, then its sandbox's) agree.
+  return {
+    ...options,
+    conversations: stateCount(options.state) ?? options.conversations,
+    allowOrigins: checkList("allowOrigins", options.allowOrigins, originOf, "an origin such as https://app.example.com"),
+    allowHosts: checkList("allowHosts", options.allowHosts, hostNameOf, "a host name such as sandbox.internal"),
+  };
+}
+
+/** The number of conversations a state sets itself (`large`, `empty`), or `undefined`. */
+function stateCount(state: SandboxState): number | undefined {
+  return state === "large" ? largeConversations : state === "empty" ? 0 : undefined;
+}
+
+function checkList(name: string, list: unknown, read: (text: string) => string | undefined, expected: string): string[] {
+  if (!Array.isArray(list)) throw new TypeError(`${name}: expected a list of texts; got ${JSON.stringify(list)}`);
+  return list.map((item: unknown) => {
+    const read_ = typeof item === "string" ? read(item) : undefined;
+    if (read_ === undefined) throw new TypeError(`${name}: expected ${expected}; got ${JSON.stringify(item)}`);
+    return read_;
+  });
+}
+
+/** An origin as browsers send it (`scheme://host[:port]`, lower case, default port left out), or `undefined`. */
+export function originOf(text: string): string | undefined {
+  if (!URL.canParse(text)) return undefined;
+  const url = new URL(text);
+  if (!/^https?:$/.test(url.protocol) || url.username !== "" || url.password !== "" || !/^https?:\/\/[^/?#]+\/?$/i.test(text)) return undefined;
+  return url.origin;
+}
+
+/** A host name (or IP address) as a `Host` header names it, lower case, without the port, or `undefined`. */
+export function hostNameOf(text: string): string | undefined {
+  if (text === "" || !URL.canParse(`http://${text}`)) return undefined;
+  const url = new URL(`http://${text}`);
+  return `${url.username}${url.password}${url.pathname}${url.search}${url.hash}` === "/" ? url.hostname : undefined;
 }
 
 const operationIds = ["searchConversations", "listExternalEventTriggers", "fireExternalEvent"];
@@ -114,7 +158,8 @@ function withoutUndefined<T extends object>(given: T): Partial<T> {
 
 /** Why a count cannot go with a state that sets the count itself (`empty`, `large`), or `undefined`. */
 export function stateConflict(given: { conversations?: number | undefined; state?: SandboxState | undefined }): string | undefined {
-  return (given.state === "large" || given.state === "empty") && given.conversations !== undefined
-    ? `must not be sent with the state ${JSON.stringify(given.state)}, which sets the number of conversations itself`
+  const count = given.state === undefined ? undefined : stateCount(given.state);
+  return count !== undefined && given.conversations !== undefined && given.conversations !== count
+    ? `must not be sent with the state ${JSON.stringify(given.state)}, which sets the number of conversations itself (${count})`
     : undefined;
 }

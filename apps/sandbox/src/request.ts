@@ -131,10 +131,37 @@ function tooLarge(maxBytes: number): Checked<never> {
   return { ok: false, status: 413, detail: "The request body is too large.", defects: [{ path: "$", message: `must be at most ${maxBytes} bytes (the sandbox's limit)` }] };
 }
 
-/** The body as text, or `undefined` as soon as it passes `maxBytes` (the rest is not read). */
+/** What became of a request's body once a route read it: its text, or that it was over the route's limit or cut off. */
+export type BodyRead = { readonly text: string } | { readonly over: number } | { readonly aborted: true };
+
+/** The bodies read so far, by request: the request journal keeps what the route read, without reading it again. */
+const bodiesRead = new WeakMap<Request, BodyRead>();
+
+/** What `readText` made of the request's body, or `undefined` when nothing read it. */
+export function bodyRead(request: Request): BodyRead | undefined {
+  return bodiesRead.get(request);
+}
+
+/**
+ * The body as text, or `undefined` as soon as it passes `maxBytes` (the rest is not read). A body whose
+ * `Content-Length` is within the limit is read in one call (Node's parser holds the body to that length,
+ * and the server reads it without a stream); any other is read chunk by chunk, counting.
+ */
 export async function readText(request: Request, maxBytes: number): Promise<string | undefined> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
+  const declared = request.headers.get("content-length");
+  if (declared === "0" || (declared === null && !request.headers.has("transfer-encoding") && request.body === null)) return "";
+  try {
+    const text = declared !== null && /^\d+$/.test(declared) && Number(declared) <= maxBytes ? await request.text() : await readCounting(request, maxBytes);
+    bodiesRead.set(request, text === undefined ? { over: maxBytes } : { text });
+    return text;
+  } catch (error) {
+    bodiesRead.set(request, { aborted: true });
+    throw error;
+  }
+}
+
+async function readCounting(request: Request, maxBytes: number): Promise<string | undefined> {
+  const reader = request.body!.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -142,7 +169,6 @@ export async function readText(request: Request, maxBytes: number): Promise<stri
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
-      // Not awaited: a cloned body (the request journal's) resolves a cancel only once both copies are cancelled.
       void reader.cancel().catch(() => undefined);
       return undefined;
     }

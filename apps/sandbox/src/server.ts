@@ -23,7 +23,7 @@ export async function startSandboxServer(options: Partial<ServerOptions> & Pick<
   const sandbox = await createSandbox(sandboxOptions);
   const { server, address } = await new Promise<{ server: ReturnType<typeof serve>; address: AddressInfo }>((resolve, reject) => {
     const handle = serverFetch(sandbox);
-    const server = serve({ fetch: (request, env) => handle(request, { rawHeaders: env.incoming.rawHeaders }), hostname: options.host, port: options.port }, (info) => resolve({ server, address: info }));
+    const server = serve({ fetch: (request, env) => handle(request, { rawHeaders: env.incoming.rawHeaders, network: true }), hostname: options.host, port: options.port }, (info) => resolve({ server, address: info }));
     server.once("error", reject);
     server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, sandbox.options.errorMediaType));
   }).catch(async (error: unknown) => {

@@ -12,15 +12,16 @@ describe("the command line", () => {
       ["--host", "0.0.0.0", "--port", "0", "--seed", "s", "--conversations", "7", "--fixture", "f.json", "--data", "d.db", "--token", "a", "--token", "b", "--latency", "20-80",
         "--page-base", "1", "--default-page-size", "5", "--max-page-size", "50", "--order", "startedOn-asc", "--status-case", "insensitive", "--date-to", "exclusive",
         "--unknown-parameters", "ignore", "--trigger-list", "single", "--identifier-wins", "externalConversationId", "--inbound-direction", "Incoming",
-        "--error-media-type", "application/problem+json"],
+        "--error-media-type", "application/problem+json", "--allow-origin", "https://App.example.com:443/", "--allow-origin", "http://192.168.1.5:5173", "--allow-host", "Sandbox.Internal"],
       {},
     );
     expect(options).toEqual({
       host: "0.0.0.0", port: 0, seed: "s", conversations: 7, fixture: "f.json", data: "d.db", tokens: ["a", "b"], state: "default", latency: { min: 20, max: 80 },
       pageBase: 1, defaultPageSize: 5, maxPageSize: 50, order: "startedOn-asc", statusCase: "insensitive", dateTo: "exclusive",
       unknownParameters: "ignore", triggerList: "single", identifierWins: "externalConversationId", inboundDirection: "Incoming", errorMediaType: "application/problem+json",
+      allowOrigins: ["https://app.example.com", "http://192.168.1.5:5173"], allowHosts: ["sandbox.internal"],
     });
-    expect(Object.keys(options).filter((key) => !["host", "port", "seed", "conversations", "fixture", "data", "tokens", "state", "latency"].includes(key)).sort()).toEqual(switchDefinitions.map((definition) => definition.key).sort());
+    expect(Object.keys(options).filter((key) => !["host", "port", "seed", "conversations", "fixture", "data", "tokens", "state", "latency", "allowOrigins", "allowHosts"].includes(key)).sort()).toEqual(switchDefinitions.map((definition) => definition.key).sort());
   });
 
   test("SANDBOX_TOKENS sets the tokens (comma separated); --token wins over it", () => {
@@ -36,6 +37,9 @@ describe("the command line", () => {
     [["--max-page-size", "0"], /--max-page-size: expected a positive integer or "none"; got "0"/],
     [["--inbound-direction", ""], /--inbound-direction: expected a non-empty text/],
     [["--colour", "red"], /Unknown option '--colour'/],
+    [["--allow-origin", "https://app.example.com/path"], /--allow-origin: expected an origin such as https:\/\/app.example.com; got "https:\/\/app.example.com\/path"/],
+    [["--allow-origin", "*"], /--allow-origin: expected an origin/],
+    [["--allow-host", "a b"], /--allow-host: expected a host name such as sandbox.internal; got "a b"/],
   ])("%j is refused, naming the option", (argv, message) => {
     expect(() => parseServerOptions(argv, {})).toThrow(message);
   });

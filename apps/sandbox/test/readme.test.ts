@@ -1,4 +1,6 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { request } from "node:http";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { checkReadmeExamples } from "@bot-conversation/test-support/readme-examples";
@@ -72,6 +74,44 @@ describe("README.md", () => {
       }
     } finally {
       await server.stop();
+    }
+  });
+});
+
+describe("README.md: reaching a sandbox from another machine on purpose", () => {
+  test("the command line starts, answers the listed Host (its token then decides) and refuses any other", async () => {
+    const line = shellCommands(readme).find((command) => command.startsWith("bot-conversation-sandbox --host 0.0.0.0"));
+    expect(line).toBeDefined();
+    // The same line, from the workspace, on loopback and any free port (a test listens on 127.0.0.1 only).
+    const bin = fileURLToPath(new URL("../src/bin.ts", import.meta.url));
+    const command = `${line!.replace("bot-conversation-sandbox", `'${process.execPath}' '${bin}'`).replace("--host 0.0.0.0", "--host 127.0.0.1")} --port 0`;
+    const child = spawn("sh", ["-c", `exec ${command}`], { stdio: ["ignore", "pipe", "pipe"] });
+    const exited = once(child, "exit");
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let output = "";
+        child.stdout.on("data", (chunk: Buffer) => {
+          output += chunk.toString();
+          const match = /Sandbox ready at (\S+)/.exec(output);
+          if (match) resolve(match[1]!);
+        });
+        void exited.then(() => reject(new Error(`exited before it was ready: ${output}`)));
+      });
+      const status = (host: string) => new Promise<number>((resolve, reject) => {
+        const target = new URL(url);
+        const sent = request({ host: target.hostname, port: target.port, path: "/_sandbox/bots", headers: { host, "x-token": "sandbox-token" } }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        });
+        sent.on("error", reject);
+        sent.end();
+      });
+      // The listed address passes the guard; the token is the random one of the line, so the default is a 401.
+      expect(await status("192.168.1.20:4011")).toBe(401);
+      expect(await status("evil.example")).toBe(403);
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
     }
   });
 });

@@ -135,7 +135,7 @@ describe("the sandbox as a process on loopback", { timeout: 120_000 }, () => {
     older.close();
     const failure = (await start(["--data", data]).catch((error: unknown) => error)) as { code: number; output: string };
     expect(failure.code).toBe(1);
-    expect(failure.output).toContain("holds a sandbox database of another layout (version 2, expected 4)");
+    expect(failure.output).toContain("holds a sandbox database of another layout (version 2, expected 5)");
     const reopened = new DatabaseSync(data);
     expect(reopened.prepare("SELECT name FROM sqlite_schema").all().map((row) => row["name"])).toEqual(["conversations"]);
     reopened.close();

@@ -62,6 +62,7 @@ describe("over MSW in Node (setupServer)", () => {
   test("createSandboxHandlers refuses an unknown option, a file, and a bad baseUrl with a TypeError naming it", () => {
     expect(() => createSandboxHandlers({ pageSise: 5 } as never)).toThrow(/^pageSise: not an option of the sandbox/);
     expect(() => createSandboxHandlers({ data: "x.db" } as never)).toThrow(/^data: /);
+    expect(() => createSandboxHandlers({ allowOrigins: ["https://app.example.com"] } as never)).toThrow(/^allowOrigins: the MSW handlers answer inside the page or process/);
     expect(() => createSandboxHandlers({ fixture: "fixture.json" } as never)).toThrow(/^fixture: expected a fixture object/);
     expect(() => createSandboxHandlers({ baseUrl: "bots.example.com" })).toThrow(/^baseUrl: expected an http\(s\) URL/);
   });

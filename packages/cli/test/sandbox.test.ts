@@ -1,4 +1,5 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -33,5 +34,36 @@ describe("bot-conversation: the sandbox's own help and errors, and the Node chec
     const check = `import { requireNode } from "@bot-conversation/sandbox/node-version"; requireNode("bot-conversation", [99, 0]); console.log("not reached");`;
     const result = await run(process.execPath, ["--input-type=module", "-e", check], { cwd: fileURLToPath(new URL("..", import.meta.url)) }).catch((error: { code: number; stdout: string; stderr: string }) => error);
     expect(result).toMatchObject({ code: 1, stdout: "", stderr: `bot-conversation needs Node.js 99.0 or later; this is Node.js ${process.versions.node}.\n` });
+  });
+
+  it.each([["large", 10_000], ["empty", 0]] as const)("sandbox --state %s starts and serves %i conversations (issue 29)", { timeout: 60_000 }, async (state, count) => {
+    const child = spawn(process.execPath, [cli, "sandbox", "--port", "0", "--state", state], { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const exited = once(child, "exit");
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on("data", (chunk: Buffer) => {
+          output += chunk.toString();
+          const match = /Sandbox ready at (\S+)/.exec(output);
+          if (match?.[1]) resolve(match[1]);
+        });
+        void exited.then(() => reject(new Error(`exited before it was ready:\n${output}`)));
+      });
+      const page = (await (await fetch(`${url}/api/v2/channels/conversations?pageSize=1`, { headers: { "x-token": "sandbox-token" } })).json()) as { totalItemCount: number };
+      expect(page.totalItemCount).toBe(count);
+    } finally {
+      child.kill("SIGTERM");
+    }
+    expect(await exited).toEqual([0, null]);
+  });
+
+  it("sandbox passes --allow-origin and --allow-host on to the sandbox, which checks them", async () => {
+    const result = await bin(["sandbox", "--allow-origin", "app.example.com"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe('bot-conversation sandbox: --allow-origin: expected an origin such as https://app.example.com; got "app.example.com"');
+    const help = await bin(["sandbox", "--help"]);
+    expect(help.stdout).toContain("--allow-origin <origin>");
+    expect(help.stdout).toContain("--allow-host <name>");
   });
 });
