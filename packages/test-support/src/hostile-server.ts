@@ -4,8 +4,8 @@
  * mode is bounded: an endless body stops at `endlessBodyCap` bytes or when the reader goes away, a
  * stalled body is ended by `close()`, which every test calls.
  */
-import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { listenOnLoopback } from "./loopback.ts";
 
 /** How the server misbehaves. */
 export type HostileMode =
@@ -125,19 +125,12 @@ export async function startHostileServer(mode: HostileMode, options: HostileOpti
     }
     answer(mode, request, response, options, (bytes) => (written += bytes));
   });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("no TCP address");
+  const { url, close } = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url,
     requests,
     written: () => written,
-    async close() {
-      server.closeAllConnections();
-      server.close();
-      await once(server, "close");
-    },
+    close,
   };
 }
 

@@ -1,18 +1,13 @@
-import { once } from "node:events";
 import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import { extname, join, normalize } from "node:path";
+import { listenOnLoopback, type LoopbackServer } from "@bot-conversation/test-support/loopback";
 
 /** Content types of what `vite build` writes. */
 const types: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml" };
 
 /** The built app served on 127.0.0.1 with an ephemeral port. */
-export interface StaticSite {
-  /** Base address, e.g. `http://127.0.0.1:50123`. */
-  readonly url: string;
-  /** Stops the server and its connections. */
-  close(): Promise<void>;
-}
+export type StaticSite = LoopbackServer;
 
 /** Serves the files of `root` (a missing file is a 404; `/` is `index.html`), like any static host would serve `dist/`. */
 export async function serveStatic(root: string): Promise<StaticSite> {
@@ -26,16 +21,5 @@ export async function serveStatic(root: string): Promise<StaticSite> {
       response.writeHead(404, { "content-type": "text/plain" }).end("not found");
     }
   });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("no TCP address");
-  return {
-    url: `http://127.0.0.1:${address.port}`,
-    async close() {
-      server.closeAllConnections();
-      server.close();
-      await once(server, "close");
-    },
-  };
+  return listenOnLoopback(server);
 }
