@@ -13,8 +13,8 @@ export const sandboxSectionHeading = "Sandbox control API";
 export const sandboxSection = `# ${sandboxSectionHeading}
 
 This toolkit's sandbox, not part of the service: \`pnpm start\` runs it beside the mock, at
-\`http://127.0.0.1:4011\`. It answers the three operations above by the service's rules over an
-embedded database, and adds routes of its own under \`/_sandbox/\` to regenerate or replace its
+\`http://127.0.0.1:4011\`. It answers the three operations above by the service's rules over data
+it holds in memory (kept in a SQLite file with \`--data\`), and adds routes of its own under \`/_sandbox/\` to regenerate or replace its
 data, export a conversation, list the external events it received, and inject faults.
 Those routes have a reference of their own: [the sandbox control API](${sandboxControlPage}).
 `;
