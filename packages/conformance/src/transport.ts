@@ -159,7 +159,7 @@ export function createTransport(options: TransportOptions): Transport {
       });
       // Read within the size limit (an endless body ends there), then decoded strictly: a body that is not
       // UTF-8 is body_encoding's to report; the others read it with replacement characters.
-      const bytes = new Uint8Array(await limitResponse(response, options.maxResponseBytes, `${request.method} ${urlOf(options.baseUrl, request).pathname}`).arrayBuffer());
+      const bytes = await limitResponse(response, options.maxResponseBytes, `${request.method} ${urlOf(options.baseUrl, request).pathname}`).bytes();
       let decoded: string;
       let invalidUtf8 = false;
       try {

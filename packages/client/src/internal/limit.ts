@@ -4,28 +4,33 @@ import { ResponseTooLargeError } from "../errors.js";
 export const defaultMaxResponseBytes = 2 ** 24;
 
 /**
- * `response`, its body read within `maxBytes`: its `text`, `json` and `arrayBuffer` read the stream
+ * `response`, its body read within `maxBytes`: its `text`, `json` and `bytes` read the stream
  * themselves, counting, and fail with `ResponseTooLargeError` once more than `maxBytes` bytes have
  * arrived; the rest is never read (the stream is cancelled, which closes the connection). `label`
  * starts the message, e.g. `GET /api/v2/channels/conversations`. The same object is returned (a new
- * Response around a counting stream cost a search twice its time); read otherwise (`blob`, the `body`
- * stream), it is not bounded. The client reads every response through it; the conformance kit too
+ * Response around a counting stream cost a search twice its time); read otherwise (`blob`, `arrayBuffer`, the
+ * `body` stream), it is not bounded. The client reads every response through it; the conformance kit too
  * (as bytes, to judge their encoding itself).
  */
 export function limitResponse(response: Response, maxBytes: number, label: string): Response {
   const { body } = response;
-  const arrayBuffer = async () => {
+  const bytes = async () => {
     const reader = body!.getReader();
     const parts: Uint8Array[] = [];
-    for (let seen = 0, part; !(part = await reader.read()).done; parts.push(part.value)) {
+    let seen = 0;
+    for (let part; !(part = await reader.read()).done; parts.push(part.value)) {
       if ((seen += part.value.length) > maxBytes) {
         reader.cancel();
         throw new ResponseTooLargeError(`${label} answered ${response.status}, its body over maxResponseBytes (${maxBytes} bytes)`);
       }
     }
-    // One buffer of the parts, which are then let go.
-    return new Blob(parts as BlobPart[]).arrayBuffer();
+    // A body of one part (most pages) is used as it came; more parts are copied once into one buffer.
+    if (parts.length === 1) return parts[0]!;
+    const all = new Uint8Array(seen);
+    seen = 0;
+    for (const part of parts) all.set(part, seen), (seen += part.length);
+    return all;
   };
-  const text = async () => new TextDecoder().decode(await arrayBuffer());
-  return body ? Object.assign(response, { arrayBuffer, text, json: async () => JSON.parse(await text()) as unknown }) : response;
+  const text = async () => new TextDecoder().decode(await bytes());
+  return body ? Object.assign(response, { bytes, text, json: async () => JSON.parse(await text()) as unknown }) : response;
 }
