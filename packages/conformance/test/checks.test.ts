@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { curlOf } from "../src/case.ts";
 import type { Case, Exchange } from "../src/case.ts";
 import { envelopeMath, filterMatch } from "../src/checks/index.ts";
-import { notAServerError, statusCodeConformance } from "../src/checks/response.ts";
+import { noAnswer, notAServerError, statusCodeConformance } from "../src/checks/response.ts";
 import { unsupportedMethod } from "../src/checks/methods.ts";
 import { acceptNegotiation } from "../src/checks/negotiation.ts";
 import { maxResponseTime } from "../src/checks/timing.ts";
@@ -216,7 +216,8 @@ describe("the checks that judge what a phase gathered: each a function of the ex
     expect(emptySearchPage(exchange("searchConversations", 503, undefined), context)).toBe(notApplicable);
   });
 
-  it("the not-found and payload checks, and a page size past the accepted maximum", () => {
+  it("the not-found and payload checks, a request that got no answer, and a page size past the accepted maximum", () => {
+    expect(noAnswer("connection refused")(exchange("searchConversations", 0, undefined), context)).toBe("expected a response; got none (connection refused)");
     expect(notFound("an unknown agentStageId")(exchange("listExternalEventTriggers", 404, { title: "no" }), context)).toBeUndefined();
     expect(notFound("an unknown agentStageId")(exchange("listExternalEventTriggers", 200, []), context)).toBe("expected 404 for an unknown agentStageId; got 200");
     expect(payloadRejection("amount (Number) = true")(exchange("fireExternalEvent", 500, { detail: "amount" }), context)).toBeUndefined();
