@@ -61,7 +61,7 @@ export class Results {
   readonly checks = new Map<CheckName, CheckResult>(
     checkNames.map((name) => [
       name,
-      { name, ...checkCatalog[name], passed: 0, failed: 0, notJudged: 0, notJudgedReasons: [], failures: [], skipped: undefined, status: "not run" },
+      { name, description: checkCatalog[name].description, rule: checkCatalog[name].rule, passed: 0, failed: 0, notJudged: 0, notJudgedReasons: [], failures: [], skipped: undefined, status: "not run" },
     ]),
   );
   private readonly sizes = new Map<Failure, number>();

@@ -3,17 +3,9 @@ import { requestLineOf, tokenFor } from "./case.ts";
 import type { CheckName } from "./checks/index.ts";
 import { coverageOf, weakDataWarnings, type OperationCoverage } from "./coverage.ts";
 import { loadDescription, type Description } from "./description.ts";
-import { discover, type DiscoveryInput, type Finding } from "./discovery.ts";
+import { discover, type Finding } from "./discovery.ts";
 import { resolveOptions, type ConformanceOptions } from "./options.ts";
-import { checkAuthentication } from "./phases/auth.ts";
-import { exploreEdges } from "./phases/edges.ts";
-import { checkExports } from "./phases/export.ts";
-import { checkBotFilter, checkEmptySearches, checkFilterCombinations } from "./phases/filters.ts";
-import { checkFireNotFound, checkPayloadForms, checkPayloads, exploreInvalidFire, probeIdentifierPrecedence } from "./phases/fire.ts";
-import { confirmBot, confirmConversation } from "./phases/preflight.ts";
-import { checkAcceptNegotiation, checkUnsupportedMethods } from "./phases/protocol.ts";
-import { exploreInvalidSearch, exploreSearch, probeSearch, walkPages } from "./phases/search.ts";
-import { exploreTriggers, listTriggers, unknownBot } from "./phases/triggers.ts";
+import { checksLeftOut, phases, type Phase, type RunState } from "./phases/index.ts";
 import { Results, type CheckResult } from "./results.ts";
 import { Session } from "./session.ts";
 import { redactTokenJson } from "./redact.ts";
@@ -125,16 +117,17 @@ export async function runConformance(options: ConformanceOptions, description: D
   // A variant that HTTP would read as the token itself (no letters to re-case; a trailing space trimmed) is no wrong token.
   const tokenVariants = (["case", "spaced"] as const).filter((variant) => tokenFor(variant, resolved.token)?.trim() !== resolved.token);
   const session = new Session(transport, results, description, { ...resolved, tokenVariants });
-  const phases: PhaseTiming[] = [];
+  const timings: PhaseTiming[] = [];
   const warnings: string[] = [];
-  const timed = async <T>(name: string, checks: CheckName[], body: () => Promise<T>): Promise<T | undefined> => {
-    phase = name;
+  /** Runs one phase of the table, timed and counted. */
+  const runPhase = async (each: Phase, state: RunState): Promise<void> => {
+    phase = each.name;
     const phaseStarted = performance.now();
     const before = transport.sent;
     try {
-      return await body();
+      await each.run(session, state);
     } finally {
-      phases.push({ phase: name, checks, requests: transport.sent - before, durationMs: performance.now() - phaseStarted });
+      timings.push({ phase: each.name, checks: [...each.checks], requests: transport.sent - before, durationMs: performance.now() - phaseStarted });
     }
   };
 
@@ -160,51 +153,16 @@ export async function runConformance(options: ConformanceOptions, description: D
     }
   }
 
-  const discoveryInput: { -readonly [Key in keyof DiscoveryInput]: DiscoveryInput[Key] } = { triggerList: undefined, precedence: undefined };
-  let findings: Finding[] = [];
+  const state: RunState = { discovery: { triggerList: undefined, precedence: undefined }, findings: [], warnings };
   try {
     if (!probed) throw new StoppedError("stopped before the first answer");
-    await timed("preflight: --agent-stage-id", [], () => confirmBot(session));
-    await timed("searchConversations: first page", ["envelope_math"], () => probeSearch(session));
-    await timed("searchConversations: walk every page", ["paging_walk"], () => walkPages(session));
-    const unconfirmed = await timed("preflight: the conversation to fire into", [], () => confirmConversation(session));
-    if (unconfirmed) warnings.push(unconfirmed);
-    await timed("searchConversations: edges", ["positive_data_acceptance", "negative_data_rejection", "envelope_math", "filter_match", "filter_inclusion"], () => exploreEdges(session));
-    await timed("searchConversations: combined filters", ["filter_combination", "envelope_math", "filter_match"], () => checkFilterCombinations(session));
-    discoveryInput.unknownBotSearch = await timed("searchConversations: the bot filter and searches that match nothing", ["bot_filter_match", "empty_search_page", "filter_match"], async () => {
-      const status = await checkBotFilter(session);
-      await checkEmptySearches(session);
-      return status;
-    });
-    await timed("searchConversations: generated requests", ["positive_data_acceptance", "envelope_math", "filter_match"], () => exploreSearch(session));
-    await timed("searchConversations: invalid requests", ["negative_data_rejection"], () => exploreInvalidSearch(session));
-    await timed("listExternalEventTriggers: generated requests", ["positive_data_acceptance"], () => exploreTriggers(session));
-    await timed("listExternalEventTriggers: unknown bot", ["unknown_bot_not_found"], () => unknownBot(session));
-    const listed = await timed("listExternalEventTriggers: the bot's triggers", [], () => listTriggers(session));
-    discoveryInput.triggerList = listed?.exchange;
-    discoveryInput.unknownBotWrongToken = await timed("every operation: authentication", ["ignored_auth"], () => checkAuthentication(session, listed?.triggers ?? []));
-    await timed("every path: Accept and undocumented methods", ["accept_negotiation", "unsupported_method"], async () => {
-      await checkAcceptNegotiation(session);
-      await checkUnsupportedMethods(session);
-    });
-    await timed("export route", ["response_schema_conformance"], () => checkExports(session));
-    if (resolved.allowFire) {
-      const triggers = listed?.triggers ?? [];
-      await timed("fireExternalEvent: invalid requests", ["negative_data_rejection"], () => exploreInvalidFire(session, triggers));
-      await timed("fireExternalEvent: unknown trigger and conversation", ["unknown_trigger_not_found", "unknown_conversation_not_found"], () => checkFireNotFound(session, triggers));
-      if (!listed) {
-        for (const name of ["payload_validation_rejection", "payload_acceptance", "payload_optional", "payload_shape_rejection"] as const) results.skip(name, "needs --agent-stage-id: the variables come from the bot's triggers");
-      } else {
-        await timed("fireExternalEvent: variable values", ["payload_validation_rejection", "payload_acceptance"], () => checkPayloads(session, triggers));
-        discoveryInput.unlistedVariable = await timed("fireExternalEvent: payload present or not, and its shape", ["payload_optional", "payload_shape_rejection"], () => checkPayloadForms(session, triggers));
-        discoveryInput.precedence = await timed("fireExternalEvent: both identifiers", [], () => probeIdentifierPrecedence(session, triggers));
-      }
-    } else {
-      for (const name of ["unknown_trigger_not_found", "unknown_conversation_not_found", "payload_validation_rejection", "payload_acceptance", "payload_optional", "payload_shape_rejection"] as const) {
-        results.skip(name, "firing is off: pass --allow-fire with --conversation-id");
-      }
+    // The table of phases drives the run (and `--dry-run`'s plan): each runs in turn, unless its conditions say why not.
+    for (const each of phases) {
+      const conditions = { allowFire: resolved.allowFire, triggersListed: state.listed !== undefined };
+      const reason = each.unless?.(conditions);
+      if (reason === undefined) await runPhase(each, state);
+      else for (const name of checksLeftOut(each, conditions)) results.skip(name, reason);
     }
-    findings = (await timed("discovery of open points", [], () => discover(session, discoveryInput))) ?? [];
   } catch (error) {
     if (error instanceof RateLimitedError) {
       stopWith("rate-limit");
@@ -215,9 +173,7 @@ export async function runConformance(options: ConformanceOptions, description: D
     resolved.signal.removeEventListener("abort", onAbort);
   }
   // Discovery reads what was already seen; run it on the partial data when the run was cut short.
-  if (findings.length === 0 && session.knowledge.pages.length > 0) {
-    findings = await discover(session, discoveryInput).catch(() => []);
-  }
+  const findings = state.findings.length > 0 || session.knowledge.pages.length === 0 ? state.findings : await discover(session, state.discovery).catch(() => []);
   const stopped: StopReason | undefined = stopReason ?? (transport.sent >= resolved.maxRequests ? "budget" : undefined);
   if (resolved.maxResponseTimeMs === undefined) results.skip("max_response_time", "opt-in: pass --max-response-time <ms>");
   if (![...description.operations.values()].some((operation) => [...operation.responses.values()].some((response) => response.headers.length > 0))) {
@@ -243,7 +199,7 @@ export async function runConformance(options: ConformanceOptions, description: D
     warnings,
     sideEffects: session.knowledge.log.flatMap((entry) => (entry.exchange ? [{ request: requestLineOf(resolved.baseUrl, entry.exchange.case), status: entry.status }] : [])),
     coverage,
-    phases,
+    phases: timings,
     newFailures,
     // A run that reached no verdict (stopped before any answer, or every check not judged) verified nothing: it does not pass.
     passed: newFailures === 0 && count("passed") + count("failed") > 0,

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import type { Authentication, Case, Exchange } from "./case.ts";
 import { hasOffset } from "./checks/filters.ts";
 import { responseChecks, type CheckName } from "./checks/index.ts";
+import { noAnswer } from "./checks/response.ts";
 import type { CheckContext, ExchangeCheck, Verdict } from "./checks/types.ts";
 import type { AcceptedDecisions } from "./decisions.ts";
 import type { Description } from "./description.ts";
@@ -139,7 +140,7 @@ export class Session {
       if (!(error instanceof UnreachableError)) throw error;
       const none: Exchange = { case: request, status: 0, headers: new Headers(), text: "", json: undefined, isJson: false, elapsedMs: 0 };
       this.knowledge.log.push({ operationId: request.operationId, status: 0, parameters: Object.keys(request.query), returnedData: false });
-      this.results.record("not_a_server_error", none, `expected a response; got none (${error.message})`);
+      this.results.record("not_a_server_error", none, noAnswer(error.message)(none, this.context));
       return undefined;
     }
     return { exchange, failed: this.judge(exchange, checks) };

@@ -3,13 +3,17 @@ import { describe, expect, it } from "vitest";
 import { curlOf } from "../src/case.ts";
 import type { Case, Exchange } from "../src/case.ts";
 import { envelopeMath, filterMatch } from "../src/checks/index.ts";
-import { notAServerError, statusCodeConformance } from "../src/checks/response.ts";
+import { noAnswer, notAServerError, statusCodeConformance } from "../src/checks/response.ts";
 import { unsupportedMethod } from "../src/checks/methods.ts";
 import { acceptNegotiation } from "../src/checks/negotiation.ts";
 import { maxResponseTime } from "../src/checks/timing.ts";
 import { bodyEncoding } from "../src/checks/encoding.ts";
 import { retryAfterMs } from "../src/transport.ts";
 import { notApplicable, notJudged } from "../src/checks/types.ts";
+import { pagingWalk } from "../src/checks/paging.ts";
+import { botWithinAll, emptySearchPage, filterCombination, filterInclusion, findsNoConversation } from "../src/checks/oracles.ts";
+import { notFound, payloadAcceptance, payloadRejection, payloadShapeRejection } from "../src/checks/fire.ts";
+import { pastMaximum } from "../src/checks/data.ts";
 import { loadDescription } from "../src/description.ts";
 
 const description = loadDescription();
@@ -162,5 +166,67 @@ describe("Retry-After and body_encoding", () => {
   ] as const)("Content-Type %s, invalid UTF-8 %s", (contentType, invalidUtf8, verdict) => {
     const base = exchange("searchConversations", 200, { items: [] });
     expect(bodyEncoding({ ...base, headers: new Headers({ "content-type": contentType }), ...(invalidUtf8 ? { invalidUtf8 } : {}) }, { description, pageBase: 0, decisions: {} })).toBe(verdict);
+  });
+});
+
+/** A search page of the given items (`ids`), with its envelope's totals. */
+const pageOfIds = (ids: string[], fields: Record<string, unknown> = {}): Exchange =>
+  exchange("searchConversations", 200, { ...page({ totalItemCount: ids.length }, 0), items: ids.map((id) => item(id)), toItemExclusive: ids.length, ...fields });
+
+describe("the checks that judge what a phase gathered: each a function of the exchanges", () => {
+  const context = { description, pageBase: 0, decisions: {} };
+
+  it("paging_walk: the walk's distinct conversations against totalItemCount, duplicates, and pages past totalPageCount", () => {
+    const first = pageOfIds(["a", "b"], { totalItemCount: 4, totalPageCount: 2, hasMore: true });
+    expect(pagingWalk([first, pageOfIds(["c", "d"], { totalItemCount: 4, totalPageCount: 2 })])).toBeUndefined();
+    expect(pagingWalk([first, pageOfIds(["b", "c"], { totalItemCount: 4, totalPageCount: 2 })])).toBe(
+      'expected the walk to yield totalItemCount distinct conversations; got 1 duplicate items (first "b"); 3 distinct conversations over 2 pages, but totalItemCount is 4',
+    );
+    expect(pagingWalk([first, pageOfIds(["c"]), pageOfIds(["d"])])).toContain("hasMore still true after 3 pages, beyond totalPageCount 2");
+    expect(pagingWalk([first, exchange("searchConversations", 500, { title: "boom" })])).toBe(notApplicable);
+  });
+
+  it("filter_inclusion: the item on the page holds; a shorter page than the total is not judged; missing fails quoting the period", () => {
+    const known = item("c-7");
+    const query = { startFromDate: "2026-11-20T08:59:59.999Z", startToDate: "2026-11-20T09:00:00.001Z" };
+    expect(filterInclusion(known, "startedOn", query)(pageOfIds(["c-7"]), context)).toBeUndefined();
+    expect(filterInclusion(known, "startedOn", query)(pageOfIds(["c-1"], { totalItemCount: 5 }), context)).toEqual(notJudged("the conversation may be on a later page of the period's results"));
+    expect(filterInclusion(known, "startedOn", query)(pageOfIds(["c-1"]), context)).toBe(
+      'expected conversation "c-7" (startedOn 2026-11-20T09:00:00Z) among the results of startFromDate=2026-11-20T08:59:59.999Z&startToDate=2026-11-20T09:00:00.001Z; got 1 conversations without it',
+    );
+  });
+
+  it("filter_combination: the pair finds what both find alone, nothing more, nothing less", () => {
+    const left = [pageOfIds(["a", "b", "c"])];
+    const right = [pageOfIds(["b", "c", "d"])];
+    expect(filterCombination("status=Active and channelId=directline", left, right, [pageOfIds(["b"]), pageOfIds(["c"])])).toBeUndefined();
+    expect(filterCombination("status=Active and channelId=directline", left, right, [pageOfIds(["a", "b"])])).toBe(
+      'expected status=Active and channelId=directline together to find the 2 conversations each finds alone; got 2 over 1 pages, 1 not found by both alone ("a"), 1 missing ("c")',
+    );
+  });
+
+  it("bot_filter_match and empty_search_page", () => {
+    expect(findsNoConversation("an unknown agentStageId")(pageOfIds([]), context)).toBeUndefined();
+    expect(findsNoConversation("an unknown agentStageId")(pageOfIds(["x"]), context)).toBe("expected no conversation for an unknown agentStageId; got totalItemCount 1 with 1 items");
+    expect(findsNoConversation("an unknown agentStageId")(exchange("searchConversations", 404, { title: "no" }), context)).toBe(notApplicable);
+    expect(botWithinAll(pageOfIds(["a"]), pageOfIds(["a", "b"]))).toBeUndefined();
+    expect(botWithinAll(pageOfIds(["a", "b"]), pageOfIds(["a"]))).toBe("expected the bot's 2 conversations to be among all 1; got more for one bot than for all");
+    expect(emptySearchPage(pageOfIds([]), context)).toBeUndefined();
+    expect(emptySearchPage(exchange("searchConversations", 400, { title: "bad" }), context)).toBe("expected 200 with an empty page for a search that matches nothing; got 400");
+    expect(emptySearchPage(exchange("searchConversations", 503, undefined), context)).toBe(notApplicable);
+  });
+
+  it("the not-found and payload checks, a request that got no answer, and a page size past the accepted maximum", () => {
+    expect(noAnswer("connection refused")(exchange("searchConversations", 0, undefined), context)).toBe("expected a response; got none (connection refused)");
+    expect(notFound("an unknown agentStageId")(exchange("listExternalEventTriggers", 404, { title: "no" }), context)).toBeUndefined();
+    expect(notFound("an unknown agentStageId")(exchange("listExternalEventTriggers", 200, []), context)).toBe("expected 404 for an unknown agentStageId; got 200");
+    expect(payloadRejection("amount (Number) = true")(exchange("fireExternalEvent", 500, { detail: "amount" }), context)).toBeUndefined();
+    expect(payloadRejection("amount (Number) = true")(exchange("fireExternalEvent", 500, undefined), context)).toBe("expected the 500 for amount (Number) = true to carry details; got an empty body");
+    expect(payloadAcceptance("amount (Number) = 1")(exchange("fireExternalEvent", 200, undefined), context)).toBeUndefined();
+    expect(payloadAcceptance("amount (Number) = 1")(exchange("fireExternalEvent", 200, {}), context)).toBe("expected an empty body with the 200; got 2 bytes");
+    expect(payloadShapeRejection([], "an array")(exchange("fireExternalEvent", 400, { title: "bad" }), context)).toBeUndefined();
+    expect(payloadShapeRejection([], "an array")(exchange("fireExternalEvent", 200, undefined), context)).toBe("expected 500 for externalEventPayload = [] (an array; a 4xx also holds); got 200");
+    expect(pastMaximum(100)(pageOfIds(["a"], { pageSize: 100 }), context)).toBeUndefined();
+    expect(pastMaximum(100)(pageOfIds(["a"], { pageSize: 101 }), context)).toBe("expected pageSize=101, past the maximum 100, to be refused (4xx) or capped at 100; got 200 with pageSize 101 and 1 items");
   });
 });

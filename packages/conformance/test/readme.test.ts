@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { createSandbox, type Sandbox } from "@bot-conversation/sandbox";
 import { checkReadmeExamples } from "@bot-conversation/test-support/readme-examples";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkNames } from "../src/index.ts";
 import { startFaultyProxy, type FaultyProxy } from "./support/faulty-proxy.ts";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
@@ -24,6 +25,15 @@ describe("README", () => {
   afterAll(async () => {
     await server.close();
     await sandbox.close();
+  });
+
+  it("the table of checks names the catalog's checks, each once, in report order (the catalog is the one list)", async () => {
+    const section = (await readme()).split("## The checks")[1]!.split("\n\n")[1]!;
+    const named = section
+      .split("\n")
+      .filter((line) => /^\| `/.test(line))
+      .flatMap((line) => [...line.split("|")[1]!.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]));
+    expect(named).toEqual(checkNames);
   });
 
   it("every ts example type-checks", async () => {

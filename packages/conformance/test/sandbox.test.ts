@@ -1,6 +1,8 @@
 import { createSandbox } from "@bot-conversation/sandbox";
 import { describe, expect, it } from "vitest";
 import { checkNames, runConformance, type ConformanceOptions, type ConformanceReport } from "../src/index.ts";
+import { pageChecks, responseChecks } from "../src/checks/index.ts";
+import { phases } from "../src/phases/index.ts";
 import { exampleFixture, fixtureBot, fixtureConversation, sandboxExportPath, useSandbox } from "./support/sandbox.ts";
 
 const sandbox = useSandbox();
@@ -35,6 +37,10 @@ describe("against the sandbox", () => {
     expect(report.counts).toEqual({ passed: checkNames.length - 1, failed: 0, notJudged: 0, notRun: 1 });
     expect(report.warnings).toEqual([]);
     expect(report.passed).toBe(true);
+    // The table of phases drove the run: every phase, in its order, feeding the checks it names; and every check is fed by one.
+    expect(report.phases.map(({ phase, checks }) => ({ phase, checks }))).toEqual(phases.map(({ name, checks }) => ({ phase: name, checks })));
+    const fed = new Set([...responseChecks, ...pageChecks].map(([name]) => name).concat(phases.flatMap((phase) => phase.checks)));
+    expect(checkNames.filter((name) => !fed.has(name))).toEqual([]);
     // The defaults of the sandbox's switches, each read back by discovery.
     expect(finding(report, "default_page_size")).toBe(20);
     expect(finding(report, "page_index_base")).toBe(0);
@@ -93,6 +99,22 @@ describe("against the sandbox", () => {
     expect(again.requests).toBe(first.requests);
     expect(first.seed).toBe(5);
     expect(other.seed).toBe(6);
+    // Read-only: the table's fire phases do not run; the checks only they feed are not run, saying why, and
+    // negative_data_rejection, which the searches feed too, ran whole.
+    expect(first.phases.map((timing) => timing.phase).filter((phase) => phase.startsWith("fireExternalEvent"))).toEqual([]);
+    const firingOff = "firing is off: pass --allow-fire with --conversation-id";
+    expect(first.checks.filter((check) => check.skipped === firingOff).map((check) => [check.name, check.status])).toEqual(
+      ["unknown_trigger_not_found", "unknown_conversation_not_found", "payload_validation_rejection", "payload_acceptance", "payload_optional", "payload_shape_rejection"].map((name) => [name, "not run"]),
+    );
+    const negative = first.checks.find((check) => check.name === "negative_data_rejection")!;
+    expect([negative.status, negative.skipped]).toEqual(["passed", undefined]);
+  });
+
+  it("firing allowed but no bot given: the phases that need the bot's triggers do not run, and their checks say so", async () => {
+    const report = await runConformance({ baseUrl: "http://sandbox.test", fetch: sandbox().fetch, token: "sandbox-token", seed: 5, examples: 5, rate: 0, allowFire: true, ...fixtureConversation });
+    const needsBot = "needs --agent-stage-id: the variables come from the bot's triggers";
+    expect(report.checks.filter((check) => check.skipped === needsBot).map((check) => check.name)).toEqual(["payload_validation_rejection", "payload_acceptance", "payload_optional", "payload_shape_rejection"]);
+    expect(report.phases.map((timing) => timing.phase)).toContain("fireExternalEvent: unknown trigger and conversation");
   });
 
   it("the fired events are the ones the run reports, into the given conversation only", async () => {

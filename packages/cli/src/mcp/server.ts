@@ -5,6 +5,7 @@ import { redactJson } from "@bot-conversation/client/text";
 import type { Connection } from "../connection.js";
 import { oneLine } from "../io.js";
 import { limitResult } from "./limits.js";
+import { problemsOf } from "./schema-check.js";
 import { checkArguments, tools } from "./tools.js";
 
 /** Options of the MCP server. */
@@ -16,10 +17,13 @@ export interface McpOptions {
 }
 
 /**
- * An MCP server of the service's tools, on the SDK's low-level `Server` (the tools' input schemas are
- * the description's JSON Schemas as they are, not converted). A result is sent once, as structured
- * content (the token redacted, within `limits.ts`'s size), with a one-line summary as its text content;
- * a failure is a tool error (`isError`) carrying the service's detail in one sanitized line, the token redacted.
+ * An MCP server of the service's tools, on the SDK's low-level `Server`: the pinned SDK (1.x) takes
+ * only zod schemas in `registerTool`, and the tools' input and output schemas are the description's
+ * JSON Schemas as they are, not a second copy in zod. A result is sent once, as structured content
+ * (the token redacted, within `limits.ts`'s size, checked against the tool's `outputSchema`: an answer
+ * of the service that does not fit the description is a tool error, never content that breaks the
+ * declared schema), with a one-line summary as its text content; a failure is a tool error (`isError`)
+ * carrying the service's detail in one sanitized line, the token redacted.
  */
 export function createMcpServer(connection: Connection, options: McpOptions): Server {
   const available = tools(options.allowFire);
@@ -31,6 +35,8 @@ export function createMcpServer(connection: Connection, options: McpOptions): Se
       if (!tool) throw new TypeError(`name: expected one of ${available.map((candidate) => candidate.definition.name).join(", ")}; got ${JSON.stringify(request.params.name)}`);
       const result = redactJson(await tool.call(connection.client, checkArguments(tool, request.params.arguments), extra.signal), [connection.token]);
       const structuredContent = limitResult(result, tool.list?.name, (kept) => tool.list?.howToGetTheRest(kept) ?? "");
+      const unfit = problemsOf(tool.definition.outputSchema, structuredContent);
+      if (unfit.length > 0) throw new TypeError(`The server's answer does not fit the description: ${unfit.slice(0, 3).join("; ")}${unfit.length > 3 ? `; and ${unfit.length - 3} more` : ""}`);
       const cut = structuredContent["truncated"] ? ` ${(structuredContent["truncated"] as { note: string }).note}` : "";
       return { structuredContent, content: [{ type: "text" as const, text: `${tool.summary(structuredContent)}${cut}` }] };
     } catch (error) {

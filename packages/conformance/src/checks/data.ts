@@ -1,3 +1,4 @@
+import { pageOf } from "./paging.ts";
 import { notJudged, shown, type ExchangeCheck } from "./types.ts";
 
 /** A request the description rules out is refused with a 4xx (a 5xx is `not_a_server_error`'s to report). */
@@ -9,6 +10,16 @@ export const rejectionOf =
   (what: string, value: unknown): ExchangeCheck =>
   (exchange) =>
     exchange.status < 300 ? `expected a 4xx for ${what} = ${shown(value)}, which the description rules out; got ${exchange.status}` : undefined;
+
+/** `negative_data_rejection` for a `pageSize` one past the accepted `maximum`: refused (4xx), or capped at the maximum. */
+export const pastMaximum =
+  (maximum: number): ExchangeCheck =>
+  (exchange) => {
+    const answer = pageOf(exchange);
+    if (exchange.status >= 400 && exchange.status < 500) return undefined;
+    if (answer && answer.pageSize <= maximum && answer.items.length <= maximum) return undefined;
+    return `expected pageSize=${maximum + 1}, past the maximum ${maximum}, to be refused (4xx) or capped at ${maximum}; got ${exchange.status}${answer ? ` with pageSize ${answer.pageSize} and ${answer.items.length} items` : ""}`;
+  };
 
 /**
  * A request the description allows is accepted: no 4xx but 404, which is the service's answer for an

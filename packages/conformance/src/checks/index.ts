@@ -15,33 +15,47 @@ export const checkCatalog = {
   not_a_server_error: {
     description: "No 5xx, except the documented payload-validation 500 of the fire operation.",
     rule: "Seed, Errors: the only 5xx the service states is the fire operation's 500 for variable values that fail validation.",
+    onEvery: "response",
+    check: notAServerError,
   },
-  status_code_conformance: { description: "Every status is documented for its operation.", rule: "Description: the responses each operation lists (openapi/paths)." },
+  status_code_conformance: { description: "Every status is documented for its operation.", rule: "Description: the responses each operation lists (openapi/paths).", onEvery: "response", check: statusCodeConformance },
   content_type_conformance: {
     description: "Every body carries a documented Content-Type.",
     rule: "Seed, General conventions: payloads are JSON; description: the media types of each response.",
+    onEvery: "response",
+    check: contentTypeConformance,
   },
-  response_headers_conformance: { description: "Every response header the description documents is present and valid.", rule: "Description: the headers of each response." },
+  response_headers_conformance: { description: "Every response header the description documents is present and valid.", rule: "Description: the headers of each response.", onEvery: "response", check: responseHeadersConformance },
   body_encoding: {
     description: "Every body is valid UTF-8, and a charset in its Content-Type says utf-8.",
     rule: "Seed, General conventions: payloads are JSON; RFC 8259 §8.1: JSON exchanged between systems is UTF-8.",
+    onEvery: "response",
+    check: bodyEncoding,
   },
   response_schema_conformance: {
     description: "Every body is valid against the description (the export model closed included).",
     rule: "Description: the response schemas; seed, Conversation export model: no additional properties except on Attachment.",
+    onEvery: "response",
+    check: responseSchemaConformance,
   },
-  max_response_time: { description: "Every response arrives within --max-response-time (opt-in).", rule: "The bound you set with --max-response-time (the seed states no time-outs)." },
+  max_response_time: { description: "Every response arrives within --max-response-time (opt-in).", rule: "The bound you set with --max-response-time (the seed states no time-outs).", onEvery: "response", check: maxResponseTime },
   ignored_auth: {
     description: "No token, a wrong or empty one, or one in the query string instead of the header, is refused with 401.",
     rule: "Seed, Authentication 1-3: every operation requires the X-Token header, the only method listed; a missing or invalid token gives 401.",
+    onEvery: "response",
+    check: ignoredAuth,
   },
   accept_negotiation: {
     description: "An Accept header without JSON gets 406 or a documented media type.",
     rule: "RFC 9110 §12.5.1 (a server may ignore Accept or answer 406) and the description's media types.",
+    onEvery: "response",
+    check: acceptNegotiation,
   },
   unsupported_method: {
     description: "A method the description does not list on a path is refused, and a 405 carries Allow.",
     rule: "Description: the methods of each path; RFC 9110 §15.5.6: a 405 carries Allow.",
+    onEvery: "response",
+    check: unsupportedMethod,
   },
   negative_data_rejection: {
     description: "Values the description rules out are refused with a 4xx.",
@@ -54,6 +68,8 @@ export const checkCatalog = {
   envelope_math: {
     description: "The page envelope adds up on every page.",
     rule: "Seed, Page envelope: pageIndex, pageSize, totalItemCount, totalPageCount, fromItemInclusive (inclusive), toItemExclusive (exclusive), hasMore.",
+    onEvery: "page",
+    check: envelopeMath,
   },
   paging_walk: {
     description: "Walking every page yields totalItemCount distinct conversations, no duplicates.",
@@ -62,6 +78,8 @@ export const checkCatalog = {
   filter_match: {
     description: "Every returned item matches each filter sent, dates compared as instants.",
     rule: "Seed, Search: status, channelId and the periods (startFromDate/startToDate for the start, latestMessageFromDate/latestMessageToDate for the last message); dates are ISO 8601.",
+    onEvery: "page",
+    check: filterMatch,
   },
   filter_inclusion: {
     description: "A conversation known to match a filter is found by it.",
@@ -98,7 +116,21 @@ export const checkCatalog = {
     description: "An externalEventPayload that is not a JSON object (an array, a string, a number) is refused: a 4xx, or a 500 with details.",
     rule: "Seed, Fire: externalEventPayload is an object (map from variable identifier to value); values that fail validation give 500 with details.",
   },
-} as const satisfies Record<string, { description: string; rule: string }>;
+} as const satisfies Record<string, CatalogEntry>;
+
+/**
+ * A check of the catalog: what it checks and the rule it holds the server to; for a check of every
+ * response (`onEvery: "response"`, applied by the session) or of every 200 search page a phase reads
+ * (`onEvery: "page"`), its function. The other checks' functions are in this folder, each named in
+ * its doc comment after the check, and the phases that judge with them (`phases/index.ts`) name the
+ * checks they feed.
+ */
+interface CatalogEntry {
+  readonly description: string;
+  readonly rule: string;
+  readonly onEvery?: "response" | "page";
+  readonly check?: ExchangeCheck;
+}
 
 /** Name of a check. */
 export type CheckName = keyof typeof checkCatalog;
@@ -112,24 +144,17 @@ export const checkDescriptions = Object.fromEntries(checkNames.map((name) => [na
 /** Whether a string names a check. */
 export const isCheckName = (name: string): name is CheckName => name in checkCatalog;
 
+/** The checks the catalog runs on every `scope`, with their functions, in report order. */
+const checksOnEvery = (scope: "response" | "page"): ReadonlyArray<readonly [CheckName, ExchangeCheck]> =>
+  checkNames.flatMap((name) => {
+    const entry: CatalogEntry = checkCatalog[name];
+    return entry.onEvery === scope && entry.check ? [[name, entry.check] as const] : [];
+  });
+
 /** Checks run on every response the kit receives. */
-export const responseChecks: ReadonlyArray<readonly [CheckName, ExchangeCheck]> = [
-  ["not_a_server_error", notAServerError],
-  ["status_code_conformance", statusCodeConformance],
-  ["content_type_conformance", contentTypeConformance],
-  ["body_encoding", bodyEncoding],
-  ["response_headers_conformance", responseHeadersConformance],
-  ["response_schema_conformance", responseSchemaConformance],
-  ["max_response_time", maxResponseTime],
-  ["ignored_auth", ignoredAuth],
-  ["accept_negotiation", acceptNegotiation],
-  ["unsupported_method", unsupportedMethod],
-];
+export const responseChecks = checksOnEvery("response");
 
 /** Checks of the rules that every 200 search page must keep. */
-export const pageChecks: ReadonlyArray<readonly [CheckName, ExchangeCheck]> = [
-  ["envelope_math", envelopeMath],
-  ["filter_match", filterMatch],
-];
+export const pageChecks = checksOnEvery("page");
 
 export { filterMatch, envelopeMath, ignoredAuth, negativeDataRejection, positiveDataAcceptance };

@@ -1,6 +1,6 @@
 import type { ConversationPage } from "@bot-conversation/types";
 import type { Exchange } from "../case.ts";
-import { notApplicable, notJudged, shown, type ExchangeCheck } from "./types.ts";
+import { notApplicable, notJudged, shown, type ExchangeCheck, type Verdict } from "./types.ts";
 
 /** The page of a 200 search response, or undefined for any other exchange (other checks cover those). */
 export function pageOf(exchange: Exchange): ConversationPage | undefined {
@@ -43,3 +43,25 @@ export const envelopeMath: ExchangeCheck = (exchange, { pageBase }) => {
   }
   return problems.length === 0 ? undefined : problems.join("; ");
 };
+
+/**
+ * `paging_walk`: the pages of one walk, read in order (`pageIndex + 1` while `hasMore`), yield
+ * `totalItemCount` distinct conversations (as the first page states it), no duplicate, and end within
+ * `totalPageCount` pages. Not applicable unless every exchange is a page.
+ */
+export function pagingWalk(walked: readonly Exchange[]): Verdict {
+  const pages = walked.map(pageOf);
+  const start = pages[0];
+  if (!start || !pages.every((page) => page !== undefined)) return notApplicable;
+  const seen = new Set<string>();
+  const duplicates: string[] = [];
+  for (const item of pages.flatMap((page) => page!.items)) {
+    if (seen.has(item.id)) duplicates.push(item.id);
+    seen.add(item.id);
+  }
+  const problems: string[] = [];
+  if (pages.length > start.totalPageCount && pages.length > 1) problems.push(`hasMore still true after ${pages.length} pages, beyond totalPageCount ${start.totalPageCount}`);
+  if (duplicates.length > 0) problems.push(`${duplicates.length} duplicate items (first ${JSON.stringify(duplicates[0])})`);
+  if (seen.size !== start.totalItemCount) problems.push(`${seen.size} distinct conversations over ${pages.length} pages, but totalItemCount is ${start.totalItemCount}`);
+  return problems.length === 0 ? undefined : `expected the walk to yield totalItemCount distinct conversations; got ${problems.join("; ")}`;
+}

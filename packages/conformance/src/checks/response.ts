@@ -14,6 +14,12 @@ function documentedFor(exchange: Exchange, description: Description): Documented
   return description.documentedResponse(operation, exchange.status);
 }
 
+/** `not_a_server_error` for a request that got no answer at all (`reason`: refused, timed out, a body past the limit). */
+export const noAnswer =
+  (reason: string): ExchangeCheck =>
+  () =>
+    `expected a response; got none (${reason})`;
+
 /** No 5xx, except the fire operation's documented payload-validation 500. */
 export const notAServerError: ExchangeCheck = (exchange) =>
   exchange.status >= 500 && !documentedServerError(exchange.case.operationId, exchange.status)

@@ -1,11 +1,12 @@
 import { parseDateTime } from "@bot-conversation/client";
-import type { Case, Exchange } from "../case.ts";
+import type { Case } from "../case.ts";
 import { caseFor } from "../case.ts";
-import { rejectionOf } from "../checks/data.ts";
+import { pastMaximum, rejectionOf } from "../checks/data.ts";
 import { pageChecks, positiveDataAcceptance } from "../checks/index.ts";
 import { hasOffset } from "../checks/filters.ts";
 import { pageOf } from "../checks/paging.ts";
-import { notJudged, shown, type ExchangeCheck } from "../checks/types.ts";
+import { filterInclusion, undecidedBounds } from "../checks/oracles.ts";
+import type { ExchangeCheck } from "../checks/types.ts";
 import { operationOf } from "../description.ts";
 import type { Session } from "../session.ts";
 
@@ -66,13 +67,7 @@ async function pageSizeEdges(session: Session, defaultSize: number, total: numbe
   const decided = session.settings.decisions.maxPageSize ?? (typeof schema["maximum"] === "number" ? schema["maximum"] : undefined);
   if (decided !== undefined) {
     await search(session, { pageSize: String(decided) }, valid);
-    const beyond: ExchangeCheck = (exchange) => {
-      const answer = pageOf(exchange);
-      if (exchange.status >= 400 && exchange.status < 500) return undefined;
-      if (answer && answer.pageSize <= decided && answer.items.length <= decided) return undefined;
-      return `expected pageSize=${decided + 1}, past the maximum ${decided}, to be refused (4xx) or capped at ${decided}; got ${exchange.status}${answer ? ` with pageSize ${answer.pageSize} and ${answer.items.length} items` : ""}`;
-    };
-    await search(session, { pageSize: String(decided + 1) }, [["negative_data_rejection", beyond]]);
+    await search(session, { pageSize: String(decided + 1) }, [["negative_data_rejection", pastMaximum(decided)]]);
     return;
   }
   // No maximum is documented: one page holding every conversation, and one item more, are valid requests.
@@ -130,25 +125,16 @@ async function dateEdges(session: Session): Promise<void> {
       // filter_match holds an exclusive server to leaving the item out; with no decision both answers hold.
       const answer = await search(session, exact);
       if (answer && bounds === undefined) {
-        session.record("filter_inclusion", answer, notJudged("a period whose bounds are an item's exact instant: the service does not say whether bounds include it (set decisions.dateRangeBounds)"));
+        session.record("filter_inclusion", answer, undecidedBounds(answer, session.context));
       }
     }
   }
 }
 
-/** A period around an item's instant finds that item: it is on the page, or the page says why it cannot tell. */
-async function expectFound(session: Session, item: Record<string, unknown>, field: string, query: Record<string, string>): Promise<Exchange | undefined> {
+/** A period around an item's instant finds that item (`filter_inclusion`); the item's first search answer reproduces a failure too. */
+async function expectFound(session: Session, item: Record<string, unknown>, field: string, query: Record<string, string>): Promise<void> {
   const answer = await search(session, query, valid);
-  const page = answer && pageOf(answer);
-  if (!answer || !page) return answer;
-  const id = item["id"] as string;
-  const source = session.knowledge.itemSources.get(id);
-  const found = page.items.some((entry) => entry.id === id);
-  const verdict = found
-    ? undefined
-    : page.items.length < page.totalItemCount
-      ? notJudged("the conversation may be on a later page of the period's results")
-      : `expected conversation ${shown(id)} (${field} ${item[field] as string}) among the results of ${Object.entries(query).map(([name, value]) => `${name}=${value}`).join("&")}; got ${page.totalItemCount} conversations without it`;
-  session.record("filter_inclusion", answer, verdict, source ? [source] : []);
-  return answer;
+  if (!answer) return;
+  const source = session.knowledge.itemSources.get(item["id"] as string);
+  session.record("filter_inclusion", answer, filterInclusion(item, field, query)(answer, session.context), source ? [source] : []);
 }

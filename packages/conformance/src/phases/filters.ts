@@ -2,7 +2,8 @@ import { parseDateTime } from "@bot-conversation/client";
 import { caseFor, type Exchange } from "../case.ts";
 import { pageChecks } from "../checks/index.ts";
 import { pageOf } from "../checks/paging.ts";
-import { notApplicable, notJudged, type ExchangeCheck } from "../checks/types.ts";
+import { botWithinAll, emptySearchPage, filterCombination, findsNoConversation } from "../checks/oracles.ts";
+import type { ExchangeCheck } from "../checks/types.ts";
 import { operationOf } from "../description.ts";
 import type { Session } from "../session.ts";
 import { unknownIdentifier } from "./triggers.ts";
@@ -12,11 +13,8 @@ const operationId = "searchConversations";
 /** Pages a walk of one filter reads at most; a filter finding more is left out of the oracles. */
 const maxOracleWalkPages = 8;
 
-/** A walk of one search: every conversation found, and the pages read in order. */
-interface Walk {
-  readonly ids: ReadonlySet<string>;
-  readonly pages: readonly Exchange[];
-}
+/** A walk of one search: the pages read, in order. */
+type Walk = readonly Exchange[];
 
 /** The bot filter (when given) every oracle search carries, so the oracles look at the bot's conversations. */
 const botFilter = (session: Session): Record<string, string> => (session.settings.agentStageId ? { agentStageId: session.settings.agentStageId } : {});
@@ -37,7 +35,6 @@ async function walk(session: Session, query: Record<string, string>): Promise<Wa
   if (!firstPage) return undefined;
   const pageSize = Math.max(1, Math.min(firstPage.pageSize, Math.ceil(firstPage.totalItemCount / 3)));
   if (Math.ceil(firstPage.totalItemCount / pageSize) > maxOracleWalkPages) return undefined;
-  const ids = new Set<string>();
   const pages: Exchange[] = [];
   let pageIndex = session.knowledge.pageBase;
   for (let read = 0; read <= maxOracleWalkPages; read++) {
@@ -45,11 +42,10 @@ async function walk(session: Session, query: Record<string, string>): Promise<Wa
     const page = answer && pageOf(answer);
     if (!answer || !page) return undefined;
     pages.push(answer);
-    for (const item of page.items) ids.add(item.id);
-    if (!page.hasMore || page.items.length === 0) return { ids, pages };
+    if (!page.hasMore || page.items.length === 0) return pages;
     pageIndex = page.pageIndex + 1;
   }
-  return { ids, pages };
+  return pages;
 }
 
 /** The most frequent value of a field among the conversations seen. */
@@ -68,8 +64,6 @@ function medianInstant(session: Session, field: string): string | undefined {
   const middle = instants[Math.floor(instants.length / 2)];
   return middle === undefined ? undefined : new Date(middle).toISOString();
 }
-
-const listed = (ids: Iterable<string>): string => [...ids].slice(0, 3).map((id) => JSON.stringify(id)).join(", ");
 
 /**
  * `filter_combination`: two filters together find exactly the conversations both find alone. Each
@@ -102,26 +96,10 @@ export async function checkFilterCombinations(session: Session): Promise<void> {
     const rightWalk = await walkAlone(right);
     const both = await walk(session, { ...botFilter(session), [left]: filters[left]!, [right]: filters[right]! });
     if (!leftWalk || !rightWalk || !both) continue;
-    const expected = new Set([...leftWalk.ids].filter((id) => rightWalk.ids.has(id)));
-    const extra = [...both.ids].filter((id) => !expected.has(id));
-    const missing = [...expected].filter((id) => !both.ids.has(id));
-    const names = `${left}=${filters[left]} and ${right}=${filters[right]}`;
-    const verdict =
-      extra.length === 0 && missing.length === 0
-        ? undefined
-        : `expected ${names} together to find the ${expected.size} conversations each finds alone; got ${both.ids.size} over ${both.pages.length} pages${extra.length > 0 ? `, ${extra.length} not found by both alone (${listed(extra)})` : ""}${missing.length > 0 ? `, ${missing.length} missing (${listed(missing)})` : ""}`;
-    session.record("filter_combination", both.pages.at(-1)!, verdict, [...leftWalk.pages, ...rightWalk.pages, ...both.pages.slice(0, -1)]);
+    const verdict = filterCombination(`${left}=${filters[left]} and ${right}=${filters[right]}`, leftWalk, rightWalk, both);
+    session.record("filter_combination", both.at(-1)!, verdict, [...leftWalk, ...rightWalk, ...both.slice(0, -1)]);
   }
 }
-
-/** An unknown bot's search finds nothing: a 200 page must be empty (a 404 is an answer the seed does not rule out: a finding). */
-const findsNoConversation =
-  (what: string): ExchangeCheck =>
-  (exchange) => {
-    const page = pageOf(exchange);
-    if (!page) return notApplicable;
-    return page.totalItemCount === 0 && page.items.length === 0 ? undefined : `expected no conversation for ${what}; got totalItemCount ${page.totalItemCount} with ${page.items.length} items`;
-  };
 
 /**
  * `bot_filter_match`: the items carry no bot, so the bot filter is checked by what it must not find:
@@ -142,25 +120,9 @@ export async function checkBotFilter(session: Session): Promise<number | undefin
   for (const nearMiss of nearMisses) await search(session, { agentStageId: nearMiss }, [["bot_filter_match", findsNoConversation(`agentStageId=${nearMiss}, a near miss of the bot ${bot}`)]]);
   const mine = await search(session, { agentStageId: bot });
   const all = await search(session, {});
-  const minePage = mine && pageOf(mine);
-  const allPage = all && pageOf(all);
-  if (all && minePage && allPage) {
-    session.record(
-      "bot_filter_match",
-      all,
-      minePage.totalItemCount <= allPage.totalItemCount ? undefined : `expected the bot's ${minePage.totalItemCount} conversations to be among all ${allPage.totalItemCount}; got more for one bot than for all`,
-      [mine],
-    );
-  }
+  if (mine && all) session.record("bot_filter_match", all, botWithinAll(mine, all), [mine]);
   return unknown?.status;
 }
-
-/** A search known to match nothing is 200 with a page (an empty one: a page with items is `filter_match`'s to judge). */
-const emptyPage: ExchangeCheck = (exchange) => {
-  if (exchange.status >= 500) return notApplicable; // not_a_server_error's to report
-  if (exchange.status === 200) return pageOf(exchange) ? undefined : notJudged("the 200 body is not a page of conversations");
-  return `expected 200 with an empty page for a search that matches nothing; got ${exchange.status}`;
-};
 
 /**
  * `empty_search_page`: searches that match nothing are 200 with an empty page: a period after every
@@ -170,12 +132,12 @@ const emptyPage: ExchangeCheck = (exchange) => {
  */
 export async function checkEmptySearches(session: Session): Promise<void> {
   const instants = [...session.knowledge.items.values()].map((item) => parseDateTime(item["startedOn"])).filter((instant) => !Number.isNaN(instant));
-  if (instants.length > 0) await search(session, { ...botFilter(session), startFromDate: new Date(Math.max(...instants) + 86_400_000).toISOString() }, [["empty_search_page", emptyPage]]);
+  if (instants.length > 0) await search(session, { ...botFilter(session), startFromDate: new Date(Math.max(...instants) + 86_400_000).toISOString() }, [["empty_search_page", emptySearchPage]]);
   const channelId = mostFrequent(session, "channelId");
   const known = new Set(session.knowledge.channelIds);
   const nearMisses = channelId && channelId.length > 1 ? [channelId.slice(0, Math.ceil(channelId.length / 2))] : [];
   for (const nearMiss of nearMisses) {
-    if (nearMiss !== undefined && !known.has(nearMiss)) await search(session, { ...botFilter(session), channelId: nearMiss }, [["empty_search_page", emptyPage]]);
+    if (nearMiss !== undefined && !known.has(nearMiss)) await search(session, { ...botFilter(session), channelId: nearMiss }, [["empty_search_page", emptySearchPage]]);
   }
   if (instants.length === 0 && !channelId) session.results.skip("empty_search_page", "no search returned a conversation to build a search that matches nothing from");
 }

@@ -3,6 +3,9 @@ import { variableTypes } from "@bot-conversation/types";
 import { caseFor, type Exchange } from "../case.ts";
 import { operationOf } from "../description.ts";
 import { rejectionOf } from "../checks/data.ts";
+import { notFound, payloadAcceptance, payloadRejection, payloadShapeRejection } from "../checks/fire.ts";
+import type { CheckName } from "../checks/index.ts";
+import type { ExchangeCheck } from "../checks/types.ts";
 import { fitsType, invalidBody, rightValue, wrongValue, type TriggerVariable } from "../generate.ts";
 import { nearMissesOf } from "../variable-values.ts";
 import type { Session } from "../session.ts";
@@ -19,9 +22,9 @@ function target(session: Session): Record<string, string> {
   return conversationId ? { conversationId } : { externalConversationId: externalConversationId! };
 }
 
-/** Sends one fire request with the token. */
-async function fire(session: Session, body: Record<string, unknown>): Promise<Exchange | undefined> {
-  return (await session.exchange(caseFor(operationOf(session.description, operationId), { body })))?.exchange;
+/** Sends one fire request with the token, judged by the response checks and `checks`; undefined when no answer came. */
+async function fire(session: Session, body: Record<string, unknown>, checks: ReadonlyArray<readonly [CheckName, ExchangeCheck]> = []): Promise<{ exchange: Exchange; failed: CheckName[] } | undefined> {
+  return session.exchange(caseFor(operationOf(session.description, operationId), { body }), checks);
 }
 
 /** For each variable type, the first variable of a listed trigger that has it. */
@@ -48,25 +51,17 @@ export function allVariables(triggers: readonly ExternalEventTrigger[]): Trigger
 export async function checkFireNotFound(session: Session, triggers: readonly ExternalEventTrigger[]): Promise<void> {
   const unknownTrigger = unknownIdentifier(session, "trigger");
   const knownTrigger = triggers[0]?.externalEventId ?? unknownTrigger;
-  const expect404 = (name: "unknown_trigger_not_found" | "unknown_conversation_not_found", what: string, exchange: Exchange | undefined): void => {
-    if (exchange) session.record(name, exchange, exchange.status === 404 ? undefined : `expected 404 for ${what}; got ${exchange.status}`);
+  const expect404 = async (name: "unknown_trigger_not_found" | "unknown_conversation_not_found", what: string, body: Record<string, unknown>): Promise<void> => {
+    await fire(session, body, [[name, notFound(what)]]);
   };
-  expect404("unknown_trigger_not_found", "an unknown externalEventId", await fire(session, { ...target(session), externalEventId: unknownTrigger }));
-  expect404(
-    "unknown_conversation_not_found",
-    "an unknown conversationId",
-    await fire(session, { conversationId: unknownIdentifier(session, "conversation"), externalEventId: knownTrigger }),
-  );
-  expect404(
-    "unknown_conversation_not_found",
-    "an unknown externalConversationId",
-    await fire(session, { externalConversationId: `${unknownIdentifier(session, "session")}|livechat`, externalEventId: knownTrigger }),
-  );
+  await expect404("unknown_trigger_not_found", "an unknown externalEventId", { ...target(session), externalEventId: unknownTrigger });
+  await expect404("unknown_conversation_not_found", "an unknown conversationId", { conversationId: unknownIdentifier(session, "conversation"), externalEventId: knownTrigger });
+  await expect404("unknown_conversation_not_found", "an unknown externalConversationId", { externalConversationId: `${unknownIdentifier(session, "session")}|livechat`, externalEventId: knownTrigger });
   // A known platform session with another suffix than |livechat names no conversation either.
   const knownSession = platformSessionOf(session);
   if (knownSession) {
     const otherSuffix = `${knownSession}|conformance`;
-    expect404("unknown_conversation_not_found", `externalConversationId ${otherSuffix}, a known session with another suffix than |livechat`, await fire(session, { externalConversationId: otherSuffix, externalEventId: knownTrigger }));
+    await expect404("unknown_conversation_not_found", `externalConversationId ${otherSuffix}, a known session with another suffix than |livechat`, { externalConversationId: otherSuffix, externalEventId: knownTrigger });
   }
 }
 
@@ -79,12 +74,6 @@ function platformSessionOf(session: Session): string | undefined {
     if (typeof id === "string" && id !== "") return id;
   }
   return undefined;
-}
-
-/** The 500 the seed states for a value that fails validation, with details; undefined when it holds. */
-function rejectionProblem(exchange: Exchange, what: string): string | undefined {
-  if (exchange.status !== 500) return `expected 500 for ${what}; got ${exchange.status}`;
-  return exchange.text.trim() === "" ? `expected the 500 for ${what} to carry details; got an empty body` : undefined;
 }
 
 /**
@@ -108,19 +97,18 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
     externalEventId: variable.trigger.externalEventId,
     externalEventPayload: { [variable.code]: value },
   });
-  const judgeWrong = (variable: TriggerVariable, exchange: Exchange, what: string): string | undefined => {
-    if (exchange.status >= 200 && exchange.status < 300) acceptedWrong.add(variable.type);
-    const problem = rejectionProblem(exchange, `${variable.code} (${variable.type}) = ${what}`);
-    session.record("payload_validation_rejection", exchange, problem);
-    return problem;
+  /** Fires a wrong value (`what` it is); returns the checks that failed on it. */
+  const fireWrong = async (variable: TriggerVariable, value: unknown, what: string): Promise<CheckName[]> => {
+    const answer = await fire(session, bodyOf(variable, value), [["payload_validation_rejection", payloadRejection(`${variable.code} (${variable.type}) = ${what}`)]]);
+    if (answer && answer.exchange.status >= 200 && answer.exchange.status < 300) acceptedWrong.add(variable.type);
+    return answer?.failed ?? [];
   };
   for (const variable of allVariables(triggers)) {
     for (const nearMiss of nearMissesOf(variable.type)) {
       if (acceptedWrong.has(variable.type) || !session.canSend) break;
       // The client's validateEventPayload is the one judge of the format: a value it accepts is no near miss.
       if (fitsType(variable, nearMiss.value)) continue;
-      const exchange = await fire(session, bodyOf(variable, nearMiss.value));
-      if (exchange) judgeWrong(variable, exchange, `${JSON.stringify(nearMiss.value)} (${nearMiss.what})`);
+      await fireWrong(variable, nearMiss.value, `${JSON.stringify(nearMiss.value)} (${nearMiss.what})`);
     }
   }
   for (const variable of variables.values()) {
@@ -128,24 +116,15 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
       wrongValue(variable),
       async (value) => {
         if (acceptedWrong.has(variable.type)) return [];
-        const exchange = await fire(session, bodyOf(variable, value));
-        return exchange && judgeWrong(variable, exchange, JSON.stringify(value)) !== undefined ? ["payload_validation_rejection"] : [];
+        return (await fireWrong(variable, value, JSON.stringify(value))).filter((name) => name === "payload_validation_rejection");
       },
       valuesPerType,
     );
     await session.explore(
       rightValue(variable),
       async (value) => {
-        const exchange = await fire(session, bodyOf(variable, value));
-        if (!exchange) return [];
-        const problem =
-          exchange.status !== 200
-            ? `expected 200 for ${variable.code} (${variable.type}) = ${JSON.stringify(value)}; got ${exchange.status}`
-            : exchange.text !== ""
-              ? `expected an empty body with the 200; got ${exchange.text.length} bytes`
-              : undefined;
-        session.record("payload_acceptance", exchange, problem);
-        return problem === undefined ? [] : ["payload_acceptance"];
+        const answer = await fire(session, bodyOf(variable, value), [["payload_acceptance", payloadAcceptance(`${variable.code} (${variable.type}) = ${JSON.stringify(value)}`)]]);
+        return (answer?.failed ?? []).filter((name) => name === "payload_acceptance");
       },
       valuesPerType,
     );
@@ -176,20 +155,11 @@ export async function checkPayloadForms(session: Session, triggers: readonly Ext
     [base, "without externalEventPayload"],
     [{ ...base, externalEventPayload: {} }, "with an empty externalEventPayload"],
   ] as const) {
-    const exchange = await fire(session, body);
-    if (!exchange) continue;
-    const problem =
-      exchange.status !== 200 ? `expected 200 for a fire ${what} (the payload is optional); got ${exchange.status}` : exchange.text !== "" ? `expected an empty body with the 200; got ${exchange.text.length} bytes` : undefined;
-    session.record("payload_optional", exchange, problem);
+    await fire(session, body, [["payload_optional", payloadAcceptance(`a fire ${what} (the payload is optional)`)]]);
   }
-  for (const [payload, what] of payloadShapes) {
-    const exchange = await fire(session, { ...base, externalEventPayload: payload });
-    if (!exchange) continue;
-    const refused = exchange.status >= 400 && exchange.status < 500;
-    session.record("payload_shape_rejection", exchange, refused ? undefined : rejectionProblem(exchange, `externalEventPayload = ${JSON.stringify(payload)} (${what}; a 4xx also holds)`));
-  }
+  for (const [payload, what] of payloadShapes) await fire(session, { ...base, externalEventPayload: payload }, [["payload_shape_rejection", payloadShapeRejection(payload, what)]]);
   const unlisted = await fire(session, { ...base, externalEventPayload: { conformanceUnlisted: "1" } });
-  return unlisted?.status;
+  return unlisted?.exchange.status;
 }
 
 /** How the server answers a request that names the given conversation by one identifier and an unknown one by the other. */
@@ -199,12 +169,12 @@ export async function probeIdentifierPrecedence(session: Session, triggers: read
   const { conversationId, externalConversationId } = session.settings;
   const result: { byConversationId?: number; byExternalConversationId?: number } = {};
   if (conversationId) {
-    const exchange = await fire(session, { conversationId, externalConversationId: `${unknownIdentifier(session, "session")}|livechat`, externalEventId });
-    if (exchange) result.byConversationId = exchange.status;
+    const answer = await fire(session, { conversationId, externalConversationId: `${unknownIdentifier(session, "session")}|livechat`, externalEventId });
+    if (answer) result.byConversationId = answer.exchange.status;
   }
   if (externalConversationId) {
-    const exchange = await fire(session, { conversationId: unknownIdentifier(session, "conversation"), externalConversationId, externalEventId });
-    if (exchange) result.byExternalConversationId = exchange.status;
+    const answer = await fire(session, { conversationId: unknownIdentifier(session, "conversation"), externalConversationId, externalEventId });
+    if (answer) result.byExternalConversationId = answer.exchange.status;
   }
   return result;
 }

@@ -1,5 +1,6 @@
 import type { ExternalEventTrigger } from "@bot-conversation/types";
 import { caseFor, type Exchange } from "../case.ts";
+import { notFound } from "../checks/fire.ts";
 import { positiveDataAcceptance } from "../checks/index.ts";
 import { operationOf } from "../description.ts";
 import { pathValue } from "../generate.ts";
@@ -23,11 +24,7 @@ export async function exploreTriggers(session: Session): Promise<void> {
 /** The trigger list of an unknown bot is 404. */
 export async function unknownBot(session: Session): Promise<void> {
   const operation = operationOf(session.description, operationId);
-  const answer = await session.exchange(caseFor(operation, { path: { agentStageId: unknownIdentifier(session, "bot") } }));
-  if (answer) {
-    const { status } = answer.exchange;
-    session.record("unknown_bot_not_found", answer.exchange, status === 404 ? undefined : `expected 404 for an unknown agentStageId; got ${status}`);
-  }
+  await session.exchange(caseFor(operation, { path: { agentStageId: unknownIdentifier(session, "bot") } }), [["unknown_bot_not_found", notFound("an unknown agentStageId")]]);
 }
 
 /** The triggers of `--agent-stage-id` (as an array, whichever shape the server sent), and the exchange, for discovery. */

@@ -1,0 +1,58 @@
+import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { withFormats } from "../ajv.js";
+import { mismatch, type Schema } from "../description.js";
+
+/**
+ * Values checked against the tools' schemas (arguments in, results out), each wrong one said in the
+ * CLI's words (`mismatch`): `pageSize: expected an integer of at least 1; got 0`.
+ */
+const ajv = withFormats(new Ajv2020({ allErrors: true, strict: false, verbose: true }), addFormats);
+const validators = new WeakMap<Schema, ReturnType<typeof ajv.compile>>();
+
+/** `items.0.status` for `/items/0/status`. */
+const labelOf = (instancePath: string, name?: unknown): string => [instancePath.slice(1).replaceAll("/", "."), name].filter((part) => part !== undefined && part !== "").join(".");
+
+/** What each error says; one line per wrong value. */
+function wordsOf(error: ErrorObject): string {
+  const parent = (error.parentSchema ?? {}) as Schema;
+  const properties = (parent["properties"] ?? {}) as Record<string, Schema>;
+  if (error.keyword === "required") {
+    const name = error.params["missingProperty"] as string;
+    return mismatch(labelOf(error.instancePath, name), properties[name] ?? {}, undefined);
+  }
+  if (error.keyword === "additionalProperties") {
+    return `${labelOf(error.instancePath, error.params["additionalProperty"])}: not an argument of this tool (it takes ${Object.keys(properties).join(", ")})`;
+  }
+  if (error.keyword === "propertyNames") {
+    return mismatch(`${labelOf(error.instancePath) || "arguments"}: a name`, (parent["propertyNames"] ?? {}) as Schema, error.params["propertyName"]);
+  }
+  return mismatch(labelOf(error.instancePath) || "arguments", parent, error.data, (parent["examples"] as unknown[] | undefined)?.[0]);
+}
+
+/**
+ * The problems of a value against a schema (compiled once), one per wrong value, in the CLI's words;
+ * empty when it is valid. Of an `anyOf` that fails, only its own line is said (naming every
+ * alternative), not one line per alternative.
+ */
+export function problemsOf(schema: Schema, value: unknown): string[] {
+  let validate = validators.get(schema);
+  if (!validate) validators.set(schema, (validate = ajv.compile(schema)));
+  if (validate(value)) return [];
+  const byValue = new Map<string, ErrorObject>();
+  for (const error of validate.errors ?? []) {
+    // An error of a name's own schema (`propertyNames`): the `propertyNames` error says it.
+    if (error.propertyName !== undefined) continue;
+    const named = error.params["missingProperty"] ?? error.params["additionalProperty"] ?? error.params["propertyName"];
+    const key = `${error.instancePath}/${String(named ?? "")}`;
+    if (!byValue.has(key) || error.keyword === "anyOf" || error.keyword === "oneOf") byValue.set(key, error);
+  }
+  return [...new Set([...byValue.values()].map(wordsOf))];
+}
+
+/** `value` when it fits the object schema; otherwise a `TypeError` naming each wrong value and what was expected. */
+export function checked(schema: Schema, value: unknown): Record<string, unknown> {
+  const problems = problemsOf(schema, value ?? {});
+  if (problems.length > 0) throw new TypeError(problems.join("; "));
+  return (value ?? {}) as Record<string, unknown>;
+}

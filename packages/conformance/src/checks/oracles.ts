@@ -1,0 +1,72 @@
+import type { Exchange } from "../case.ts";
+import { pageOf } from "./paging.ts";
+import { notApplicable, notJudged, shown, type ExchangeCheck, type Verdict } from "./types.ts";
+
+/**
+ * The checks that hold a search to what is already known about the conversations: one seen before is
+ * found by a period around it, two filters find what each finds alone, an unknown bot finds nothing.
+ */
+
+/** The conversations of a walk's pages, by id. */
+const idsOf = (pages: readonly Exchange[]): Set<string> => new Set(pages.flatMap((exchange) => pageOf(exchange)?.items.map((item) => item.id) ?? []));
+
+const listed = (ids: Iterable<string>): string => [...ids].slice(0, 3).map((id) => JSON.stringify(id)).join(", ");
+
+/**
+ * `filter_inclusion`: a search for a period around an item's instant (`query`) finds that item: it is on
+ * the page, or the page says why it cannot tell (more results than the page holds).
+ */
+export const filterInclusion =
+  (item: Record<string, unknown>, field: string, query: Record<string, string>): ExchangeCheck =>
+  (exchange) => {
+    const page = pageOf(exchange);
+    if (!page) return notApplicable;
+    const id = item["id"] as string;
+    if (page.items.some((entry) => entry.id === id)) return undefined;
+    if (page.items.length < page.totalItemCount) return notJudged("the conversation may be on a later page of the period's results");
+    return `expected conversation ${shown(id)} (${field} ${item[field] as string}) among the results of ${Object.entries(query).map(([name, value]) => `${name}=${value}`).join("&")}; got ${page.totalItemCount} conversations without it`;
+  };
+
+/** `filter_inclusion` for a period whose bounds are an item's exact instant, with no decision on whether bounds include it: either answer holds, so it is not judged. */
+export const undecidedBounds: ExchangeCheck = () =>
+  notJudged("a period whose bounds are an item's exact instant: the service does not say whether bounds include it (set decisions.dateRangeBounds)");
+
+/**
+ * `filter_combination`: two filters together (`both`, the pages of a walk) find exactly the
+ * conversations each finds alone (`left`, `right`, the pages of their walks); `what` names the two.
+ */
+export function filterCombination(what: string, left: readonly Exchange[], right: readonly Exchange[], both: readonly Exchange[]): Verdict {
+  const rightIds = idsOf(right);
+  const expected = new Set([...idsOf(left)].filter((id) => rightIds.has(id)));
+  const found = idsOf(both);
+  const extra = [...found].filter((id) => !expected.has(id));
+  const missing = [...expected].filter((id) => !found.has(id));
+  if (extra.length === 0 && missing.length === 0) return undefined;
+  return `expected ${what} together to find the ${expected.size} conversations each finds alone; got ${found.size} over ${both.length} pages${extra.length > 0 ? `, ${extra.length} not found by both alone (${listed(extra)})` : ""}${missing.length > 0 ? `, ${missing.length} missing (${listed(missing)})` : ""}`;
+}
+
+/** `bot_filter_match`: a search for a bot that is not the known one (`what`) finds nothing: a 200 page must be empty (a 404 is an answer the seed does not rule out: a finding). */
+export const findsNoConversation =
+  (what: string): ExchangeCheck =>
+  (exchange) => {
+    const page = pageOf(exchange);
+    if (!page) return notApplicable;
+    return page.totalItemCount === 0 && page.items.length === 0 ? undefined : `expected no conversation for ${what}; got totalItemCount ${page.totalItemCount} with ${page.items.length} items`;
+  };
+
+/** `bot_filter_match`: the known bot's search (`mine`) finds at most as many conversations as the search without the bot filter (`all`). */
+export function botWithinAll(mine: Exchange, all: Exchange): Verdict {
+  const minePage = pageOf(mine);
+  const allPage = pageOf(all);
+  if (!minePage || !allPage) return notApplicable;
+  return minePage.totalItemCount <= allPage.totalItemCount
+    ? undefined
+    : `expected the bot's ${minePage.totalItemCount} conversations to be among all ${allPage.totalItemCount}; got more for one bot than for all`;
+}
+
+/** `empty_search_page`: a search known to match nothing is 200 with a page (an empty one: a page with items is `filter_match`'s to judge). */
+export const emptySearchPage: ExchangeCheck = (exchange) => {
+  if (exchange.status >= 500) return notApplicable; // not_a_server_error's to report
+  if (exchange.status === 200) return pageOf(exchange) ? undefined : notJudged("the 200 body is not a page of conversations");
+  return `expected 200 with an empty page for a search that matches nothing; got ${exchange.status}`;
+};

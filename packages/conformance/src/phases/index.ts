@@ -1,0 +1,209 @@
+import type { ExternalEventTrigger } from "@bot-conversation/types";
+import type { Exchange } from "../case.ts";
+import type { CheckName } from "../checks/index.ts";
+import { discover, type DiscoveryInput, type Finding } from "../discovery.ts";
+import type { ResolvedOptions } from "../options.ts";
+import type { Session } from "../session.ts";
+import { checkAuthentication } from "./auth.ts";
+import { exploreEdges } from "./edges.ts";
+import { checkExports } from "./export.ts";
+import { checkBotFilter, checkEmptySearches, checkFilterCombinations } from "./filters.ts";
+import { checkFireNotFound, checkPayloadForms, checkPayloads, exploreInvalidFire, probeIdentifierPrecedence } from "./fire.ts";
+import { confirmBot, confirmConversation } from "./preflight.ts";
+import { checkAcceptNegotiation, checkUnsupportedMethods } from "./protocol.ts";
+import { exploreInvalidSearch, exploreSearch, probeSearch, walkPages } from "./search.ts";
+import { exploreTriggers, listTriggers, unknownBot } from "./triggers.ts";
+
+/** What the phases of one run hand on: to later phases, to discovery, and to the report. */
+export interface RunState {
+  /** The triggers of `--agent-stage-id` and the answer that listed them, once listed. */
+  listed?: { readonly triggers: ExternalEventTrigger[]; readonly exchange: Exchange } | undefined;
+  /** What discovery reads besides the session's knowledge. */
+  readonly discovery: { -readonly [Key in keyof DiscoveryInput]: DiscoveryInput[Key] };
+  /** The findings, once discovered. */
+  findings: Finding[];
+  /** Warnings for the report. */
+  readonly warnings: string[];
+}
+
+/** What decides whether a phase runs: firing allowed, and the bot's triggers listed (in a plan: a bot given). */
+export interface PhaseConditions {
+  readonly allowFire: boolean;
+  readonly triggersListed: boolean;
+}
+
+/** One phase of a run: its name (progress, timings), the checks it feeds, when it does not run, and what it does. */
+export interface Phase {
+  readonly name: string;
+  readonly checks: readonly CheckName[];
+  /** Why the phase does not run under these conditions; its checks that no running phase feeds are reported not run, with this reason. */
+  readonly unless?: (conditions: PhaseConditions) => string | undefined;
+  run(session: Session, state: RunState): Promise<void>;
+}
+
+/** A step of the plan (`--dry-run`): what it does in words, and its phases in run order. */
+export interface Step {
+  readonly plan: (options: ResolvedOptions) => string;
+  readonly phases: readonly Phase[];
+}
+
+const firingOff = ({ allowFire }: PhaseConditions): string | undefined => (allowFire ? undefined : "firing is off: pass --allow-fire with --conversation-id");
+const needsTriggers = (conditions: PhaseConditions): string | undefined =>
+  firingOff(conditions) ?? (conditions.triggersListed ? undefined : "needs --agent-stage-id: the variables come from the bot's triggers");
+
+/** The phases of a run, grouped in the steps a plan shows, in the order they run. The probe, which decides whether the server can be checked at all, comes before them (`runner.ts`). */
+export const steps: readonly Step[] = [
+  {
+    plan: (options) => `probe: one search; ${options.agentStageId ? `the trigger list of ${options.agentStageId} (a 404 stops the run: unknown bot)` : "no bot given: trigger checks use unknown bots only"}`,
+    phases: [{ name: "preflight: --agent-stage-id", checks: [], run: (session) => confirmBot(session) }],
+  },
+  {
+    plan: () =>
+      "searches: the first page, a walk of every page, the edges (page sizes, pages, each status and channel alone, date bounds ±1 ms), two filters against each alone (every page walked), the bot filter's near misses, searches that match nothing, generated and invalid searches",
+    phases: [
+      {
+        name: "searchConversations: first page",
+        checks: ["envelope_math"],
+        run: async (session) => {
+          await probeSearch(session);
+        },
+      },
+      { name: "searchConversations: walk every page", checks: ["paging_walk"], run: (session) => walkPages(session) },
+      {
+        name: "preflight: the conversation to fire into",
+        checks: [],
+        run: async (session, state) => {
+          const unconfirmed = await confirmConversation(session);
+          if (unconfirmed) state.warnings.push(unconfirmed);
+        },
+      },
+      {
+        name: "searchConversations: edges",
+        checks: ["positive_data_acceptance", "negative_data_rejection", "envelope_math", "filter_match", "filter_inclusion"],
+        run: (session) => exploreEdges(session),
+      },
+      { name: "searchConversations: combined filters", checks: ["filter_combination", "envelope_math", "filter_match"], run: (session) => checkFilterCombinations(session) },
+      {
+        name: "searchConversations: the bot filter and searches that match nothing",
+        checks: ["bot_filter_match", "empty_search_page", "filter_match"],
+        run: async (session, state) => {
+          state.discovery.unknownBotSearch = await checkBotFilter(session);
+          await checkEmptySearches(session);
+        },
+      },
+      { name: "searchConversations: generated requests", checks: ["positive_data_acceptance", "envelope_math", "filter_match"], run: (session) => exploreSearch(session) },
+      { name: "searchConversations: invalid requests", checks: ["negative_data_rejection"], run: (session) => exploreInvalidSearch(session) },
+    ],
+  },
+  {
+    plan: () => "trigger lists: generated bots and an unknown bot",
+    phases: [
+      { name: "listExternalEventTriggers: generated requests", checks: ["positive_data_acceptance"], run: (session) => exploreTriggers(session) },
+      { name: "listExternalEventTriggers: unknown bot", checks: ["unknown_bot_not_found"], run: (session) => unknownBot(session) },
+      {
+        name: "listExternalEventTriggers: the bot's triggers",
+        checks: [],
+        run: async (session, state) => {
+          state.listed = await listTriggers(session);
+          state.discovery.triggerList = state.listed?.exchange;
+        },
+      },
+    ],
+  },
+  {
+    plan: (options) =>
+      `authentication: no token, a wrong, empty, re-cased or spaced one, the token in the query string, a wrong one on a later filtered page and for an unknown bot${options.allowFire ? " (fire requests carry a value the variable's type refuses, or name unknown conversations)" : ""}`,
+    phases: [
+      {
+        name: "every operation: authentication",
+        checks: ["ignored_auth"],
+        run: async (session, state) => {
+          state.discovery.unknownBotWrongToken = await checkAuthentication(session, state.listed?.triggers ?? []);
+        },
+      },
+    ],
+  },
+  {
+    plan: (options) => `Accept and undocumented methods: ${options.allowFire ? "GET, PUT, PATCH, DELETE where undocumented" : "GET on the fire path and DELETE on an unknown bot's trigger list only"}`,
+    phases: [
+      {
+        name: "every path: Accept and undocumented methods",
+        checks: ["accept_negotiation", "unsupported_method"],
+        run: async (session) => {
+          await checkAcceptNegotiation(session);
+          await checkUnsupportedMethods(session);
+        },
+      },
+    ],
+  },
+  {
+    plan: (options) => (options.exportPath ? `exports through ${options.exportPath}` : "exports: none (no --export-path)"),
+    phases: [{ name: "export route", checks: ["response_schema_conformance"], run: (session) => checkExports(session) }],
+  },
+  {
+    plan: (options) =>
+      options.allowFire
+        ? `FIRING into ${options.conversationId ?? options.externalConversationId}: unknown triggers and conversations, invalid bodies, each near miss of each variable type on every trigger, right values (real events) and wrong values (stopped after the first one of a type accepted), a fire without a payload and with an empty one (real events), payloads that are no object, and one unlisted variable`
+        : "firing: off (read-only; --allow-fire with --conversation-id to fire)",
+    phases: [
+      {
+        name: "fireExternalEvent: invalid requests",
+        checks: ["negative_data_rejection"],
+        unless: firingOff,
+        run: (session, state) => exploreInvalidFire(session, state.listed?.triggers ?? []),
+      },
+      {
+        name: "fireExternalEvent: unknown trigger and conversation",
+        checks: ["unknown_trigger_not_found", "unknown_conversation_not_found"],
+        unless: firingOff,
+        run: (session, state) => checkFireNotFound(session, state.listed?.triggers ?? []),
+      },
+      {
+        name: "fireExternalEvent: variable values",
+        checks: ["payload_validation_rejection", "payload_acceptance"],
+        unless: needsTriggers,
+        run: (session, state) => checkPayloads(session, state.listed?.triggers ?? []),
+      },
+      {
+        name: "fireExternalEvent: payload present or not, and its shape",
+        checks: ["payload_optional", "payload_shape_rejection"],
+        unless: needsTriggers,
+        run: async (session, state) => {
+          state.discovery.unlistedVariable = await checkPayloadForms(session, state.listed?.triggers ?? []);
+        },
+      },
+      {
+        name: "fireExternalEvent: both identifiers",
+        checks: [],
+        unless: needsTriggers,
+        run: async (session, state) => {
+          state.discovery.precedence = await probeIdentifierPrecedence(session, state.listed?.triggers ?? []);
+        },
+      },
+    ],
+  },
+  {
+    plan: () => "discovery of the open points: a few searches, one HEAD and one OPTIONS on the search path",
+    phases: [
+      {
+        name: "discovery of open points",
+        checks: [],
+        run: async (session, state) => {
+          state.findings = await discover(session, state.discovery);
+        },
+      },
+    ],
+  },
+];
+
+/** Every phase, in run order. */
+export const phases: readonly Phase[] = steps.flatMap((step) => step.phases);
+
+/**
+ * The checks a phase that does not run leaves not run: those of its checks that no phase running
+ * under the same conditions feeds (`negative_data_rejection` is fed by the searches when firing is off).
+ */
+export function checksLeftOut(phase: Phase, conditions: PhaseConditions): CheckName[] {
+  const fed = new Set(phases.filter((other) => other.unless?.(conditions) === undefined).flatMap((other) => other.checks));
+  return phase.checks.filter((name) => !fed.has(name));
+}
