@@ -1,10 +1,13 @@
-import { createApp, type AppEnv } from "./app.ts";
-import type { SandboxContext } from "./context.ts";
-import { Faults, type Fault } from "./faults.ts";
-import { allFiredEvents, keptInMemory, RequestJournal, type FiredEventRecord, type FiredEventsFilter, type KeptState, type RequestFilter, type RequestRecord } from "./journal.ts";
-import type { SandboxOptions, SandboxState } from "./options.ts";
+import { createApp, type AppEnv } from "./http/app.ts";
+import type { SandboxContext } from "./http/context.ts";
+import { Faults, type Fault } from "./http/faults.ts";
+import { allFiredEvents, keptInMemory, type FiredEventRecord, type FiredEventsFilter, type KeptState } from "./data/fired-events.ts";
+import { RequestJournal, type RequestFilter, type RequestRecord } from "./http/journal.ts";
+import type { SandboxOptions } from "./options.ts";
 import { stateConflict } from "./options.ts";
-import { generatedSource, Store, type DataSource } from "./store.ts";
+import { dataOf, generatedSource } from "./data/source.ts";
+import { Store } from "./engine/store.ts";
+import type { DataSource, SandboxState } from "./model.ts";
 
 /** A running sandbox in process: the same handler the server runs, as a `fetch` function. */
 export interface Sandbox {
@@ -46,7 +49,7 @@ export interface SandboxStart {
 
 /** Opens a sandbox over checked options: the engine shared by the HTTP server, `createSandbox` and the MSW handlers. */
 export async function openSandbox(options: SandboxOptions, start: SandboxStart): Promise<Sandbox> {
-  let store = await Store.load(start.source);
+  let store = await Store.load(dataOf(start.source));
   let loading: Promise<unknown> = Promise.resolve();
   const kept = start.kept ?? keptInMemory();
   const context: SandboxContext = {
@@ -57,7 +60,7 @@ export async function openSandbox(options: SandboxOptions, start: SandboxStart):
     requests: new RequestJournal(),
     replaceData(source) {
       const loaded = loading.then(async () => {
-        const next = await Store.load(source, start.pause);
+        const next = await Store.load(dataOf(source), start.pause);
         // The new source and the cleared events are kept together, then the new data is swapped in, in the
         // same turn: a fire is checked and recorded against the data in place, never against data gone.
         kept.replaced(source);

@@ -1,5 +1,5 @@
 /** Serves the sandbox from the workspace (`pnpm start`); installed, the same command is the `bot-conversation-sandbox` bin. */
-import { runSandboxCommand } from "./command.ts";
+import { runSandboxCommand } from "./cli/command.ts";
 
 runSandboxCommand(process.argv.slice(2), process.env).then(
   (code) => {

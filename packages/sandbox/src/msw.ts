@@ -5,9 +5,9 @@
  */
 import { http, type HttpHandler } from "msw/http";
 import { openSandbox, type Sandbox } from "./core.ts";
-import { checkFixture } from "./fixture.ts";
+import { checkFixture } from "./data/fixture.ts";
 import { resolveOptions, type SandboxOptions } from "./options.ts";
-import { generatedSource } from "./store.ts";
+import { generatedSource } from "./data/source.ts";
 
 /** The options of `createSandboxHandlers`: the sandbox's own (but `data`, and `fixture` only as an object), and where to answer. */
 export type SandboxHandlersOptions = Partial<Omit<SandboxOptions, "data" | "fixture" | "allowOrigins" | "allowHosts">> & {

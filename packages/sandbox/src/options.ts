@@ -1,4 +1,5 @@
-import type { Fixture } from "./fixture.ts";
+import { maxConversations, stateCount } from "./data/source.ts";
+import { sandboxStates, type Fixture, type SandboxState } from "./model.ts";
 import { checkSwitches, defaultSwitches, type SandboxSwitches } from "./switches.ts";
 
 /** What the sandbox serves and how: the data, the accepted tokens, and the open-point switches. */
@@ -25,12 +26,6 @@ export interface SandboxOptions extends SandboxSwitches {
   /** Host names the HTTP server answers the control API for, besides loopback names (`localhost`, `127.0.0.1`, `[::1]`); `--allow-host`. */
   readonly allowHosts: readonly string[];
 }
-
-/** The named starting states of the sandbox. */
-export const sandboxStates = ["default", "empty", "bot-without-triggers", "large"] as const;
-
-/** A named starting state: `default` (the seed's data), `empty` (the bots and triggers, no conversation), `bot-without-triggers` (default, but the first bot has no trigger), `large` (10,000 conversations). */
-export type SandboxState = (typeof sandboxStates)[number];
 
 /** A wait in milliseconds: fixed, or drawn from a range (both ends included). */
 export type Delay = number | { readonly min: number; readonly max: number };
@@ -61,12 +56,6 @@ export const defaultOptions: ServerOptions = {
   allowOrigins: [],
   allowHosts: [],
 };
-
-/** Conversations of the `large` state. */
-export const largeConversations = 10_000;
-
-/** The largest number of conversations the generator accepts. */
-export const maxConversations = 1_000_000;
 
 /** The text as an integer within bounds, or a `TypeError` naming `name` and what was expected. */
 export const integerIn = (name: string, text: string, min: number, max: number): number => {
@@ -101,11 +90,6 @@ export function resolveOptions(given: Partial<SandboxOptions> = {}): SandboxOpti
     allowOrigins: checkList("allowOrigins", options.allowOrigins, originOf, "an origin such as https://app.example.com"),
     allowHosts: checkList("allowHosts", options.allowHosts, hostNameOf, "a host name such as sandbox.internal"),
   };
-}
-
-/** The number of conversations a state sets itself (`large`, `empty`), or `undefined`. */
-function stateCount(state: SandboxState): number | undefined {
-  return state === "large" ? largeConversations : state === "empty" ? 0 : undefined;
 }
 
 function checkList(name: string, list: unknown, read: (text: string) => string | undefined, expected: string): string[] {

@@ -1,7 +1,8 @@
 import { openSandbox, type Sandbox } from "./core.ts";
-import { generatedSource, type DataSource } from "./store.ts";
-import { checkFixture } from "./fixture.ts";
-import { readFixture } from "./fixture-file.ts";
+import { generatedSource } from "./data/source.ts";
+import type { DataSource } from "./model.ts";
+import { checkFixture } from "./data/fixture.ts";
+import { readFixture } from "./data/fixture-file.ts";
 import { resolveOptions, type SandboxOptions } from "./options.ts";
 
 export type { Sandbox } from "./core.ts";
@@ -17,7 +18,7 @@ export async function createSandbox(given: Partial<SandboxOptions> = {}): Promis
   const fixture = typeof options.fixture === "string" ? await readFixture(options.fixture) : options.fixture === undefined ? undefined : checkFixture(options.fixture);
   const initial = (): DataSource => (fixture ? { fixture } : generatedSource(options, {}));
   // node:sqlite is loaded only for --data: the rest of the sandbox (and its browser build) runs without it.
-  const file = options.data === undefined ? undefined : (await import("./data-file.ts")).openDataFile(options.data, initial);
+  const file = options.data === undefined ? undefined : (await import("./data/data-file.ts")).openDataFile(options.data, initial);
   // Between chunks of a reset's load, the event loop answers other requests (a macrotask: I/O runs).
   const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
   try {

@@ -2,7 +2,7 @@ import { Agent, request } from "node:http";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { startSandboxServer } from "../src/index.ts";
-import { maxJsonDepth } from "../src/request.ts";
+import { maxJsonDepth } from "../src/json.ts";
 import { control, responseProblems, service } from "./support/description.ts";
 import { json, sandboxForTests, token } from "./support/sandbox.ts";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { createSandbox, launchSandbox, type Sandbox } from "../src/index.ts";
-import { maxRecordedText } from "../src/journal.ts";
+import { maxRecordedText } from "../src/http/journal.ts";
 import { exampleFixture } from "./support/fixture.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "sandbox-change-"));

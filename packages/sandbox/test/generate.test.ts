@@ -1,7 +1,7 @@
 import type { ConversationExport, MessageActivity } from "@bot-conversation/types";
 import { describe, expect, test } from "vitest";
-import { exampleData } from "../src/examples.ts";
-import { generateData } from "../src/generate.ts";
+import { exampleData } from "../src/data/examples.ts";
+import { generateData } from "../src/data/generate.ts";
 import { schemaProblems, service } from "./support/description.ts";
 
 const enumOf = (name: string) => (service as unknown as { components: { schemas: Record<string, { enum: string[] }> } }).components.schemas[name]!.enum;

@@ -8,7 +8,7 @@ test("the MSW entry bundles for a browser without node:sqlite or the --data file
     bundle: true, format: "esm", platform: "browser", write: false, target: "es2022", metafile: true, external: ["msw"],
   });
   const inputs = Object.keys(bundle.metafile.inputs);
-  expect(inputs.some((input) => input.endsWith("src/store.ts"))).toBe(true);
-  expect(inputs.filter((input) => input.endsWith("src/data-file.ts") || input.endsWith("src/sandbox.ts"))).toEqual([]);
+  expect(inputs.some((input) => input.endsWith("src/engine/store.ts"))).toBe(true);
+  expect(inputs.filter((input) => input.endsWith("src/data/data-file.ts") || input.endsWith("src/sandbox.ts"))).toEqual([]);
   expect(bundle.outputFiles[0]!.text).not.toContain("node:sqlite");
 });

@@ -6,7 +6,7 @@ import { arbitrariesOf } from "./support/arbitraries.ts";
 import { responseProblems, service } from "./support/description.ts";
 import { exampleFixture, exampleSessionId } from "./support/fixture.ts";
 import { sandboxForTests } from "./support/sandbox.ts";
-import { queryOf } from "../src/request.ts";
+import { queryOf } from "../src/http/request.ts";
 
 const fixture = exampleFixture();
 const sandbox = await sandboxForTests({ fixture });

@@ -2,7 +2,7 @@ import { parseDateTime } from "@bot-conversation/client";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { createSandbox } from "../src/index.ts";
-import type { SearchOrder } from "../src/store.ts";
+import type { SearchOrder } from "../src/engine/store.ts";
 import type { Fixture } from "../src/index.ts";
 import { exampleFixture } from "./support/fixture.ts";
 

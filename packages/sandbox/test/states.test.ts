@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
 import { createSandbox } from "../src/index.ts";
-import { largeConversations } from "../src/options.ts";
+import { largeConversations } from "../src/data/source.ts";
 
 const headers = { "x-token": "sandbox-token" };
 const total = async (fetcher: (url: string, init: RequestInit) => Promise<Response>, base: string) =>

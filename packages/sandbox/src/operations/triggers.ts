@@ -1,7 +1,7 @@
-import { refusal, type SandboxContext } from "./context.ts";
-import { operationParameters, serviceDescription } from "./description.ts";
-import { problemResponse } from "./problem.ts";
-import { queryChecker } from "./request.ts";
+import { refusal, type SandboxContext } from "../http/context.ts";
+import { operationParameters, serviceDescription } from "../description.ts";
+import { problemResponse } from "../http/problem.ts";
+import { queryChecker } from "../http/request.ts";
 
 const checkQuery = queryChecker(operationParameters(serviceDescription, "listExternalEventTriggers"));
 

@@ -1,7 +1,7 @@
 import type { ConversationExport, ConversationSummary, ExternalEventTrigger, MessageActivity } from "@bot-conversation/types";
-import { serviceDescription } from "./description.ts";
-import { formatWithOffset } from "./generate.ts";
-import type { StoredBot, StoredConversation } from "./store.ts";
+import { serviceDescription } from "../description.ts";
+import { formatWithOffset } from "./dates.ts";
+import type { StoredBot, StoredConversation } from "../model.ts";
 
 /** A named example of the bundled description, by its component name. */
 function example<T>(name: string): T {

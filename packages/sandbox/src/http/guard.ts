@@ -1,5 +1,5 @@
-import type { SandboxOptions } from "./options.ts";
-import { hostNameOf, originOf } from "./options.ts";
+import type { SandboxOptions } from "../options.ts";
+import { hostNameOf, originOf } from "../options.ts";
 
 /**
  * Whether a host name is a loopback name: `localhost` and its subdomains (RFC 6761), `127.0.0.0/8`,

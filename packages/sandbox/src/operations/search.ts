@@ -1,9 +1,9 @@
 import { parseDateTime } from "@bot-conversation/client";
 import type { ConversationPage } from "@bot-conversation/types";
-import { refusal, type SandboxContext } from "./context.ts";
-import { operationParameters, serviceDescription, serviceEnum } from "./description.ts";
-import { queryChecker } from "./request.ts";
-import { pageBody } from "./summary.ts";
+import { refusal, type SandboxContext } from "../http/context.ts";
+import { operationParameters, serviceDescription, serviceEnum } from "../description.ts";
+import { queryChecker } from "../http/request.ts";
+import { pageBody } from "../engine/summary.ts";
 
 const checkQuery = queryChecker(operationParameters(serviceDescription, "searchConversations"));
 const statuses = serviceEnum("ConversationStatus");

@@ -1,6 +1,6 @@
 import { commandFlags, parseServerOptions } from "./args.ts";
-import { startSandboxServer } from "./server.ts";
-import { switchDefinitions } from "./switches.ts";
+import { startSandboxServer } from "../http/server.ts";
+import { switchDefinitions } from "../switches.ts";
 
 /**
  * How long the process outlives the last stop signal, so the further signals of one Ctrl-C (terminal,

@@ -2,9 +2,9 @@ import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readS
 import { dirname } from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { fixtureDefects } from "./fixture.ts";
-import type { FiredEventRecord, FiredEventsFilter, FiredEventsPage, FiredEventsStore, KeptState } from "./journal.ts";
-import { maxConversations, sandboxStates } from "./options.ts";
-import type { DataSource } from "./store.ts";
+import type { FiredEventRecord, FiredEventsFilter, FiredEventsPage, FiredEventsStore, KeptState } from "./fired-events.ts";
+import { sandboxStates, type DataSource } from "../model.ts";
+import { maxConversations } from "./source.ts";
 
 /** Layout version of a `--data` file (SQLite's `user_version`); a file of another layout is refused, naming both. */
 export const dataLayout = 5;

@@ -1,9 +1,9 @@
 import { validateEventPayload } from "@bot-conversation/client";
 import type { FireExternalEventRequest } from "@bot-conversation/types";
-import { maxBodyBytes, refusal, type SandboxContext } from "./context.ts";
-import { appendJsonPath, requestBodySchema, serviceChecker, serviceDescription, type Defect } from "./description.ts";
-import { problemResponse } from "./problem.ts";
-import { readJsonBody } from "./request.ts";
+import { maxBodyBytes, refusal, type SandboxContext } from "../http/context.ts";
+import { appendJsonPath, requestBodySchema, serviceChecker, serviceDescription, type Defect } from "../description.ts";
+import { problemResponse } from "../http/problem.ts";
+import { readJsonBody } from "../http/request.ts";
 
 const checkRequest = serviceChecker(requestBodySchema(serviceDescription, "fireExternalEvent"));
 // The description's two variants, checked one at a time: the variant is the one the request chose by the

@@ -1,4 +1,4 @@
-import type { Defect } from "./description.ts";
+import type { Defect } from "../description.ts";
 
 /** An error answer of the sandbox: RFC 9457 problem-details fields, with every defect in `errors`. */
 export interface Problem {

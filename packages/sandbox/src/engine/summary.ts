@@ -1,6 +1,6 @@
 import type { ConversationSummary, MessageActivity } from "@bot-conversation/types";
-import { serviceDescription } from "./description.ts";
-import type { StoredConversation } from "./store.ts";
+import { serviceDescription } from "../description.ts";
+import type { StoredConversation } from "../model.ts";
 
 /** What a conversation is searched and sorted by, derived from its export when it is loaded. */
 export interface ConversationColumns {

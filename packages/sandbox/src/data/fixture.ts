@@ -1,13 +1,5 @@
-import { controlChecker, type Defect } from "./description.ts";
-import type { StoredBot, StoredConversation } from "./store.ts";
-
-/** Data to load in place of generated data: bots with their triggers, and conversations with their export. */
-export interface Fixture {
-  /** The bots, each with the triggers that can be fired for it. */
-  readonly bots: readonly StoredBot[];
-  /** The conversations, each of a bot listed in `bots`. */
-  readonly conversations: readonly StoredConversation[];
-}
+import { controlChecker, type Defect } from "../description.ts";
+import type { Fixture } from "../model.ts";
 
 /** A fixture was refused; `defects` lists the JSON path and the problem of every defect. */
 export class FixtureError extends Error {

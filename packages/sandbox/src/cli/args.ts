@@ -1,6 +1,8 @@
 import { parseArgs } from "node:util";
-import { defaultOptions, hostNameOf, integerIn, originOf, maxConversations, resolveOptions, type SandboxState, type ServerOptions } from "./options.ts";
-import { parseSwitch, switchDefinitions, type SandboxSwitches } from "./switches.ts";
+import { maxConversations } from "../data/source.ts";
+import type { SandboxState } from "../model.ts";
+import { defaultOptions, hostNameOf, integerIn, originOf, resolveOptions, type ServerOptions } from "../options.ts";
+import { parseSwitch, switchDefinitions, type SandboxSwitches } from "../switches.ts";
 
 /** The command's own options (besides the switches) with what each does: parsed here, listed by `--help` and by shell completion. */
 export const commandFlags = [

@@ -1,30 +1,7 @@
 import type { ConversationExport, ExternalEventTrigger } from "@bot-conversation/types";
-import type { Fixture } from "./fixture.ts";
+import type { SandboxData, StoredBot, StoredConversation } from "../model.ts";
 import { TextArena } from "./arena.ts";
-import { generateData } from "./generate.ts";
-import { largeConversations, type SandboxOptions, type SandboxState } from "./options.ts";
 import { columnsOf } from "./summary.ts";
-
-/** A bot and its triggers, as stored. */
-export interface StoredBot {
-  /** Bot identifier. */
-  readonly agentStageId: string;
-  /** The bot's triggers, in their order. */
-  readonly triggers: readonly ExternalEventTrigger[];
-}
-
-/** A conversation as stored: its bot, start, and export (the summary is derived from the export). */
-export interface StoredConversation {
-  /** The bot the conversation belongs to. */
-  readonly agentStageId: string;
-  /** Start of the conversation, as given (ISO 8601 with offset). */
-  readonly startedOn: string;
-  /** The conversation as the export model. */
-  readonly conversation: ConversationExport;
-}
-
-/** Where the data comes from: generated from a seed (in a named state), or a checked fixture. */
-export type DataSource = { readonly seed: string; readonly conversations: number; readonly state?: SandboxState } | { readonly fixture: Fixture };
 
 /** Filters of a search, already checked; dates as epoch milliseconds. */
 export interface SearchFilters {
@@ -117,13 +94,10 @@ export class Store {
   }
 
   /**
-   * Loads the data of a source. `pause` is awaited between chunks of conversations, so a load in a
+   * Loads data (see `dataOf` for a source's). `pause` is awaited between chunks of conversations, so a load in a
    * running server lets other requests through (the HTTP server passes a macrotask yield).
    */
-  static async load(source: DataSource, pause: () => Promise<void> = async () => undefined): Promise<Store> {
-    const data = "fixture" in source
-      ? { bots: source.fixture.bots, count: source.fixture.conversations.length, conversationAt: (index: number) => source.fixture.conversations[index]! }
-      : generated(source);
+  static async load(data: SandboxData, pause: () => Promise<void> = async () => undefined): Promise<Store> {
     const store = new Store(data.bots, data.count, (index) => data.conversationAt(index).conversation);
     for (let index = 0; index < data.count; index++) {
       if (index > 0 && index % loadChunk === 0) await pause();
@@ -317,15 +291,6 @@ export class Store {
   }
 }
 
-/** The generated data of a seed in a named state. */
-function generated(source: Exclude<DataSource, { fixture: Fixture }>) {
-  const state = source.state ?? "default";
-  const data = generateData(source.seed, state === "large" ? largeConversations : state === "empty" ? 0 : source.conversations);
-  if (state !== "bot-without-triggers") return data;
-  const [first, ...others] = data.bots;
-  return { ...data, bots: [{ ...first!, triggers: [] }, ...others] };
-}
-
 /** An instant's range, epoch milliseconds, both ends included (unbounded: infinite). */
 type Range = readonly [from: number, to: number];
 
@@ -381,9 +346,4 @@ function code(codes: Map<string, number>, text: string): number {
   let value = codes.get(text);
   if (value === undefined) codes.set(text, (value = codes.size));
   return value;
-}
-
-/** The generated data of the options, with any of seed, count and state replaced. */
-export function generatedSource(options: SandboxOptions, given: { seed?: string | undefined; conversations?: number | undefined; state?: SandboxState | undefined }): DataSource {
-  return { seed: given.seed ?? options.seed, conversations: given.conversations ?? options.conversations, state: given.state ?? options.state };
 }

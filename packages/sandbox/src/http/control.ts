@@ -1,11 +1,11 @@
 import { Hono } from "hono";
 import { maxBodyBytes, refusal, type SandboxContext } from "./context.ts";
-import { controlChecker, controlDescription, operationParameters } from "./description.ts";
-import { generatedSource } from "./store.ts";
-import { stateConflict } from "./options.ts";
+import { controlChecker, controlDescription, operationParameters } from "../description.ts";
+import { generatedSource } from "../data/source.ts";
+import { stateConflict } from "../options.ts";
 import type { Fault } from "./faults.ts";
-import type { SandboxState } from "./options.ts";
-import { fixtureDefects, type Fixture } from "./fixture.ts";
+import { fixtureDefects } from "../data/fixture.ts";
+import type { Fixture, SandboxState } from "../model.ts";
 import { problemResponse } from "./problem.ts";
 import { queryChecker, readJsonBody } from "./request.ts";
 

@@ -3,9 +3,9 @@ import type { Duplex } from "node:stream";
 import { maxHeaderBytes } from "./context.ts";
 import { problemText } from "./problem.ts";
 import { serve } from "@hono/node-server";
-import type { ServerOptions } from "./options.ts";
-import { serverFetch } from "./core.ts";
-import { createSandbox, type Sandbox } from "./sandbox.ts";
+import type { ServerOptions } from "../options.ts";
+import { serverFetch } from "../core.ts";
+import { createSandbox, type Sandbox } from "../sandbox.ts";
 
 /** The sandbox served over HTTP. */
 export interface RunningSandbox {

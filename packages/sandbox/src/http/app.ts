@@ -1,17 +1,17 @@
 import { Hono, type Context } from "hono";
 import { cors } from "hono/cors";
 import type { SandboxContext } from "./context.ts";
-import type { Delay, Latency } from "./options.ts";
+import type { Delay, Latency } from "../options.ts";
 import { controlRoutes } from "./control.ts";
 import type { Fault, OperationId } from "./faults.ts";
-import { Random } from "./random.ts";
+import { Random } from "../data/random.ts";
 import { bodyForJournal, refusedBodyNote } from "./journal.ts";
 import { controlGuard } from "./guard.ts";
-import { fireExternalEvent } from "./fire.ts";
+import { fireExternalEvent } from "../operations/fire.ts";
 import { problemResponse } from "./problem.ts";
 import { queryOf } from "./request.ts";
-import { searchConversations } from "./search.ts";
-import { listExternalEventTriggers } from "./triggers.ts";
+import { searchConversations } from "../operations/search.ts";
+import { listExternalEventTriggers } from "../operations/triggers.ts";
 
 /** A route's handler, given the request's Hono context. */
 type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;

@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 
 // The command itself: `main.ts` in the workspace, `main.js` once built.
-const main = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "./main.ts" : "./main.js", import.meta.url));
+const main = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "../main.ts" : "../main.js", import.meta.url));
 const readyPrefix = "Sandbox ready at ";
 
 /** The sandbox started as its own process, the way `pnpm start` starts it. */
