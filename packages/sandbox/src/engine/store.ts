@@ -1,52 +1,36 @@
 import type { ConversationExport, ExternalEventTrigger } from "@bot-conversation/types";
 import type { SandboxData, StoredBot, StoredConversation } from "../model.ts";
 import { TextArena } from "./arena.ts";
+import { equalityFilters, pairedFilters, type EqualityFilterName, type SearchEngine, type SearchFilters, type SearchOrder, type SummaryRow } from "./filters.ts";
 import { columnsOf } from "./summary.ts";
 
-/** Filters of a search, already checked; dates as epoch milliseconds. */
-export interface SearchFilters {
-  /** Bot identifier. */
-  readonly agentStageId?: string | undefined;
-  /** Conversation status, as stored. */
-  readonly status?: string | undefined;
-  /** Channel identifier. */
-  readonly channelId?: string | undefined;
-  /** Earliest start (inclusive). */
-  readonly startFrom?: number | undefined;
-  /** Latest start. */
-  readonly startTo?: number | undefined;
-  /** Earliest last message (inclusive). */
-  readonly latestMessageFrom?: number | undefined;
-  /** Latest last message. */
-  readonly latestMessageTo?: number | undefined;
-  /** Whether the `...To` bounds include their instant. */
-  readonly toInclusive: boolean;
-}
-
-/** The orders a search can sort by (the `order` switch). Ties follow the load order in the direction of the sort. */
-export type SearchOrder = "startedOn-desc" | "startedOn-asc" | "latestMessageOn-desc";
-
-/** One item of a search page: the stored summary and what its direction depends on. */
-export interface SummaryRow {
-  /** The search summary as UTF-8 JSON, without `latestMessageDirection` and its closing brace (a view: not to be changed). */
-  readonly openSummary: Uint8Array;
-  /** Whether the user sent the last message. */
-  readonly inbound: boolean;
-}
-
-/** Conversation numbers in one search order: all, and split by bot, status and channel (each part indexed by the column's code). */
+/** Conversation numbers in one search order: all, and split by each equality filter's value and each pair's. */
 interface OrderLists {
   readonly all: Uint32Array;
   /** Each conversation's position in `all`: sorting positions sorts conversations in this order. */
   readonly rank: Uint32Array;
-  readonly byBot: Uint32Array[];
-  readonly byStatus: Uint32Array[];
-  readonly byChannel: Uint32Array[];
-  /** Per bot and status, keyed `"<bot> <status>"`. */
-  readonly byBotStatus: Map<string, Uint32Array>;
-  /** Per bot and channel, keyed `"<bot> <channel>"`. */
-  readonly byBotChannel: Map<string, Uint32Array>;
+  /** Per equality filter (in `equalityFilters` order), a list per value, indexed by the value's code. */
+  readonly byValue: Uint32Array[][];
+  /** Per pair (in `pairedFilters` order), a list per pair of values, keyed `"<code> <code>"`. */
+  readonly byPair: Map<string, Uint32Array>[];
 }
+
+/** Where each equality filter stands in `equalityFilters`: its column, its codes and its lists. */
+const filterAt = (name: EqualityFilterName) => equalityFilters.findIndex((filter) => filter.name === name);
+/** The bot's column: its codes are the bots' numbers in load order. */
+const botFilter = filterAt("agentStageId");
+const pairs = pairedFilters.map(([first, second]) => [filterAt(first), filterAt(second)] as const);
+
+/** A column of codes: in the narrowest typed array its codes fit. */
+type Column = Uint8Array | Uint16Array | Uint32Array;
+
+/** The column in the narrowest typed array that holds `size` codes. */
+function narrowed(column: Column, size: number): Column {
+  return size <= 0x100 ? Uint8Array.from(column) : size <= 0x1_0000 ? Uint16Array.from(column) : column;
+}
+
+/** A column no search reads (the stand-in for an equality filter not sent). */
+const noColumn: Column = new Uint8Array(0);
 
 /** Conversations loaded between two pauses of a load that must not hold up other requests. */
 const loadChunk = 4096;
@@ -58,22 +42,21 @@ const loadChunk = 4096;
  * 100,000 conversations hold no export in memory. Data is replaced by loading a new `Store` and
  * swapping it in, so requests keep the old data until the new data is complete.
  */
-export class Store {
+export class Store implements SearchEngine {
   readonly #bots: StoredBot[];
   readonly #botIndex: Map<string, number>;
   readonly #ids: string[];
   readonly #idIndex: Map<string, number>;
   readonly #sessionIndex: Map<string, number>;
-  readonly #bot: Uint32Array;
-  readonly #status: Uint8Array;
-  readonly #channel: Uint32Array;
+  /** Per equality filter, each conversation's code of its value; the bot's column is the bot's number. */
+  #equal: Column[];
+  /** Per equality filter, the code of each value (the bot's: `#botIndex`). */
+  readonly #codes: Map<string, number>[];
   readonly #startedMs: Float64Array;
   readonly #latestMs: Float64Array;
   readonly #inbound: Uint8Array;
   readonly #summaries: TextArena;
-  readonly #statusCodes = new Map<string, number>();
-  readonly #channelCodes = new Map<string, number>();
-  /** Conversation numbers in each search order: all of them, and per bot, per status and per channel. */
+  /** Conversation numbers in each search order: all of them, and per equality filter's value. */
   #orders: Record<SearchOrder, OrderLists> | undefined;
   readonly #exportAt: (index: number) => ConversationExport;
 
@@ -83,9 +66,8 @@ export class Store {
     this.#ids = new Array<string>(count);
     this.#idIndex = new Map();
     this.#sessionIndex = new Map();
-    this.#bot = new Uint32Array(count);
-    this.#status = new Uint8Array(count);
-    this.#channel = new Uint32Array(count);
+    this.#equal = equalityFilters.map(() => new Uint32Array(count));
+    this.#codes = equalityFilters.map((_, at) => (at === botFilter ? this.#botIndex : new Map()));
     this.#startedMs = new Float64Array(count);
     this.#latestMs = new Float64Array(count);
     this.#inbound = new Uint8Array(count);
@@ -103,20 +85,19 @@ export class Store {
       if (index > 0 && index % loadChunk === 0) await pause();
       store.#add(index, data.conversationAt(index));
     }
+    // Each column in the narrowest array its codes fit: most hold a few values, and a scan then reads a quarter of the bytes.
+    store.#equal = store.#equal.map((column, at) => narrowed(column, store.#codes[at]!.size));
     store.#sort();
     return store;
   }
 
   #add(index: number, stored: StoredConversation): void {
-    const bot = this.#botIndex.get(stored.agentStageId);
-    if (bot === undefined) throw new Error(`Conversation ${stored.conversation.id} names no known bot (${stored.agentStageId})`);
+    if (!this.#botIndex.has(stored.agentStageId)) throw new Error(`Conversation ${stored.conversation.id} names no known bot (${stored.agentStageId})`);
     const columns = columnsOf(stored);
     this.#ids[index] = stored.conversation.id;
     this.#idIndex.set(stored.conversation.id, index);
     if (columns.sessionId !== null && !this.#sessionIndex.has(columns.sessionId)) this.#sessionIndex.set(columns.sessionId, index);
-    this.#bot[index] = bot;
-    this.#status[index] = code(this.#statusCodes, stored.conversation.status);
-    this.#channel[index] = code(this.#channelCodes, stored.conversation.channelId);
+    for (let at = 0; at < equalityFilters.length; at++) this.#equal[at]![index] = code(this.#codes[at]!, equalityFilters[at]!.valueOf(stored));
     this.#startedMs[index] = columns.startedOnMs;
     this.#latestMs[index] = columns.latestMessageOnMs;
     this.#inbound[index] = columns.latestMessageInbound ? 1 : 0;
@@ -138,11 +119,11 @@ export class Store {
       for (const index of all) (parts[column[index]!] ??= []).push(index);
       return Array.from(parts, (part) => Uint32Array.from(part ?? []));
     };
-    // A bot's conversations in one status, or on one channel: the filters a frontend combines most.
-    const pairs = (all: Uint32Array, column: ArrayLike<number>): Map<string, Uint32Array> => {
+    /** The list split by the values of two columns, each part in the list's order. */
+    const splitByPair = (all: Uint32Array, first: ArrayLike<number>, second: ArrayLike<number>): Map<string, Uint32Array> => {
       const parts = new Map<string, number[]>();
       for (const index of all) {
-        const key = `${this.#bot[index]!} ${column[index]!}`;
+        const key = `${first[index]!} ${second[index]!}`;
         let part = parts.get(key);
         if (!part) parts.set(key, (part = []));
         part.push(index);
@@ -155,8 +136,8 @@ export class Store {
       return rank;
     };
     const lists = (all: Uint32Array): OrderLists => ({
-      all, rank: rankOf(all), byBot: split(all, this.#bot), byStatus: split(all, this.#status), byChannel: split(all, this.#channel),
-      byBotStatus: pairs(all, this.#status), byBotChannel: pairs(all, this.#channel),
+      all, rank: rankOf(all), byValue: this.#equal.map((column) => split(all, column)),
+      byPair: pairs.map(([first, second]) => splitByPair(all, this.#equal[first]!, this.#equal[second]!)),
     });
     this.#orders = {
       "startedOn-desc": lists(startDesc),
@@ -172,19 +153,23 @@ export class Store {
 
   /** One page of a search, and the number of matches; each item as its stored summary. */
   search(filters: SearchFilters, order: SearchOrder, limit: number, offset: number): { total: number; items: SummaryRow[] } {
-    const bot = filters.agentStageId === undefined ? -1 : (this.#botIndex.get(filters.agentStageId) ?? -2);
-    const status = filters.status === undefined ? -1 : (this.#statusCodes.get(filters.status) ?? -2);
-    const channel = filters.channelId === undefined ? -1 : (this.#channelCodes.get(filters.channelId) ?? -2);
-    if (bot === -2 || status === -2 || channel === -2) return { total: 0, items: [] };
+    // Each equality filter's code: -1 when it is not sent; a value no conversation has matches nothing.
+    const codes = equalityFilters.map((filter, at) => {
+      const value = filters[filter.name];
+      return value === undefined ? -1 : (this.#codes[at]!.get(value) ?? -2);
+    });
+    if (codes.includes(-2)) return { total: 0, items: [] };
+    /** The equality filters sent: their columns and the codes they must hold. */
+    const sent = codes.flatMap((given, at) => (given >= 0 ? [at] : []));
+    const columns = sent.map((at) => this.#equal[at]!), wanted = sent.map((at) => codes[at]!);
     /** The shortest of an order's lists the equality filters name, and how many of those filters it covers; the scan checks the rest. */
     const shortest = (lists: OrderLists): [Uint32Array, number] => {
       const none = new Uint32Array(0);
       const options: [Uint32Array, number][] = [[lists.all, 0]];
-      if (bot >= 0) options.push([lists.byBot[bot] ?? none, 1]);
-      if (status >= 0) options.push([lists.byStatus[status] ?? none, 1]);
-      if (channel >= 0) options.push([lists.byChannel[channel] ?? none, 1]);
-      if (bot >= 0 && status >= 0) options.push([lists.byBotStatus.get(`${bot} ${status}`) ?? none, 2]);
-      if (bot >= 0 && channel >= 0) options.push([lists.byBotChannel.get(`${bot} ${channel}`) ?? none, 2]);
+      for (const at of sent) options.push([lists.byValue[at]![codes[at]!] ?? none, 1]);
+      pairs.forEach(([first, second], pair) => {
+        if (codes[first]! >= 0 && codes[second]! >= 0) options.push([lists.byPair[pair]!.get(`${codes[first]!} ${codes[second]!}`) ?? none, 2]);
+      });
       return options.reduce((best, option) => (option[0].length < best[0].length || (option[0].length === best[0].length && option[1] > best[1]) ? option : best));
     };
     const [candidates, covered] = shortest(this.#orders![order]);
@@ -192,18 +177,22 @@ export class Store {
     const shift = filters.toInclusive ? 0 : 1;
     const starts: Range = [filters.startFrom ?? -Infinity, filters.startTo === undefined ? Infinity : filters.startTo - shift];
     const lasts: Range = [filters.latestMessageFrom ?? -Infinity, filters.latestMessageTo === undefined ? Infinity : filters.latestMessageTo - shift];
-    const bots = this.#bot, statuses = this.#status, channels = this.#channel, started = this.#startedMs, latest = this.#latestMs;
+    const started = this.#startedMs, latest = this.#latestMs;
     const [startFrom, startTo] = starts, [latestFrom, latestTo] = lasts;
+    // The scan's inner test: the first three equality filters sent one term each, in one expression, then any
+    // further ones (a loop over every filter made filtered searches half again slower).
+    const count = columns.length, [one = noColumn, two = noColumn, three = noColumn] = columns, [want1 = 0, want2 = 0, want3 = 0] = wanted;
+    const further = (index: number) => columns.every((column, filter) => filter < 3 || column[index] === wanted[filter]);
     const matches = (index: number) =>
-      (bot < 0 || bots[index] === bot) && (status < 0 || statuses[index] === status) && (channel < 0 || channels[index] === channel) &&
-      started[index]! >= startFrom && started[index]! <= startTo && latest[index]! >= latestFrom && latest[index]! <= latestTo;
+      (count < 1 || one[index] === want1) && (count < 2 || two[index] === want2) && (count < 3 || three[index] === want3) &&
+      started[index]! >= startFrom && started[index]! <= startTo && latest[index]! >= latestFrom && latest[index]! <= latestTo && (count < 4 || further(index));
     // The instant the order sorts by: a range of it is one run of the list, found by bisection, not by scanning.
     const [sorted, sortedRange, other, otherRange, otherOrder] = order === "latestMessageOn-desc"
       ? [latest, lasts, started, starts, "startedOn-desc" as const]
       : [started, starts, latest, lasts, "latestMessageOn-desc" as const];
     const [first, end] = runOf(candidates, sorted, sortedRange, order !== "startedOn-asc");
     const otherBounded = otherRange[0] > -Infinity || otherRange[1] < Infinity;
-    const equalities = [bot, status, channel].filter((code) => code >= 0).length;
+    const equalities = sent.length;
     if (equalities <= covered && !otherBounded) {
       // The run is exactly the matches: the page is read off it.
       const items: SummaryRow[] = [];
@@ -262,7 +251,7 @@ export class Store {
   /** Every bot in load order, with its triggers' identifiers and its number of conversations. */
   bots(): { agentStageId: string; externalEventIds: string[]; conversations: number }[] {
     const counts = new Array<number>(this.#bots.length).fill(0);
-    for (const bot of this.#bot) counts[bot]! += 1;
+    for (const bot of this.#equal[botFilter]!) counts[bot]! += 1;
     return this.#bots.map((bot, index) => ({ agentStageId: bot.agentStageId, externalEventIds: bot.triggers.map((trigger) => trigger.externalEventId), conversations: counts[index]! }));
   }
 
@@ -281,7 +270,7 @@ export class Store {
   /** A conversation's identifier and bot, by conversation identifier or by platform session identifier (the first loaded). */
   findConversation(by: "id" | "sessionId", value: string): { id: string; agentStageId: string } | undefined {
     const index = (by === "id" ? this.#idIndex : this.#sessionIndex).get(value);
-    return index === undefined ? undefined : { id: this.#ids[index]!, agentStageId: this.#bots[this.#bot[index]!]!.agentStageId };
+    return index === undefined ? undefined : { id: this.#ids[index]!, agentStageId: this.#bots[this.#equal[botFilter]![index]!]!.agentStageId };
   }
 
   /** A conversation as the export model (a copy), or `undefined`. */

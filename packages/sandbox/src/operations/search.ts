@@ -3,6 +3,7 @@ import type { ConversationPage } from "@bot-conversation/types";
 import { refusal, type SandboxContext } from "../http/context.ts";
 import { operationParameters, serviceDescription, serviceEnum } from "../description.ts";
 import { queryChecker } from "../http/request.ts";
+import { equalityFilters, type EqualityFilterName } from "../engine/filters.ts";
 import { pageBody } from "../engine/summary.ts";
 
 const checkQuery = queryChecker(operationParameters(serviceDescription, "searchConversations"));
@@ -35,9 +36,7 @@ export function searchConversations(context: SandboxContext, searchParams: URLSe
   const offset = (pageIndex - options.pageBase) * pageSize;
   const { total, items: found } = context.store().search(
     {
-      agentStageId: query["agentStageId"] as string | undefined,
-      status: query["status"] as string | undefined,
-      channelId: query["channelId"] as string | undefined,
+      ...(Object.fromEntries(equalityFilters.map((filter) => [filter.name, query[filter.name]])) as Record<EqualityFilterName, string | undefined>),
       startFrom: date("startFromDate"),
       startTo: date("startToDate"),
       latestMessageFrom: date("latestMessageFromDate"),
