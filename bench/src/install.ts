@@ -46,7 +46,7 @@ async function timeToFirstRequest(command: string, args: string[], cwd: string):
 export async function installToFirstRequest(): Promise<Section> {
   const scratch = await mkdtemp(join(tmpdir(), "bench-install-"));
   try {
-    const baselineMs = await timeToFirstRequest(process.execPath, [join(workspaceRoot, "apps/sandbox/dist/bin.js"), "--port", "0"], workspaceRoot);
+    const baselineMs = await timeToFirstRequest(process.execPath, [join(workspaceRoot, "packages/sandbox/dist/bin.js"), "--port", "0"], workspaceRoot);
     await run("pnpm", [...packages.flatMap((name) => ["--filter", name]), "pack", "--pack-destination", join(scratch, "packs")], { cwd: workspaceRoot });
     const tarballs = (await readdir(join(scratch, "packs"))).map((name) => join(scratch, "packs", name));
     const app = join(scratch, "app");

@@ -8,7 +8,7 @@ import { applyContentSecurityPolicy, useLocalViewer } from "./site.ts";
 import { servedViewer } from "./viewer.ts";
 
 /**
- * Builds the page of the sandbox's control API (`/_sandbox/`, `apps/sandbox/openapi/sandbox-control.yaml`,
+ * Builds the page of the sandbox's control API (`/_sandbox/`, `packages/sandbox/openapi/sandbox-control.yaml`,
  * the `sandbox-control@v1` entry of `redocly.yaml`): a page of its own, since it is not part of the
  * service, made the same way as the main reference (same template, local viewer, same policy). Its
  * own links become its hash routes (`#/faults`), so opened in a new tab they show this page at that

@@ -1,11 +1,11 @@
 /**
- * The client end to end against the sandbox (`apps/sandbox`): the service's rules over real data,
+ * The client end to end against the sandbox (`packages/sandbox`): the service's rules over real data,
  * on a real HTTP server on 127.0.0.1. The sandbox is imported by path rather than as a dependency,
  * because it depends on this client (its payload check is `validateEventPayload`); turbo builds it
  * before these tests (`packages/client/turbo.json`).
  */
 import { afterAll, describe, expect, test } from "vitest";
-import { startSandboxServer, type RunningSandbox, type SandboxOptions } from "../../../apps/sandbox/src/index.ts";
+import { startSandboxServer, type RunningSandbox, type SandboxOptions } from "../../sandbox/src/index.ts";
 import {
   AuthenticationError,
   createBotConversationClient,

@@ -9,7 +9,7 @@ export const packageDirectories: Record<(typeof publicPackages)[number], string>
   "@bot-conversation/types": "packages/types",
   "@bot-conversation/client": "packages/client",
   "@bot-conversation/query": "packages/query",
-  "@bot-conversation/sandbox": "apps/sandbox",
+  "@bot-conversation/sandbox": "packages/sandbox",
   "@bot-conversation/conformance": "packages/conformance",
   "@bot-conversation/cli": "packages/cli",
 };

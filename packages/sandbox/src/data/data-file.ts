@@ -1,0 +1,331 @@
+import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from "node:fs";
+import { dirname } from "node:path";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { fixtureDefects } from "./fixture.ts";
+import type { FiredEventRecord, FiredEventsFilter, FiredEventsPage, FiredEventsStore, KeptState } from "./fired-events.ts";
+import { sandboxStates, type DataSource } from "../model.ts";
+import { maxConversations } from "./source.ts";
+
+/** Layout version of a `--data` file (SQLite's `user_version`); a file of another layout is refused, naming both. */
+export const dataLayout = 5;
+
+/** SQLite's `application_id` of a sandbox database ("BCsb"): another program's SQLite file is told apart by it. */
+const applicationId = 0x4243_7362;
+
+/**
+ * The schema of layout 5. STRICT tables and CHECK constraints hold every row to its shape, so a file whose
+ * schema is exactly this one holds only rows of these shapes; the source is checked when it is read.
+ */
+const schema = `
+  CREATE TABLE source (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    source TEXT NOT NULL CHECK (json_valid(source))
+  ) STRICT;
+  CREATE TABLE events (
+    sequence INTEGER PRIMARY KEY,
+    received_at TEXT NOT NULL,
+    sent_conversation_id TEXT,
+    sent_external_conversation_id TEXT,
+    external_event_id TEXT NOT NULL,
+    payload TEXT CHECK (payload IS NULL OR (json_valid(payload) AND json_type(payload) = 'object')),
+    conversation_id TEXT NOT NULL
+  ) STRICT;
+`;
+
+/** The first bytes of every SQLite database file. */
+const sqliteHeader = "SQLite format 3\u0000";
+
+/** A `--data` file could not be used: the message is one line naming the file and the first problem. */
+export class DataFileError extends Error {
+  override name = "DataFileError";
+}
+
+/** What a path names when it is not a regular file, for the refusal. */
+function kindOf(stats: Stats): string | undefined {
+  if (stats.isSymbolicLink()) return "a symbolic link (give the file it points to)";
+  if (stats.isDirectory()) return "a directory";
+  if (stats.isFIFO()) return "a FIFO (named pipe)";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isCharacterDevice()) return "a character device";
+  if (stats.isBlockDevice()) return "a block device";
+  return stats.isFile() ? undefined : "not a regular file";
+}
+
+/**
+ * Checks what `--data` names before anything opens it: a regular file (never a device, FIFO, socket,
+ * directory or symbolic link, which are refused without being opened), readable and writable by this
+ * process, in a folder it can write (SQLite keeps its write-ahead log beside the file). Returns whether
+ * the file holds anything yet.
+ */
+function checkPath(path: string): { empty: boolean } {
+  const refuse = (problem: string): never => {
+    throw new DataFileError(`--data ${path}: ${problem}`);
+  };
+  let stats: Stats | undefined;
+  try {
+    stats = lstatSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") refuse(`cannot be read (${(error as NodeJS.ErrnoException).code})`);
+  }
+  const writable = (target: string, what: string) => {
+    try {
+      accessSync(target, constants.R_OK | constants.W_OK);
+    } catch (error) {
+      refuse(`${what} cannot be written by this process (${(error as NodeJS.ErrnoException).code}); give a file it can write`);
+    }
+  };
+  writable(dirname(path), stats ? "its folder (where SQLite keeps the file's write-ahead log)" : "its folder");
+  if (!stats) return { empty: true };
+  const kind = kindOf(stats);
+  if (kind) refuse(`is ${kind}, not a regular file; give the path of a sandbox data file (a new one is created)`);
+  writable(path, "the file");
+  if (stats.size === 0) return { empty: true };
+  // Opened without following a link and without blocking, then checked again: the path may have changed since.
+  const descriptor = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(descriptor).isFile()) refuse("is no longer a regular file");
+    const head = Buffer.alloc(100);
+    const read = readSync(descriptor, head, 0, head.length, 0);
+    const text = head.subarray(0, read).toString("latin1");
+    if (text.startsWith(sqliteHeader)) return { empty: false };
+    if (/^\{"bot-conversation-sandbox":\s*4\b/.test(text)) {
+      refuse(`is a data file of layout 4 (JSON lines), which this sandbox no longer reads (expected layout ${dataLayout}, a SQLite database); start with a new --data file (its events stay readable in it, one JSON object per line)`);
+    }
+    return refuse(`is not a sandbox data file: it does not start with SQLite's header ("SQLite format 3")`);
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/** Runs `work` inside one transaction: committed when it returns, rolled back when it throws. */
+function transaction<T>(database: DatabaseSync, work: () => T): T {
+  database.exec("BEGIN IMMEDIATE");
+  try {
+    const result = work();
+    database.exec("COMMIT");
+    return result;
+  } catch (error) {
+    database.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+/** The schema's tables and indexes as SQLite lists them, to compare a file's with layout 5's. */
+function schemaOf(database: DatabaseSync): string {
+  return JSON.stringify(database.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name").all());
+}
+
+let expectedSchema: string | undefined;
+
+/** Layout 5's schema as SQLite lists it, from an empty database in memory. */
+function layoutSchema(): string {
+  if (expectedSchema === undefined) {
+    const memory = new DatabaseSync(":memory:");
+    memory.exec(schema);
+    expectedSchema = schemaOf(memory);
+    memory.close();
+  }
+  return expectedSchema;
+}
+
+/** The first problem of a data source read from a file, with the checks of `POST /_sandbox/reset` and `PUT /_sandbox/fixture`, or `undefined`. */
+function sourceProblem(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return "the source is not an object";
+  const source = value as Record<string, unknown>;
+  if ("fixture" in source) {
+    if (Object.keys(source).length !== 1) return "the source has a fixture and other fields";
+    const [first] = fixtureDefects(source["fixture"]);
+    return first ? `the fixture: ${first.path.replace(/^\$/, "$.fixture")}: ${first.message}` : undefined;
+  }
+  const extra = Object.keys(source).find((key) => !["seed", "conversations", "state"].includes(key));
+  if (extra !== undefined) return `the source has an unknown field ${JSON.stringify(extra)}`;
+  if (typeof source["seed"] !== "string") return `the source's seed must be a string; got ${JSON.stringify(source["seed"] ?? null)}`;
+  const count = source["conversations"];
+  if (!(typeof count === "number" && Number.isInteger(count) && count >= 0 && count <= maxConversations)) return `the source's conversations must be an integer from 0 to ${maxConversations}; got ${JSON.stringify(count ?? null)}`;
+  if (source["state"] !== undefined && !(sandboxStates as readonly unknown[]).includes(source["state"])) return `the source's state must be one of ${sandboxStates.join(", ")}; got ${JSON.stringify(source["state"])}`;
+  return undefined;
+}
+
+/** The first problem SQLite's `quick_check` finds, or `undefined` for a whole file. */
+function damageOf(database: DatabaseSync): string | undefined {
+  try {
+    const [first] = database.prepare("PRAGMA quick_check(1)").all() as { quick_check: string }[];
+    // Its answer may span lines ("*** in database main ***", then the page): one line is kept.
+    return first?.quick_check === "ok" ? undefined : (first?.quick_check ?? "no answer").replace("*** in database main ***", "").replace(/\s+/g, " ").trim();
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** A row of the events table. */
+interface EventRow {
+  sequence: number;
+  received_at: string;
+  sent_conversation_id: string | null;
+  sent_external_conversation_id: string | null;
+  external_event_id: string;
+  payload: string | null;
+  conversation_id: string;
+}
+
+/** The fired events in the database: each recorded in its own transaction, committed before the fire is answered. */
+class DatabaseFiredEvents implements FiredEventsStore {
+  readonly #database: DatabaseSync;
+  readonly #insert: StatementSync;
+  readonly #select: StatementSync;
+  /** The last sequence number given: numbers go on across a clear while the sandbox runs (no AUTOINCREMENT, whose bookkeeping doubled each fire's write). */
+  #last: number;
+
+  constructor(database: DatabaseSync) {
+    this.#database = database;
+    this.#insert = database.prepare(
+      "INSERT INTO events (sequence, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.#last = (database.prepare("SELECT coalesce(max(sequence), 0) AS last FROM events").get() as { last: number }).last;
+    this.#select = database.prepare(
+      `SELECT * FROM events WHERE sequence > :after AND (:conversationId IS NULL OR conversation_id = :conversationId)
+         AND (:externalEventId IS NULL OR external_event_id = :externalEventId) ORDER BY sequence LIMIT :limit`,
+    );
+  }
+
+  record(event: FiredEventRecord): void {
+    // One statement outside a transaction is its own transaction: committed (in the write-ahead log) when it returns.
+    this.#insert.run(this.#last + 1, event.receivedAt, event.sent.conversationId, event.sent.externalConversationId, event.externalEventId,
+      event.externalEventPayload === null ? null : JSON.stringify(event.externalEventPayload), event.conversationId);
+    this.#last++;
+  }
+
+  page(filter: FiredEventsFilter, after: number, limit: number): FiredEventsPage {
+    const rows = this.#select.all({ after, conversationId: filter.conversationId ?? null, externalEventId: filter.externalEventId ?? null, limit: limit + 1 }) as unknown as EventRow[];
+    const events = rows.slice(0, limit).map((row): FiredEventRecord => ({
+      receivedAt: row.received_at,
+      sent: { conversationId: row.sent_conversation_id, externalConversationId: row.sent_external_conversation_id },
+      externalEventId: row.external_event_id,
+      externalEventPayload: row.payload === null ? null : (JSON.parse(row.payload) as Record<string, unknown>),
+      conversationId: row.conversation_id,
+    }));
+    return { events, next: rows.length > limit ? rows[limit - 1]!.sequence : undefined };
+  }
+
+  clear(): void {
+    this.#database.exec("DELETE FROM events");
+    giveSpaceBack(this.#database);
+  }
+}
+
+/** After rows are deleted: the free pages are cut off the file, and the write-ahead log is emptied. */
+function giveSpaceBack(database: DatabaseSync): void {
+  database.exec("PRAGMA incremental_vacuum");
+  database.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+}
+
+/**
+ * Opens a `--data` file: a SQLite database (through `node:sqlite`) in WAL mode, held with an exclusive
+ * lock for as long as the sandbox runs, so a second sandbox on the same file is refused. A file that holds
+ * data gives its source; a new (or empty) file is given `first` (in the transaction that creates its
+ * tables). Returns the source and what keeps the state in the file. Every refusal is a `DataFileError` of
+ * one line naming the file and the first problem.
+ */
+export function openDataFile(path: string, first: () => DataSource): { source: DataSource; kept: KeptState } {
+  const { empty } = checkPath(path);
+  const refuse = (problem: string): never => {
+    throw new DataFileError(`--data ${path}: ${problem}`);
+  };
+  let database: DatabaseSync;
+  try {
+    database = new DatabaseSync(path, { timeout: 0 });
+  } catch (error) {
+    return refuse(`cannot be opened as a database (${(error as Error).message})`);
+  }
+  try {
+    const inUse = (error: unknown) => {
+      const message = (error as Error).message;
+      return refuse(/locked|busy/i.test(message) ? "is in use by another sandbox (or another program): one sandbox per --data file" : `is not a sandbox data file: ${message}`);
+    };
+    let version: { id: number; layout: number };
+    let tables: string[];
+    try {
+      // Held from the first read until the sandbox closes the file: no other process writes it meanwhile.
+      database.exec("PRAGMA locking_mode = EXCLUSIVE");
+      version = {
+        id: (database.prepare("PRAGMA application_id").get() as { application_id: number }).application_id,
+        layout: (database.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
+      };
+      tables = (database.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((row) => row.name);
+    } catch (error) {
+      return inUse(error);
+    }
+    // Every check reads: a file that is refused is left exactly as it was.
+    const fresh = empty || (tables.length === 0 && version.id === 0 && version.layout === 0);
+    if (!fresh) {
+      if (version.id !== applicationId) {
+        // Sandboxes before layout 4 kept a SQLite database of their own, without an application id.
+        if (version.layout >= 1 && version.layout <= 3 && tables.includes("conversations")) refuse(`holds a sandbox database of another layout (version ${version.layout}, expected ${dataLayout}); start with a new --data file`);
+        refuse(`is a SQLite database of another program (application_id ${version.id}, tables: ${tables.join(", ") || "none"}), not a sandbox data file`);
+      }
+      if (version.layout !== dataLayout) refuse(`holds a sandbox database of another layout (version ${version.layout}, expected ${dataLayout}); start with a new --data file`);
+      if (schemaOf(database) !== layoutSchema()) refuse(`holds a sandbox database of layout ${dataLayout} whose tables were changed (their schema is not the sandbox's)`);
+      // Every page read once (0.2 s for 1,000,000 events): a damaged file is refused now, not answered with 500s later.
+      const damage = damageOf(database);
+      if (damage) refuse(`is damaged (SQLite's quick_check: ${damage}); start with a new --data file`);
+    }
+    try {
+      // Set before the first table and before WAL mode: deleted rows' pages can then be cut off the file.
+      if (fresh) database.exec("PRAGMA auto_vacuum = INCREMENTAL");
+      database.exec("PRAGMA journal_mode = WAL");
+    } catch (error) {
+      inUse(error);
+    }
+    let source: DataSource | undefined;
+    try {
+      // A commit appends to the write-ahead log without fsync; a checkpoint (which does fsync) comes every
+      // 10,000 pages of log (40 MiB at most) rather than SQLite's 1,000: it made two thirds of a fire's cost.
+      database.exec("PRAGMA synchronous = NORMAL");
+      database.exec("PRAGMA wal_autocheckpoint = 10000");
+      if (fresh) {
+        transaction(database, () => {
+          database.exec(schema);
+          database.exec(`PRAGMA application_id = ${applicationId}`);
+          database.exec(`PRAGMA user_version = ${dataLayout}`);
+          source = first();
+          database.prepare("INSERT INTO source (id, source) VALUES (1, ?)").run(JSON.stringify(source));
+        });
+      } else {
+        // A write at start: a file this process may not write (a read-only mount) is refused now, not at the first fire.
+        transaction(database, () => undefined);
+      }
+    } catch (error) {
+      refuse(`cannot be written (${(error as Error).message})`);
+    }
+    if (!fresh) {
+      const rows = database.prepare("SELECT source FROM source").all() as { source: string }[];
+      if (rows.length !== 1) refuse("holds no data source (the table source is empty)");
+      const value = JSON.parse(rows[0]!.source) as unknown;
+      const problem = sourceProblem(value);
+      if (problem) refuse(`is not a sandbox data file: ${problem}`);
+      source = value as DataSource;
+    }
+    const fired = new DatabaseFiredEvents(database);
+    const setSource = database.prepare("INSERT OR REPLACE INTO source (id, source) VALUES (1, ?)");
+    const replaced = (next: DataSource) => {
+      transaction(database, () => {
+        database.exec("DELETE FROM events");
+        setSource.run(JSON.stringify(next));
+      });
+      giveSpaceBack(database);
+    };
+    return {
+      source: source!,
+      kept: {
+        fired,
+        replaced,
+        close: () => {
+          if (database.isOpen) database.close();
+        },
+      },
+    };
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,11 @@
+import { readFile } from "node:fs/promises";
+import type { Fixture } from "../model.ts";
+import { checkFixture, FixtureError } from "./fixture.ts";
+import { parseJson } from "../json.ts";
+
+/** Reads a fixture from a JSON file and checks it; a file that is not JSON is a `FixtureError` at `$`. */
+export async function readFixture(path: string): Promise<Fixture> {
+  const parsed = parseJson(await readFile(path, "utf8"), path);
+  if (!parsed.ok) throw new FixtureError(parsed.defects.map((defect) => ({ ...defect, message: `${path} ${defect.message}` })));
+  return checkFixture(parsed.value);
+}

@@ -1,0 +1,61 @@
+/** What a search asks and answers, and the table of its equality filters: shared by the store, the plain engine and the operation. */
+import type { StoredConversation } from "../model.ts";
+
+/** An equality filter of the search: the query parameter it is sent as, and the value a conversation has for it. */
+export interface EqualityFilter {
+  /** The query parameter, and the field of `SearchFilters`. */
+  readonly name: string;
+  /** The conversation's value, compared with the one sent (exactly: `statusCase` is applied before). */
+  readonly valueOf: (stored: StoredConversation) => string;
+}
+
+/**
+ * Every equality filter of a search. This table drives each of them everywhere: the operation reads the
+ * parameter, the store keeps a column of codes and a list per value in each order, picks the shortest
+ * list the filters sent name, matches and counts the rest, and the plain engine matches them. Adding a
+ * filter is one entry here (the description lists the parameter).
+ */
+export const equalityFilters = [
+  { name: "agentStageId", valueOf: (stored: StoredConversation) => stored.agentStageId },
+  { name: "status", valueOf: (stored: StoredConversation) => stored.conversation.status },
+  { name: "channelId", valueOf: (stored: StoredConversation) => stored.conversation.channelId },
+] as const satisfies readonly EqualityFilter[];
+
+/** The name of an equality filter. */
+export type EqualityFilterName = (typeof equalityFilters)[number]["name"];
+
+/**
+ * Pairs of equality filters with lists of their own in each order, for a search that sends both: a bot's
+ * conversations in one status, or on one channel, the filters a frontend combines most.
+ */
+export const pairedFilters: readonly (readonly [EqualityFilterName, EqualityFilterName])[] = [["agentStageId", "status"], ["agentStageId", "channelId"]];
+
+/** Filters of a search, already checked: each equality filter's value as sent; dates as epoch milliseconds. */
+export interface SearchFilters extends Readonly<Partial<Record<EqualityFilterName, string | undefined>>> {
+  /** Earliest start (inclusive). */
+  readonly startFrom?: number | undefined;
+  /** Latest start. */
+  readonly startTo?: number | undefined;
+  /** Earliest last message (inclusive). */
+  readonly latestMessageFrom?: number | undefined;
+  /** Latest last message. */
+  readonly latestMessageTo?: number | undefined;
+  /** Whether the `...To` bounds include their instant. */
+  readonly toInclusive: boolean;
+}
+
+/** The orders a search can sort by (the `order` switch). Ties follow the load order in the direction of the sort. */
+export type SearchOrder = "startedOn-desc" | "startedOn-asc" | "latestMessageOn-desc";
+
+/** One item of a search page: the stored summary and what its direction depends on. */
+export interface SummaryRow {
+  /** The search summary as UTF-8 JSON, without `latestMessageDirection` and its closing brace (a view: not to be changed). */
+  readonly openSummary: Uint8Array;
+  /** Whether the user sent the last message. */
+  readonly inbound: boolean;
+}
+
+/** A search engine: one page of the conversations matching every filter, in the order asked, and the number of matches. */
+export interface SearchEngine {
+  search(filters: SearchFilters, order: SearchOrder, limit: number, offset: number): { total: number; items: SummaryRow[] };
+}

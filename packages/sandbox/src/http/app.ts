@@ -1,0 +1,178 @@
+import { Hono, type Context } from "hono";
+import { cors } from "hono/cors";
+import type { SandboxContext } from "./context.ts";
+import type { Delay, Latency } from "../options.ts";
+import { controlRoutes } from "./control.ts";
+import type { Fault, OperationId } from "./faults.ts";
+import { Random } from "../data/random.ts";
+import { bodyForJournal, refusedBodyNote } from "./journal.ts";
+import { controlGuard } from "./guard.ts";
+import { fireExternalEvent } from "../operations/fire.ts";
+import { problemResponse } from "./problem.ts";
+import { queryOf } from "./request.ts";
+import { searchConversations } from "../operations/search.ts";
+import { listExternalEventTriggers } from "../operations/triggers.ts";
+
+/** A route's handler, given the request's Hono context. */
+type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
+
+/**
+ * What the server may hand the app with a request (Node's raw header list, for the journal), and what
+ * the routes tell the journal: the operation a request was routed to.
+ */
+export type AppEnv = { Bindings: { rawHeaders?: readonly string[]; network?: boolean }; Variables: { operationId: OperationId } };
+
+/**
+ * The sandbox as one Web-standard application: the service's three operations and the control API,
+ * every route behind the `X-Token` check. `app.fetch(request)` is the whole server.
+ */
+export function createApp(context: SandboxContext): Hono<AppEnv> {
+  const { options } = context;
+  const tokens = new Set(options.tokens);
+  const app = new Hono<AppEnv>();
+  const latencyDraws = new Random(`${options.seed}\u0000latency`, 0);
+  /** Whether the request carries an accepted token (compared, never logged or echoed). */
+  const hasToken = (c: Context<AppEnv>) => tokens.has(c.req.header("x-token") ?? "");
+
+  // The request journal: every request but the control API's own and browsers' preflights, recorded once answered.
+  // What it keeps is turned into records only when read, so a request pays for a few fields, not for copies.
+  app.use(async (c, next) => {
+    if (c.req.path.startsWith("/_sandbox/") || c.req.method === "OPTIONS") return next();
+    const receivedAt = Date.now();
+    const started = performance.now();
+    // A GET has no body: reading `body` would make the server build a whole Request for nothing. The body of
+    // a request the token check refuses is never read, so a flood of them holds no memory; another body is
+    // kept as the route read it (no copy of the stream).
+    const hasBody = c.req.method !== "GET" && c.req.method !== "HEAD" && hasContent(c.req.raw);
+    const authorized = hasToken(c);
+    await next();
+    const durationMs = performance.now() - started;
+    context.requests.add({
+      receivedAt, method: c.req.method, url: c.req.url, path: c.req.path, headers: (c.env as AppEnv["Bindings"] | undefined)?.rawHeaders ?? c.req.raw.headers,
+      body: !hasBody ? null : authorized ? await bodyForJournal(c.req.raw) : { note: refusedBodyNote }, status: c.res.status, durationMs,
+    }, c.get("operationId"));
+  });
+
+  // Browser frontends call the sandbox from their own origin, as they call the mock; a preflight carries no token.
+  // Like the mock (Prism), every header a preflight asks for is allowed (`allowHeaders` unset reflects them);
+  // the methods are those the path answers, and the headers the client reads are exposed.
+  // Only requests with an Origin (browsers') get the CORS headers: adding headers to a finished response copies it.
+  const allowBrowsers = cors({
+    origin: (origin) => origin,
+    allowMethods: (_origin, c) => methodsOf(new URL(c.req.url).pathname),
+    exposeHeaders: ["Retry-After", "X-Request-Id", "Allow", "Location"],
+    maxAge: 600,
+  });
+  // Over HTTP, the control API answers only loopback Host names and origins, and those the user listed (see `guard.ts`).
+  const guard = controlGuard(options);
+  /** A preflight answered by CORS, with Private Network Access allowed when asked: for the service's operations from any origin, for the control API once the guard let it through. */
+  const allowBrowsersPrivately = async (c: Context<AppEnv>, next: () => Promise<void>) => {
+    const answer = await allowBrowsers(c, next);
+    if (c.req.method === "OPTIONS" && c.req.header("access-control-request-private-network") === "true" && answer instanceof Response) {
+      answer.headers.set("access-control-allow-private-network", "true");
+    }
+    return answer;
+  };
+  app.use((c, next) => {
+    if ((c.env as AppEnv["Bindings"] | undefined)?.network && c.req.path.startsWith("/_sandbox/")) {
+      const refused = guard(c.req.header("host"), c.req.header("origin"));
+      if (refused) return Promise.resolve(problemResponse(options.errorMediaType, 403, refused));
+    }
+    return c.req.header("origin") === undefined ? next() : allowBrowsersPrivately(c, next);
+  });
+  app.use(async (c, next) => {
+    // The token is compared, never logged or echoed.
+    if (!hasToken(c)) {
+      return problemResponse(options.errorMediaType, 401, "Authorization failed. Check the X-Token header.");
+    }
+    await next();
+  });
+
+  /** An armed fault applied to a request of the operation: a time-out, a delay, then its status or the operation's answer. */
+  const faulted = async (c: Context<AppEnv>, operationId: OperationId, fault: Fault, handler: Handler): Promise<Response> => {
+    if (fault.timeout) {
+      // Never answered: the request waits until its client gives up (or the server stops).
+      await new Promise((resolve) => c.req.raw.signal.addEventListener("abort", resolve, { once: true }));
+      return new Response(null, { status: 504 });
+    }
+    if (fault.delayMs > 0) await sleep(fault.delayMs, c.req.raw.signal);
+    if (fault.status >= 300) {
+      const headers: Record<string, string> = fault.retryAfter === undefined ? {} : { "retry-after": String(fault.retryAfter) };
+      return problemResponse(options.errorMediaType, fault.status, `Fault injected by the sandbox for ${operationId}.`, undefined, headers);
+    }
+    return handler(c);
+  };
+
+  /** Applies the latency option and the first armed fault of the operation, if any, before the operation itself. */
+  const withFaults = (operationId: OperationId, handler: Handler): Handler => (c) => {
+    c.set("operationId", operationId);
+    const answer = () => {
+      const fault = context.faults.take(operationId);
+      return fault ? faulted(c, operationId, fault, handler) : handler(c);
+    };
+    const latency = latencyOf(options.latency, operationId, latencyDraws);
+    // Most requests wait for nothing: they are answered at once, without a promise of their own.
+    return latency > 0 ? sleep(latency, c.req.raw.signal).then(answer) : answer();
+  };
+
+  const route = (method: "GET" | "POST", path: string, operationId: OperationId, handler: Handler) => {
+    app.on(method, path, withFaults(operationId, handler));
+  };
+  route("GET", "/api/v2/channels/conversations", "searchConversations", (c) => searchConversations(context, queryOf(c.req.url)));
+  route("GET", "/api/v1/runtime/simple/external/events/:agentStageId", "listExternalEventTriggers", (c) =>
+    listExternalEventTriggers(context, c.req.param("agentStageId") ?? "", queryOf(c.req.url)),
+  );
+  route("POST", "/api/v1/runtime/simple/external/events", "fireExternalEvent", (c) => fireExternalEvent(context, c.req.raw));
+  app.route("/_sandbox", controlRoutes(context));
+
+  /** The methods a path answers (HEAD wherever GET is), read from the routes above: one table for CORS and 405s. */
+  const patterns = app.routes.filter((entry) => entry.method !== "ALL").map((entry) => ({ method: entry.method, pattern: new RegExp(`^${entry.path.replace(/:[^/]+/g, "[^/]+")}$`) }));
+  function methodsOf(pathname: string): string[] {
+    const methods = new Set(patterns.filter((entry) => entry.pattern.test(pathname)).map((entry) => entry.method));
+    if (methods.has("GET")) methods.add("HEAD");
+    return [...methods];
+  }
+  // A known path asked with another method: 405 naming the path as sent, with `Allow`.
+  app.all("*", (c) => {
+    const { pathname } = new URL(c.req.url);
+    const allowed = methodsOf(pathname);
+    if (allowed.length === 0) return c.notFound();
+    return problemResponse(options.errorMediaType, 405, `${pathname} accepts ${allowed.join(", ")} only; got ${c.req.method}.`, undefined, { allow: allowed.join(", ") });
+  });
+
+  app.notFound((c) => problemResponse(options.errorMediaType, 404, `No route ${c.req.method} ${new URL(c.req.url).pathname}.`));
+  app.onError((error) => {
+    // Only the error itself is logged: never the request's headers, so never a token.
+    console.error("sandbox: internal error:", error);
+    return problemResponse(options.errorMediaType, 500, "Internal error of the sandbox.");
+  });
+  return app;
+}
+
+/**
+ * Whether a request has a body, read from its headers where it has them: reading `body` of the server's
+ * request builds a stream, and the server then reads the body through it rather than in one call.
+ */
+function hasContent(request: Request): boolean {
+  const length = request.headers.get("content-length");
+  if (length !== null) return length !== "0";
+  return request.headers.has("transfer-encoding") || request.body !== null;
+}
+
+/** The wait the latency option gives an operation: fixed, or drawn from its range. */
+function latencyOf(latency: Latency, operationId: OperationId, draws: Random): number {
+  const delay: Delay | undefined = typeof latency === "number" || "min" in latency ? latency : latency[operationId];
+  if (delay === undefined) return 0;
+  return typeof delay === "number" ? delay : draws.int(delay.min, delay.max);
+}
+
+/** Waits `ms` milliseconds, or less when the request is aborted (the client gave up). */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}

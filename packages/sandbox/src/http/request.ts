@@ -1,0 +1,145 @@
+import { serviceChecker, type Checker, type Defect, type ParameterDescription, type SchemaObject } from "../description.ts";
+import { parseJson, type Checked } from "../json.ts";
+
+
+/** How to read the query string of an operation. */
+export interface QueryRules {
+  /** Reject parameters the description does not list (the `unknownParameters` switch). */
+  readonly rejectUnknown: boolean;
+  /** Turns a value into the form the schema checks, e.g. `active` into `Active` when `status` ignores case. */
+  readonly normalize?: (name: string, value: string) => string;
+}
+
+/**
+ * The query of an absolute URL as a request carries it, as `new URL(url).searchParams` reads it,
+ * without parsing the rest of the URL (most of a search's time went to parsing URLs it had already).
+ */
+export function queryOf(url: string): URLSearchParams {
+  const hash = url.indexOf("#");
+  const end = hash < 0 ? url.length : hash;
+  const start = url.indexOf("?");
+  // From the `?` on: the constructor drops one leading `?`, so a query that itself starts with `?` keeps it.
+  return new URLSearchParams(start < 0 || start > end ? "" : url.slice(start, end));
+}
+
+/** The query parameters of an operation, each checked by its schema from the description (compiled once). */
+export function queryChecker(parameters: readonly ParameterDescription[], compile: (schema: SchemaObject) => Checker = serviceChecker) {
+  const query = parameters.filter((parameter) => parameter.in === "query");
+  const checkers = new Map<string, Checker>(query.map((parameter) => [parameter.name, compile(parameter.schema)]));
+  const names = new Set(query.map((parameter) => parameter.name));
+
+  /** Every listed parameter that was sent, as its schema's type; or every defect, each naming its parameter. */
+  return (searchParams: URLSearchParams, rules: QueryRules): Checked<Record<string, string | number>> => {
+    const defects: Defect[] = [];
+    const values: Record<string, string | number> = {};
+    for (const name of new Set(searchParams.keys())) {
+      if (!names.has(name) && rules.rejectUnknown) {
+        defects.push({ path: `query.${name}`, message: `is not a parameter of this operation; ${names.size === 0 ? "it takes no query parameters" : `expected one of ${[...names].join(", ")}`}` });
+      }
+    }
+    for (const parameter of query) {
+      const sent = searchParams.getAll(parameter.name);
+      const path = `query.${parameter.name}`;
+      if (sent.length === 0) {
+        if (parameter.required) defects.push({ path, message: "is required" });
+        continue;
+      }
+      if (sent.length > 1) {
+        defects.push({ path, message: `must be sent once; got ${sent.length} values` });
+        continue;
+      }
+      const text = rules.normalize ? rules.normalize(parameter.name, sent[0]!) : sent[0]!;
+      const value = parameter.schema["type"] === "integer" ? toInteger(text) : text;
+      if (value === undefined) {
+        const tooLarge = /^-?\d+$/.test(text);
+        defects.push({ path, message: tooLarge ? `must be an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}; got ${JSON.stringify(text)}` : `must be an integer; got ${JSON.stringify(text)}` });
+        continue;
+      }
+      const problems = checkers.get(parameter.name)!(value, path);
+      defects.push(...problems.map((problem) => ({ ...problem, message: `${problem.message}; got ${JSON.stringify(sent[0])}` })));
+      values[parameter.name] = value;
+    }
+    return defects.length > 0 ? { ok: false, status: 400, detail: "Invalid query parameters.", defects } : { ok: true, value: values };
+  };
+}
+
+/** A decimal integer written plainly (no sign but `-`, no exponent, no spaces), within the safe range. */
+function toInteger(text: string): number | undefined {
+  if (!/^-?\d{1,16}$/.test(text)) return undefined;
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
+/** Reads a JSON request body: `application/json` only, at most `maxBytes`, parsed; defects otherwise. */
+export async function readJsonBody(request: Request, maxBytes: number, required = true): Promise<Checked<unknown>> {
+  const contentType = request.headers.get("content-type");
+  const mediaType = contentType?.split(";")[0]?.trim().toLowerCase();
+  const length = Number(request.headers.get("content-length") ?? Number.NaN);
+  // An optional body may be left out, with or without `Content-Length: 0` (curl -X POST sends neither).
+  if (contentType === null && !required && (length === 0 || request.body === null || (await readText(request, maxBytes)) === "")) return { ok: true, value: undefined };
+  // Past this point with no content type, the body (read above when optional) had content: a 415 names the header.
+  if (mediaType !== "application/json") {
+    return { ok: false, status: 415, detail: "The request body must be JSON.", defects: [{ path: "header.content-type", message: `must be application/json; got ${contentType === null ? "none" : JSON.stringify(contentType)}` }] };
+  }
+  if (length > maxBytes) return tooLarge(maxBytes);
+  const text = await readText(request, maxBytes);
+  if (text === undefined) return tooLarge(maxBytes);
+  if (text.trim() === "" && !required) return { ok: true, value: undefined };
+  return parseJson(text, "The request body");
+}
+
+function tooLarge(maxBytes: number): Checked<never> {
+  return { ok: false, status: 413, detail: "The request body is too large.", defects: [{ path: "$", message: `must be at most ${maxBytes} bytes (the sandbox's limit)` }] };
+}
+
+/** What became of a request's body once a route read it: its text, or that it was over the route's limit or cut off. */
+export type BodyRead = { readonly text: string } | { readonly over: number } | { readonly aborted: true };
+
+/** The bodies read so far, by request: the request journal keeps what the route read, without reading it again. */
+const bodiesRead = new WeakMap<Request, BodyRead>();
+
+/** What `readText` made of the request's body, or `undefined` when nothing read it. */
+export function bodyRead(request: Request): BodyRead | undefined {
+  return bodiesRead.get(request);
+}
+
+/**
+ * The body as text, or `undefined` as soon as it passes `maxBytes` (the rest is not read). A body whose
+ * `Content-Length` is within the limit is read in one call (Node's parser holds the body to that length,
+ * and the server reads it without a stream); any other is read chunk by chunk, counting.
+ */
+export async function readText(request: Request, maxBytes: number): Promise<string | undefined> {
+  const declared = request.headers.get("content-length");
+  if (declared === "0" || (declared === null && !request.headers.has("transfer-encoding") && request.body === null)) return "";
+  try {
+    const text = declared !== null && /^\d+$/.test(declared) && Number(declared) <= maxBytes ? await request.text() : await readCounting(request, maxBytes);
+    bodiesRead.set(request, text === undefined ? { over: maxBytes } : { text });
+    return text;
+  } catch (error) {
+    bodiesRead.set(request, { aborted: true });
+    throw error;
+  }
+}
+
+async function readCounting(request: Request, maxBytes: number): Promise<string | undefined> {
+  const reader = request.body!.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      void reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}

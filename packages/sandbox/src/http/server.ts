@@ -1,0 +1,62 @@
+import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
+import { maxHeaderBytes } from "./context.ts";
+import { problemText } from "./problem.ts";
+import { serve } from "@hono/node-server";
+import type { ServerOptions } from "../options.ts";
+import { serverFetch } from "../core.ts";
+import { createSandbox, type Sandbox } from "../sandbox.ts";
+
+/** The sandbox served over HTTP. */
+export interface RunningSandbox {
+  /** Base URL, e.g. `http://127.0.0.1:4011`. */
+  readonly url: string;
+  /** The sandbox behind the server. */
+  readonly sandbox: Sandbox;
+  /** Stops listening, closes open connections, then closes the database. */
+  stop(): Promise<void>;
+}
+
+/** Creates the sandbox and serves its `fetch` handler with Node's HTTP server (the only Node-specific part). */
+export async function startSandboxServer(options: Partial<ServerOptions> & Pick<ServerOptions, "host" | "port">): Promise<RunningSandbox> {
+  const { host: _host, port: _port, ...sandboxOptions } = options;
+  const sandbox = await createSandbox(sandboxOptions);
+  const { server, address } = await new Promise<{ server: ReturnType<typeof serve>; address: AddressInfo }>((resolve, reject) => {
+    const handle = serverFetch(sandbox);
+    const server = serve({ fetch: (request, env) => handle(request, { rawHeaders: env.incoming.rawHeaders, network: true }), hostname: options.host, port: options.port }, (info) => resolve({ server, address: info }));
+    server.once("error", reject);
+    server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, sandbox.options.errorMediaType));
+  }).catch(async (error: unknown) => {
+    await sandbox.close();
+    throw error;
+  });
+  const host = address.address.includes(":") ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    sandbox,
+    stop: async () => {
+      await new Promise<void>((resolve) => {
+        if ("closeAllConnections" in server) server.closeAllConnections();
+        server.close(() => resolve());
+      });
+      await sandbox.close();
+    },
+  };
+}
+
+/**
+ * A request Node's HTTP parser refused before the sandbox saw it: a request line and headers over
+ * Node's limit get a 431 with a problem body naming the limit (Node would send a bare 431), anything
+ * else malformed a 400; the connection is then closed.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, mediaType: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, detail] = error.code === "HPE_HEADER_OVERFLOW"
+    ? [431, "Request Header Fields Too Large", `The request line and headers must be at most ${maxHeaderBytes} bytes together (Node's limit, which the sandbox keeps); a long query is the usual cause.`]
+    : [400, "Bad Request", "The request is not valid HTTP/1.1."];
+  const body = problemText(status, detail);
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${mediaType}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}

@@ -1,0 +1,12 @@
+/** Serves the sandbox from the workspace (`pnpm start`); installed, the same command is the `bot-conversation-sandbox` bin. */
+import { runSandboxCommand } from "./cli/command.ts";
+
+runSandboxCommand(process.argv.slice(2), process.env).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  },
+);

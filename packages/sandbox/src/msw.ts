@@ -1,0 +1,53 @@
+/**
+ * The sandbox as MSW request handlers: the same engine, rules and data as the HTTP sandbox, inside a
+ * browser page (`setupWorker`), a test runner (`setupServer`) or jsdom, with no server. Nothing here
+ * touches the file system, so a bundler can take it into a page as it is.
+ */
+import { http, type HttpHandler } from "msw/http";
+import { openSandbox, type Sandbox } from "./core.ts";
+import { checkFixture } from "./data/fixture.ts";
+import { resolveOptions, type SandboxOptions } from "./options.ts";
+import { generatedSource } from "./data/source.ts";
+
+/** The options of `createSandboxHandlers`: the sandbox's own (but `data`, and `fixture` only as an object), and where to answer. */
+export type SandboxHandlersOptions = Partial<Omit<SandboxOptions, "data" | "fixture" | "allowOrigins" | "allowHosts">> & {
+  /** A fixture object to load in place of generated data. */
+  readonly fixture?: SandboxOptions["fixture"] & object;
+  /**
+   * The origin (and base path) whose requests the handlers answer, e.g. `https://bots.example.com`;
+   * by default the service's paths and `/_sandbox/` on any origin.
+   */
+  readonly baseUrl?: string;
+};
+
+/** MSW request handlers with the sandbox behind them, to pass to `setupServer(...handlers)` or `setupWorker(...handlers)`. */
+export interface SandboxHandlers extends Array<HttpHandler> {
+  /** The sandbox the handlers answer from (ready once its data is loaded): `requests()`, `firedEvents()`, `reset()`, `fault()`. */
+  readonly sandbox: Promise<Sandbox>;
+}
+
+/** The paths the sandbox answers, below the base URL. */
+const paths = ["/api/v2/channels/conversations", "/api/v1/runtime/simple/external/events", "/api/v1/runtime/simple/external/events/*", "/_sandbox/*"];
+
+/**
+ * Creates MSW handlers that run the sandbox's rules over its data, in process: `setupServer(...createSandboxHandlers())`.
+ * Takes the sandbox's options (`seed`, `conversations`, `state`, `latency`, the switches, `fixture` as an
+ * object, `tokens`) and `baseUrl`; an unknown option is a `TypeError` naming it.
+ */
+export function createSandboxHandlers(given: SandboxHandlersOptions = {}): SandboxHandlers {
+  const { baseUrl, ...rest } = given;
+  if ("data" in rest) throw new TypeError("data: a file is not kept by the MSW handlers; use the sandbox command or createSandbox for --data");
+  for (const key of ["allowOrigins", "allowHosts"]) {
+    if (key in rest) throw new TypeError(`${key}: the MSW handlers answer inside the page or process, which no other origin or host reaches; it guards the HTTP server only`);
+  }
+  if (typeof rest.fixture === "string") throw new TypeError("fixture: expected a fixture object (the MSW handlers read no files); got a path");
+  if (baseUrl !== undefined && !(typeof baseUrl === "string" && URL.canParse(baseUrl) && /^https?:/.test(baseUrl))) {
+    throw new TypeError(`baseUrl: expected an http(s) URL such as https://bots.example.com; got ${JSON.stringify(baseUrl)}`);
+  }
+  const options = resolveOptions(rest);
+  const fixture = options.fixture === undefined ? undefined : checkFixture(options.fixture);
+  const sandbox = openSandbox(options, { source: fixture ? { fixture } : generatedSource(options, {}) });
+  const prefix = baseUrl === undefined ? "*" : baseUrl.replace(/\/+$/, "");
+  const handlers = paths.map((path) => http.all(`${prefix}${path}`, async ({ request }) => (await sandbox).fetch(request)));
+  return Object.assign(handlers, { sandbox });
+}

@@ -1,0 +1,81 @@
+import { validateEventPayload } from "@bot-conversation/client";
+import type { FireExternalEventRequest } from "@bot-conversation/types";
+import { maxBodyBytes, refusal, type SandboxContext } from "../http/context.ts";
+import { appendJsonPath, requestBodySchema, serviceChecker, serviceDescription, type Defect } from "../description.ts";
+import { problemResponse } from "../http/problem.ts";
+import { readJsonBody } from "../http/request.ts";
+
+const checkRequest = serviceChecker(requestBodySchema(serviceDescription, "fireExternalEvent"));
+// The description's two variants, checked one at a time: the variant is the one the request chose by the
+// identifier it sent, so its defects are that variant's alone (not the other's "required" and "must not").
+const checkByConversationId = serviceChecker({ $ref: "#/components/schemas/FireExternalEventByConversationId" });
+const checkByExternalConversationId = serviceChecker({ $ref: "#/components/schemas/FireExternalEventByExternalConversationId" });
+
+/**
+ * The defects of a fire request's shape. The variable values are left to the payload check (the
+ * seed's 500 naming each variable), so a `null` or an array value is judged like a wrong string.
+ */
+function requestDefects(body: unknown): Defect[] {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return checkRequest(body);
+  const request = body as Record<string, unknown>;
+  const payload = request["externalEventPayload"];
+  const shape = typeof payload === "object" && payload !== null && !Array.isArray(payload)
+    ? { ...request, externalEventPayload: Object.fromEntries(Object.keys(payload).map((code) => [code, ""])) }
+    : request;
+  if ("conversationId" in request) return checkByConversationId(shape);
+  if ("externalConversationId" in request) return checkByExternalConversationId(shape);
+  return checkRequest(shape);
+}
+/** The suffix of an external conversation identifier created in a platform line: `<SESSION_ID>|livechat`. */
+const livechatSuffix = "|livechat";
+
+/**
+ * `POST /api/v1/runtime/simple/external/events`: fires an external event into a conversation.
+ * 404 when the conversation (by the identifier that wins, see `identifierWins`) or the trigger (of
+ * the conversation's bot) is unknown; 500 naming every variable whose value fails its type's format;
+ * otherwise 200 with an empty body, and the event is recorded (on disk with `--data`) before the answer.
+ */
+export async function fireExternalEvent(context: SandboxContext, request: Request): Promise<Response> {
+  const { options } = context;
+  const body = await readJsonBody(request, maxBodyBytes.operation);
+  if (!body.ok) return refusal(context, body);
+  const defects = requestDefects(body.value);
+  if (defects.length > 0) return refusal(context, { ok: false, status: 400, detail: "The request body does not match FireExternalEventRequest.", defects });
+  const fire = body.value as FireExternalEventRequest & { conversationId?: string; externalConversationId?: string };
+  // The data in place once the body is complete (a reset may have swapped it in while the body arrived): from
+  // here to the record nothing waits, so the event is checked and kept against the same data.
+  const storage = context.store();
+
+  const byExternal = fire.externalConversationId !== undefined && (fire.conversationId === undefined || options.identifierWins === "externalConversationId");
+  const conversation = byExternal
+    ? fire.externalConversationId!.endsWith(livechatSuffix)
+      ? storage.findConversation("sessionId", fire.externalConversationId!.slice(0, -livechatSuffix.length))
+      : undefined
+    : storage.findConversation("id", fire.conversationId!);
+  if (!conversation) {
+    const [name, value] = byExternal ? ["externalConversationId", fire.externalConversationId] : ["conversationId", fire.conversationId];
+    return problemResponse(options.errorMediaType, 404, `No conversation with ${name} ${JSON.stringify(value)}.`);
+  }
+  const trigger = storage.trigger(conversation.agentStageId, fire.externalEventId);
+  if (!trigger) {
+    return problemResponse(options.errorMediaType, 404, `No trigger with externalEventId ${JSON.stringify(fire.externalEventId)} for the bot of conversation ${JSON.stringify(conversation.id)}.`);
+  }
+  const problems = validateEventPayload(trigger, fire.externalEventPayload);
+  if (problems.length > 0) {
+    return problemResponse(
+      options.errorMediaType,
+      500,
+      // Each variable named with what its type expects, as the client's check says it.
+      `${problems.length} variable value${problems.length === 1 ? "" : "s"} failed validation: ${problems.map((problem) => problem.message).join("; ")}.`,
+      problems.map((problem) => ({ path: appendJsonPath("$.externalEventPayload", problem.variableCode), message: problem.message })),
+    );
+  }
+  context.fired.record({
+    receivedAt: new Date().toISOString(),
+    sent: { conversationId: fire.conversationId ?? null, externalConversationId: fire.externalConversationId ?? null },
+    externalEventId: fire.externalEventId,
+    externalEventPayload: fire.externalEventPayload ?? null,
+    conversationId: conversation.id,
+  });
+  return new Response(null, { status: 200 });
+}

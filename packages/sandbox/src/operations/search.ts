@@ -1,0 +1,61 @@
+import { parseDateTime } from "@bot-conversation/client";
+import type { ConversationPage } from "@bot-conversation/types";
+import { refusal, type SandboxContext } from "../http/context.ts";
+import { operationParameters, serviceDescription, serviceEnum } from "../description.ts";
+import { queryChecker } from "../http/request.ts";
+import { equalityFilters, type EqualityFilterName } from "../engine/filters.ts";
+import { pageBody } from "../engine/summary.ts";
+
+const checkQuery = queryChecker(operationParameters(serviceDescription, "searchConversations"));
+const statuses = serviceEnum("ConversationStatus");
+
+/** `GET /api/v2/channels/conversations`: one page of the conversations matching every filter sent. */
+export function searchConversations(context: SandboxContext, searchParams: URLSearchParams): Response {
+  const { options } = context;
+  const checked = checkQuery(searchParams, {
+    rejectUnknown: options.unknownParameters === "reject",
+    normalize: (name, value) =>
+      name === "status" && options.statusCase === "insensitive" ? (statuses.find((status) => status.toLowerCase() === value.toLowerCase()) ?? value) : value,
+  });
+  if (!checked.ok) return refusal(context, checked);
+  const query = checked.value;
+  const pageSize = (query["pageSize"] as number | undefined) ?? options.defaultPageSize;
+  const pageIndex = (query["pageIndex"] as number | undefined) ?? options.pageBase;
+  if (options.maxPageSize !== null && pageSize > options.maxPageSize) {
+    return refusal(context, { ok: false, status: 400, detail: "Invalid query parameters.", defects: [
+      { path: "query.pageSize", message: `must be <= ${options.maxPageSize} (this sandbox's --max-page-size); got ${pageSize}` },
+    ] });
+  }
+  if (pageIndex < options.pageBase) {
+    return refusal(context, { ok: false, status: 400, detail: "Invalid query parameters.", defects: [
+      { path: "query.pageIndex", message: `must be >= ${options.pageBase} (pages count from ${options.pageBase} in this sandbox, --page-base); got ${pageIndex}` },
+    ] });
+  }
+  // Already checked by the one date rule (the description's date-time format is the client's parseDateTime).
+  const date = (name: string) => (query[name] === undefined ? undefined : parseDateTime(query[name]));
+  const offset = (pageIndex - options.pageBase) * pageSize;
+  const { total, items: found } = context.store().search(
+    {
+      ...(Object.fromEntries(equalityFilters.map((filter) => [filter.name, query[filter.name]])) as Record<EqualityFilterName, string | undefined>),
+      startFrom: date("startFromDate"),
+      startTo: date("startToDate"),
+      latestMessageFrom: date("latestMessageFromDate"),
+      latestMessageTo: date("latestMessageToDate"),
+      toInclusive: options.dateTo === "inclusive",
+    },
+    options.order,
+    pageSize,
+    offset,
+  );
+  const envelope: Omit<ConversationPage, "items"> = {
+    hasMore: offset + pageSize < total,
+    pageIndex,
+    pageSize,
+    totalItemCount: total,
+    totalPageCount: Math.ceil(total / pageSize),
+    fromItemInclusive: Math.min(offset, total),
+    toItemExclusive: Math.min(offset + pageSize, total),
+  };
+  // The stored summaries are joined as bytes, not parsed and serialized again: most of a search's time otherwise.
+  return new Response(pageBody(found, options.inboundDirection, JSON.stringify(envelope)), { headers: { "content-type": "application/json" } });
+}

@@ -1,0 +1,23 @@
+import { refusal, type SandboxContext } from "../http/context.ts";
+import { operationParameters, serviceDescription } from "../description.ts";
+import { problemResponse } from "../http/problem.ts";
+import { queryChecker } from "../http/request.ts";
+
+const checkQuery = queryChecker(operationParameters(serviceDescription, "listExternalEventTriggers"));
+
+/**
+ * `GET /api/v1/runtime/simple/external/events/{agentStageId}`: the bot's triggers, or 404 naming the
+ * unknown bot. A query parameter (the operation has none) is treated as the search treats an unlisted
+ * one: a 400 naming it, or ignored, by the `unknownParameters` switch.
+ */
+export function listExternalEventTriggers(context: SandboxContext, agentStageId: string, query: URLSearchParams): Response {
+  const { options } = context;
+  const checked = checkQuery(query, { rejectUnknown: options.unknownParameters === "reject" });
+  if (!checked.ok) return refusal(context, checked);
+  const triggers = context.store().triggersOf(agentStageId);
+  if (triggers === undefined) return problemResponse(options.errorMediaType, 404, `No bot with agentStageId ${JSON.stringify(agentStageId)}.`);
+  if (options.triggerList === "array") return Response.json(triggers);
+  // The single-descriptor shape: the bot's first trigger alone; a bot without triggers has nothing to show.
+  const [first] = triggers;
+  return first ? Response.json(first) : problemResponse(options.errorMediaType, 404, `The bot ${JSON.stringify(agentStageId)} has no triggers.`);
+}

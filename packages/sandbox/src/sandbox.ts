@@ -1,0 +1,30 @@
+import { openSandbox, type Sandbox } from "./core.ts";
+import { generatedSource } from "./data/source.ts";
+import type { DataSource } from "./model.ts";
+import { checkFixture } from "./data/fixture.ts";
+import { readFixture } from "./data/fixture-file.ts";
+import { resolveOptions, type SandboxOptions } from "./options.ts";
+
+export type { Sandbox } from "./core.ts";
+
+/**
+ * Starts a sandbox in process, with the same options as the command (`fixture` an object or a file
+ * path). With `data`, a file that already holds data is served as it is (its source and its fired
+ * events); otherwise the fixture, or data generated from `seed`, `conversations` and `state`, is
+ * loaded first, and the file keeps it from then on (a SQLite database, held by this sandbox alone).
+ */
+export async function createSandbox(given: Partial<SandboxOptions> = {}): Promise<Sandbox> {
+  const options = resolveOptions(given);
+  const fixture = typeof options.fixture === "string" ? await readFixture(options.fixture) : options.fixture === undefined ? undefined : checkFixture(options.fixture);
+  const initial = (): DataSource => (fixture ? { fixture } : generatedSource(options, {}));
+  // node:sqlite is loaded only for --data: the rest of the sandbox (and its browser build) runs without it.
+  const file = options.data === undefined ? undefined : (await import("./data/data-file.ts")).openDataFile(options.data, initial);
+  // Between chunks of a reset's load, the event loop answers other requests (a macrotask: I/O runs).
+  const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+  try {
+    return await openSandbox(options, { source: file?.source ?? initial(), kept: file?.kept, pause });
+  } catch (error) {
+    file?.kept.close();
+    throw error;
+  }
+}

@@ -1,0 +1,68 @@
+import type { ConversationExport, MessageActivity } from "@bot-conversation/types";
+import { describe, expect, test } from "vitest";
+import { exampleData } from "../src/data/examples.ts";
+import { generateData } from "../src/data/generate.ts";
+import { schemaProblems, service } from "./support/description.ts";
+
+const enumOf = (name: string) => (service as unknown as { components: { schemas: Record<string, { enum: string[] }> } }).components.schemas[name]!.enum;
+const generated = generateData("bot-conversation", 200);
+const conversations = [...generated.conversations];
+const exports: ConversationExport[] = conversations.map((entry) => entry.conversation);
+const exampleCount = exampleData().conversations.length;
+const messages = exports.flatMap((conversation) => conversation.history.filter((activity): activity is MessageActivity => activity.type === "Message"));
+
+describe("generated data", () => {
+  test("is the same for the same seed and count, and differs for another seed", () => {
+    const again = generateData("bot-conversation", 200);
+    expect(again.bots).toEqual(generated.bots);
+    expect([...again.conversations]).toEqual(conversations);
+    expect([...generateData("another seed", 200).conversations].map((entry) => entry.conversation.id)).not.toEqual(exports.map((conversation) => conversation.id));
+  });
+
+  test("every export is valid against the description's strict ConversationExport", () => {
+    expect(exports.flatMap((conversation) => schemaProblems("ConversationExport", conversation))).toEqual([]);
+    expect(conversations.every((entry) => /[+-]\d\d:\d\d$|Z$/.test(entry.startedOn) && !Number.isNaN(Date.parse(entry.startedOn)))).toBe(true);
+  });
+
+  test("several bots, each with triggers covering all seven variable types", () => {
+    expect(generated.bots.length).toBeGreaterThanOrEqual(3);
+    for (const bot of generated.bots) {
+      expect(bot.triggers.flatMap((trigger) => schemaProblems("ExternalEventTrigger", trigger))).toEqual([]);
+      const types = new Set(bot.triggers.flatMap((trigger) => Object.values(trigger.parameters).map((parameter) => parameter.type)));
+      expect([...types].sort()).toEqual([...enumOf("VariableType")].sort());
+    }
+    expect(new Set(conversations.map((entry) => entry.agentStageId))).toEqual(new Set(generated.bots.map((bot) => bot.agentStageId)));
+  });
+
+  test("every channel in every status, every closing status and reason", () => {
+    const pairs = new Set(exports.map((conversation) => `${conversation.channelId} ${conversation.status}`));
+    for (const channel of ["directline", "platform", "messenger_a", "messenger_b"]) {
+      for (const status of enumOf("ConversationStatus")) expect(pairs).toContain(`${channel} ${status}`);
+    }
+    // Even the smallest dataset that can hold them, after the description's example conversations, has every pair.
+    const drawn = [...generateData("x", exampleCount + 12).conversations].slice(exampleCount);
+    expect(new Set(drawn.map((entry) => `${entry.conversation.channelId} ${entry.conversation.status}`)).size).toBe(12);
+    expect(new Set(exports.map((conversation) => conversation.closingStatus))).toEqual(new Set([...enumOf("ConversationClosingStatus"), null]));
+    expect(new Set(exports.map((conversation) => conversation.closingReason))).toEqual(new Set([...enumOf("ConversationClosingReason"), null]));
+  });
+
+  test("drawn histories of about ten activities, with all eleven event kinds and rich messages", () => {
+    const lengths = exports.slice(exampleCount).map((conversation) => conversation.history.length);
+    expect(Math.min(...lengths)).toBeGreaterThanOrEqual(7);
+    expect(Math.max(...lengths)).toBeLessThanOrEqual(13);
+    const kinds = new Set(exports.flatMap((conversation) => conversation.history.flatMap((activity) => (activity.type === "Event" ? [activity.eventName] : []))));
+    expect([...kinds].sort()).toEqual([...enumOf("EventName")].sort());
+    expect(messages.some((message) => message.buttons?.some((button) => button.isSelected))).toBe(true);
+    expect(messages.some((message) => (message.recognizedIntents?.length ?? 0) > 0)).toBe(true);
+    expect(messages.some((message) => (message.knowledgeBaseAnswers?.length ?? 0) > 0)).toBe(true);
+    expect(messages.some((message) => (message.attachments?.length ?? 0) > 0)).toBe(true);
+  });
+
+  test("platform conversations, and only they, carry a platform session id, each unique", () => {
+    const platform = exports.filter((conversation) => conversation.channelId === "platform");
+    expect(platform.every((conversation) => conversation.channelData?.platform.session.id)).toBe(true);
+    expect(exports.filter((conversation) => conversation.channelId !== "platform").every((conversation) => conversation.channelData === null)).toBe(true);
+    const sessions = platform.map((conversation) => conversation.channelData!.platform.session.id);
+    expect(new Set(sessions).size).toBe(sessions.length);
+  });
+});

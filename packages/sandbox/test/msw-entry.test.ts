@@ -1,0 +1,14 @@
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { expect, test } from "vitest";
+
+test("the MSW entry bundles for a browser without node:sqlite or the --data file (issue 29)", async () => {
+  const bundle = await build({
+    entryPoints: [fileURLToPath(new URL("../src/msw.ts", import.meta.url))],
+    bundle: true, format: "esm", platform: "browser", write: false, target: "es2022", metafile: true, external: ["msw"],
+  });
+  const inputs = Object.keys(bundle.metafile.inputs);
+  expect(inputs.some((input) => input.endsWith("src/engine/store.ts"))).toBe(true);
+  expect(inputs.filter((input) => input.endsWith("src/data/data-file.ts") || input.endsWith("src/sandbox.ts"))).toEqual([]);
+  expect(bundle.outputFiles[0]!.text).not.toContain("node:sqlite");
+});
