@@ -106,25 +106,25 @@ describe("--data names only a regular file (issue 29, point 2)", { timeout: 120_
     }
   });
 
-  test("a file this process cannot write (run as another user, nobody) is refused at start, not at the first fire", async () => {
-    // A folder anyone may write (as /tmp), so the file itself is what nobody may write.
-    chmodSync(scratch, 0o755);
-    const folder = join(scratch, "shared");
-    mkdirSync(folder);
-    chmodSync(folder, 0o1777);
-    const data = join(folder, "root-owned.db");
+  test("a file this process cannot write is refused at start, not at the first fire", async () => {
+    const data = join(scratch, "read-only.db");
     const made = await madeDataFile("to-copy.db");
     writeFileSync(data, readFileSync(made));
-    chmodSync(data, 0o644);
-    // Root ignores permission bits, so the sandbox runs as `nobody`, who may read the file but not write it.
     const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
-    const child = spawn(process.execPath, [main, "--port", "0", "--data", data], { uid: 65534, gid: 65534, stdio: ["ignore", "pipe", "pipe"] });
+    const sandbox = [process.execPath, main, "--port", "0", "--data", data];
+    // Root ignores permission bits (and another user may not reach this clone's Node: a folder only root may
+    // enter), so as root the file is bind-mounted read-only in a mount namespace of the child's own; as
+    // anyone else, the permission bits say it.
+    const asRoot = process.getuid?.() === 0;
+    if (!asRoot) chmodSync(data, 0o444);
+    const [command, ...args] = asRoot ? ["unshare", "--mount", "sh", "-c", 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"', data, ...sandbox] : sandbox;
+    const child = spawn(command!, args, { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const [code] = (await once(child, "exit")) as [number | null];
     expect(code).toBe(1);
-    expect(refusalLine(output)).toEqual([`--data ${data}: the file cannot be written by this process (EACCES); give a file it can write`]);
+    expect(refusalLine(output)).toEqual([`--data ${data}: the file cannot be written by this process (${asRoot ? "EROFS" : "EACCES"}); give a file it can write`]);
     expect(readFileSync(data)).toEqual(readFileSync(made));
   });
 });
