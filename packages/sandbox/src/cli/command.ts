@@ -1,4 +1,4 @@
-import { commandFlags, parseServerOptions } from "./args.ts";
+import { parseServerOptions } from "./args.ts";
 import { startSandboxServer } from "../http/server.ts";
 import { switchDefinitions } from "../switches.ts";
 
@@ -11,7 +11,6 @@ const signalSettleMs = 30;
 /** The command's help: every option and switch, with an example. */
 export function sandboxUsage(command = "bot-conversation-sandbox"): string {
   const switches = switchDefinitions.map((definition) => `  --${definition.flag} <value>`).join("\n");
-  const options = commandFlags.map((definition) => `  ${`--${definition.name} ${definition.value}`.padEnd(25)}${definition.summary}`).join("\n");
   return `Usage: ${command} [options]
 
 Serves the Bot Conversation Service's three operations with the service's rules over generated
