@@ -66,7 +66,7 @@ describe("on a terminal (tmux)", () => {
     expect(declined).toMatch(/Not fired\.\s+first=1/);
     expect(await firedEvents(withFixture())).toEqual(before);
     confirmTerminal.keys(`${fire}; echo "second=$?"`, "Enter");
-    await confirmTerminal.waitFor(/\[y\/N\][^]*\[y\/N\]/);
+    await confirmTerminal.waitFor(/\[y\/N\][\s\S]*\[y\/N\]/);
     confirmTerminal.keys("y", "Enter");
     const accepted = await confirmTerminal.waitFor(/second=\d+/);
     expect(accepted).toMatch(/Fired order-paid into c-1\.\s+second=0/);

@@ -33,7 +33,7 @@ const formats: Record<VariableType, (value: unknown) => unknown> = {
   String: isString,
   Number: Number.isFinite,
   Boolean: (value) => typeof value === "boolean",
-  DateTime: (value) => parseDateTime(value) === parseDateTime(value),
+  DateTime: (value) => !Number.isNaN(parseDateTime(value)),
   ComplexObject: isJsonObject,
   PersonName: (value) => isString(value) && value.trim(),
   // A file name with its extension, and a link to download it.

@@ -132,7 +132,7 @@ export class Store implements SearchEngine {
     };
     const rankOf = (all: Uint32Array) => {
       const rank = new Uint32Array(count);
-      all.forEach((index, position) => (rank[index] = position));
+      all.forEach((index, position) => void (rank[index] = position));
       return rank;
     };
     const lists = (all: Uint32Array): OrderLists => ({

@@ -144,7 +144,7 @@ export class RequestJournal {
 function textSize(request: ReceivedRequest): number {
   let size = 256 + request.url.length + (request.body === null ? 0 : "text" in request.body ? request.body.text.length : request.body.note.length);
   if (isRawHeaders(request.headers)) for (const part of request.headers) size += part.length;
-  else request.headers.forEach((value, name) => (size += name.length + value.length));
+  else request.headers.forEach((value, name) => void (size += name.length + value.length));
   return size;
 }
 
@@ -170,7 +170,7 @@ export function journalHeaders(headers: Headers | readonly string[]): Record<str
     }
     pairs.push(...[...joined].sort(([a], [b]) => (a < b ? -1 : 1)));
   } else {
-    headers.forEach((value, name) => pairs.push([name, value]));
+    headers.forEach((value, name) => void pairs.push([name, value]));
   }
   return Object.fromEntries(pairs.filter(([name]) => name !== "x-token"));
 }
