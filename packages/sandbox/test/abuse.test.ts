@@ -1,7 +1,10 @@
 import { Agent, request } from "node:http";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { startSandboxServer } from "../src/index.ts";
+import { openSandbox } from "../src/core.ts";
+import { generatedSource } from "../src/data/source.ts";
+import { serveSandbox, startSandboxServer } from "../src/http/server.ts";
+import { resolveOptions } from "../src/options.ts";
 import { maxJsonDepth } from "../src/json.ts";
 import { control, responseProblems, service } from "./support/description.ts";
 import { json, sandboxForTests, token } from "./support/sandbox.ts";
@@ -73,7 +76,18 @@ describe("over HTTP", () => {
 
 describe("a reset never stops the other requests (issue 24, scale; issue 29, point 3)", () => {
   test("while a reset loads 100,000 conversations, searches on one kept-alive connection are answered from the old data; then the new data is in place", { timeout: 120_000 }, async () => {
-    const server = await startSandboxServer({ host: "127.0.0.1", port: 0, conversations: 20 });
+    // The load's pause between chunks is held open at its first call, so the searches are sent while the reset is
+    // loading and answered before it ends, on any machine: the test waits for that event, never for a time.
+    let loading!: () => void, resume!: () => void;
+    const loadPaused = new Promise<void>((resolve) => (loading = resolve));
+    const resumed = new Promise<void>((resolve) => (resume = resolve));
+    const pause = async () => {
+      loading();
+      await resumed;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    };
+    const options = resolveOptions({ conversations: 20 });
+    const server = await serveSandbox(await openSandbox(options, { source: generatedSource(options, {}), pause }), { host: "127.0.0.1", port: 0 });
     // One connection for every search: the server must keep it open through the reset.
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
@@ -91,15 +105,17 @@ describe("a reset never stops the other requests (issue 24, scale; issue 29, poi
       let resetDone = false;
       const reset = fetch(`${server.url}/_sandbox/reset`, { method: "POST", headers: { "x-token": token, "content-type": "application/json" }, body: JSON.stringify({ conversations: 100_000 }) })
         .then(async (response) => ((resetDone = true), (await response.json()) as unknown));
-      // Searches until the reset answers: each is answered (never a closed connection), on the same connection.
-      const answers: { total: number; reused: boolean; duringReset: boolean }[] = [];
-      while (!resetDone) answers.push({ ...(await search()), duringReset: !resetDone });
+      // A load that never pauses holds up every request until it ends: the reset would answer first.
+      await Promise.race([loadPaused, reset.then(() => Promise.reject(new Error("the reset loaded 100,000 conversations without pausing for other requests")))]);
+      // Three searches while the load is paused: each answered from the old data, whole, on the same connection.
+      const answers = [await search(), await search(), await search()];
+      expect(resetDone).toBe(false);
+      expect(answers).toEqual(Array.from({ length: 3 }, () => ({ total: 20, reused: true })));
+      resume();
       expect(await reset).toEqual({ bots: 3, conversations: 100_000 });
-      // The first search was sent while the reset was loading (its answer came before the reset's): from the old data, whole.
-      expect(answers[0]).toEqual({ total: 20, reused: true, duringReset: true });
-      expect(answers.filter((answer) => answer.duringReset).every((answer) => answer.total === 20 && answer.reused)).toBe(true);
       expect(await search()).toEqual({ total: 100_000, reused: true });
     } finally {
+      resume();
       agent.destroy();
       await server.stop();
     }
