@@ -1,62 +1,89 @@
-import { parseArgs } from "node:util";
+import { Command, CommanderError, Option } from "commander";
 import { maxConversations } from "../data/source.ts";
-import type { SandboxState } from "../model.ts";
+import { sandboxStates, type SandboxState } from "../model.ts";
 import { defaultOptions, hostNameOf, integerIn, originOf, resolveOptions, type ServerOptions } from "../options.ts";
-import { parseSwitch, switchDefinitions, type SandboxSwitches } from "../switches.ts";
+import { defaultSwitches, parseSwitch, switchDefinitions, type SandboxSwitches, type SwitchDefinition } from "../switches.ts";
 
-/** The command's own options (besides the switches) with what each does: parsed here, listed by `--help` and by shell completion. */
-export const commandFlags = [
+/** One of the command's own options (besides the switches): its name, the name of its value, what it does, its values when they are a list. */
+interface CommandFlag {
+  readonly name: string;
+  readonly value: string;
+  readonly summary: string;
+  readonly values?: readonly string[];
+  readonly repeatable?: boolean;
+}
+
+/** The command's own options (besides the switches), defined once: read here, listed by `--help` and by shell completion. */
+export const commandFlags: readonly CommandFlag[] = [
   { name: "port", value: "<port>", summary: "port on 127.0.0.1 (default 4011; 0 takes any free port; SANDBOX_PORT)" },
   { name: "host", value: "<host>", summary: "interface to listen on (default 127.0.0.1; SANDBOX_HOST)" },
   { name: "seed", value: "<text>", summary: "seed of the generated data (default bot-conversation)" },
   { name: "conversations", value: "<n>", summary: "number of conversations (default 200)" },
-  { name: "state", value: "<name>", summary: "default, empty, bot-without-triggers or large (10,000 conversations)" },
+  { name: "state", value: "<name>", summary: "a named starting state (default default; large is 10,000 conversations)", values: sandboxStates },
   { name: "latency", value: "<ms>", summary: "wait before each answer: 200, or a seeded range 50-400" },
   { name: "fixture", value: "<file>", summary: "load this JSON fixture instead of generated data" },
   { name: "data", value: "<file>", summary: "keep the state (data source, fired events) in this file across restarts" },
-  { name: "token", value: "<token>", summary: "an accepted X-Token, repeatable (default sandbox-token; SANDBOX_TOKENS)" },
-  { name: "allow-origin", value: "<origin>", summary: "a web origin (https://app.example.com) whose pages may call /_sandbox/*, repeatable (loopback origins always may)" },
-  { name: "allow-host", value: "<name>", summary: "a Host name to answer /_sandbox/* for, repeatable (loopback names always are)" },
-] as const;
+  { name: "token", value: "<token>", summary: "an accepted X-Token, repeatable (default sandbox-token; SANDBOX_TOKENS)", repeatable: true },
+  { name: "allow-origin", value: "<origin>", summary: "a web origin (https://app.example.com) whose pages may call /_sandbox/*, repeatable (loopback origins always may)", repeatable: true },
+  { name: "allow-host", value: "<name>", summary: "a Host name to answer /_sandbox/* for, repeatable (loopback names always are)", repeatable: true },
+];
 
-/** The flags that may be given more than once. */
-const repeatable = new Set<string>(["token", "allow-origin", "allow-host"]);
+/** The heading of the switches in `--help`. */
+const switchesHeading = "Switches for the points the service leaves open (see the sandbox's README):";
 
-/** Every flag of the command with its summary (switches included), as shell completion offers them. */
-export function sandboxFlags(): { flag: string; summary: string }[] {
-  return [
-    ...commandFlags.map((definition) => ({ flag: `--${definition.name}`, summary: definition.summary })),
-    ...switchDefinitions.map((definition) => ({ flag: `--${definition.flag}`, summary: `open point: ${Array.isArray(definition.values) ? definition.values.join(", ") : `a ${definition.values}`}` })),
-    { flag: "--help", summary: "print the help" },
-  ];
+/** A switch's value name: `<value>` for a list (listed as its choices), else what the value is. */
+function switchValue(definition: SwitchDefinition): string {
+  if (Array.isArray(definition.values)) return "<value>";
+  return { "positive integer": "<n>", "positive integer or none": "<n|none>", text: "<text>" }[definition.values as string] ?? "<value>";
 }
 
+/** A switch's default as its flag writes it. */
+const switchDefault = (key: keyof SandboxSwitches): string => String(defaultSwitches[key] ?? "none");
+
 /**
- * Reads the command line: `--host`, `--port`, `--seed`, `--conversations`, `--fixture`, `--data`,
- * `--token` (repeatable), `--state`, `--latency` (`200` or `50-400` ms) and every switch (`--page-base 1`, ...); then `SANDBOX_TOKENS` (comma
- * separated), `SANDBOX_HOST` and `SANDBOX_PORT` from the environment.
+ * Adds the command's options and every switch to `command`: each takes its value as text, read and
+ * checked after parsing (`serverOptionsOf`), so an error names the flag and what it expects in the
+ * sandbox's own words. A list of values is listed in the help (commander's `choices`) and completed
+ * by the shells, but not checked by commander.
  */
-export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessEnv): ServerOptions {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      ...Object.fromEntries(commandFlags.map((definition) => [definition.name, { type: "string" as const, multiple: repeatable.has(definition.name) }])),
-      ...Object.fromEntries(switchDefinitions.map((definition) => [definition.flag, { type: "string" as const }])),
-    },
-    strict: true,
-    allowPositionals: false,
-  });
-  const text = (flag: string): string | undefined => values[flag as keyof typeof values] as string | undefined;
-  const texts = (flag: string): string[] | undefined => values[flag as keyof typeof values] as string[] | undefined;
+export function sandboxOptions(command: Command): Command {
+  const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+  for (const flag of commandFlags) {
+    const option = new Option(`--${flag.name} ${flag.value}`, flag.summary);
+    if (flag.values) option.argChoices = [...flag.values];
+    if (flag.repeatable) option.argParser(collect);
+    command.addOption(option);
+  }
+  for (const definition of switchDefinitions) {
+    const option = new Option(`--${definition.flag} ${switchValue(definition)}`, `open point: ${definition.point.replaceAll("`", "")} (default: ${switchDefault(definition.key)})`).helpGroup(switchesHeading);
+    if (Array.isArray(definition.values)) option.argChoices = [...definition.values];
+    command.addOption(option);
+  }
+  return command;
+}
+
+/** The options as commander hands them over: text by attribute name (`allowOrigin`, `pageBase`), lists for the repeatable ones. */
+export type SandboxFlags = Readonly<Record<string, string | string[] | undefined>>;
+
+/**
+ * The server options of parsed flags: `--host`, `--port`, `--seed`, `--conversations`, `--fixture`,
+ * `--data`, `--token` (repeatable), `--state`, `--latency` (`200` or `50-400` ms) and every switch
+ * (`--page-base 1`, ...); then `SANDBOX_TOKENS` (comma separated), `SANDBOX_HOST` and `SANDBOX_PORT`
+ * from the environment. A `TypeError` names the first bad flag and what it expects.
+ */
+export function serverOptionsOf(flags: SandboxFlags, env: NodeJS.ProcessEnv): ServerOptions {
+  const text = (attribute: string): string | undefined => flags[attribute] as string | undefined;
+  const texts = (attribute: string): string[] | undefined => flags[attribute] as string[] | undefined;
   const envTokens = env["SANDBOX_TOKENS"]?.split(",").map((token) => token.trim()).filter(Boolean);
   const switches = Object.fromEntries(
     switchDefinitions.flatMap((definition) => {
-      const given = text(definition.flag);
+      const given = text(definition.key);
       return given === undefined ? [] : [[definition.key, parseSwitch(definition, given)]];
     }),
   ) as Partial<SandboxSwitches>;
   const conversations = text("conversations");
   const port = text("port") ?? env["SANDBOX_PORT"];
+  const latency = text("latency");
   return {
     ...resolveOptions({
       ...switches,
@@ -65,14 +92,32 @@ export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessE
       fixture: text("fixture"),
       data: text("data"),
       state: (text("state") ?? defaultOptions.state) as SandboxState,
-      latency: text("latency") === undefined ? defaultOptions.latency : parseLatency(text("latency")!),
+      latency: latency === undefined ? defaultOptions.latency : parseLatency(latency),
       tokens: texts("token") ?? (envTokens && envTokens.length > 0 ? envTokens : defaultOptions.tokens),
-      allowOrigins: flagList("--allow-origin", texts("allow-origin"), originOf),
-      allowHosts: flagList("--allow-host", texts("allow-host"), hostNameOf),
+      allowOrigins: flagList("--allow-origin", texts("allowOrigin"), originOf),
+      allowHosts: flagList("--allow-host", texts("allowHost"), hostNameOf),
     }),
     host: text("host") ?? env["SANDBOX_HOST"] ?? defaultOptions.host,
     port: port === undefined ? defaultOptions.port : integerIn("--port / SANDBOX_PORT", port, 0, 65535),
   };
+}
+
+/**
+ * Reads a command line (`argv` without the command's name) with the command's own options
+ * (`sandboxOptions`): the server options, or a `TypeError` naming the first bad flag (an unknown one
+ * too, in commander's words).
+ */
+export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessEnv): ServerOptions {
+  const command = sandboxOptions(new Command("sandbox"))
+    .exitOverride()
+    .configureOutput({ writeOut: () => undefined, writeErr: () => undefined });
+  try {
+    command.parse(argv, { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) throw new TypeError(error.message.replace(/^error: /, ""));
+    throw error;
+  }
+  return serverOptionsOf(command.opts(), env);
 }
 
 /** A repeatable flag's values, each read by `read`, or a `TypeError` naming the flag and the value. */
