@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from "commander";
+import { Option, type Command } from "commander";
 import { maxConversations } from "../data/source.ts";
 import { sandboxStates, type SandboxState } from "../model.ts";
 import { defaultOptions, hostNameOf, integerIn, originOf, resolveOptions, type ServerOptions } from "../options.ts";
@@ -100,24 +100,6 @@ export function serverOptionsOf(flags: SandboxFlags, env: NodeJS.ProcessEnv): Se
     host: text("host") ?? env["SANDBOX_HOST"] ?? defaultOptions.host,
     port: port === undefined ? defaultOptions.port : integerIn("--port / SANDBOX_PORT", port, 0, 65535),
   };
-}
-
-/**
- * Reads a command line (`argv` without the command's name) with the command's own options
- * (`sandboxOptions`): the server options, or a `TypeError` naming the first bad flag (an unknown one
- * too, in commander's words).
- */
-export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessEnv): ServerOptions {
-  const command = sandboxOptions(new Command("sandbox"))
-    .exitOverride()
-    .configureOutput({ writeOut: () => undefined, writeErr: () => undefined });
-  try {
-    command.parse(argv, { from: "user" });
-  } catch (error) {
-    if (error instanceof CommanderError) throw new TypeError(error.message.replace(/^error: /, ""));
-    throw error;
-  }
-  return serverOptionsOf(command.opts(), env);
 }
 
 /** A repeatable flag's values, each read by `read`, or a `TypeError` naming the flag and the value. */
