@@ -89,7 +89,11 @@ export function newCheckCommand(io: CommandIo, done: (code: number) => void): Co
     .option("--ca-cert <file>", "trust the certificate authorities in this PEM file")
     .option("--insecure", "do not check TLS certificates (a test server with a self-signed one)")
     .option("--dry-run", "print the plan and send nothing")
-    .addHelpText("after", `${example}\n\nExit codes: 0 no new failure, 1 a new failure, 2 bad usage or an unusable server, 3 stopped by the server's rate limit, 130 stopped by Ctrl-C.\n`)
+    .addHelpText(
+      "after",
+      `${example}\n\nExit codes: ${exitCodes.ok} no new failure, ${exitCodes.failed} a new failure, ${exitCodes.usage} bad usage or an unusable server, ` +
+        `${exitCodes.incomplete} stopped by the server's rate limit, ${exitCodes.interrupted} stopped by Ctrl-C.\n`,
+    )
     .action(async (flags: CheckFlags) => {
       const { check } = await import("./check.ts");
       done(await check(flags, io));
