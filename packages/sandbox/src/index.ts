@@ -3,7 +3,7 @@ export { createSandbox, type Sandbox } from "./sandbox.ts";
 export { startSandboxServer, type RunningSandbox } from "./http/server.ts";
 export { defaultOptions, type Delay, type Latency, type SandboxOptions, type ServerOptions } from "./options.ts";
 export { sandboxStates, type Fixture, type SandboxState } from "./model.ts";
-export { parseServerOptions } from "./cli/command.ts";
+export { parseServerOptions } from "./cli/parse.ts";
 export { defaultSwitches, switchDefinitions, type SandboxSwitches, type SwitchDefinition } from "./switches.ts";
 export { FixtureError } from "./data/fixture.ts";
 export type { Defect } from "./description.ts";

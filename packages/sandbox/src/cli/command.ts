@@ -5,7 +5,7 @@
 import { exitCodes } from "@bot-conversation/client/command-line";
 import { Command, CommanderError } from "commander";
 import type { ServerOptions } from "../options.ts";
-import { sandboxOptions, serverOptionsOf, type SandboxFlags } from "./args.ts";
+import { sandboxOptions, type SandboxFlags } from "./flags.ts";
 
 /**
  * How long the process outlives the last stop signal, so the further signals of one Ctrl-C (terminal,
@@ -51,6 +51,8 @@ export function newSandboxCommand(io: SandboxCommandIo, done: (code: number) => 
     .addHelpText("after", (context) => `\nExample:\n  ${context.command.name() === "sandbox" ? "bot-conversation sandbox" : context.command.name()} --port 0 --conversations 1000 --page-base 1\n`)
     .action(async (flags: SandboxFlags) => {
       quietSqliteWarning();
+      // Loaded only to run: --help, completion and the program's other commands start without the data's modules.
+      const { serverOptionsOf } = await import("./args.ts");
       let options: ServerOptions;
       try {
         options = serverOptionsOf(flags, io.env);
@@ -59,7 +61,6 @@ export function newSandboxCommand(io: SandboxCommandIo, done: (code: number) => 
         done(exitCodes.usage);
         return;
       }
-      // Loaded only to serve: `--help` and completion start without the server.
       const { startSandboxServer } = await import("../http/server.ts");
       const running = await startSandboxServer(options);
       io.stdout.write(`Sandbox ready at ${running.url}\n`);
@@ -77,26 +78,6 @@ export function newSandboxCommand(io: SandboxCommandIo, done: (code: number) => 
       }
       done(exitCodes.ok);
     });
-}
-
-/**
- * Reads a command line (`argv` without the command's name) with the `sandbox` command's own options
- * (`newSandboxCommand`, its action left out): the server options, or a `TypeError` naming the first
- * bad flag (an unknown one too, in commander's words).
- */
-export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessEnv): ServerOptions {
-  const silent = { write: () => true } as unknown as NodeJS.WritableStream;
-  const command = newSandboxCommand({ stdout: silent, stderr: silent, env }, () => undefined)
-    .action(() => undefined)
-    .exitOverride()
-    .configureOutput({ writeOut: () => undefined, writeErr: () => undefined });
-  try {
-    command.parse(argv, { from: "user" });
-  } catch (error) {
-    if (error instanceof CommanderError) throw new TypeError(error.message.replace(/^error: /, ""));
-    throw error;
-  }
-  return serverOptionsOf(command.opts(), env);
 }
 
 /** The process's own streams and environment. */
