@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { defaultOptions, parseServerOptions, switchDefinitions } from "../src/index.ts";
+import { defaultOptions, parseServerOptions, sandboxStates, switchDefinitions } from "../src/index.ts";
 
 describe("the command line", () => {
   test("defaults: 127.0.0.1:4011, the token sandbox-token, 200 conversations, in memory", () => {
@@ -36,7 +36,8 @@ describe("the command line", () => {
     [["--page-base", "2"], /--page-base: expected one of 0, 1; got "2"/],
     [["--max-page-size", "0"], /--max-page-size: expected a positive integer or "none"; got "0"/],
     [["--inbound-direction", ""], /--inbound-direction: expected a non-empty text/],
-    [["--colour", "red"], /Unknown option '--colour'/],
+    [["--colour", "red"], /^unknown option '--colour'$/],
+    [["--port"], /^option '--port <port>' argument missing$/],
     [["--allow-origin", "https://app.example.com/path"], /--allow-origin: expected an origin such as https:\/\/app.example.com; got "https:\/\/app.example.com\/path"/],
     [["--allow-origin", "*"], /--allow-origin: expected an origin/],
     [["--allow-host", "a b"], /--allow-host: expected a host name such as sandbox.internal; got "a b"/],
@@ -56,7 +57,14 @@ test("the command skips the `--` that `pnpm start -- --port 4021` passes on, and
     process.stdout.write = write;
   }
   expect(printed).toBe(sandboxUsage());
-  for (const definition of switchDefinitions) expect(printed).toContain(`--${definition.flag}`);
+  // Every switch, with its values where they are a list (the sandbox's own: `switchDefinitions`), and the states.
+  const flat = printed.replace(/\s+/g, " ");
+  const entry = (flag: string) => flat.slice(flat.indexOf(` --${flag} `) + 1).split(/ (?=--[a-z])/)[0] ?? "";
+  for (const definition of switchDefinitions) {
+    expect(entry(definition.flag)).toContain("open point:");
+    if (Array.isArray(definition.values)) expect(entry(definition.flag)).toContain(`(choices: ${definition.values.map((value) => JSON.stringify(value)).join(", ")})`);
+  }
+  expect(entry("state")).toContain(`(choices: ${sandboxStates.map((state) => JSON.stringify(state)).join(", ")})`);
   expect(printed).toContain("Example:");
   expect(parseServerOptions(["--port", "4021"], {}).port).toBe(4021);
 });
