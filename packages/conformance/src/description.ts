@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { pointerSegment, readDescription, type Schema } from "@bot-conversation/openapi";
 import { documentValidator } from "@bot-conversation/openapi/ajv";
 
@@ -80,9 +79,6 @@ const require = createRequire(import.meta.url);
 
 /** Where the bundle is read from: `openapi/dist/openapi.json`, built by `@bot-conversation/openapi`. */
 export const descriptionPath = require.resolve("@bot-conversation/openapi/openapi.json");
-
-/** Where the Decisions table of the description lives: `openapi/README.md`. */
-export const decisionsPath = join(dirname(descriptionPath), "..", "README.md");
 
 /**
  * Reads the bundled description (through `@bot-conversation/openapi`'s reader) and compiles its schemas
