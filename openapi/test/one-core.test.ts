@@ -1,7 +1,8 @@
 /**
- * Facts a reader can check with grep (issue 33): one Ajv factory and one description reader. Every
- * source file of the published packages and the apps is read; a second `new Ajv…`, a second import
- * of Ajv or ajv-formats, or a second JSON-pointer walk fails here, naming the file.
+ * Facts a reader can check with grep (issue 33): one Ajv factory, one description reader and one
+ * redactor. Every source file of the published packages and the apps is read; a second `new Ajv…`, a
+ * second import of Ajv or ajv-formats, a second JSON-pointer walk or a second token-replacing rule
+ * fails here, naming the file.
  */
 import { readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -57,5 +58,14 @@ describe("one core under every surface", () => {
     const readers = ["packages/sandbox/src/description.ts", "packages/cli/src/description.ts", "packages/conformance/src/description.ts"];
     for (const file of readers) expect(readFileSync(join(root, file), "utf8"), file).toMatch(/import \{[^}]*\breadDescription\b[^}]*\} from "@bot-conversation\/openapi"/);
     expect(readFileSync(join(root, "packages/cli/src/mcp/schema-check.ts"), "utf8")).toMatch(/import \{[^}]*\bcreateAjv\b[^}]*\} from "@bot-conversation\/openapi\/ajv"/);
+  });
+
+  it("one redactor: the token rule is written only in the client, and the CLI, MCP and the kit import it from @bot-conversation/client/text", () => {
+    // The two halves of the rule: a long token replaced wherever it stands, a short one only where it stands alone.
+    expect(filesMatching(/\.split\([A-Za-z_]+\)\.join\(/)).toEqual(["packages/client/src/internal/redact.ts"]);
+    expect(filesMatching(/\(\?<!\[\\\\w-\]\)/)).toEqual(["packages/client/src/internal/redact.ts"]);
+    for (const file of ["packages/cli/src/io.ts", "packages/cli/src/output/writers.ts", "packages/cli/src/mcp/server.ts", "packages/conformance/src/redact.ts"]) {
+      expect(readFileSync(join(root, file), "utf8"), file).toMatch(/import \{[^}]*\bredact(Text|Json)\b[^}]*\} from "@bot-conversation\/client\/text"/);
+    }
   });
 });
