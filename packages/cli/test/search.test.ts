@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBotConversationClient } from "@bot-conversation/client";
 import type { ConversationSummary, SearchConversationsQuery } from "@bot-conversation/types";
-import { openApiBundle } from "@bot-conversation/test-support/openapi-bundle";
+import { documentValidator } from "@bot-conversation/openapi/ajv";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { description } from "../src/description.ts";
@@ -13,7 +13,7 @@ import { runBinToFile, runCli } from "./support/cli.ts";
 import { envOf, token, useCountingServer, useSandbox } from "./support/sandbox.ts";
 
 const sandbox = useSandbox({ seed: "cli-search", conversations: 200 });
-const bundle = openApiBundle(description);
+const bundle = documentValidator(description);
 
 /** Every conversation of a search, walked with the client's pager. */
 async function walk(query: SearchConversationsQuery): Promise<ConversationSummary[]> {
