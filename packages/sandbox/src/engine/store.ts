@@ -143,12 +143,13 @@ export class Store implements SearchEngine {
 
   /** One page of a search, and the number of matches; each item as its stored summary (see `strategies.ts`). */
   search(filters: SearchFilters, order: SearchOrder, limit: number, offset: number): { total: number; items: SummaryRow[] } {
-    const codes: (number | undefined)[] = [];
-    for (const [at, filter] of equalityFilters.entries()) {
-      const value = filters[filter.name];
-      codes.push(value === undefined ? undefined : this.#codes[at]!.get(value));
+    const codes = new Array<number | undefined>(equalityFilters.length);
+    for (let at = 0; at < equalityFilters.length; at++) {
+      const value = filters[equalityFilters[at]!.name];
+      if (value === undefined) continue;
+      codes[at] = this.#codes[at]!.get(value);
       // A value no conversation has matches nothing.
-      if (value !== undefined && codes[at] === undefined) return { total: 0, items: [] };
+      if (codes[at] === undefined) return { total: 0, items: [] };
     }
     // An exclusive upper bound is the inclusive bound one millisecond earlier: every instant is whole milliseconds.
     const upTo = (bound: number | undefined) => (bound === undefined ? Infinity : bound - (filters.toInclusive ? 0 : 1));

@@ -140,10 +140,10 @@ export function planOf(indexes: Indexes, query: Query): Plan {
 /** The run is exactly the matches (its list covers every equality filter sent, the other instant is unbounded): the page is read off it. */
 export const readRun: SearchStrategy = {
   name: "read the run",
-  answer: ({ row }, { offset, limit }, { candidates, first, end, sent, otherBounded }) => {
-    if (sent > candidates.covers || otherBounded) return undefined;
+  answer: ({ row }, { offset, limit }, { candidates: { list, covers }, first, end, sent, otherBounded }) => {
+    if (sent > covers || otherBounded) return undefined;
     const items: SummaryRow[] = [];
-    for (let position = Math.min(end, first + offset), last = Math.min(end, first + offset + limit); position < last; position++) items.push(row(candidates.list[position]!));
+    for (let position = Math.min(end, first + offset), last = Math.min(end, first + offset + limit); position < last; position++) items.push(row(list[position]!));
     return { total: end - first, items };
   },
 };
@@ -163,11 +163,12 @@ export const walkOtherOrder: SearchStrategy = {
     const check = plan.sent > other.covers || plan.sortedBounded;
     // Each match's position in the order asked is marked in a bitmap, which is then read from the start.
     const { all, rank } = indexes.orders[query.order];
+    const { list } = other, { matches } = plan;
     const marks = indexes.marks();
     let total = 0;
     for (let position = otherFirst; position < otherEnd; position++) {
-      const index = other.list[position]!;
-      if (check && !plan.matches(index)) continue;
+      const index = list[position]!;
+      if (check && !matches(index)) continue;
       const at = rank[index]!;
       marks[at >>> 5]! |= 1 << (at & 31);
       total++;
@@ -181,12 +182,12 @@ export const walkOtherOrder: SearchStrategy = {
 /** The run's matches are counted; only those of the page are read. Answers every search. */
 export const scanRun: SearchStrategy = {
   name: "scan the run",
-  answer: ({ row }, { offset, limit }, { candidates, first, end, matches }) => {
+  answer: ({ row }, { offset, limit }, { candidates: { list }, first, end, matches }) => {
     let total = 0;
     const pageEnd = offset + limit;
     const page: number[] = [];
     for (let position = first; position < end; position++) {
-      const index = candidates.list[position]!;
+      const index = list[position]!;
       if (!matches(index)) continue;
       if (total >= offset && total < pageEnd) page.push(index);
       total++;
