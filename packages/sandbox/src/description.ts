@@ -1,7 +1,7 @@
-import bundledService from "@bot-conversation/openapi/openapi.json" with { type: "json" };
 import { pointerKeys, readDescription, type OpenApiDescription } from "@bot-conversation/openapi";
 import { documentValidator, type DocumentValidator, type ErrorObject } from "@bot-conversation/openapi/ajv";
 import bundledControl from "./generated/sandbox-control.json" with { type: "json" };
+import bundledService from "./generated/service.json" with { type: "json" };
 
 /** One thing wrong with a request, a fixture or a value: where, and what was expected. */
 export interface Defect {
@@ -28,14 +28,15 @@ export interface ParameterDescription {
 
 /**
  * The service description bundled by `@bot-conversation/openapi`, imported as a JSON module (no file
- * system: the same code runs in a browser, where a bundler inlines it).
+ * system: the same code runs in a browser, where a bundler inlines it), as this package's build
+ * writes it into `src/generated/`: without its prose (`scripts/descriptions.ts`), which no check reads.
  */
 export const serviceDescription = bundledService as unknown as {
   paths: Record<string, Record<string, { operationId?: string; parameters?: unknown[]; requestBody?: { content: Record<string, { schema: SchemaObject }> } }>>;
   components: { schemas: Record<string, SchemaObject & { enum?: string[]; examples?: unknown[] }>; parameters: Record<string, unknown> };
 };
 
-/** The control API's description, bundled into `src/generated/` by this package's build. */
+/** The control API's description, bundled into `src/generated/` by this package's build, without its prose. */
 export const controlDescription = bundledControl as unknown as typeof serviceDescription;
 
 /** Each description read and validated through `@bot-conversation/openapi` (its reader, its one Ajv), with Ajv's `verbose` errors for `describeErrors`. */
