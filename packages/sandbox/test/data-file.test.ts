@@ -3,11 +3,14 @@ import { once } from "node:events";
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
+import { createInterface } from "node:readline";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, describe, expect, test } from "vitest";
 import { launchSandbox, type LaunchedSandbox } from "../src/index.ts";
+import { openDataFile } from "../src/data/data-file.ts";
+import type { FiredEventRecord } from "../src/data/fired-events.ts";
 import { exampleFixture } from "./support/fixture.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "sandbox-data-"));
@@ -318,5 +321,104 @@ describe("SIGKILL during bursts of concurrent fires, with clears and resets betw
       expect(((await (await fetch(`${sandbox.url}/_sandbox/bots`, { headers })).json()) as unknown[]).length).toBe(3);
     }
     await stop(sandbox);
+  });
+});
+
+describe("group commit: the fires of one turn are one transaction, each answered after it (issue 29)", () => {
+  const event = (marker: string): FiredEventRecord => ({
+    receivedAt: "2026-11-26T10:00:00.000Z", sent: { conversationId, externalConversationId: null }, externalEventId: "order-status-changed", externalEventPayload: { orderNumber: marker }, conversationId,
+  });
+  const markersOf = (events: readonly FiredEventRecord[]) => events.map((kept) => kept.externalEventPayload!["orderNumber"]);
+  const source = { seed: "group-commit", conversations: 5 };
+  /** A new --data file opened in process, and a reopening of it after it is closed. */
+  const opened = (name: string) => {
+    const path = join(scratch, name);
+    return { path, ...openDataFile(path, () => source) };
+  };
+  const reopened = (path: string) => {
+    const again = openDataFile(path, () => ({ seed: "never used", conversations: 1 }));
+    try {
+      return { source: again.source, markers: markersOf(again.kept.fired.page({}, 0, 100).events) };
+    } finally {
+      again.kept.close();
+    }
+  };
+
+  test("a page read while fires wait for their commit commits them first and sees them, in order", async () => {
+    const { kept } = opened("flush-page.db");
+    const waiting = ["a", "b", "c"].map((marker) => kept.fired.record(event(marker)));
+    expect(waiting.every((promise) => promise instanceof Promise)).toBe(true);
+    expect(markersOf(kept.fired.page({}, 0, 100).events)).toEqual(["a", "b", "c"]);
+    await Promise.all(waiting);
+    expect(markersOf(kept.fired.page({}, 0, 100).events)).toEqual(["a", "b", "c"]);
+    kept.close();
+  });
+
+  test("a clear or a reset after fires still waiting keeps their order: the fires are committed, then cleared", async () => {
+    const { path, kept } = opened("flush-clear.db");
+    const beforeClear = kept.fired.record(event("before-clear"));
+    kept.fired.clear();
+    await beforeClear;
+    const afterClear = kept.fired.record(event("after-clear"));
+    await afterClear;
+    expect(markersOf(kept.fired.page({}, 0, 100).events)).toEqual(["after-clear"]);
+    const beforeReset = kept.fired.record(event("before-reset"));
+    kept.replaced({ seed: "after-reset", conversations: 2 });
+    await beforeReset;
+    expect(markersOf(kept.fired.page({}, 0, 100).events)).toEqual([]);
+    await kept.fired.record(event("after-reset"));
+    kept.close();
+    expect(reopened(path)).toEqual({ source: { seed: "after-reset", conversations: 2 }, markers: ["after-reset"] });
+  });
+
+  test("closing the file commits the fires still waiting: they are there on the next start", async () => {
+    const { path, kept } = opened("flush-close.db");
+    await kept.fired.record(event("committed"));
+    const waiting = [kept.fired.record(event("waiting-1")), kept.fired.record(event("waiting-2"))];
+    kept.close();
+    await Promise.all(waiting);
+    expect(reopened(path).markers).toEqual(["committed", "waiting-1", "waiting-2"]);
+  });
+
+  test("a fire whose commit fails (the file may grow no more) is answered 503, not kept, and the sandbox goes on answering", { timeout: 120_000 }, async () => {
+    const data = join(scratch, "full.db");
+    const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+    // A file-size limit (`ulimit -f`, in blocks of 512 bytes: 2 MiB) on the sandbox alone: past it, a write fails
+    // with EFBIG (Node ignores SIGXFSZ), as it would on a full disk. Its start writes far less.
+    const child = spawn("sh", ["-c", 'ulimit -f 4096 && exec "$@"', "sh", process.execPath, main, "--port", "0", "--data", data, "--fixture", fixtureFile], { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const exited = once(child, "exit");
+    try {
+      const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
+      const url = line.replace("Sandbox ready at ", "");
+      const payload = "x".repeat(100_000);
+      const acknowledged: string[] = [];
+      let refused: Response | undefined;
+      for (let index = 0; refused === undefined && index < 200; index++) {
+        const answers = await Promise.all(Array.from({ length: 4 }, (_, writer) => fire(url, `${index}-${writer}-${payload}`).then((response) => ({ response, marker: `${index}-${writer}` }))));
+        for (const { response, marker } of answers) {
+          if (response.status === 200) acknowledged.push(marker);
+          else refused ??= response;
+        }
+      }
+      expect(refused?.status).toBe(503);
+      expect(refused?.headers.get("content-type")).toBe("application/json");
+      const problem = (await refused!.json()) as { status: number; detail: string };
+      expect(problem.status).toBe(503);
+      expect(problem.detail).toMatch(/^The sandbox could not keep the event, so it was not fired \(--data file: .+\); send it again once the sandbox can write\.$/);
+      expect(output).toContain(`sandbox: --data ${data}: a commit failed (`);
+      // The sandbox still answers, from the data in memory.
+      expect((await fetch(`${url}/api/v2/channels/conversations`, { headers })).status).toBe(200);
+      expect(acknowledged.length).toBeGreaterThan(0);
+      child.kill("SIGKILL");
+      await exited;
+      const again = await start(["--data", data]);
+      // Exactly the acknowledged fires (in the order they were recorded, which four at once need not keep).
+      expect((await firedMarkers(again.url)).map((marker) => marker.slice(0, marker.lastIndexOf("-"))).sort()).toEqual(acknowledged.sort());
+      await stop(again);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
   });
 });

@@ -105,7 +105,8 @@ function transaction<T>(database: DatabaseSync, work: () => T): T {
     database.exec("COMMIT");
     return result;
   } catch (error) {
-    database.exec("ROLLBACK");
+    // A failed COMMIT may have ended the transaction already (SQLite rolls back on some I/O errors).
+    if (database.isTransaction) database.exec("ROLLBACK");
     throw error;
   }
 }
@@ -168,16 +169,39 @@ interface EventRow {
   conversation_id: string;
 }
 
-/** The fired events in the database: each recorded in its own transaction, committed before the fire is answered. */
+/** A fire the `--data` file could not keep: its commit failed (the disk is full, the file was removed, …). */
+export class FiredEventNotKeptError extends Error {
+  override name = "FiredEventNotKeptError";
+}
+
+/** The fires recorded in one turn of the event loop, and the promise all of them wait on: settled by their one commit. */
+interface Batch {
+  readonly events: FiredEventRecord[];
+  readonly committed: Promise<void>;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
+/**
+ * The fired events in the database, with group commit: the fires recorded in one turn of the event loop
+ * are written in one transaction once that turn's I/O is handled (`setImmediate`), and each `record`
+ * resolves only when that transaction is committed, so a fire is answered after its commit, never
+ * before. Every read or change of the events (and a reset, and closing) first commits what is pending,
+ * so it sees every fire recorded before it, in order.
+ */
 class DatabaseFiredEvents implements FiredEventsStore {
   readonly #database: DatabaseSync;
+  readonly #path: string;
   readonly #insert: StatementSync;
   readonly #select: StatementSync;
   /** The last sequence number given: numbers go on across a clear while the sandbox runs (no AUTOINCREMENT, whose bookkeeping doubled each fire's write). */
   #last: number;
+  /** The fires recorded and not yet committed, or `undefined`. */
+  #pending: Batch | undefined;
 
-  constructor(database: DatabaseSync) {
+  constructor(database: DatabaseSync, path: string) {
     this.#database = database;
+    this.#path = path;
     this.#insert = database.prepare(
       "INSERT INTO events (sequence, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
     );
@@ -188,14 +212,54 @@ class DatabaseFiredEvents implements FiredEventsStore {
     );
   }
 
-  record(event: FiredEventRecord): void {
-    // One statement outside a transaction is its own transaction: committed (in the write-ahead log) when it returns.
-    this.#insert.run(this.#last + 1, event.receivedAt, event.sent.conversationId, event.sent.externalConversationId, event.externalEventId,
-      event.externalEventPayload === null ? null : JSON.stringify(event.externalEventPayload), event.conversationId);
-    this.#last++;
+  record(event: FiredEventRecord): Promise<void> {
+    let batch = this.#pending;
+    if (batch === undefined) {
+      let settle: Pick<Batch, "resolve" | "reject"> | undefined;
+      const committed = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+      batch = this.#pending = { events: [], committed, ...settle! };
+      // After this turn's I/O callbacks: every fire whose body arrived in this turn joins the one commit.
+      setImmediate(this.#commitPending);
+    }
+    batch.events.push(event);
+    return batch.committed;
+  }
+
+  /**
+   * Commits the pending fires in one transaction and settles their promise: resolved once committed, or
+   * rejected with a `FiredEventNotKeptError` when the commit failed (then none of them is kept).
+   */
+  readonly #commitPending = (): void => {
+    const batch = this.#pending;
+    if (batch === undefined) return;
+    this.#pending = undefined;
+    const first = this.#last + 1;
+    try {
+      transaction(this.#database, () => {
+        let sequence = first;
+        for (const event of batch.events) {
+          this.#insert.run(sequence++, event.receivedAt, event.sent.conversationId, event.sent.externalConversationId, event.externalEventId,
+            event.externalEventPayload === null ? null : JSON.stringify(event.externalEventPayload), event.conversationId);
+        }
+      });
+    } catch (error) {
+      const problem = (error as Error).message;
+      // Said once per failed commit where the sandbox runs; each fire waiting on it is answered with the reason.
+      console.error(`sandbox: --data ${this.#path}: a commit failed (${problem}); its ${batch.events.length} fire(s) were not kept and are answered 503`);
+      batch.reject(new FiredEventNotKeptError(`--data file: ${problem}`, { cause: error }));
+      return;
+    }
+    this.#last += batch.events.length;
+    batch.resolve();
+  };
+
+  /** Commits what is pending, before anything else reads or changes the events. */
+  flush(): void {
+    this.#commitPending();
   }
 
   page(filter: FiredEventsFilter, after: number, limit: number): FiredEventsPage {
+    this.flush();
     const rows = this.#select.all({ after, conversationId: filter.conversationId ?? null, externalEventId: filter.externalEventId ?? null, limit: limit + 1 }) as unknown as EventRow[];
     const events = rows.slice(0, limit).map((row): FiredEventRecord => ({
       receivedAt: row.received_at,
@@ -208,6 +272,7 @@ class DatabaseFiredEvents implements FiredEventsStore {
   }
 
   clear(): void {
+    this.flush();
     this.#database.exec("DELETE FROM events");
     giveSpaceBack(this.#database);
   }
@@ -305,9 +370,11 @@ export function openDataFile(path: string, first: () => DataSource): { source: D
       if (problem) refuse(`is not a sandbox data file: ${problem}`);
       source = value as DataSource;
     }
-    const fired = new DatabaseFiredEvents(database);
+    const fired = new DatabaseFiredEvents(database, path);
     const setSource = database.prepare("INSERT OR REPLACE INTO source (id, source) VALUES (1, ?)");
     const replaced = (next: DataSource) => {
+      // The fires recorded before the reset are committed first (and then deleted with the rest, in order).
+      fired.flush();
       transaction(database, () => {
         database.exec("DELETE FROM events");
         setSource.run(JSON.stringify(next));
@@ -320,7 +387,9 @@ export function openDataFile(path: string, first: () => DataSource): { source: D
         fired,
         replaced,
         close: () => {
-          if (database.isOpen) database.close();
+          if (!database.isOpen) return;
+          fired.flush();
+          database.close();
         },
       },
     };
