@@ -4,6 +4,7 @@ import { maxBodyBytes, refusal, type SandboxContext } from "../http/context.ts";
 import { appendJsonPath, requestBodySchema, serviceChecker, serviceDescription, type Defect } from "../description.ts";
 import { problemResponse } from "../http/problem.ts";
 import { readJsonBody } from "../http/request.ts";
+import { nowInUtc } from "../data/dates.ts";
 
 const checkRequest = serviceChecker(requestBodySchema(serviceDescription, "fireExternalEvent"));
 // The description's two variants, checked one at a time: the variant is the one the request chose by the
@@ -72,7 +73,7 @@ export async function fireExternalEvent(context: SandboxContext, request: Reques
     );
   }
   const kept = context.fired.record({
-    receivedAt: new Date().toISOString(),
+    receivedAt: nowInUtc(),
     sent: { conversationId: fire.conversationId ?? null, externalConversationId: fire.externalConversationId ?? null },
     externalEventId: fire.externalEventId,
     externalEventPayload: fire.externalEventPayload ?? null,
