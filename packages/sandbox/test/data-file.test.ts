@@ -354,6 +354,19 @@ describe("group commit: the fires of one turn are one transaction, each answered
     kept.close();
   });
 
+  test("a turn of many fires (more than one statement writes) is committed whole, numbered in order, and kept", async () => {
+    const { path, kept } = opened("many.db");
+    await kept.fired.record(event("first"));
+    const markers = Array.from({ length: 70 }, (_, index) => `many-${index}`);
+    await Promise.all(markers.map((marker) => kept.fired.record(event(marker))));
+    const page = kept.fired.page({}, 1, 40);
+    expect(markersOf(page.events)).toEqual(markers.slice(0, 40));
+    expect(page.next).toBe(41);
+    expect(markersOf(kept.fired.page({}, 41, 100).events)).toEqual(markers.slice(40));
+    kept.close();
+    expect(reopened(path).markers).toEqual(["first", ...markers]);
+  });
+
   test("a clear or a reset after fires still waiting keeps their order: the fires are committed, then cleared", async () => {
     const { path, kept } = opened("flush-clear.db");
     const beforeClear = kept.fired.record(event("before-clear"));

@@ -1,8 +1,9 @@
 import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
-import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { DatabaseSync } from "node:sqlite";
+import { DatabaseFiredEvents, giveSpaceBack, transaction } from "./database-fired-events.ts";
 import { fixtureDefects } from "./fixture.ts";
-import type { FiredEventRecord, FiredEventsFilter, FiredEventsPage, FiredEventsStore, KeptState } from "./fired-events.ts";
+import type { KeptState } from "./fired-events.ts";
 import { sandboxStates, type DataSource } from "../model.ts";
 import { maxConversations } from "./source.ts";
 
@@ -97,20 +98,6 @@ function checkPath(path: string): { empty: boolean } {
   }
 }
 
-/** Runs `work` inside one transaction: committed when it returns, rolled back when it throws. */
-function transaction<T>(database: DatabaseSync, work: () => T): T {
-  database.exec("BEGIN IMMEDIATE");
-  try {
-    const result = work();
-    database.exec("COMMIT");
-    return result;
-  } catch (error) {
-    // A failed COMMIT may have ended the transaction already (SQLite rolls back on some I/O errors).
-    if (database.isTransaction) database.exec("ROLLBACK");
-    throw error;
-  }
-}
-
 /** The schema's tables and indexes as SQLite lists them, to compare a file's with layout 5's. */
 function schemaOf(database: DatabaseSync): string {
   return JSON.stringify(database.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name").all());
@@ -156,132 +143,6 @@ function damageOf(database: DatabaseSync): string | undefined {
   } catch (error) {
     return (error as Error).message;
   }
-}
-
-/** A row of the events table. */
-interface EventRow {
-  sequence: number;
-  received_at: string;
-  sent_conversation_id: string | null;
-  sent_external_conversation_id: string | null;
-  external_event_id: string;
-  payload: string | null;
-  conversation_id: string;
-}
-
-/** A fire the `--data` file could not keep: its commit failed (the disk is full, the file was removed, …). */
-export class FiredEventNotKeptError extends Error {
-  override name = "FiredEventNotKeptError";
-}
-
-/** The fires recorded in one turn of the event loop, and the promise all of them wait on: settled by their one commit. */
-interface Batch {
-  readonly events: FiredEventRecord[];
-  readonly committed: Promise<void>;
-  readonly resolve: () => void;
-  readonly reject: (error: Error) => void;
-}
-
-/**
- * The fired events in the database, with group commit: the fires recorded in one turn of the event loop
- * are written in one transaction once that turn's I/O is handled (`setImmediate`), and each `record`
- * resolves only when that transaction is committed, so a fire is answered after its commit, never
- * before. Every read or change of the events (and a reset, and closing) first commits what is pending,
- * so it sees every fire recorded before it, in order.
- */
-class DatabaseFiredEvents implements FiredEventsStore {
-  readonly #database: DatabaseSync;
-  readonly #path: string;
-  readonly #insert: StatementSync;
-  readonly #select: StatementSync;
-  /** The last sequence number given: numbers go on across a clear while the sandbox runs (no AUTOINCREMENT, whose bookkeeping doubled each fire's write). */
-  #last: number;
-  /** The fires recorded and not yet committed, or `undefined`. */
-  #pending: Batch | undefined;
-
-  constructor(database: DatabaseSync, path: string) {
-    this.#database = database;
-    this.#path = path;
-    this.#insert = database.prepare(
-      "INSERT INTO events (sequence, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    );
-    this.#last = (database.prepare("SELECT coalesce(max(sequence), 0) AS last FROM events").get() as { last: number }).last;
-    this.#select = database.prepare(
-      `SELECT * FROM events WHERE sequence > :after AND (:conversationId IS NULL OR conversation_id = :conversationId)
-         AND (:externalEventId IS NULL OR external_event_id = :externalEventId) ORDER BY sequence LIMIT :limit`,
-    );
-  }
-
-  record(event: FiredEventRecord): Promise<void> {
-    let batch = this.#pending;
-    if (batch === undefined) {
-      let settle: Pick<Batch, "resolve" | "reject"> | undefined;
-      const committed = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
-      batch = this.#pending = { events: [], committed, ...settle! };
-      // After this turn's I/O callbacks: every fire whose body arrived in this turn joins the one commit.
-      setImmediate(this.#commitPending);
-    }
-    batch.events.push(event);
-    return batch.committed;
-  }
-
-  /**
-   * Commits the pending fires in one transaction and settles their promise: resolved once committed, or
-   * rejected with a `FiredEventNotKeptError` when the commit failed (then none of them is kept).
-   */
-  readonly #commitPending = (): void => {
-    const batch = this.#pending;
-    if (batch === undefined) return;
-    this.#pending = undefined;
-    const first = this.#last + 1;
-    try {
-      transaction(this.#database, () => {
-        let sequence = first;
-        for (const event of batch.events) {
-          this.#insert.run(sequence++, event.receivedAt, event.sent.conversationId, event.sent.externalConversationId, event.externalEventId,
-            event.externalEventPayload === null ? null : JSON.stringify(event.externalEventPayload), event.conversationId);
-        }
-      });
-    } catch (error) {
-      const problem = (error as Error).message;
-      // Said once per failed commit where the sandbox runs; each fire waiting on it is answered with the reason.
-      console.error(`sandbox: --data ${this.#path}: a commit failed (${problem}); its ${batch.events.length} fire(s) were not kept and are answered 503`);
-      batch.reject(new FiredEventNotKeptError(`--data file: ${problem}`, { cause: error }));
-      return;
-    }
-    this.#last += batch.events.length;
-    batch.resolve();
-  };
-
-  /** Commits what is pending, before anything else reads or changes the events. */
-  flush(): void {
-    this.#commitPending();
-  }
-
-  page(filter: FiredEventsFilter, after: number, limit: number): FiredEventsPage {
-    this.flush();
-    const rows = this.#select.all({ after, conversationId: filter.conversationId ?? null, externalEventId: filter.externalEventId ?? null, limit: limit + 1 }) as unknown as EventRow[];
-    const events = rows.slice(0, limit).map((row): FiredEventRecord => ({
-      receivedAt: row.received_at,
-      sent: { conversationId: row.sent_conversation_id, externalConversationId: row.sent_external_conversation_id },
-      externalEventId: row.external_event_id,
-      externalEventPayload: row.payload === null ? null : (JSON.parse(row.payload) as Record<string, unknown>),
-      conversationId: row.conversation_id,
-    }));
-    return { events, next: rows.length > limit ? rows[limit - 1]!.sequence : undefined };
-  }
-
-  clear(): void {
-    this.flush();
-    this.#database.exec("DELETE FROM events");
-    giveSpaceBack(this.#database);
-  }
-}
-
-/** After rows are deleted: the free pages are cut off the file, and the write-ahead log is emptied. */
-function giveSpaceBack(database: DatabaseSync): void {
-  database.exec("PRAGMA incremental_vacuum");
-  database.exec("PRAGMA wal_checkpoint(TRUNCATE)");
 }
 
 /**
