@@ -73,9 +73,8 @@ export interface ReceivedRequest {
 export type JournalBody = { readonly text: string } | { readonly note: string } | null;
 
 /**
- * A request as kept, in few objects: its headers packed in one string and its body's text or note held
- * directly. Thousands of kept requests are thousands of survivors for the garbage collector to copy and
- * mark, so each is a handful of objects rather than a list of a dozen header strings and the wrappers around it.
+ * A request as kept, in few objects (thousands are kept at once): its headers packed in one string and its
+ * body's text or note held directly, rather than a list of a dozen header strings and the wrappers around it.
  */
 interface Kept {
   readonly sequence: number;
