@@ -1,8 +1,9 @@
 import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
-import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { DatabaseSync } from "node:sqlite";
+import { DatabaseFiredEvents, giveSpaceBack, transaction } from "./database-fired-events.ts";
 import { fixtureDefects } from "./fixture.ts";
-import type { FiredEventRecord, FiredEventsFilter, FiredEventsPage, FiredEventsStore, KeptState } from "./fired-events.ts";
+import type { KeptState } from "./fired-events.ts";
 import { sandboxStates, type DataSource } from "../model.ts";
 import { maxConversations } from "./source.ts";
 
@@ -97,19 +98,6 @@ function checkPath(path: string): { empty: boolean } {
   }
 }
 
-/** Runs `work` inside one transaction: committed when it returns, rolled back when it throws. */
-function transaction<T>(database: DatabaseSync, work: () => T): T {
-  database.exec("BEGIN IMMEDIATE");
-  try {
-    const result = work();
-    database.exec("COMMIT");
-    return result;
-  } catch (error) {
-    database.exec("ROLLBACK");
-    throw error;
-  }
-}
-
 /** The schema's tables and indexes as SQLite lists them, to compare a file's with layout 5's. */
 function schemaOf(database: DatabaseSync): string {
   return JSON.stringify(database.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name").all());
@@ -155,68 +143,6 @@ function damageOf(database: DatabaseSync): string | undefined {
   } catch (error) {
     return (error as Error).message;
   }
-}
-
-/** A row of the events table. */
-interface EventRow {
-  sequence: number;
-  received_at: string;
-  sent_conversation_id: string | null;
-  sent_external_conversation_id: string | null;
-  external_event_id: string;
-  payload: string | null;
-  conversation_id: string;
-}
-
-/** The fired events in the database: each recorded in its own transaction, committed before the fire is answered. */
-class DatabaseFiredEvents implements FiredEventsStore {
-  readonly #database: DatabaseSync;
-  readonly #insert: StatementSync;
-  readonly #select: StatementSync;
-  /** The last sequence number given: numbers go on across a clear while the sandbox runs (no AUTOINCREMENT, whose bookkeeping doubled each fire's write). */
-  #last: number;
-
-  constructor(database: DatabaseSync) {
-    this.#database = database;
-    this.#insert = database.prepare(
-      "INSERT INTO events (sequence, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    );
-    this.#last = (database.prepare("SELECT coalesce(max(sequence), 0) AS last FROM events").get() as { last: number }).last;
-    this.#select = database.prepare(
-      `SELECT * FROM events WHERE sequence > :after AND (:conversationId IS NULL OR conversation_id = :conversationId)
-         AND (:externalEventId IS NULL OR external_event_id = :externalEventId) ORDER BY sequence LIMIT :limit`,
-    );
-  }
-
-  record(event: FiredEventRecord): void {
-    // One statement outside a transaction is its own transaction: committed (in the write-ahead log) when it returns.
-    this.#insert.run(this.#last + 1, event.receivedAt, event.sent.conversationId, event.sent.externalConversationId, event.externalEventId,
-      event.externalEventPayload === null ? null : JSON.stringify(event.externalEventPayload), event.conversationId);
-    this.#last++;
-  }
-
-  page(filter: FiredEventsFilter, after: number, limit: number): FiredEventsPage {
-    const rows = this.#select.all({ after, conversationId: filter.conversationId ?? null, externalEventId: filter.externalEventId ?? null, limit: limit + 1 }) as unknown as EventRow[];
-    const events = rows.slice(0, limit).map((row): FiredEventRecord => ({
-      receivedAt: row.received_at,
-      sent: { conversationId: row.sent_conversation_id, externalConversationId: row.sent_external_conversation_id },
-      externalEventId: row.external_event_id,
-      externalEventPayload: row.payload === null ? null : (JSON.parse(row.payload) as Record<string, unknown>),
-      conversationId: row.conversation_id,
-    }));
-    return { events, next: rows.length > limit ? rows[limit - 1]!.sequence : undefined };
-  }
-
-  clear(): void {
-    this.#database.exec("DELETE FROM events");
-    giveSpaceBack(this.#database);
-  }
-}
-
-/** After rows are deleted: the free pages are cut off the file, and the write-ahead log is emptied. */
-function giveSpaceBack(database: DatabaseSync): void {
-  database.exec("PRAGMA incremental_vacuum");
-  database.exec("PRAGMA wal_checkpoint(TRUNCATE)");
 }
 
 /**
@@ -305,9 +231,11 @@ export function openDataFile(path: string, first: () => DataSource): { source: D
       if (problem) refuse(`is not a sandbox data file: ${problem}`);
       source = value as DataSource;
     }
-    const fired = new DatabaseFiredEvents(database);
+    const fired = new DatabaseFiredEvents(database, path);
     const setSource = database.prepare("INSERT OR REPLACE INTO source (id, source) VALUES (1, ?)");
     const replaced = (next: DataSource) => {
+      // The fires recorded before the reset are committed first (and then deleted with the rest, in order).
+      fired.flush();
       transaction(database, () => {
         database.exec("DELETE FROM events");
         setSource.run(JSON.stringify(next));
@@ -320,7 +248,9 @@ export function openDataFile(path: string, first: () => DataSource): { source: D
         fired,
         replaced,
         close: () => {
-          if (database.isOpen) database.close();
+          if (!database.isOpen) return;
+          fired.flush();
+          database.close();
         },
       },
     };

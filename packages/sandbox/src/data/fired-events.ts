@@ -36,8 +36,13 @@ export interface FiredEventsPage {
  * clear while the sandbox runs.
  */
 export interface FiredEventsStore {
-  /** Keeps an accepted event: with `--data`, committed when this returns, so an acknowledged fire is never lost. */
-  record(event: FiredEventRecord): void;
+  /**
+   * Keeps an accepted event. A store that writes elsewhere returns a promise that resolves once the
+   * event is committed (and rejects when it could not be kept): the fire is answered only then, so an
+   * acknowledged fire is never lost. The event is placed in order when this is called: the caller checks
+   * the data and records in one synchronous step, and awaits only after.
+   */
+  record(event: FiredEventRecord): void | Promise<void>;
   /** The events after sequence number `after` that match, oldest first, at most `limit`. */
   page(filter: FiredEventsFilter, after: number, limit: number): FiredEventsPage;
   /** Forgets every event (the sequence numbers go on). */

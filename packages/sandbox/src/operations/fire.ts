@@ -4,6 +4,7 @@ import { maxBodyBytes, refusal, type SandboxContext } from "../http/context.ts";
 import { appendJsonPath, requestBodySchema, serviceChecker, serviceDescription, type Defect } from "../description.ts";
 import { problemResponse } from "../http/problem.ts";
 import { readJsonBody } from "../http/request.ts";
+import { nowInUtc } from "../data/dates.ts";
 
 const checkRequest = serviceChecker(requestBodySchema(serviceDescription, "fireExternalEvent"));
 // The description's two variants, checked one at a time: the variant is the one the request chose by the
@@ -33,7 +34,8 @@ const livechatSuffix = "|livechat";
  * `POST /api/v1/runtime/simple/external/events`: fires an external event into a conversation.
  * 404 when the conversation (by the identifier that wins, see `identifierWins`) or the trigger (of
  * the conversation's bot) is unknown; 500 naming every variable whose value fails its type's format;
- * otherwise 200 with an empty body, and the event is recorded (on disk with `--data`) before the answer.
+ * otherwise 200 with an empty body, and the event is recorded (committed to the `--data` file) before the
+ * answer; 503 when the file could not keep it (the sandbox's own status: the event was not fired).
  */
 export async function fireExternalEvent(context: SandboxContext, request: Request): Promise<Response> {
   const { options } = context;
@@ -70,12 +72,21 @@ export async function fireExternalEvent(context: SandboxContext, request: Reques
       problems.map((problem) => ({ path: appendJsonPath("$.externalEventPayload", problem.variableCode), message: problem.message })),
     );
   }
-  context.fired.record({
-    receivedAt: new Date().toISOString(),
+  const kept = context.fired.record({
+    receivedAt: nowInUtc(),
     sent: { conversationId: fire.conversationId ?? null, externalConversationId: fire.externalConversationId ?? null },
     externalEventId: fire.externalEventId,
     externalEventPayload: fire.externalEventPayload ?? null,
     conversationId: conversation.id,
   });
+  // With --data the answer waits for the commit; an event that could not be kept was not fired: a 503, which
+  // the client may retry, never the 500 the description gives to a payload that failed validation.
+  if (kept !== undefined) {
+    try {
+      await kept;
+    } catch (error) {
+      return problemResponse(options.errorMediaType, 503, `The sandbox could not keep the event, so it was not fired (${(error as Error).message}); send it again once the sandbox can write.`);
+    }
+  }
   return new Response(null, { status: 200 });
 }
