@@ -19,9 +19,21 @@ describe("the command line", () => {
       host: "0.0.0.0", port: 0, seed: "s", conversations: 7, fixture: "f.json", data: "d.db", tokens: ["a", "b"], state: "default", latency: { min: 20, max: 80 },
       pageBase: 1, defaultPageSize: 5, maxPageSize: 50, order: "startedOn-asc", statusCase: "insensitive", dateTo: "exclusive",
       unknownParameters: "ignore", triggerList: "single", identifierWins: "externalConversationId", inboundDirection: "Incoming", errorMediaType: "application/problem+json",
-      allowOrigins: ["https://app.example.com", "http://192.168.1.5:5173"], allowHosts: ["sandbox.internal"],
+      allowOrigins: ["https://app.example.com", "http://192.168.1.5:5173"], allowHosts: ["sandbox.internal"], databaseUrl: undefined, adminToken: undefined,
     });
-    expect(Object.keys(options).filter((key) => !["host", "port", "seed", "conversations", "fixture", "data", "tokens", "state", "latency", "allowOrigins", "allowHosts"].includes(key)).sort()).toEqual(switchDefinitions.map((definition) => definition.key).sort());
+    expect(Object.keys(options).filter((key) => !["host", "port", "seed", "conversations", "fixture", "data", "tokens", "state", "latency", "allowOrigins", "allowHosts", "databaseUrl", "adminToken"].includes(key)).sort()).toEqual(switchDefinitions.map((definition) => definition.key).sort());
+  });
+
+  test("--database-url and --admin-token, or DATABASE_URL and SANDBOX_ADMIN_TOKEN (the flags win); neither is echoed when refused", () => {
+    const url = "postgres://sandbox:secret@db.internal:5432/sandbox";
+    expect(parseServerOptions(["--database-url", url, "--admin-token", "an-admin-token-1234"], {})).toMatchObject({ databaseUrl: url, adminToken: "an-admin-token-1234" });
+    expect(parseServerOptions([], { DATABASE_URL: url, SANDBOX_ADMIN_TOKEN: "an-admin-token-5678" })).toMatchObject({ databaseUrl: url, adminToken: "an-admin-token-5678" });
+    expect(parseServerOptions(["--admin-token", "an-admin-token-abcd"], { DATABASE_URL: url, SANDBOX_ADMIN_TOKEN: "an-admin-token-5678" }).adminToken).toBe("an-admin-token-abcd");
+    expect(() => parseServerOptions(["--admin-token", "an-admin-token-1234"], {})).toThrow(/^adminToken: workspaces are kept in a database; give databaseUrl \(--database-url\) with it$/);
+    expect(() => parseServerOptions(["--database-url", url, "--admin-token", "sandbox-token"], {})).toThrow(/^adminToken: expected a text of at least 16 characters$/);
+    expect(() => parseServerOptions(["--database-url", url, "--token", "a-shared-token-12345", "--admin-token", "a-shared-token-12345"], {})).toThrow(/^adminToken: must differ from every accepted token/);
+    expect(() => parseServerOptions(["--database-url", "http://user:hunter2@db/x"], {})).toThrow(/^databaseUrl: expected a PostgreSQL URL[^]*not shown/);
+    expect(() => parseServerOptions(["--database-url", "http://user:hunter2@db/x"], {})).not.toThrow(/hunter2/);
   });
 
   test("SANDBOX_TOKENS sets the tokens (comma separated); --token wins over it", () => {

@@ -17,6 +17,8 @@ export const commandFlags = [
   { name: "token", value: "<token>", summary: "an accepted X-Token, repeatable (default sandbox-token; SANDBOX_TOKENS)" },
   { name: "allow-origin", value: "<origin>", summary: "a web origin (https://app.example.com) whose pages may call /_sandbox/*, repeatable (loopback origins always may)" },
   { name: "allow-host", value: "<name>", summary: "a Host name to answer /_sandbox/* for, repeatable (loopback names always are)" },
+  { name: "database-url", value: "<url>", summary: "keep every workspace in this PostgreSQL database, shared by replicas (DATABASE_URL)" },
+  { name: "admin-token", value: "<token>", summary: "the administrator token that manages workspaces, with --database-url (SANDBOX_ADMIN_TOKEN)" },
 ] as const;
 
 /** The flags that may be given more than once. */
@@ -33,8 +35,8 @@ export function sandboxFlags(): { flag: string; summary: string }[] {
 
 /**
  * Reads the command line: `--host`, `--port`, `--seed`, `--conversations`, `--fixture`, `--data`,
- * `--token` (repeatable), `--state`, `--latency` (`200` or `50-400` ms) and every switch (`--page-base 1`, ...); then `SANDBOX_TOKENS` (comma
- * separated), `SANDBOX_HOST` and `SANDBOX_PORT` from the environment.
+ * `--token` (repeatable), `--state`, `--latency` (`200` or `50-400` ms), `--database-url`, `--admin-token` and every switch (`--page-base 1`, ...);
+ * then `SANDBOX_TOKENS` (comma separated), `SANDBOX_HOST`, `SANDBOX_PORT`, `DATABASE_URL` and `SANDBOX_ADMIN_TOKEN` from the environment.
  */
 export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessEnv): ServerOptions {
   const { values } = parseArgs({
@@ -69,6 +71,8 @@ export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessE
       tokens: texts("token") ?? (envTokens && envTokens.length > 0 ? envTokens : defaultOptions.tokens),
       allowOrigins: flagList("--allow-origin", texts("allow-origin"), originOf),
       allowHosts: flagList("--allow-host", texts("allow-host"), hostNameOf),
+      databaseUrl: text("database-url") ?? (env["DATABASE_URL"] || undefined),
+      adminToken: text("admin-token") ?? (env["SANDBOX_ADMIN_TOKEN"] || undefined),
     }),
     host: text("host") ?? env["SANDBOX_HOST"] ?? defaultOptions.host,
     port: port === undefined ? defaultOptions.port : integerIn("--port / SANDBOX_PORT", port, 0, 65535),

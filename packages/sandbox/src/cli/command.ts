@@ -30,6 +30,8 @@ Options:
   --token <token>          an accepted X-Token, repeatable (default sandbox-token; SANDBOX_TOKENS)
   --allow-origin <origin>  a web origin whose pages may call /_sandbox/*, repeatable (loopback always may)
   --allow-host <name>      a Host name to answer /_sandbox/* for, repeatable (loopback names always are)
+  --database-url <url>     keep every workspace in this PostgreSQL database, shared by replicas (DATABASE_URL)
+  --admin-token <token>    the administrator token that manages workspaces (SANDBOX_ADMIN_TOKEN)
   -h, --help               print this help
 
 Switches for the points the service leaves open (see the sandbox's README):

@@ -307,12 +307,13 @@ export function openDataFile(path: string, first: () => DataSource): { source: D
     }
     const fired = new DatabaseFiredEvents(database);
     const setSource = database.prepare("INSERT OR REPLACE INTO source (id, source) VALUES (1, ?)");
-    const replaced = (next: DataSource) => {
+    const replaced = (next: DataSource, swap: () => void) => {
       transaction(database, () => {
         database.exec("DELETE FROM events");
         setSource.run(JSON.stringify(next));
       });
       giveSpaceBack(database);
+      swap();
     };
     return {
       source: source!,

@@ -8,7 +8,8 @@ import { Random } from "../data/random.ts";
 import { bodyForJournal, refusedBodyNote } from "./journal.ts";
 import { controlGuard } from "./guard.ts";
 import { fireExternalEvent } from "../operations/fire.ts";
-import { problemResponse } from "./problem.ts";
+import { problemResponse, storeUnavailable } from "./problem.ts";
+import { StoreUnavailableError } from "../data/fired-events.ts";
 import { queryOf } from "./request.ts";
 import { searchConversations } from "../operations/search.ts";
 import { listExternalEventTriggers } from "../operations/triggers.ts";
@@ -107,8 +108,10 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
   const withFaults = (operationId: OperationId, handler: Handler): Handler => (c) => {
     c.set("operationId", operationId);
     const answer = () => {
+      const apply = (fault: Fault | undefined) => (fault ? faulted(c, operationId, fault, handler) : handler(c));
       const fault = context.faults.take(operationId);
-      return fault ? faulted(c, operationId, fault, handler) : handler(c);
+      // Faults kept in a database answer with a promise; in memory, at once.
+      return fault instanceof Promise ? fault.then(apply) : apply(fault);
     };
     const latency = latencyOf(options.latency, operationId, latencyDraws);
     // Most requests wait for nothing: they are answered at once, without a promise of their own.
@@ -142,6 +145,7 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
 
   app.notFound((c) => problemResponse(options.errorMediaType, 404, `No route ${c.req.method} ${new URL(c.req.url).pathname}.`));
   app.onError((error) => {
+    if (error instanceof StoreUnavailableError) return storeUnavailable(options.errorMediaType, error);
     // Only the error itself is logged: never the request's headers, so never a token.
     console.error("sandbox: internal error:", error);
     return problemResponse(options.errorMediaType, 500, "Internal error of the sandbox.");

@@ -51,11 +51,11 @@ export function controlRoutes(context: SandboxContext): Hono {
 
   routes.get("/bots", () => Response.json(context.store().bots()));
 
-  routes.get("/fired-events", (c) => {
+  routes.get("/fired-events", async (c) => {
     const checked = checkFiredEventsQuery(new URL(c.req.url).searchParams, { rejectUnknown: true });
     if (!checked.ok) return refusal(context, checked);
     const { conversationId, externalEventId, limit = firedEventsPageSize, cursor = "0" } = checked.value as { conversationId?: string; externalEventId?: string; limit?: number; cursor?: string };
-    const page = context.fired.page({ conversationId, externalEventId }, Number(cursor), limit);
+    const page = await context.fired.page({ conversationId, externalEventId }, Number(cursor), limit);
     if (page.next === undefined) return Response.json(page.events);
     // More events than the page holds: the next page is named by a cursor, in a header and as a `Link`.
     const next = new URL(c.req.url);
@@ -70,8 +70,8 @@ export function controlRoutes(context: SandboxContext): Hono {
     return Response.json(context.requests.list({ method, path, status, operationId }), { headers: { "x-dropped-requests": String(context.requests.dropped) } });
   });
 
-  routes.delete("/fired-events", () => {
-    context.fired.clear();
+  routes.delete("/fired-events", async () => {
+    await context.fired.clear();
     return new Response(null, { status: 204 });
   });
 
@@ -80,11 +80,11 @@ export function controlRoutes(context: SandboxContext): Hono {
     if (!body.ok) return refusal(context, body);
     const defects = checkFault(body.value);
     if (defects.length > 0) return refusal(context, { ok: false, status: 400, detail: "The fault is invalid.", defects });
-    return Response.json(context.faults.add(body.value as Fault), { status: 201 });
+    return Response.json(await context.faults.add(body.value as Fault), { status: 201 });
   });
 
-  routes.delete("/faults", () => {
-    context.faults.clear();
+  routes.delete("/faults", async () => {
+    await context.faults.clear();
     return new Response(null, { status: 204 });
   });
 

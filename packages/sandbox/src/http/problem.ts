@@ -41,3 +41,8 @@ export function problemText(status: number, detail: string, errors?: readonly De
   const body: Problem = { type: "about:blank", title: reasonPhrases[status] ?? "Error", status, detail, ...(errors ? { errors } : {}) };
   return JSON.stringify(body);
 }
+
+/** The answer to a request whose kept state cannot be reached now (the database is gone): 503 with `Retry-After`. */
+export function storeUnavailable(mediaType: string, error: { message: string; retryAfter: number }): Response {
+  return problemResponse(mediaType, 503, error.message, undefined, { "retry-after": String(error.retryAfter) });
+}

@@ -70,7 +70,9 @@ export async function fireExternalEvent(context: SandboxContext, request: Reques
       problems.map((problem) => ({ path: appendJsonPath("$.externalEventPayload", problem.variableCode), message: problem.message })),
     );
   }
-  context.fired.record({
+  // The record is checked against the data in place now (a database store refuses it when another replica
+  // replaced the data meanwhile: a 503); the answer follows the commit.
+  await context.fired.record({
     receivedAt: new Date().toISOString(),
     sent: { conversationId: fire.conversationId ?? null, externalConversationId: fire.externalConversationId ?? null },
     externalEventId: fire.externalEventId,
