@@ -19,6 +19,7 @@ import { renderResults, type Section } from "./report.ts";
 import { sandboxData, sandboxServer } from "./sandbox.ts";
 import { browserSandbox } from "./browser-sandbox.ts";
 import { installToFirstRequest } from "./install.ts";
+import { sharedSandbox } from "./shared-sandbox.ts";
 
 const benchmarks: [string, () => Promise<Section>][] = [
   ["per-call overhead", perCallOverhead],
@@ -29,6 +30,7 @@ const benchmarks: [string, () => Promise<Section>][] = [
   ["sandbox", sandboxServer],
   ["sandbox with --data", sandboxData],
   ["sandbox in the browser", browserSandbox],
+  ["shared sandbox on PostgreSQL", sharedSandbox],
   ["build", buildTimes],
   ["API reference site", docsSite],
   ["API reference first visit", docsWeight],

@@ -68,8 +68,8 @@ export async function openSharedSandbox(options: SandboxOptions, initial: () => 
     await database.close();
     throw error;
   }
-  /** The other workspaces loaded, least recently used first. */
-  const loaded = new Map<string, Promise<LoadedWorkspace | undefined>>();
+  /** The other workspaces loaded, least recently used first, each with the SHA-256 of the token it was loaded for. */
+  const loaded = new Map<string, Promise<LoadedWorkspace & { tokenSha256: string }>>();
   /** Token hashes seen, with their workspace: a workspace's requests ask the database nothing to find it. */
   const names = new Map<string, string>();
 
@@ -77,28 +77,35 @@ export async function openSharedSandbox(options: SandboxOptions, initial: () => 
     loaded.delete(name);
     for (const [hash, owner] of names) if (owner === name) names.delete(hash);
   };
-  /** The workspace of a token that is not the default one's, loaded on first use, or `undefined` for a token of none. */
+  /**
+   * The workspace of a token that is not the default one's, loaded on first use, or `undefined` for a token
+   * of none. A loaded workspace is used only for the token it was loaded with (its hash), so a token of a
+   * removed workspace never reaches a new one of the same name.
+   */
   const workspaceOf = async (token: string): Promise<LoadedWorkspace | undefined> => {
     const hash = tokenHash(token);
-    let name = names.get(hash);
-    if (name === undefined) {
-      name = await database.workspaceOfToken(hash);
-      if (name === undefined) return undefined;
-      if (names.size >= loadedWorkspacesLimit * 4) names.clear();
-      names.set(hash, name);
+    const name = names.get(hash);
+    const cached = name === undefined ? undefined : loaded.get(name);
+    if (cached) {
+      const entry = await cached;
+      if (entry?.tokenSha256 === hash) {
+        // Used now: moved to the most recent end.
+        loaded.delete(name!);
+        loaded.set(name!, cached);
+        return entry;
+      }
     }
-    let entry = loaded.get(name);
-    if (entry) {
-      // Used now: moved to the most recent end.
-      loaded.delete(name);
-      loaded.set(name, entry);
-    } else {
-      const found = name;
-      entry = database.workspace(found).then((row) => (row ? open(row, [token]) : undefined));
-      entry.catch(() => loaded.delete(found));
-      loaded.set(found, entry);
-      while (loaded.size > loadedWorkspacesLimit) forget(loaded.keys().next().value!);
+    const row = await database.workspaceOfToken(hash);
+    if (!row) {
+      names.delete(hash);
+      return undefined;
     }
+    if (names.size >= loadedWorkspacesLimit * 4) names.clear();
+    names.set(hash, row.name);
+    const entry = open(row, [token]).then((opened) => ({ ...opened, tokenSha256: hash }));
+    entry.catch(() => loaded.delete(row.name));
+    loaded.set(row.name, entry);
+    while (loaded.size > loadedWorkspacesLimit) forget(loaded.keys().next().value!);
     return entry;
   };
 
@@ -115,6 +122,7 @@ export async function openSharedSandbox(options: SandboxOptions, initial: () => 
   const followAll = () => {
     // Changes may have been missed while the listening connection was down: every workspace is read again.
     for (const name of [...loaded.keys()]) forget(name);
+    names.clear();
     main.kept.faultsChanged();
     void follow({ workspace: defaultWorkspace, change: "data" }).catch(() => undefined);
   };

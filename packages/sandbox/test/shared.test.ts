@@ -2,6 +2,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSandbox, type Fixture, type Sandbox } from "../src/index.ts";
+import { loadedWorkspacesLimit } from "../src/shared.ts";
 import { exampleFixture } from "./support/fixture.ts";
 import { adminToken, call, createWorkspace, usePostgres, type Target } from "./support/shared.ts";
 
@@ -88,6 +89,17 @@ describe("workspaces of a shared sandbox on PostgreSQL", () => {
     expect((await call(sandbox, beta, "/_sandbox/fired-events")).status).toBe(401);
     expect((await call(sandbox, beta, "/api/v2/channels/conversations")).status).toBe(401);
     expect((await search(sandbox, alpha)).totalItemCount).toBe(2);
+    // A new workspace of the same name has a new token; the removed one's still reaches nothing.
+    const betaAgain = await createWorkspace(sandbox, { name: "beta", conversations: 4 });
+    expect((await call(sandbox, beta, "/api/v2/channels/conversations")).status).toBe(401);
+    expect((await search(sandbox, betaAgain)).totalItemCount).toBe(4);
+  });
+
+  test(`more workspaces used than a replica keeps loaded (${loadedWorkspacesLimit}): each, dropped and loaded again, still answers its own data`, async () => {
+    const tokens = await Promise.all(Array.from({ length: loadedWorkspacesLimit + 3 }, (_, index) => createWorkspace(sandbox, { name: `many-${index}`, conversations: index % 7 })));
+    for (const [index, token] of tokens.entries()) expect((await search(sandbox, token)).totalItemCount, `many-${index}`).toBe(index % 7);
+    // The first ones were dropped as the last were loaded: asked again, they are loaded again, with their own data and events.
+    for (const [index, token] of tokens.slice(0, 3).entries()) expect((await search(sandbox, token)).totalItemCount, `many-${index} again`).toBe(index % 7);
   });
 
   test("the administrator's routes: the administrator token only, a clear 400 naming the field, 409 for a taken name, the default workspace kept", async () => {
@@ -114,7 +126,7 @@ describe("workspaces of a shared sandbox on PostgreSQL", () => {
     expect((await call(sandbox, adminToken, "/_sandbox/workspaces/nobody", { method: "DELETE" })).status).toBe(404);
     const names = ((await (await call(sandbox, adminToken, "/_sandbox/workspaces")).json()) as { name: string }[]).map((workspace) => workspace.name);
     expect(names).toEqual(expect.arrayContaining(["default", "gamma"]));
-    expect(names).not.toContain("beta");
+    expect(names).not.toContain("delta");
   });
 });
 

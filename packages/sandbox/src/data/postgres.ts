@@ -189,36 +189,47 @@ export class PostgresStore {
    */
   async listen(onChange: (change: WorkspaceChange) => void, onReconnect: () => void): Promise<void> {
     let wait = 50;
-    const connect = async (): Promise<void> => {
+    /** Opens the listening connection; once it was open, a loss (or a failed attempt) tries again after a wait that doubles up to 1 s. */
+    const attempt = async (first: boolean): Promise<void> => {
+      if (this.#closed) return;
       const client = new pg.Client({ connectionString: this.#url, connectionTimeoutMillis: 5_000 });
-      client.on("notification", (message) => {
-        if (message.channel !== channel || message.payload === undefined) return;
-        onChange(JSON.parse(message.payload) as WorkspaceChange);
-      });
-      let lost = false;
-      const reconnect = () => {
+      let lost = first;
+      const onLost = () => {
         if (lost) return;
         lost = true;
         this.#listening = false;
         client.end().catch(() => undefined);
         if (this.#closed) return;
-        // Again after a wait that doubles up to 1 s: the database is restarting or gone.
-        setTimeout(() => void connect().then(onReconnect, reconnect), wait).unref();
+        // The database is restarting or gone: asked again, no more often than the wait.
+        setTimeout(() => void attempt(false), wait).unref();
         wait = Math.min(wait * 2, 1_000);
       };
-      client.on("error", reconnect);
-      client.on("end", reconnect);
-      await client.connect();
-      await client.query(`LISTEN ${channel}`);
+      client.on("error", onLost);
+      client.on("end", onLost);
+      client.on("notification", (message) => {
+        if (message.channel !== channel || message.payload === undefined) return;
+        onChange(JSON.parse(message.payload) as WorkspaceChange);
+      });
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${channel}`);
+      } catch (error) {
+        client.end().catch(() => undefined);
+        // The first attempt fails the start; a later one is tried again.
+        if (first) throw error;
+        return onLost();
+      }
       if (this.#closed) {
         await client.end();
         return;
       }
+      lost = false;
       this.#listener = client;
       this.#listening = true;
       wait = 50;
+      if (!first) onReconnect();
     };
-    await connect();
+    await attempt(true);
   }
 
   /** Whether the database answers now and this replica hears other replicas' changes (readiness). */
@@ -262,17 +273,21 @@ export class PostgresStore {
 
   /** A workspace by name, or `undefined`. */
   async workspace(name: string): Promise<WorkspaceRow | undefined> {
+    return this.#workspaceWhere("name", name);
+  }
+
+  async #workspaceWhere(column: "name" | "token_sha256", value: string): Promise<WorkspaceRow | undefined> {
     return reaching(async () => {
       const row = (await this.#pool.query<{ name: string; source: DataSource; switches: Partial<SandboxSwitches>; generation: string; created_at: Date }>(
-        "SELECT name, source, switches, generation, created_at FROM sandbox_workspaces WHERE name = $1", [name],
+        `SELECT name, source, switches, generation, created_at FROM sandbox_workspaces WHERE ${column} = $1`, [value],
       )).rows[0];
       return row && { name: row.name, source: row.source, switches: row.switches, generation: Number(row.generation), createdAt: row.created_at.toISOString() };
     });
   }
 
-  /** The name of the workspace whose token has this SHA-256, or `undefined`. */
-  async workspaceOfToken(tokenSha256: string): Promise<string | undefined> {
-    return reaching(async () => (await this.#pool.query<{ name: string }>("SELECT name FROM sandbox_workspaces WHERE token_sha256 = $1", [tokenSha256])).rows[0]?.name);
+  /** The workspace whose token has this SHA-256, or `undefined`. */
+  async workspaceOfToken(tokenSha256: string): Promise<WorkspaceRow | undefined> {
+    return this.#workspaceWhere("token_sha256", tokenSha256);
   }
 
   /** What one workspace keeps here: its fired events, faults and data source, at the generation loaded. */
