@@ -30,8 +30,9 @@ export const defaultWorkspace = "default";
 
 const checkWorkspaceRequest = controlChecker({ $ref: "#/components/schemas/WorkspaceRequest" });
 
-/** A workspace loaded in this replica: its sandbox and what it keeps in the database. */
+/** A workspace loaded in this replica: its name, its sandbox and what it keeps in the database. */
 interface LoadedWorkspace {
+  readonly name: string;
   readonly sandbox: Sandbox;
   readonly kept: PostgresKeptState;
 }
@@ -58,7 +59,7 @@ export async function openSharedSandbox(options: SandboxOptions, initial: () => 
   const open = async (row: WorkspaceRow, tokens: readonly string[]): Promise<LoadedWorkspace> => {
     const kept = database.keptState(row.name, row.generation);
     const sandbox = await openSandbox({ ...options, ...checkSwitches(row.switches), tokens, data: undefined }, { source: row.source, kept, pause });
-    return { sandbox, kept };
+    return { name: row.name, sandbox, kept };
   };
   let main: LoadedWorkspace;
   try {
@@ -109,12 +110,21 @@ export async function openSharedSandbox(options: SandboxOptions, initial: () => 
     return entry;
   };
 
-  /** Follows a change committed by any replica (this one included): new data is loaded and swapped in, faults read again, a removed workspace dropped. */
+  /** Opens the default workspace again as the database holds it (its switches changed). */
+  const reopenMain = async () => {
+    const row = await database.workspace(defaultWorkspace);
+    if (row) main = await open(row, options.tokens);
+  };
+  /**
+   * Follows a change committed by any replica (this one included): new data is loaded and swapped in,
+   * faults read again, a workspace whose switches changed opened again, a removed workspace dropped.
+   */
   const follow = async ({ workspace, change }: WorkspaceChange) => {
     const entry = workspace === defaultWorkspace ? main : await loaded.get(workspace)?.catch(() => undefined);
     if (!entry) return;
     if (change === "deleted") return forget(workspace);
     if (change === "faults") return entry.kept.faultsChanged();
+    if (change === "switches") return workspace === defaultWorkspace ? reopenMain() : forget(workspace);
     const row = await database.workspace(workspace);
     if (!row) return forget(workspace);
     if (row.generation > entry.kept.generation) await adoptData(entry.sandbox, row.source, (swap) => entry.kept.adopted(row.generation, swap));
@@ -149,11 +159,20 @@ export async function openSharedSandbox(options: SandboxOptions, initial: () => 
       return admin.fetch(request, env);
     }
     const token = request.headers.get("x-token") ?? "";
-    // No token, the default workspace's, or a preflight: the default workspace answers (a 401 when the token is wrong, as ever).
-    if (token === "" || options.tokens.includes(token)) return serverFetch(main.sandbox)(request, env);
     let entry: LoadedWorkspace | undefined;
     try {
-      entry = await workspaceOf(token);
+      // No token, the default workspace's, or a preflight: the default workspace answers (a 401 when the token is wrong, as ever).
+      entry = token === "" || options.tokens.includes(token) ? main : await workspaceOf(token);
+      if (pathname === "/_sandbox/switches" && entry && request.method !== "OPTIONS") {
+        const refused = env?.network ? guard(request.headers.get("host") ?? undefined, request.headers.get("origin") ?? undefined) : undefined;
+        if (refused) return problemResponse(options.errorMediaType, 403, refused);
+        return await switchesRoute(request, options, entry, async (switches) => {
+          await database.setSwitches(entry!.name, switches);
+          // Opened again here before the answer; the other replicas hear of it.
+          if (entry!.name === defaultWorkspace) await reopenMain();
+          else forget(entry!.name);
+        });
+      }
     } catch (error) {
       if (error instanceof StoreUnavailableError) return storeUnavailable(options.errorMediaType, error);
       throw error;
@@ -161,8 +180,16 @@ export async function openSharedSandbox(options: SandboxOptions, initial: () => 
     return serverFetch(entry?.sandbox ?? main.sandbox)(request, env);
   };
 
+  // The default workspace's methods, on the default workspace in place (opened again when its switches change).
   const sandbox: Sandbox = {
-    ...main.sandbox,
+    get options() {
+      return main.sandbox.options;
+    },
+    requests: (filter) => main.sandbox.requests(filter),
+    firedEvents: (filter) => main.sandbox.firedEvents(filter),
+    listFiredEvents: (filter) => main.sandbox.listFiredEvents(filter),
+    reset: (given) => main.sandbox.reset(given),
+    fault: (fault) => main.sandbox.fault(fault),
     fetch: async (input, init) => handler(input instanceof Request && init === undefined ? input : new Request(input, init), {}),
     close: async () => {
       loaded.clear();
@@ -171,6 +198,31 @@ export async function openSharedSandbox(options: SandboxOptions, initial: () => 
   };
   registerHandler(sandbox, handler);
   return sandbox;
+}
+
+const checkSwitchesBody = controlChecker({ $ref: "#/components/schemas/Switches" });
+
+/**
+ * `GET /_sandbox/switches` (a workspace's switches) and `PUT /_sandbox/switches` (changes those given, the
+ * others kept; `save` keeps them and opens the workspace again), with the workspace's own token.
+ */
+async function switchesRoute(request: Request, options: SandboxOptions, workspace: LoadedWorkspace, save: (switches: SandboxSwitches) => Promise<void>): Promise<Response> {
+  const current = switchesOf(workspace.sandbox.options) as SandboxSwitches;
+  if (request.method === "GET") return Response.json(current);
+  if (request.method !== "PUT") return problemResponse(options.errorMediaType, 405, `/_sandbox/switches accepts GET, PUT only; got ${request.method}.`, undefined, { allow: "GET, PUT" });
+  const body = await readJsonBody(request, maxBodyBytes.operation);
+  if (!body.ok) return refusal({ options }, body);
+  const invalid = (defects: { path: string; message: string }[]) => refusal({ options }, { ok: false, status: 400, detail: "The switches are invalid; nothing was changed.", defects });
+  const defects = checkSwitchesBody(body.value);
+  if (defects.length > 0) return invalid(defects);
+  let switches: SandboxSwitches;
+  try {
+    switches = checkSwitches({ ...current, ...(body.value as Partial<SandboxSwitches>) });
+  } catch (error) {
+    return invalid([{ path: "$", message: (error as Error).message }]);
+  }
+  await save(switches);
+  return Response.json(switches);
 }
 
 /**

@@ -29,6 +29,8 @@ describe("the command line", () => {
     expect(parseServerOptions(["--database-url", url, "--admin-token", "an-admin-token-1234"], {})).toMatchObject({ databaseUrl: url, adminToken: "an-admin-token-1234" });
     expect(parseServerOptions([], { DATABASE_URL: url, SANDBOX_ADMIN_TOKEN: "an-admin-token-5678" })).toMatchObject({ databaseUrl: url, adminToken: "an-admin-token-5678" });
     expect(parseServerOptions(["--admin-token", "an-admin-token-abcd"], { DATABASE_URL: url, SANDBOX_ADMIN_TOKEN: "an-admin-token-5678" }).adminToken).toBe("an-admin-token-abcd");
+    // --data is one user's sandbox: a DATABASE_URL in the environment (another program's) is not read then.
+    expect(parseServerOptions(["--data", "d.db"], { DATABASE_URL: url })).toMatchObject({ data: "d.db", databaseUrl: undefined });
     expect(() => parseServerOptions(["--admin-token", "an-admin-token-1234"], {})).toThrow(/^adminToken: workspaces are kept in a database; give databaseUrl \(--database-url\) with it$/);
     expect(() => parseServerOptions(["--database-url", url, "--admin-token", "sandbox-token"], {})).toThrow(/^adminToken: expected a text of at least 16 characters$/);
     expect(() => parseServerOptions(["--database-url", url, "--token", "a-shared-token-12345", "--admin-token", "a-shared-token-12345"], {})).toThrow(/^adminToken: must differ from every accepted token/);

@@ -174,6 +174,19 @@ describe("two replicas in process on one database", () => {
     expect(faulted?.headers.get("retry-after")).toBe("2");
     // Used once, by either replica: gone for both.
     expect((await call(first, token, "/api/v1/runtime/simple/external/events/missing-bot")).status).toBe(404);
+
+    // A switch changed on one: answered from the new value by the other within 1 s; the data stays.
+    const changed = await call(first, token, "/_sandbox/switches", { method: "PUT", json: { pageBase: 1 } });
+    expect(changed.status).toBe(200);
+    expect(await changed.json()).toMatchObject({ pageBase: 1, defaultPageSize: 20, order: "startedOn-desc" });
+    expect(await search(first, token)).toMatchObject({ pageIndex: 1, totalItemCount: 5 });
+    expect(await seenWithin(1_000, async () => (await search(second, token)).pageIndex === 1)).toBe(true);
+    expect(await (await call(second, token, "/_sandbox/switches")).json()).toMatchObject({ pageBase: 1 });
+    const wrong = await call(second, token, "/_sandbox/switches", { method: "PUT", json: { pageBase: 2 } });
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as { detail: string }).detail).toContain("$.pageBase");
+    // The default workspace's switches are its own too.
+    expect(await (await call(first, "sandbox-token", "/_sandbox/switches")).json()).toMatchObject({ pageBase: 0 });
   });
 
   test("a fire checked against data another replica has replaced is refused with 503 and kept nowhere", async () => {

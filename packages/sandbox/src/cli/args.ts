@@ -71,7 +71,8 @@ export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessE
       tokens: texts("token") ?? (envTokens && envTokens.length > 0 ? envTokens : defaultOptions.tokens),
       allowOrigins: flagList("--allow-origin", texts("allow-origin"), originOf),
       allowHosts: flagList("--allow-host", texts("allow-host"), hostNameOf),
-      databaseUrl: text("database-url") ?? (env["DATABASE_URL"] || undefined),
+      // --data is one user's choice: DATABASE_URL from the environment does not turn it into a shared sandbox.
+      databaseUrl: text("database-url") ?? (text("data") === undefined ? env["DATABASE_URL"] || undefined : undefined),
       adminToken: text("admin-token") ?? (env["SANDBOX_ADMIN_TOKEN"] || undefined),
     }),
     host: text("host") ?? env["SANDBOX_HOST"] ?? defaultOptions.host,

@@ -79,7 +79,7 @@ export interface WorkspaceRow {
 /** A change another replica (or this one) committed, as `NOTIFY` carries it. */
 export interface WorkspaceChange {
   readonly workspace: string;
-  readonly change: "data" | "faults" | "deleted";
+  readonly change: "data" | "faults" | "switches" | "deleted";
 }
 
 /** The URL without its password, for messages. */
@@ -259,6 +259,14 @@ export class PostgresStore {
     return reaching(async () => {
       const rows = (await this.#pool.query<{ name: string; created_at: Date }>("SELECT name, created_at FROM sandbox_workspaces ORDER BY name")).rows;
       return rows.map((row) => ({ name: row.name, createdAt: row.created_at.toISOString() }));
+    });
+  }
+
+  /** Replaces a workspace's switches, announced to every replica. */
+  async setSwitches(name: string, switches: Partial<SandboxSwitches>): Promise<void> {
+    await this.#transaction(async (client) => {
+      await client.query("UPDATE sandbox_workspaces SET switches = $2 WHERE name = $1", [name, JSON.stringify(switches)]);
+      await notify(client, { workspace: name, change: "switches" });
     });
   }
 
