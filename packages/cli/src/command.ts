@@ -8,6 +8,7 @@ import { exitCodes, oneLine, UsageError, version, type CommandIo } from "./io.js
 import { mcpCommand } from "./mcp/command.js";
 import { searchCommand } from "./search.js";
 import { triggersCommand } from "./triggers.js";
+import { workspacesCommand } from "./workspaces.js";
 
 /** Secrets that may reach an error message: every token read (the client redacts them too), and the variable's. */
 const secretsOf = (io: CommandIo) => [...secrets, io.env["BOT_CONVERSATION_TOKEN"]?.trim() ?? ""];
@@ -15,7 +16,7 @@ const secretsOf = (io: CommandIo) => [...secrets, io.env["BOT_CONVERSATION_TOKEN
 /** The `bot-conversation` program, its commands writing to `io`; `done` receives a command's exit code. */
 export function program(io: CommandIo, done: (code: number) => void): Command {
   const root = new Command("bot-conversation")
-    .description("The Bot Conversation Service from a terminal: search and export conversations, list and fire triggers, check a server, serve the sandbox, and an MCP server.")
+    .description("The Bot Conversation Service from a terminal: search and export conversations, list and fire triggers, check a server, serve the sandbox, manage a shared sandbox's workspaces, and an MCP server.")
     .version(version, "-V, --version", "print the version")
     .exitOverride()
     .configureOutput({
@@ -26,7 +27,10 @@ export function program(io: CommandIo, done: (code: number) => void): Command {
     })
     .addHelpText("after", "\nExample:\n  BOT_CONVERSATION_TOKEN=sandbox-token bot-conversation search --base-url http://127.0.0.1:4011 --status Active\n\nExit codes: 0 done, 1 the service refused or failed, 2 bad usage (nothing sent), 130 stopped by Ctrl-C.\n");
   // Built apart, so given the root's settings (exit override, output) explicitly.
-  for (const command of [searchCommand(io, done), triggersCommand(io, done), fireCommand(io, done), mcpCommand(io, done)]) root.addCommand(command.copyInheritedSettings(root));
+  for (const command of [searchCommand(io, done), triggersCommand(io, done), fireCommand(io, done), mcpCommand(io, done), workspacesCommand(io, done)]) {
+    root.addCommand(command.copyInheritedSettings(root));
+    for (const subcommand of command.commands) subcommand.copyInheritedSettings(root);
+  }
   // Their own packages read their arguments (see `main`); listed here for help and completion.
   root.command("check").description("Check a server against the OpenAPI description (bot-conversation check --help).").helpOption(false);
   root.command("sandbox").description("Serve the sandbox of the service (bot-conversation sandbox --help).").helpOption(false);

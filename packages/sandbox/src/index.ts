@@ -4,7 +4,7 @@ export { startSandboxServer, type RunningSandbox } from "./http/server.ts";
 export { defaultOptions, type Delay, type Latency, type SandboxOptions, type ServerOptions } from "./options.ts";
 export { sandboxStates, type Fixture, type SandboxState } from "./model.ts";
 export { parseServerOptions, sandboxFlags } from "./cli/args.ts";
-export { defaultSwitches, switchDefinitions, type SandboxSwitches, type SwitchDefinition } from "./switches.ts";
+export { defaultSwitches, parseSwitch, switchDefinitions, type SandboxSwitches, type SwitchDefinition } from "./switches.ts";
 export { FixtureError } from "./data/fixture.ts";
 export type { Defect } from "./description.ts";
 export type { Problem } from "./http/problem.ts";
