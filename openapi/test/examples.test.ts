@@ -54,7 +54,9 @@ function schemaExamples(): ExampleCase[] {
     if (typeof schema !== "object" || schema === null) return;
     const node = schema as SchemaObject;
     if (Array.isArray(node["examples"]) && !("$ref" in node)) {
-      (node["examples"] as unknown[]).forEach((value, index) => cases.push({ where: `${where} examples[${index}]`, schema: node, value }));
+      (node["examples"] as unknown[]).forEach((value, index) => {
+        cases.push({ where: `${where} examples[${index}]`, schema: node, value });
+      });
     }
     for (const [key, child] of Object.entries(node)) {
       if (key === "examples") continue;

@@ -1,5 +1,6 @@
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { resolveReference } from "./description.ts";
 
 /**
  * The reference for machines, generated from the bundled description at every build: `llms.txt`
@@ -47,12 +48,6 @@ const markdown = (text = "") => text.trim();
 const firstSentence = (text = "") => oneLine(text.trim().split(/\n\s*\n/)[0]).split(". ")[0]!.replace(/[.:]$/, "");
 const refName = (ref: string) => ref.split("/").at(-1) ?? ref;
 
-function resolve<T extends { $ref?: string }>(bundle: Bundle, value: T): T {
-  if (!value.$ref) return value;
-  const [, , group, name] = value.$ref.split("/");
-  return (bundle.components as unknown as Record<string, Record<string, T>>)[group!]![name!]!;
-}
-
 /** A schema's type in a few words: a model's name (linked), an enumeration, a list of something. */
 function typeOf(schema: Schema | undefined): string {
   if (!schema) return "any";
@@ -68,7 +63,7 @@ function typeOf(schema: Schema | undefined): string {
 /** Every field of a model, its own and those of the models it extends (`allOf`). */
 function fieldsOf(bundle: Bundle, schema: Schema): { name: string; schema: Schema; required: boolean }[] {
   const own = Object.entries(schema.properties ?? {}).map(([name, field]) => ({ name, schema: field, required: schema.required?.includes(name) ?? false }));
-  const inherited = (schema.allOf ?? []).flatMap((part) => fieldsOf(bundle, resolve(bundle, part)));
+  const inherited = (schema.allOf ?? []).flatMap((part) => fieldsOf(bundle, resolveReference(bundle, part)));
   const seen = new Set(own.map((field) => field.name));
   return [...inherited.filter((field) => !seen.has(field.name)), ...own];
 }
@@ -82,8 +77,8 @@ export function operationsOf(bundle: Bundle): { method: string; path: string; op
 }
 
 function operationPage(bundle: Bundle, { method, path, operation, pathParameters }: ReturnType<typeof operationsOf>[number]): string {
-  const parameters = [...pathParameters, ...(operation.parameters ?? [])].map((parameter) => resolve(bundle, parameter));
-  const body = operation.requestBody && resolve(bundle, operation.requestBody);
+  const parameters = [...pathParameters, ...(operation.parameters ?? [])].map((parameter) => resolveReference(bundle, parameter));
+  const body = operation.requestBody && resolveReference(bundle, operation.requestBody);
   const bodySchema = body?.content?.["application/json"]?.schema;
   return [
     `# ${operation.summary ?? operation.operationId}`,
@@ -96,7 +91,7 @@ function operationPage(bundle: Bundle, { method, path, operation, pathParameters
     "## Request body",
     bodySchema ? `JSON: ${typeOf(bodySchema)}. ${oneLine(body?.description)}`.trim() : "None.",
     "## Responses",
-    ["| Status | Description |", "|---|---|", ...Object.entries(operation.responses).map(([status, response]) => `| ${status} | ${cell(resolve(bundle, response).description)} |`)].join("\n"),
+    ["| Status | Description |", "|---|---|", ...Object.entries(operation.responses).map(([status, response]) => `| ${status} | ${cell(resolveReference(bundle, response).description)} |`)].join("\n"),
     "",
   ].join("\n\n");
 }

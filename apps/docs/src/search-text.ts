@@ -5,6 +5,8 @@
  * "trigger" → "eachtrigger"); and it does not index the fields of a model page.
  */
 
+import { resolveReference } from "./description.ts";
+
 /** A line that starts a block of its own in Markdown (or Markdoc), and so is never joined to the line before. */
 const blockStart = /^\s*(?:[|#>*+-]|\d+[.)]\s|```|\{%|$)/;
 
@@ -46,10 +48,12 @@ export function fieldsAndValues(schema: Schema, document: { components?: { schem
     if (node === null || typeof node !== "object" || Array.isArray(node)) return;
     let current = node as Schema;
     if (typeof current["$ref"] === "string") {
-      const name = /^#\/components\/schemas\/(.+)$/.exec(current["$ref"])?.[1];
-      const target = name ? document.components?.schemas?.[name] : undefined;
-      if (!target) return;
-      current = target;
+      // A reference the document does not hold adds nothing.
+      try {
+        current = resolveReference<Schema>(document, current);
+      } catch {
+        return;
+      }
     }
     if (seen.has(current)) return;
     seen.add(current);

@@ -1,9 +1,9 @@
-import { openApiBundle } from "@bot-conversation/test-support/openapi-bundle";
+import { documentValidator } from "@bot-conversation/openapi/ajv";
 import { describe, expect, it } from "vitest";
 import { loadRoute, useSite, viewports, type OpenSite } from "./support/browser.ts";
 import { modelPages, siteDescription } from "./support/model-pages.ts";
 
-const bundle = openApiBundle(siteDescription);
+const bundle = documentValidator(siteDescription);
 
 /** Opens a model page fresh and reads the example it renders, every level expanded. */
 async function renderedExample(site: OpenSite, address: string): Promise<unknown> {

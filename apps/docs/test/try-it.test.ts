@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { contentSecurityPolicy } from "../src/csp.ts";
 import { bundlePath } from "../src/paths.ts";
-import { buildRequest, connectAllowed, curlLine, shellQuote, TryItInputError, type TryItOperation } from "../src/try-it/request.ts";
+import { buildRequest, connectAllowed, curlLine, shellQuote, TryItInputError } from "../src/try-it/request.ts";
 import { sandboxUrl, tryItConfig } from "../src/try-it/build.ts";
 import type { FormBundle } from "../src/try-it/form.ts";
 

@@ -1,6 +1,10 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { openApiBundle, type SchemaObject } from "@bot-conversation/test-support/openapi-bundle";
+import { readDescription } from "../../src/description.ts";
+import { documentValidator } from "../../src/ajv.ts";
+
+/** A JSON Schema 2020-12 schema as OpenAPI 3.1 writes it. */
+export type SchemaObject = Record<string, unknown>;
 
 /** Absolute path of the bundled description that every other package consumes. */
 export const bundlePath = fileURLToPath(new URL("../../dist/openapi.json", import.meta.url));
@@ -47,19 +51,18 @@ export interface ExampleObject {
   summary: string;
   value: unknown;
 }
-export type { SchemaObject };
-
-const bundle = openApiBundle(description);
+const reader = readDescription(description);
+const validator = documentValidator(description);
 
 /** Resolves a local `$ref` such as `#/components/examples/X` inside the bundle. */
-export const resolve = bundle.dereference;
+export const resolve = <T>(reference: string): T => reader.at(reference) as T;
 
 /** A node itself, or what its `$ref` points at. */
-export const resolveIfReference = bundle.resolve;
+export const resolveIfReference = reader.resolveNode;
 
 /** Validates a value against a schema of the bundle (a component name, or an inline schema that may `$ref` components); Ajv's messages, empty when valid. */
 export function problemsOf(schema: string | SchemaObject, value: unknown): string[] {
-  return bundle.problemsOf(typeof schema === "string" ? { $ref: `#/components/schemas/${schema}` } : schema, value);
+  return validator.problemsOf(typeof schema === "string" ? { $ref: `#/components/schemas/${schema}` } : schema, value);
 }
 
 /** Every operation of the bundle with its path and method. */

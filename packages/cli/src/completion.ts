@@ -1,83 +1,129 @@
-import { Command } from "commander";
+import { Argument, Command } from "commander";
 import { exitCodes, UsageError, write, type CommandIo } from "./io.js";
 
 /** The shells `completion` writes for. */
 export const shells = ["bash", "zsh", "fish"] as const;
 
-/** A subcommand with its flags, as the completion scripts list them. */
+/** A flag as the completion scripts offer it: its values when they are a list, whether it takes one at all. */
+interface Flag {
+  readonly flag: string;
+  readonly summary: string;
+  /** Whether a value follows the flag. */
+  readonly takesValue: boolean;
+  /** The values offered after it (an enumeration's, from the same definition the help lists). */
+  readonly values?: readonly string[];
+}
+
+/** A subcommand with its flags and the values of its first argument, as the completion scripts list them. */
 interface Entry {
   readonly name: string;
   readonly summary: string;
-  readonly flags: readonly { readonly flag: string; readonly summary: string }[];
+  readonly flags: readonly Flag[];
+  readonly argumentValues?: readonly string[];
 }
 
+/** Every subcommand of the program, read from the command tree itself: the flags and values its help lists. */
 function entries(program: Command): Entry[] {
-  return program.commands.map((command) => ({
-    name: command.name(),
-    summary: command.description().split(/[.:]/)[0] ?? "",
-    flags: command.options.flatMap((option) => (option.long ? [{ flag: option.long, summary: option.description }] : [])).concat({ flag: "--help", summary: "show help" }),
-  }));
+  return program.commands.map((command) => {
+    const flags: Flag[] = command.options.flatMap((option) =>
+      option.long ? [{ flag: option.long, summary: option.description, takesValue: option.required || option.optional, ...(option.argChoices ? { values: option.argChoices } : {}) }] : [],
+    );
+    const argumentValues = command.registeredArguments[0]?.argChoices;
+    return {
+      name: command.name(),
+      summary: command.description().split(/[.:]/)[0] ?? "",
+      flags: [...flags, { flag: "--help", summary: "show help", takesValue: false }],
+      ...(argumentValues ? { argumentValues } : {}),
+    };
+  });
 }
 
 const quoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
-/** The completion script of a shell for the program's subcommands and their flags. */
-export function completionScript(program: Command, shell: (typeof shells)[number]): string {
-  const list = entries(program);
-  const names = list.map((entry) => entry.name).join(" ");
-  if (shell === "fish") {
+/** The fish script: one `complete` line per subcommand, flag and list of values. */
+function fishScript(list: readonly Entry[]): string {
+  const command = "complete -c bot-conversation";
+  return [
+    "# bot-conversation completion for fish: bot-conversation completion fish > ~/.config/fish/completions/bot-conversation.fish",
+    ...list.map((entry) => `${command} -f -n __fish_use_subcommand -a ${entry.name} -d ${quoted(entry.summary)}`),
+    ...list.flatMap((entry) => {
+      const after = quoted(`__fish_seen_subcommand_from ${entry.name}`);
+      const flags = entry.flags.map((flag) => {
+        // -x: a value from the list follows (no file names); -r: a value of the user's follows (file names offered); -f: no value.
+        const value = flag.values ? `-x -a ${quoted(flag.values.join(" "))}` : flag.takesValue ? "-r" : "-f";
+        return `${command} -n ${after} -l ${flag.flag.slice(2)} ${value} -d ${quoted(flag.summary)}`;
+      });
+      const values = entry.argumentValues;
+      const argument = values ? [`${command} -f -n ${quoted(`__fish_seen_subcommand_from ${entry.name}; and not __fish_seen_subcommand_from ${values.join(" ")}`)} -a ${quoted(values.join(" "))}`] : [];
+      return [...flags, ...argument];
+    }),
+    "",
+  ].join("\n");
+}
+
+/** The bash function (zsh runs it through `bashcompinit`): subcommands, then each one's flags, a listed flag's values, its first argument's values. */
+function bashFunction(list: readonly Entry[]): string {
+  const cases = list.map((entry) => {
+    const valueCases = entry.flags.filter((flag) => flag.values).map((flag) => `        ${flag.flag}) words=${quoted(flag.values!.join(" "))} ;;`);
+    const free = entry.flags.filter((flag) => flag.takesValue && !flag.values).map((flag) => flag.flag);
+    const otherwise = entry.argumentValues
+      ? `        *) if [ "$COMP_CWORD" -eq 2 ] && [[ "$current" != -* ]]; then words=${quoted(entry.argumentValues.join(" "))}; else words=${quoted(entry.flags.map((flag) => flag.flag).join(" "))}; fi ;;`
+      : `        *) words=${quoted(entry.flags.map((flag) => flag.flag).join(" "))} ;;`;
     return [
-      "# bot-conversation completion for fish: bot-conversation completion fish > ~/.config/fish/completions/bot-conversation.fish",
-      ...list.map((entry) => `complete -c bot-conversation -f -n __fish_use_subcommand -a ${entry.name} -d ${quoted(entry.summary)}`),
-      ...list.flatMap((entry) =>
-        entry.flags.map((flag) => `complete -c bot-conversation -f -n ${quoted(`__fish_seen_subcommand_from ${entry.name}`)} -l ${flag.flag.slice(2)} -d ${quoted(flag.summary)}`),
-      ),
-      "",
+      `    ${entry.name})`,
+      '      case "$previous" in',
+      ...valueCases,
+      // A value of the user's (a URL, an id, a file): nothing from here, so the shell offers file names.
+      ...(free.length > 0 ? [`        ${free.join("|")}) return ;;`] : []),
+      otherwise,
+      "      esac ;;",
     ].join("\n");
-  }
-  const cases = list.map((entry) => `    ${entry.name}) flags=${quoted(entry.flags.map((flag) => flag.flag).join(" "))} ;;`).join("\n");
-  const bash = [
+  });
+  return [
     "_bot_conversation() {",
-    '  local current="${COMP_WORDS[COMP_CWORD]}" flags=""',
-    "  if [ \"$COMP_CWORD\" -eq 1 ]; then",
-    `    COMPREPLY=($(compgen -W ${quoted(names)} -- "$current"))`,
+    '  local current="${COMP_WORDS[COMP_CWORD]}" previous="${COMP_WORDS[COMP_CWORD-1]}" words=""',
+    '  if [ "$COMP_CWORD" -eq 1 ]; then',
+    `    COMPREPLY=($(compgen -W ${quoted(list.map((entry) => entry.name).join(" "))} -- "$current"))`,
     "    return",
     "  fi",
     '  case "${COMP_WORDS[1]}" in',
-    cases,
+    ...cases,
     "  esac",
-    '  COMPREPLY=($(compgen -W "$flags" -- "$current"))',
+    '  COMPREPLY=($(compgen -W "$words" -- "$current"))',
     "}",
-    "complete -F _bot_conversation bot-conversation",
+    // -o default: with nothing offered (a file's path), the shell's own completion of file names.
+    "complete -o default -F _bot_conversation bot-conversation",
     "",
   ].join("\n");
-  if (shell === "bash") return `# bot-conversation completion for bash: source <(bot-conversation completion bash)\n${bash}`;
-  return `# bot-conversation completion for zsh: source <(bot-conversation completion zsh)\nautoload -U +X bashcompinit && bashcompinit\n${bash}`;
 }
 
-/**
- * `check` and `sandbox` read their own arguments (their packages' commands), so the program lists them
- * without flags; for completion, their flags are taken from those packages' own definitions, loaded
- * only here (every other command starts without them).
- */
-async function addDelegatedFlags(program: Command): Promise<void> {
-  const [{ checkFlags }, { sandboxFlags }] = await Promise.all([import("@bot-conversation/conformance"), import("@bot-conversation/sandbox")]);
-  for (const [name, flags] of [["check", checkFlags()], ["sandbox", sandboxFlags()]] as const) {
-    const command = program.commands.find((candidate) => candidate.name() === name);
-    for (const { flag, summary } of flags) if (flag !== "--help" && !command?.options.some((option) => option.long === flag)) command?.option(flag, summary);
-  }
+/** The completion script of a shell for the program's subcommands, their flags and the values of each enumeration. */
+export function completionScript(program: Command, shell: (typeof shells)[number]): string {
+  const list = entries(program);
+  if (shell === "fish") return fishScript(list);
+  const bash = bashFunction(list);
+  if (shell === "bash") return `# bot-conversation completion for bash: source <(bot-conversation completion bash)\n${bash}`;
+  return [
+    "# bot-conversation completion for zsh: source <(bot-conversation completion zsh)",
+    // bashcompinit needs compinit, which a .zshrc usually loads; loaded here when it has not been.
+    "(( $+functions[compdef] )) || { autoload -U +X compinit && compinit -u; }",
+    "autoload -U +X bashcompinit && bashcompinit",
+    bash,
+  ].join("\n");
 }
 
 /** The `completion bash|zsh|fish` command. */
-export function completionCommand(program: Command, io: CommandIo, done: (code: number) => void): Command {
+export function newCompletionCommand(program: Command, io: CommandIo, done: (code: number) => void): Command {
+  const shell = new Argument("<shell>", "the shell");
+  // Listed in the help and completed; checked below, in the CLI's words.
+  shell.argChoices = [...shells];
   return new Command("completion")
-    .description("Print the shell completion script of bash, zsh or fish.")
-    .argument("<shell>", `one of ${shells.join(", ")}`)
+    .description("Print the shell completion script of bash, zsh or fish: commands, flags and the values of each enumeration.")
+    .addArgument(shell)
     .addHelpText("after", "\nExample:\n  source <(bot-conversation completion bash)\n")
-    .action(async (shell: string) => {
-      if (!(shells as readonly string[]).includes(shell)) throw new UsageError(`completion: expected one of ${shells.join(", ")}; got ${JSON.stringify(shell)}`);
-      await addDelegatedFlags(program);
-      await write(io.stdout, completionScript(program, shell as (typeof shells)[number]));
+    .action(async (name: string) => {
+      if (!(shells as readonly string[]).includes(name)) throw new UsageError(`completion: expected one of ${shells.join(", ")}; got ${JSON.stringify(name)}`);
+      await write(io.stdout, completionScript(program, name as (typeof shells)[number]));
       done(exitCodes.ok);
     });
 }

@@ -1,24 +1,22 @@
-import { readFileSync } from "node:fs";
 import { createBotConversationClient, type BotConversationClient } from "@bot-conversation/client";
-import { sanitizeText, tokenFromFile } from "@bot-conversation/client/text";
+import { tokenFlags, tokenOf, type TokenFlags } from "@bot-conversation/client/command-line";
+import { sanitizeText } from "@bot-conversation/client/text";
 import { Option, type Command } from "commander";
 import { UsageError, type CommandIo } from "./io.js";
 
 /** The flags every command that calls the service takes. */
-export interface ConnectionFlags {
+export interface ConnectionFlags extends TokenFlags {
   /** `--base-url`, else `BOT_CONVERSATION_BASE_URL`. */
   readonly baseUrl?: string;
-  /** `--token-file`: a file holding the token. */
-  readonly tokenFile?: string;
   /** `--verbose`: a redacted line per request on stderr. */
   readonly verbose?: boolean;
 }
 
-/** Adds `--base-url`, `--token-file` and `--verbose` to a command. */
+/** Adds `--base-url`, `--token`, `--token-file` (the toolkit's `tokenFlags`, as `check` takes them) and `--verbose` to a command. */
 export function connectionOptions(command: Command): Command {
+  command.addOption(new Option("--base-url <url>", "base address of the service, e.g. http://127.0.0.1:4011 (default: $BOT_CONVERSATION_BASE_URL)"));
+  for (const flag of tokenFlags) command.option(flag.flags, flag.description);
   return command
-    .addOption(new Option("--base-url <url>", "base address of the service, e.g. http://127.0.0.1:4011 (default: $BOT_CONVERSATION_BASE_URL)"))
-    .option("--token-file <path>", "file holding the access token sent in X-Token: one line, trimmed (default: $BOT_CONVERSATION_TOKEN)")
     .option("--verbose", "print one line per request on stderr (method, path, status, request id, duration; never the token)");
 }
 
@@ -33,27 +31,18 @@ export interface Connection {
   readonly token: string;
 }
 
-/** Reads the base URL and the token (the token file wins over the variable) and creates the client; a `UsageError` names what is missing. */
+/** Reads the base URL and the token (`tokenOf`: the file, else the flag, else the variable) and creates the client; a `UsageError` names what is missing. */
 export function connect(flags: ConnectionFlags, io: CommandIo): Connection {
   const baseUrl = flags.baseUrl ?? io.env["BOT_CONVERSATION_BASE_URL"];
   if (!baseUrl) throw new UsageError("no base URL: pass --base-url <url> or set BOT_CONVERSATION_BASE_URL, e.g. http://127.0.0.1:4011");
-  let token = io.env["BOT_CONVERSATION_TOKEN"];
-  if (flags.tokenFile !== undefined) {
-    let text: string;
-    try {
-      text = readFileSync(flags.tokenFile, "utf8");
-    } catch (error) {
-      throw new UsageError(`--token-file: cannot read ${flags.tokenFile} (${(error as NodeJS.ErrnoException).code ?? "error"}); expected a file holding the access token`);
-    }
-    try {
-      // The one rule of every command (the client's): the whole file, trimmed; one line.
-      token = tokenFromFile(text, `--token-file ${flags.tokenFile}`);
-    } catch (error) {
-      throw new UsageError((error as Error).message);
-    }
+  let token: string;
+  try {
+    // The one reading of every command (`check` too): --token-file, else --token, else BOT_CONVERSATION_TOKEN.
+    token = tokenOf(flags, io.env);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
   }
-  if (!token?.trim()) throw new UsageError("no token: set BOT_CONVERSATION_TOKEN or pass --token-file <path>; expected the access token sent in X-Token");
-  secrets.add(token.trim());
+  secrets.add(token);
   try {
     const client = createBotConversationClient({
       baseUrl: baseUrl.replace(/\/+$/, ""),
@@ -61,7 +50,7 @@ export function connect(flags: ConnectionFlags, io: CommandIo): Connection {
       // A line quotes the server's x-request-id: shown sanitized, as every line a person reads.
       ...(flags.verbose ? { logger: (line: string) => void io.stderr.write(`${sanitizeText(line)}\n`) } : {}),
     });
-    return { client, token: token.trim() };
+    return { client, token };
   } catch (error) {
     // The client names the option (`baseUrl`, `token`) and what it expected, never the value of either.
     throw new UsageError(`${(error as Error).message.replace(/^baseUrl/, "--base-url").replace(/^token/, "token")}`);

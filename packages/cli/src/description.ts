@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
-import { withFormats } from "./ajv.js";
+import { createRequire } from "node:module";
+import { readDescription, type Schema } from "@bot-conversation/openapi";
 
-/** A JSON Schema as the OpenAPI 3.1 description writes it. */
-export type Schema = Record<string, unknown>;
+export type { Schema };
 
 /** One query parameter of an operation, its schema with every `$ref` resolved. */
 export interface Parameter {
@@ -18,48 +18,29 @@ export interface Parameter {
   readonly schema: Schema;
 }
 
-/** The bundled OpenAPI description (copied into `description/` by the build). */
-export const description = JSON.parse(readFileSync(new URL("../description/openapi.json", import.meta.url), "utf8")) as Schema;
+/** The bundled OpenAPI description (`@bot-conversation/openapi/openapi.json`), read by that package's reader. */
+const reader = readDescription(JSON.parse(readFileSync(createRequire(import.meta.url).resolve("@bot-conversation/openapi/openapi.json"), "utf8")) as Schema);
 
+/** The bundled OpenAPI description. */
+export const description = reader.document;
 
-/** The node a local reference such as `#/components/schemas/X` points at. */
-function pointer(reference: string): unknown {
-  return reference
-    .replace(/^#\//, "")
-    .split("/")
-    .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key.replaceAll("~1", "/").replaceAll("~0", "~")], description);
-}
-
-/** A copy of a node with every local `$ref` replaced by what it points at (the schemas used here are not recursive). */
-export function dereference<T>(node: T): T {
-  if (Array.isArray(node)) return node.map(dereference) as T;
-  if (typeof node !== "object" || node === null) return node;
-  const { $ref, ...rest } = node as Record<string, unknown>;
-  const resolved = typeof $ref === "string" ? { ...(dereference(pointer($ref)) as object), ...rest } : rest;
-  return Object.fromEntries(Object.entries(resolved).map(([key, value]) => [key, dereference(value)])) as T;
-}
+/** A copy of a node with every local `$ref` replaced by what it points at. */
+export const dereference = reader.dereference;
 
 /** A schema of the description by name, references resolved. */
 export function schemaOf(name: string): Schema {
-  return dereference(pointer(`#/components/schemas/${name}`) as Schema);
+  return reader.dereference(reader.schema(name));
 }
 
 /** The query and path parameters of an operation, by `operationId`, in the description's order. */
 export function parametersOf(operationId: string): Parameter[] {
-  for (const item of Object.values(description["paths"] as Record<string, Record<string, Schema>>)) {
-    for (const operation of Object.values(item)) {
-      if (typeof operation !== "object" || Array.isArray(operation) || operation["operationId"] !== operationId) continue;
-      // The path item's parameters apply to each of its operations, then the operation's own.
-      return dereference([...((item["parameters"] ?? []) as Schema[]), ...((operation["parameters"] ?? []) as Schema[])]).map((parameter) => ({
-        name: parameter["name"] as string,
-        flag: `--${(parameter["name"] as string).replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`,
-        description: parameter["description"] as string,
-        example: parameter["example"],
-        schema: parameter["schema"] as Schema,
-      }));
-    }
-  }
-  throw new Error(`The description has no operation ${operationId}`);
+  return reader.operation(operationId).parameters.map((parameter) => ({
+    name: parameter.name,
+    flag: `--${parameter.name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`,
+    description: parameter.description ?? "",
+    example: parameter.example,
+    schema: reader.dereference(parameter.schema),
+  }));
 }
 
 /**
@@ -91,14 +72,12 @@ export function mismatch(label: string, schema: Schema, value: unknown, example?
   return `${label}: expected ${expectation(schema, example)}; got ${value === undefined ? "nothing" : JSON.stringify(value)}`;
 }
 
-/** Ajv with formats, loaded on first use: a search whose flags need no schema check (an integer) starts without it. */
-let ajv: Promise<import("ajv/dist/2020.js").Ajv2020> | undefined;
+/** The toolkit's Ajv (`date-time` by the description's date rule), loaded on first use: a search whose flags need no schema check (an integer) starts without it. */
+let ajv: Promise<import("@bot-conversation/openapi/ajv").Ajv2020> | undefined;
 const validators = new Map<Schema, Promise<(value: unknown) => boolean>>();
 
 async function validatorOf(schema: Schema): Promise<(value: unknown) => boolean> {
-  ajv ??= Promise.all([import("ajv/dist/2020.js"), import("ajv-formats")]).then(([{ Ajv2020 }, formats]) => {
-    return withFormats(new Ajv2020({ allErrors: true, strict: false }), formats.default);
-  });
+  ajv ??= import("@bot-conversation/openapi/ajv").then(({ createAjv }) => createAjv());
   let validate = validators.get(schema);
   if (!validate) validators.set(schema, (validate = ajv.then((instance) => instance.compile(schema))));
   return validate;

@@ -19,7 +19,7 @@ interface FireFlags extends ConnectionFlags {
 }
 
 /** The `fire` command. */
-export function fireCommand(io: CommandIo, done: (code: number) => void): Command {
+export function newFireCommand(io: CommandIo, done: (code: number) => void): Command {
   return connectionOptions(
     new Command("fire")
       .description("Fire an external event into a conversation: runs the trigger's scenario. Asks first on a terminal; never retried.")

@@ -5,8 +5,8 @@ import { redactText, sanitizeText } from "@bot-conversation/client/text";
 /** This package's version, from its package.json. */
 export const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
 
-/** Exit codes, the same as `bot-conversation check`'s: done; the service refused or failed; bad usage (nothing sent); stopped by Ctrl-C. */
-export const exitCodes = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+/** The one exit-code table of every command (`check` and `sandbox` too): done; refused or failed; bad usage; stopped by a rate limit (`check`); stopped by Ctrl-C. */
+export { exitCodes } from "@bot-conversation/client/command-line";
 
 /** Where a command reads and writes (tests pass their own streams). */
 export interface CommandIo {

@@ -1,9 +1,9 @@
 import type { SearchConversationsQuery } from "@bot-conversation/types";
 import { setImmediate } from "node:timers/promises";
-import { Command } from "commander";
+import { Command, Option } from "commander";
 import { PaginationError } from "@bot-conversation/client";
 import { connect, connectionOptions, secrets, type ConnectionFlags } from "./connection.js";
-import { parametersOf, parameterValue, schemaOf } from "./description.js";
+import { parametersOf, parameterValue, schemaOf, type Parameter } from "./description.js";
 import { exitCodes, UsageError, write, type CommandIo } from "./io.js";
 import { schemaColumns, type Column } from "./output/columns.js";
 import { csvRawOption, outputOption, recordWriter, type CommandColumns, type OutputFormat } from "./output/format.js";
@@ -45,6 +45,18 @@ export async function searchQuery(flags: Readonly<Record<string, unknown>>): Pro
   return query as SearchConversationsQuery;
 }
 
+/**
+ * The flag of a query parameter: named and described by the description; an enumeration's values
+ * (`--status`'s) listed from its schema in the help and offered by shell completion. The value is
+ * checked by its schema when the command runs (`searchQuery`), in the CLI's one wording.
+ */
+function parameterOption(parameter: Parameter): Option {
+  const option = new Option(`${parameter.flag} <${parameter.schema["type"] === "integer" ? "n" : "value"}>`, parameter.description.split("\n")[0] ?? "");
+  const values = parameter.schema["enum"];
+  if (Array.isArray(values)) option.argChoices = values.map(String);
+  return option;
+}
+
 /** Reads `--limit` or `--max-pages`: a whole number of at least 1. */
 function countOf(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -53,9 +65,9 @@ function countOf(flag: string, text: string | undefined): number | undefined {
 }
 
 /** The `search` command. */
-export function searchCommand(io: CommandIo, done: (code: number) => void): Command {
+export function newSearchCommand(io: CommandIo, done: (code: number) => void): Command {
   const command = new Command("search").description("Find conversations: one page, or every page with --all (streamed, a progress bar on a terminal).");
-  for (const parameter of searchParameters) command.option(`${parameter.flag} <${parameter.schema["type"] === "integer" ? "n" : "value"}>`, parameter.description.split("\n")[0] ?? "");
+  for (const parameter of searchParameters) command.addOption(parameterOption(parameter));
   connectionOptions(command)
     .option("--all", "follow every page to the end (streams; memory stays flat)")
     .option("--limit <n>", "stop after this many conversations (follows pages as needed)")

@@ -20,7 +20,7 @@ export const triggerColumns: CommandColumns = {
 };
 
 /** The `triggers <agentStageId>` command. */
-export function triggersCommand(io: CommandIo, done: (code: number) => void): Command {
+export function newTriggersCommand(io: CommandIo, done: (code: number) => void): Command {
   return connectionOptions(
     new Command("triggers").description("List the external event triggers of a bot, with the variables each accepts.").argument("<agentStageId>", "bot identifier"),
   )

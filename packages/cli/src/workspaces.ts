@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
+import { readTokenFile } from "@bot-conversation/client/command-line";
 import { sanitizeText } from "@bot-conversation/client/text";
-import { sandboxStates, switchDefinitions, parseSwitch } from "@bot-conversation/sandbox";
+import { parseSwitch, sandboxStates, switchDefinitions } from "@bot-conversation/sandbox";
 import { Command, Option } from "commander";
 import { secrets } from "./connection.js";
-import { exitCodes, UsageError, type CommandIo } from "./io.js";
-import { outputOption, recordWriter, type CommandColumns, type OutputFormat } from "./output/format.js";
+import { type CommandIo, exitCodes, UsageError } from "./io.js";
+import { type CommandColumns, type OutputFormat, outputOption, recordWriter } from "./output/format.js";
 
 /** The flags of every `workspaces` command: where the shared sandbox is, and the administrator token's file. */
 interface AdminFlags {
@@ -21,8 +22,14 @@ const maxAnswerBytes = 1024 * 1024;
 
 /** Columns of a workspace as listed, and as created (with its token). */
 const listColumns: CommandColumns = {
-  table: [{ header: "name", get: (record) => (record as { name: string }).name }, { header: "createdAt", get: (record) => (record as { createdAt: string }).createdAt }],
-  csv: [{ header: "name", get: (record) => (record as { name: string }).name }, { header: "createdAt", get: (record) => (record as { createdAt: string }).createdAt }],
+  table: [
+    { header: "name", get: (record) => (record as { name: string }).name },
+    { header: "createdAt", get: (record) => (record as { createdAt: string }).createdAt },
+  ],
+  csv: [
+    { header: "name", get: (record) => (record as { name: string }).name },
+    { header: "createdAt", get: (record) => (record as { createdAt: string }).createdAt },
+  ],
 };
 const createdColumns: CommandColumns = {
   table: ["name", "token", "bots", "conversations"].map((header) => ({ header, get: (record: unknown) => (record as Record<string, unknown>)[header] })),
@@ -33,7 +40,10 @@ const createdColumns: CommandColumns = {
 function adminOptions(command: Command): Command {
   return command
     .addOption(new Option("--base-url <url>", "base address of the shared sandbox, e.g. http://sandbox.internal (default: $BOT_CONVERSATION_BASE_URL)"))
-    .option("--admin-token-file <path>", "file holding the administrator token (--admin-token of the sandbox): one line, trimmed (default: $SANDBOX_ADMIN_TOKEN)")
+    .option(
+      "--admin-token-file <path>",
+      "read the administrator token (--admin-token of the sandbox) from this regular file: the whole file, trimmed, one line (default: $SANDBOX_ADMIN_TOKEN)",
+    )
     .addOption(outputOption());
 }
 
@@ -43,15 +53,15 @@ function adminConnection(flags: AdminFlags, io: CommandIo): { baseUrl: string; t
   if (!baseUrl || !URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
     throw new UsageError("--base-url: expected the shared sandbox's http(s) address, e.g. http://sandbox.internal (or set BOT_CONVERSATION_BASE_URL)");
   }
-  let token = io.env["SANDBOX_ADMIN_TOKEN"];
+  let token = io.env["SANDBOX_ADMIN_TOKEN"]?.trim();
   if (flags.adminTokenFile !== undefined) {
     try {
-      token = readFileSync(flags.adminTokenFile, "utf8");
+      // The toolkit's one reading of a token file: a regular file, bounded, trimmed, one line.
+      token = readTokenFile(flags.adminTokenFile, "--admin-token-file");
     } catch (error) {
-      throw new UsageError(`--admin-token-file: cannot read ${flags.adminTokenFile} (${(error as NodeJS.ErrnoException).code ?? "error"}); expected a file holding the administrator token`);
+      throw new UsageError((error as Error).message);
     }
   }
-  token = token?.trim();
   if (!token || /[\r\n]/.test(token)) throw new UsageError("no administrator token: set SANDBOX_ADMIN_TOKEN or pass --admin-token-file <path> (one line)");
   secrets.add(token);
   return { baseUrl: baseUrl.replace(/\/+$/, ""), token };
@@ -107,22 +117,30 @@ async function print(io: CommandIo, flags: AdminFlags, columns: CommandColumns, 
 }
 
 /** The `workspaces` command: `create`, `list` and `delete` the workspaces of a shared sandbox, with the administrator token. */
-export function workspacesCommand(io: CommandIo, done: (code: number) => void): Command {
+export function newWorkspacesCommand(io: CommandIo, done: (code: number) => void): Command {
   const workspaces = new Command("workspaces")
     .description("Manage the workspaces of a shared sandbox (--database-url) with its administrator token.")
     .addHelpText("after", "\nExample:\n  SANDBOX_ADMIN_TOKEN=… bot-conversation workspaces list --base-url http://sandbox.internal\n");
-  const create = adminOptions(new Command("create").description("Create a workspace; prints its token, once.").argument("<name>", "lower-case letters, digits and dashes"))
+  const create = adminOptions(
+    new Command("create").description("Create a workspace; prints its token, once.").argument("<name>", "lower-case letters, digits and dashes"),
+  )
     .option("--seed <text>", "seed of the generated data")
     .option("--conversations <n>", "number of conversations to generate")
     .addOption(new Option("--state <name>", "named starting state").choices([...sandboxStates]))
     .option("--fixture <file>", "a JSON fixture to load instead of generated data");
-  for (const definition of switchDefinitions) create.option(`--${definition.flag} <value>`, `switch: ${Array.isArray(definition.values) ? definition.values.join(", ") : `a ${definition.values}`}`);
-  create.addHelpText("after", "\nExample:\n  SANDBOX_ADMIN_TOKEN=… bot-conversation workspaces create mobile --base-url http://sandbox.internal --conversations 50 --page-base 1\n")
+  for (const definition of switchDefinitions)
+    create.option(`--${definition.flag} <value>`, `switch: ${Array.isArray(definition.values) ? definition.values.join(", ") : `a ${definition.values}`}`);
+  create
+    .addHelpText(
+      "after",
+      "\nExample:\n  SANDBOX_ADMIN_TOKEN=… bot-conversation workspaces create mobile --base-url http://sandbox.internal --conversations 50 --page-base 1\n",
+    )
     .action(async (name: string, flags: AdminFlags & Record<string, string | undefined>) => {
       const body: Record<string, unknown> = { name };
       if (flags["seed"] !== undefined) body["seed"] = flags["seed"];
       if (flags["conversations"] !== undefined) {
-        if (!/^\d{1,7}$/.test(flags["conversations"])) throw new UsageError(`--conversations: expected an integer from 0 to 1000000; got ${JSON.stringify(flags["conversations"])}`);
+        if (!/^\d{1,7}$/.test(flags["conversations"]))
+          throw new UsageError(`--conversations: expected an integer from 0 to 1000000; got ${JSON.stringify(flags["conversations"])}`);
         body["conversations"] = Number(flags["conversations"]);
       }
       if (flags["state"] !== undefined) body["state"] = flags["state"];
@@ -154,7 +172,9 @@ export function workspacesCommand(io: CommandIo, done: (code: number) => void): 
       await print(io, flags, listColumns, (await send(flags, io, "GET", "/_sandbox/workspaces")) as unknown[]);
       done(exitCodes.ok);
     });
-  const remove = adminOptions(new Command("delete").description("Remove a workspace and all its data; its token is refused from then on.").argument("<name>", "the workspace's name"))
+  const remove = adminOptions(
+    new Command("delete").description("Remove a workspace and all its data; its token is refused from then on.").argument("<name>", "the workspace's name"),
+  )
     .addHelpText("after", "\nExample:\n  SANDBOX_ADMIN_TOKEN=… bot-conversation workspaces delete mobile --base-url http://sandbox.internal\n")
     .action(async (name: string, flags: AdminFlags) => {
       await send(flags, io, "DELETE", `/_sandbox/workspaces/${encodeURIComponent(name)}`);

@@ -8,7 +8,7 @@ import { envOf, useSandbox } from "./support/sandbox.ts";
 const sandbox = useSandbox({ seed: "cli-commands", conversations: 20 });
 const commands = ["search", "triggers", "fire", "mcp", "workspaces", "completion"];
 
-describe("help, completion and the delegated commands", () => {
+describe("help, completion, check and sandbox", () => {
   it.each(["", ...commands])("`bot-conversation %s --help` shows an example", async (command) => {
     const run = await runCli([...(command ? [command] : []), "--help"]);
     expect(run.code).toBe(0);
@@ -18,7 +18,9 @@ describe("help, completion and the delegated commands", () => {
   it("the top-level help lists every command and the exit codes", async () => {
     const { stdout } = await runCli(["--help"]);
     for (const command of [...commands, "check", "sandbox"]) expect(stdout).toMatch(new RegExp(`\\n {2}${command}\\b`));
-    expect(stdout).toContain("Exit codes: 0 done, 1 the service refused or failed, 2 bad usage (nothing sent), 130 stopped by Ctrl-C.");
+    expect(stdout).toContain(
+      "Exit codes: 0 done, 1 the service refused or failed, 2 bad usage (nothing sent), 3 check stopped by the server's rate limit, 130 stopped by Ctrl-C.",
+    );
   });
 
   it("--version and -V print the package's version, exit 0", async () => {
@@ -32,25 +34,45 @@ describe("help, completion and the delegated commands", () => {
     expect(run.stderr).toBe("error: unknown command 'serch' (Did you mean search?)\n");
   });
 
-  it("completion bash and zsh are valid shell and complete commands and flags; fish lists them", async () => {
+  it("completion bash and zsh are valid shell and complete commands, flags and values; fish lists them", async () => {
     const bash = (await runCli(["completion", "bash"])).stdout;
     execFileSync("bash", ["-n"], { input: bash });
-    const complete = (words: string) =>
-      execFileSync("bash", ["-c", `${bash}\nCOMP_WORDS=(${words}); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _bot_conversation; echo "\${COMPREPLY[@]}"`]).toString().trim();
-    expect(complete("bot-conversation se")).toBe("search");
-    expect(complete("bot-conversation search --page-")).toBe("--page-size --page-index");
-    expect(complete("bot-conversation fire --y")).toBe("--yes");
-    // The delegated commands complete their own packages' flags.
-    expect(complete("bot-conversation check --max-")).toBe("--max-requests --max-response-time --max-time --max-failures");
-    expect(complete("bot-conversation sandbox --sta")).toBe("--state --status-case");
-    expect((await runCli(["completion", "zsh"])).stdout).toContain("bashcompinit");
+    // The words typed so far, the last one being completed ("" after a space).
+    const complete = (...words: string[]) =>
+      execFileSync("bash", [
+        "-c",
+        `${bash}\nCOMP_WORDS=("$@"); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _bot_conversation; echo "\${COMPREPLY[@]}"`,
+        "bash",
+        "bot-conversation",
+        ...words,
+      ])
+        .toString()
+        .trim();
+    expect(complete("se")).toBe("search");
+    expect(complete("search", "--page-")).toBe("--page-size --page-index");
+    expect(complete("fire", "--y")).toBe("--yes");
+    // Values, from the same definitions the help lists.
+    expect(complete("search", "--status", "")).toBe("Active Closed Operator");
+    expect(complete("search", "--output", "n")).toBe("ndjson");
+    expect(complete("completion", "")).toBe("bash zsh fish");
+    // A value of the user's: nothing offered (the shell falls back to file names).
+    expect(complete("search", "--base-url", "")).toBe("");
+    // check and sandbox are commands of the tree too: their flags and values complete as every other's.
+    expect(complete("check", "--max-")).toBe("--max-requests --max-response-time --max-time --max-failures");
+    expect(complete("sandbox", "--sta")).toBe("--state --status-case");
+    expect(complete("sandbox", "--state", "")).toBe("default empty bot-without-triggers large");
+    expect(complete("sandbox", "--error-media-type", "")).toBe("application/json application/problem+json");
+    const zsh = (await runCli(["completion", "zsh"])).stdout;
+    expect(zsh).toContain("bashcompinit");
+    expect(zsh).toContain(bash.slice(bash.indexOf("_bot_conversation()")));
     const fish = (await runCli(["completion", "fish"])).stdout;
     expect(fish).toContain("complete -c bot-conversation -f -n __fish_use_subcommand -a search");
-    expect(fish).toContain("complete -c bot-conversation -f -n '__fish_seen_subcommand_from search' -l start-from-date");
+    expect(fish).toContain("complete -c bot-conversation -n '__fish_seen_subcommand_from search' -l start-from-date -r");
+    expect(fish).toContain("complete -c bot-conversation -n '__fish_seen_subcommand_from search' -l status -x -a 'Active Closed Operator'");
     expect(await runCli(["completion", "tcsh"])).toMatchObject({ code: 2, stderr: 'error: completion: expected one of bash, zsh, fish; got "tcsh"\n' });
   });
 
-  it("check runs the conformance kit's own command (its options, its report, its exit codes)", async () => {
+  it("check is the conformance kit's command in the tree (its options, its report, its exit codes)", async () => {
     const help = await runCli(["check", "--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("--max-requests <n>");
@@ -62,7 +84,7 @@ describe("help, completion and the delegated commands", () => {
     expect(usage.stderr).toContain("--base-url");
   });
 
-  it("sandbox serves the sandbox (its own command): a ready line, then SIGTERM stops it", async () => {
+  it("sandbox is the sandbox's command in the tree: a ready line, then SIGTERM stops it", async () => {
     const child = spawn(process.execPath, [binPath, "sandbox", "--port", "0", "--conversations", "5"], { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     const ready = new Promise<string>((resolve) =>

@@ -1,4 +1,6 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, truncate, writeFile } from "node:fs/promises";
+import { maxTokenFileBytes } from "@bot-conversation/client/command-line";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -185,16 +187,29 @@ describe("the token never leaves through our output", () => {
     expect(server.requests).toEqual([]);
   });
 
-  it("--token-file is read one way by search and check: one line, trimmed; a second line refused", async () => {
+  it("--token-file is read one way by search and check: one line, trimmed; a second line, a FIFO or a huge file refused the same way", async () => {
     const { server, env } = await hostile("echo-token");
     const directory = await mkdtemp(join(tmpdir(), "cli-token-"));
     const twoLines = join(directory, "two");
     await writeFile(twoLines, `${secret}\nsecond\n`);
-    const expected = `error: --token-file ${twoLines}: the file holds 2 lines; expected one line holding the access token (nothing else)\n`;
-    const search = await runCli(["search", "--base-url", server.url, "--token-file", twoLines], {});
-    const check = await runCli(["check", "--base-url", server.url, "--token-file", twoLines], {});
-    expect([search.code, check.code]).toEqual([2, 2]);
-    expect([search.stderr, check.stderr]).toEqual([expected, expected]);
+    const fifo = join(directory, "fifo");
+    execFileSync("mkfifo", [fifo]);
+    const huge = join(directory, "huge");
+    await writeFile(huge, "");
+    await truncate(huge, 2 ** 30);
+    const refusals = [
+      [twoLines, "the file holds 2 lines; expected one line holding the access token (nothing else)"],
+      [fifo, `is a FIFO (a named pipe); expected a regular file of at most ${maxTokenFileBytes} bytes holding the access token`],
+      [huge, `holds ${2 ** 30} bytes; expected a regular file of at most ${maxTokenFileBytes} bytes holding the access token`],
+    ] as const;
+    for (const [file, reason] of refusals) {
+      const expected = `error: --token-file ${file}: ${reason}\n`;
+      // No writer ever opens the FIFO: a read that waited on it would never end.
+      const search = await runCli(["search", "--base-url", server.url, "--token-file", file], {});
+      const check = await runCli(["check", "--base-url", server.url, "--token-file", file], {});
+      expect([search.code, check.code]).toEqual([2, 2]);
+      expect([search.stderr, check.stderr]).toEqual([expected, expected]);
+    }
     expect(server.requests).toEqual([]);
     const oneLine = join(directory, "one");
     await writeFile(oneLine, `  ${secret}\r\n`);

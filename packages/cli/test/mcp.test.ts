@@ -5,7 +5,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { conversation, page } from "@bot-conversation/test-support/hostile-server";
 import { listenOnLoopback } from "@bot-conversation/test-support/loopback";
-import { openApiBundle } from "@bot-conversation/test-support/openapi-bundle";
+import { documentValidator } from "@bot-conversation/openapi/ajv";
 import { afterEach, describe, expect, it } from "vitest";
 import { description } from "../src/description.ts";
 import { thirdPartyNotice } from "../src/mcp/tools.ts";
@@ -15,7 +15,7 @@ import { firedEvents, token, useSandbox } from "./support/sandbox.ts";
 
 const generated = useSandbox({ seed: "cli-mcp", conversations: 60 });
 const withFixture = useSandbox({ fixture });
-const bundle = openApiBundle(description);
+const bundle = documentValidator(description);
 const open: Client[] = [];
 
 /**

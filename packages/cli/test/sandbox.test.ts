@@ -26,7 +26,7 @@ describe("bot-conversation: the sandbox's own help and errors, and the Node chec
   it("sandbox with a bad option exits 2 with one line naming it", async () => {
     const result = await bin(["sandbox", "--port", "eighty"]);
     expect(result.code).toBe(2);
-    expect(result.stderr.trim()).toBe('bot-conversation sandbox: --port / SANDBOX_PORT: expected an integer from 0 to 65535; got "eighty"');
+    expect(result.stderr.trim()).toBe('error: --port / SANDBOX_PORT: expected an integer from 0 to 65535; got "eighty"');
   });
 
   it("on a Node.js older than the one it needs, one line naming the version it needs, exit 1", async () => {
@@ -61,7 +61,7 @@ describe("bot-conversation: the sandbox's own help and errors, and the Node chec
   it("sandbox passes --allow-origin and --allow-host on to the sandbox, which checks them", async () => {
     const result = await bin(["sandbox", "--allow-origin", "app.example.com"]);
     expect(result.code).toBe(2);
-    expect(result.stderr.trim()).toBe('bot-conversation sandbox: --allow-origin: expected an origin such as https://app.example.com; got "app.example.com"');
+    expect(result.stderr.trim()).toBe('error: --allow-origin: expected an origin such as https://app.example.com; got "app.example.com"');
     const help = await bin(["sandbox", "--help"]);
     expect(help.stdout).toContain("--allow-origin <origin>");
     expect(help.stdout).toContain("--allow-host <name>");

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBotConversationClient } from "@bot-conversation/client";
 import type { ConversationSummary, SearchConversationsQuery } from "@bot-conversation/types";
-import { openApiBundle } from "@bot-conversation/test-support/openapi-bundle";
+import { documentValidator } from "@bot-conversation/openapi/ajv";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { description } from "../src/description.ts";
@@ -13,7 +13,7 @@ import { runBinToFile, runCli } from "./support/cli.ts";
 import { envOf, token, useCountingServer, useSandbox } from "./support/sandbox.ts";
 
 const sandbox = useSandbox({ seed: "cli-search", conversations: 200 });
-const bundle = openApiBundle(description);
+const bundle = documentValidator(description);
 
 /** Every conversation of a search, walked with the client's pager. */
 async function walk(query: SearchConversationsQuery): Promise<ConversationSummary[]> {
@@ -139,12 +139,12 @@ describe("search: bad input is one line naming the flag and what was expected, e
 
   it("a missing token or base URL", async () => {
     const noToken = await runCli(["search"], { BOT_CONVERSATION_BASE_URL: counting.url() });
-    expect(noToken).toMatchObject({ code: 2, stderr: "error: no token: set BOT_CONVERSATION_TOKEN or pass --token-file <path>; expected the access token sent in X-Token\n" });
+    expect(noToken).toMatchObject({ code: 2, stderr: "error: no token: pass --token-file <path> or --token <token>, or set BOT_CONVERSATION_TOKEN; expected the access token sent in X-Token\n" });
     const noUrl = await runCli(["search"], { BOT_CONVERSATION_TOKEN: token });
     expect(noUrl.code).toBe(2);
     expect(noUrl.stderr).toMatch(/^error: no base URL: pass --base-url <url> or set BOT_CONVERSATION_BASE_URL/);
     const missingFile = await runCli(["search", "--base-url", counting.url(), "--token-file", "/nonexistent/token"], {});
-    expect(missingFile).toMatchObject({ code: 2, stderr: "error: --token-file: cannot read /nonexistent/token (ENOENT); expected a file holding the access token\n" });
+    expect(missingFile).toMatchObject({ code: 2, stderr: "error: --token-file /nonexistent/token: cannot read it (ENOENT); expected a regular file of at most 4096 bytes holding the access token\n" });
     expect(counting.requests()).toBe(0);
   });
 });
@@ -168,6 +168,17 @@ describe("search: the service's refusals", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/answered 401/);
     expect(run.stderr + run.stdout).not.toContain(wrong);
+  });
+
+  it("--token works as check's does (trimmed, wins over the variable); a wrong one is never printed", async () => {
+    const run = await runCli(["search", "--page-size", "5", "--output", "json", "--base-url", sandbox().url, "--token", ` ${token} `], { BOT_CONVERSATION_TOKEN: "not-this-one" });
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(JSON.parse(run.stdout)).toHaveLength(5);
+    const wrong = "wrong-flag-token-7d31c0";
+    const refused = await runCli(["search", "--verbose", "--base-url", sandbox().url, "--token", wrong], {});
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/answered 401/);
+    expect(refused.stderr + refused.stdout).not.toContain(wrong);
   });
 
   it("--token-file is read (and trimmed); --verbose traces each page without the token", async () => {

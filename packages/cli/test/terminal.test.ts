@@ -1,6 +1,8 @@
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createServer } from "node:http";
+import { listenOnLoopback } from "@bot-conversation/test-support/loopback";
 import { describe, expect, it } from "vitest";
 import { binPath } from "./support/cli.ts";
 import { fixture } from "./support/fixture.ts";
@@ -66,7 +68,7 @@ describe("on a terminal (tmux)", () => {
     expect(declined).toMatch(/Not fired\.\s+first=1/);
     expect(await firedEvents(withFixture())).toEqual(before);
     confirmTerminal.keys(`${fire}; echo "second=$?"`, "Enter");
-    await confirmTerminal.waitFor(/\[y\/N\][^]*\[y\/N\]/);
+    await confirmTerminal.waitFor(/\[y\/N\][\s\S]*\[y\/N\]/);
     confirmTerminal.keys("y", "Enter");
     const accepted = await confirmTerminal.waitFor(/second=\d+/);
     expect(accepted).toMatch(/Fired order-paid into c-1\.\s+second=0/);
@@ -75,13 +77,20 @@ describe("on a terminal (tmux)", () => {
 
   const stopTerminal = useTerminal();
   it("Ctrl-C stops an export at once: one line, exit 130", async () => {
-    await delaySearches(5_000, 1);
-    const file = join(await mkdtemp(join(tmpdir(), "cli-export-")), "out.ndjson");
-    stopTerminal.start(`${command} search --all --page-size 10 > ${file}; echo "exit=$?"`, envOf(generated()));
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    stopTerminal.keys("C-c");
-    const screen = await stopTerminal.waitFor(/exit=\d+/, 4_000);
-    expect(screen).toContain("exit=130");
-    expect(screen.split("\n").filter((line) => line.includes("error:"))).toEqual([expect.stringMatching(/^(\^C)?error: .*abort/i)]);
+    // A server that takes the search and never answers: Ctrl-C is pressed once the request has arrived.
+    let arrived!: () => void;
+    const searching = new Promise<void>((resolve) => (arrived = resolve));
+    const silent = await listenOnLoopback(createServer((request) => void (request.url?.startsWith("/api/v2/channels/conversations") && arrived())));
+    try {
+      const file = join(await mkdtemp(join(tmpdir(), "cli-export-")), "out.ndjson");
+      stopTerminal.start(`${command} search --all --page-size 10 > ${file}; echo "exit=$?"`, { BOT_CONVERSATION_BASE_URL: silent.url, BOT_CONVERSATION_TOKEN: token });
+      await searching;
+      stopTerminal.keys("C-c");
+      const screen = await stopTerminal.waitFor(/exit=\d+/, 4_000);
+      expect(screen).toContain("exit=130");
+      expect(screen.split("\n").filter((line) => line.includes("error:"))).toEqual([expect.stringMatching(/^(\^C)?error: .*abort/i)]);
+    } finally {
+      await silent.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { ExternalEventTrigger, VariableType } from "@bot-conversation/types";
+import { parseDateTime } from "@bot-conversation/openapi/date-time";
 import { BotConversationError } from "./errors.js";
 import { describeValue, isJsonObject, requireText } from "./internal/describe.js";
 
@@ -19,21 +20,17 @@ const isString = (value: unknown): value is string => typeof value === "string";
 /**
  * The one rule for dates, of search filters and of `DateTime` variables alike: an ISO 8601 date and
  * time with seconds and a UTC offset, as RFC 3339 profiles it (`2026-11-20T09:15:02+03:00`, `...Z`),
- * naming one instant. A date alone, a time without an offset, an hour-only offset (`+05`), a leap
- * second (`:60`), hour 24 and a day the month lacks are refused. Returns epoch milliseconds, or `NaN`.
+ * naming one instant; epoch milliseconds, or `NaN`. The description's own rule
+ * (`@bot-conversation/openapi/date-time`), which the toolkit's Ajv checks `date-time` with too.
  */
-export function parseDateTime(value: unknown): number {
-  const date = isString(value) && /^(\d{4}-\d\d-\d\d)t(?!24)\d\d(:\d\d){2}(\.\d+)?(z|[+-]\d\d:\d\d)$/i.exec(value)?.[1];
-  // Date.parse refuses minute 60 and second 60, and rolls 30 February over into March: the date must come back unchanged.
-  return date && new Date(date).toJSON()?.startsWith(date) ? Date.parse(value as string) : NaN;
-}
+export { parseDateTime };
 
 /** Whether a value has the format of a variable type, by the service's variable-type table. */
 const formats: Record<VariableType, (value: unknown) => unknown> = {
   String: isString,
   Number: Number.isFinite,
   Boolean: (value) => typeof value === "boolean",
-  DateTime: (value) => parseDateTime(value) === parseDateTime(value),
+  DateTime: (value) => !Number.isNaN(parseDateTime(value)),
   ComplexObject: isJsonObject,
   PersonName: (value) => isString(value) && value.trim(),
   // A file name with its extension, and a link to download it.

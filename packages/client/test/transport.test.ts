@@ -31,7 +31,7 @@ describe("the attempt's timeout and caller link (fake clock)", () => {
     await send(new Request("http://127.0.0.1/x"));
     await vi.advanceTimersByTimeAsync(1_000);
     expect(signals[0]?.reason).toBeInstanceOf(TimeoutError);
-    expect((signals[0]?.reason as Error).message).toBe("GET request timed out after 1000 ms");
+    expect((signals[0]!.reason as Error).message).toBe("GET request timed out after 1000 ms");
   });
 
   test("once settled, neither the timer nor the caller aborts the attempt any more", async () => {

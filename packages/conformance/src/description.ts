@@ -1,12 +1,9 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
-import { parseDateTime } from "@bot-conversation/client";
+import { pointerSegment, readDescription, type Schema } from "@bot-conversation/openapi";
+import { documentValidator } from "@bot-conversation/openapi/ajv";
 
-/** A JSON Schema 2020-12 schema as OpenAPI 3.1 writes it. */
-export type Schema = Record<string, unknown>;
+export type { Schema };
 
 /** One parameter of an operation, with its reference resolved. */
 export interface Parameter {
@@ -83,89 +80,54 @@ const require = createRequire(import.meta.url);
 /** Where the bundle is read from: `openapi/dist/openapi.json`, built by `@bot-conversation/openapi`. */
 export const descriptionPath = require.resolve("@bot-conversation/openapi/openapi.json");
 
-/** Where the Decisions table of the description lives: `openapi/README.md`. */
-export const decisionsPath = join(dirname(descriptionPath), "..", "README.md");
-
-const documentId = "https://bot-conversation.invalid/openapi.json";
-const methods = ["get", "post"] as const;
-
-/** Reads the bundled description and compiles its schemas on demand (each once). */
+/**
+ * Reads the bundled description (through `@bot-conversation/openapi`'s reader) and compiles its schemas
+ * on demand, each once, with the toolkit's one Ajv (`date-time` by the description's date rule).
+ */
 export function loadDescription(path = descriptionPath): Description {
   const document = JSON.parse(readFileSync(path, "utf8")) as Schema;
-  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
-  addFormats.default(ajv);
-  // One date rule: the client's parseDateTime (ajv-formats' own date-time accepts a space for the T).
-  ajv.addFormat("date-time", { type: "string", validate: (text: string) => !Number.isNaN(parseDateTime(text)) });
-  ajv.addSchema({ ...document, $id: documentId }, documentId);
-  const compiled = new Map<string, ValidateFunction>();
-
-  const at = (pointer: string): unknown =>
-    pointer
-      .replace(/^#\//, "")
-      .split("/")
-      .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key.replaceAll("~1", "/").replaceAll("~0", "~")], document);
-  const resolve = (pointer: string): Schema => {
-    const node = at(pointer);
-    if (node === undefined) throw new Error(`The description has nothing at ${pointer}`);
-    const reference = (node as { $ref?: unknown }).$ref;
-    return typeof reference === "string" ? resolve(reference) : (node as Schema);
-  };
-  const pointerOf = (pointer: string): string => {
-    const reference = (at(pointer) as { $ref?: unknown } | undefined)?.$ref;
-    return typeof reference === "string" ? pointerOf(reference) : pointer;
-  };
+  const reader = readDescription(document);
+  const validator = documentValidator(document, { validateFormats: true });
+  const { resolve, pointerOf } = reader;
 
   const operations = new Map<string, Operation>();
-  for (const [path, item] of Object.entries(document["paths"] as Record<string, Schema>)) {
-    const escapedPath = path.replaceAll("~", "~0").replaceAll("/", "~1");
-    for (const method of methods) {
-      const operation = item[method] as Schema | undefined;
-      if (!operation) continue;
-      const base = `#/paths/${escapedPath}/${method}`;
-      const parameterNodes = [
-        ...((item["parameters"] as unknown[] | undefined) ?? []).map((_, index) => `#/paths/${escapedPath}/parameters/${index}`),
-        ...((operation["parameters"] as unknown[] | undefined) ?? []).map((_, index) => `${base}/parameters/${index}`),
-      ];
-      const parameters = parameterNodes.map((pointer): Parameter => {
-        const parameter = resolve(pointer);
-        const schemaPointer = `${pointerOf(pointer)}/schema`;
-        return {
-          name: String(parameter["name"]),
-          in: parameter["in"] as "query" | "path",
-          required: parameter["required"] === true,
-          schema: resolve(schemaPointer),
-        };
+  for (const { id, method, path, pointer: base, node: operation, parameters: declared } of reader.operations) {
+    if (method !== "get" && method !== "post") continue;
+    const parameters = declared.map((parameter): Parameter => ({
+      name: parameter.name,
+      in: parameter.in as "query" | "path",
+      required: parameter.required,
+      schema: parameter.schema,
+    }));
+    const requestContent = (operation["requestBody"] as { content?: Record<string, unknown> } | undefined)?.content ?? {};
+    const requestMediaTypes = Object.keys(requestContent);
+    const responses = new Map<string, DocumentedResponse>();
+    for (const key of Object.keys(operation["responses"] as Schema)) {
+      const responsePointer = pointerOf(`${base}/responses/${key}`);
+      const content = (resolve(responsePointer)["content"] as Record<string, unknown> | undefined) ?? {};
+      const headerNames = Object.keys((resolve(responsePointer)["headers"] as Record<string, unknown> | undefined) ?? {});
+      const headers = headerNames.map((name): DocumentedHeader => {
+        const headerPointer = pointerOf(`${responsePointer}/headers/${pointerSegment(name)}`);
+        const header = resolve(headerPointer);
+        const hasSchema = header["schema"] !== undefined;
+        return { name, required: header["required"] === true, schema: hasSchema ? resolve(`${headerPointer}/schema`) : {}, schemaPointer: hasSchema ? `${headerPointer}/schema` : undefined };
       });
-      const requestContent = (operation["requestBody"] as { content?: Record<string, unknown> } | undefined)?.content ?? {};
-      const requestMediaTypes = Object.keys(requestContent);
-      const responses = new Map<string, DocumentedResponse>();
-      for (const key of Object.keys(operation["responses"] as Schema)) {
-        const responsePointer = pointerOf(`${base}/responses/${key}`);
-        const content = (resolve(responsePointer)["content"] as Record<string, unknown> | undefined) ?? {};
-        const headerNames = Object.keys((resolve(responsePointer)["headers"] as Record<string, unknown> | undefined) ?? {});
-        const headers = headerNames.map((name): DocumentedHeader => {
-          const headerPointer = pointerOf(`${responsePointer}/headers/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`);
-          const header = resolve(headerPointer);
-          const hasSchema = header["schema"] !== undefined;
-          return { name, required: header["required"] === true, schema: hasSchema ? resolve(`${headerPointer}/schema`) : {}, schemaPointer: hasSchema ? `${headerPointer}/schema` : undefined };
-        });
-        const mediaTypes = Object.keys(content);
-        const first = mediaTypes[0];
-        const schemaPointer = first === undefined ? undefined : `${responsePointer}/content/${first.replaceAll("/", "~1")}/schema`;
-        responses.set(key, { key, mediaTypes, schemaPointer, headers });
-      }
-      const firstRequestType = requestMediaTypes[0];
-      operations.set(String(operation["operationId"]), {
-        id: String(operation["operationId"]),
-        method: method.toUpperCase() as "GET" | "POST",
-        path,
-        parameters,
-        requestBodyPointer:
-          firstRequestType === undefined ? undefined : `${pointerOf(`${base}/requestBody`)}/content/${firstRequestType.replaceAll("/", "~1")}/schema`,
-        requestMediaTypes,
-        responses,
-      });
+      const mediaTypes = Object.keys(content);
+      const first = mediaTypes[0];
+      const schemaPointer = first === undefined ? undefined : `${responsePointer}/content/${pointerSegment(first)}/schema`;
+      responses.set(key, { key, mediaTypes, schemaPointer, headers });
     }
+    const firstRequestType = requestMediaTypes[0];
+    operations.set(id, {
+      id,
+      method: method.toUpperCase() as "GET" | "POST",
+      path,
+      parameters,
+      requestBodyPointer:
+        firstRequestType === undefined ? undefined : `${pointerOf(`${base}/requestBody`)}/content/${pointerSegment(firstRequestType)}/schema`,
+      requestMediaTypes,
+      responses,
+    });
   }
 
   return {
@@ -173,14 +135,7 @@ export function loadDescription(path = descriptionPath): Description {
     operations,
     resolve,
     pointerOf,
-    problemsOf(pointer, value) {
-      let validate = compiled.get(pointer);
-      if (!validate) {
-        validate = ajv.compile({ $ref: `${documentId}${pointer}` });
-        compiled.set(pointer, validate);
-      }
-      return validate(value) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath || "/"} ${error.message ?? ""}`.trim());
-    },
+    problemsOf: validator.problemsOf,
     documentedResponse(operation, status) {
       return operation.responses.get(String(status)) ?? operation.responses.get(`${String(status)[0]}XX`) ?? operation.responses.get("default");
     },

@@ -1,10 +1,11 @@
+import type { FindingName } from "@bot-conversation/openapi";
 import { caseFor } from "./case.ts";
 import { pageOf } from "./checks/paging.ts";
 import { operationOf } from "./description.ts";
 import type { Session } from "./session.ts";
 
-/** Records one finding: its name, the Decisions-table point, the sentence, and the value. */
-export type AddFinding = (name: string, point: string, observed: string, value: unknown) => void;
+/** Records one finding: its name (listed by an entry of `decisions.yaml`, which gives its point), the sentence, and the value. */
+export type AddFinding = (name: FindingName, observed: string, value: unknown) => void;
 
 /** A search with the bot filter (when given) and `query`; the page, or the status when it is not a page. */
 async function search(session: Session, query: Record<string, string>): Promise<{ status: number; page: ReturnType<typeof pageOf> } | undefined> {
@@ -19,10 +20,9 @@ export async function discoverMaximumPageSize(session: Session, add: AddFinding)
   const asked = 1000;
   const answer = await search(session, { pageSize: String(asked) });
   if (!answer) return;
-  const point = "Maximum page size";
-  if (!answer.page) add("max_page_size", point, `pageSize=${asked} is refused with ${answer.status}: there is a maximum below ${asked}.`, { answer: "refused", status: answer.status });
-  else if (answer.page.pageSize < asked) add("max_page_size", point, `pageSize=${asked} is served with pageSize ${answer.page.pageSize}: the server caps the page size.`, { answer: "capped", pageSize: answer.page.pageSize });
-  else add("max_page_size", point, `pageSize=${asked} is served as asked: no maximum up to ${asked}.`, { answer: "accepted", pageSize: answer.page.pageSize });
+  if (!answer.page) add("max_page_size", `pageSize=${asked} is refused with ${answer.status}: there is a maximum below ${asked}.`, { answer: "refused", status: answer.status });
+  else if (answer.page.pageSize < asked) add("max_page_size", `pageSize=${asked} is served with pageSize ${answer.page.pageSize}: the server caps the page size.`, { answer: "capped", pageSize: answer.page.pageSize });
+  else add("max_page_size", `pageSize=${asked} is served as asked: no maximum up to ${asked}.`, { answer: "accepted", pageSize: answer.page.pageSize });
 }
 
 /** A date range from and to the exact start of a known conversation: does it find that conversation? */
@@ -33,7 +33,6 @@ export async function discoverDateRangeEnd(session: Session, add: AddFinding, st
   const found = answer.page.totalItemCount > 0;
   add(
     "date_range_end",
-    "End of a date range",
     found
       ? `startFromDate = startToDate = ${startedOn} finds the conversation started then: both bounds are included.`
       : `startFromDate = startToDate = ${startedOn} finds nothing, though a conversation started then: a bound is exclusive.`,
@@ -47,7 +46,6 @@ export async function discoverUnlistedParameters(session: Session, add: AddFindi
   if (!answer) return;
   add(
     "unlisted_query_parameters",
-    "Unlisted query parameters",
     answer.page ? "A query parameter the description does not list is ignored (200)." : `A query parameter the description does not list is refused with ${answer.status}.`,
     answer.page ? "ignored" : "rejected",
   );
@@ -65,7 +63,6 @@ export async function discoverDateFilterForms(session: Session, add: AddFinding,
   }
   add(
     "date_filter_forms",
-    "Dates (filters, `DateTime` variables)",
     `startFromDate as a date alone (${forms.dateOnly}) is ${value["dateOnly"]}; as a time without an offset (${forms.offsetLess}) it is ${value["offsetLess"]}.`,
     value,
   );
@@ -81,5 +78,5 @@ export async function discoverHeadAndOptions(session: Session, add: AddFinding):
     if (!answer) return;
     value[method] = answer.exchange.status;
   }
-  add("head_and_options", "Methods HEAD and OPTIONS", `HEAD on the search path answers ${value["HEAD"]}; OPTIONS answers ${value["OPTIONS"]}.`, value);
+  add("head_and_options", `HEAD on the search path answers ${value["HEAD"]}; OPTIONS answers ${value["OPTIONS"]}.`, value);
 }

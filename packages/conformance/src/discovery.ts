@@ -1,10 +1,10 @@
 import { parseDateTime } from "@bot-conversation/client";
+import { decisionOfFinding } from "@bot-conversation/openapi";
 import type { ConversationSummary } from "@bot-conversation/types";
 import { caseFor, mediaTypeOf, type Exchange } from "./case.ts";
 import { hasOffset } from "./checks/filters.ts";
 import { pageOf } from "./checks/paging.ts";
-import { readDecisions } from "./decisions.ts";
-import { discoverDateFilterForms, discoverDateRangeEnd, discoverHeadAndOptions, discoverMaximumPageSize, discoverUnlistedParameters } from "./discovery-probes.ts";
+import { discoverDateFilterForms, discoverDateRangeEnd, discoverHeadAndOptions, discoverMaximumPageSize, discoverUnlistedParameters, type AddFinding } from "./discovery-probes.ts";
 import { operationOf } from "./description.ts";
 import type { Session } from "./session.ts";
 import { readTriggerList } from "./trigger-list.ts";
@@ -13,13 +13,13 @@ import { readTriggerList } from "./trigger-list.ts";
 export interface Finding {
   /** Stable name of the open point, e.g. `page_index_base`. */
   readonly name: string;
-  /** The row of the Decisions table in `openapi/README.md` it answers. */
+  /** The open point it answers: its label in `decisions.yaml` of `@bot-conversation/openapi` (a row of the README's Decisions table). */
   readonly point: string;
   /** What the server showed, in a sentence. */
   readonly observed: string;
   /** The observation as data (a number, a word, a list), for scripts and tests; null when nothing was seen. */
   readonly value: unknown;
-  /** What the description decides today, from the Decisions table. */
+  /** What the description decides today: the point's decision in `decisions.yaml`. */
   readonly decided: string;
   /** With `--baseline`: whether the baseline accepted this very value (false: new or changed since). */
   readonly accepted?: boolean;
@@ -51,11 +51,11 @@ const orders: ReadonlyArray<readonly [string, (left: Summary, right: Summary) =>
 
 /** Asks and reads what the server does where the service says "not shown"; adds at most five requests. */
 export async function discover(session: Session, input: DiscoveryInput): Promise<Finding[]> {
-  const decisions = readDecisions();
   const findings: Finding[] = [];
-  const add = (name: string, point: string, observed: string, value: unknown): void => {
-    const decided = decisions.get(point)?.description ?? "No row in the Decisions table: the description says nothing about it.";
-    findings.push({ name, point, observed, value, decided });
+  // Joined by the finding's name: the entry of decisions.yaml that lists it gives the point and the decision.
+  const add: AddFinding = (name, observed, value) => {
+    const { label, decision } = decisionOfFinding(name);
+    findings.push({ name, point: label, observed, value, decided: decision ?? "No row in the Decisions table: the description says nothing about it." });
   };
   const pages = session.knowledge.pages.flatMap((exchange) => {
     const page = pageOf(exchange);
@@ -64,8 +64,8 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
   const plain = pages.find(({ exchange }) => exchange.case.query["pageSize"] === undefined && exchange.case.query["pageIndex"] === undefined);
 
   if (plain) {
-    add("default_page_size", "Default page size", `A search without pageSize reports pageSize ${plain.page.pageSize}.`, plain.page.pageSize);
-    add("page_index_base", "Base of `pageIndex`", `The first page (no pageIndex sent) is pageIndex ${plain.page.pageIndex}.`, plain.page.pageIndex);
+    add("default_page_size", `A search without pageSize reports pageSize ${plain.page.pageSize}.`, plain.page.pageSize);
+    add("page_index_base", `The first page (no pageIndex sent) is pageIndex ${plain.page.pageIndex}.`, plain.page.pageIndex);
   }
 
   const sample = pages
@@ -74,7 +74,7 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
     .sort((left, right) => right.length - left.length)[0];
   if (sample && sample.length > 2) {
     const holding = orders.filter(([, compare]) => sample.every((item, index) => index === 0 || compare(sample[index - 1]!, item) <= 0)).map(([name]) => name);
-    add("item_order", "Ordering of search items", holding.length > 0 ? `The items of a page are in ${holding.join(", ")} order.` : "The items follow none of startedOn, latestMessageOn or id order.", holding);
+    add("item_order", holding.length > 0 ? `The items of a page are in ${holding.join(", ")} order.` : "The items follow none of startedOn, latestMessageOn or id order.", holding);
   }
 
   await discoverStatusCase(session, add);
@@ -86,17 +86,17 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
 
   if (input.unknownBotSearch !== undefined) {
     const empty = input.unknownBotSearch === 200;
-    add("unknown_bot_search", "Search error statuses", empty ? "A search for an unknown agentStageId is 200 with no conversation." : `A search for an unknown agentStageId is refused with ${input.unknownBotSearch}.`, empty ? "empty page" : input.unknownBotSearch);
+    add("unknown_bot_search", empty ? "A search for an unknown agentStageId is 200 with no conversation." : `A search for an unknown agentStageId is refused with ${input.unknownBotSearch}.`, empty ? "empty page" : input.unknownBotSearch);
   }
   if (input.unknownBotWrongToken !== undefined) {
     const status = input.unknownBotWrongToken;
     const sentence =
       status === 401 ? "The trigger list of an unknown bot with a wrong token is 401: the token is checked before the bot is looked up." : status === 404 ? "The trigger list of an unknown bot with a wrong token is 404: the bot is looked up before the token is checked." : `The trigger list of an unknown bot with a wrong token is ${status}.`;
-    add("auth_order", "Order of 401 and 404", sentence, status === 401 ? "token first" : status === 404 ? "lookup first" : status);
+    add("auth_order", sentence, status === 401 ? "token first" : status === 404 ? "lookup first" : status);
   }
   if (input.unlistedVariable !== undefined) {
     const accepted = input.unlistedVariable >= 200 && input.unlistedVariable < 300;
-    add("unlisted_variable", "Unlisted variables in a fire payload", accepted ? "A variable the trigger does not list is ignored: the event fired (200)." : `A variable the trigger does not list is refused with ${input.unlistedVariable}.`, accepted ? "ignored" : "rejected");
+    add("unlisted_variable", accepted ? "A variable the trigger does not list is ignored: the event fired (200)." : `A variable the trigger does not list is refused with ${input.unlistedVariable}.`, accepted ? "ignored" : "rejected");
   }
 
   if (input.triggerList) {
@@ -108,10 +108,10 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
       wrapped: `an object wrapping the array of descriptors in ${JSON.stringify(list.property)}`,
       other: "neither an array, a descriptor, nor an object wrapping one array",
     }[shape];
-    add("trigger_list_shape", "Trigger list shape", `The trigger list is ${sentence}.`, shape);
+    add("trigger_list_shape", `The trigger list is ${sentence}.`, shape);
   }
 
-  if (input.precedence && Object.keys(input.precedence).length > 0) add("identifier_precedence", "Both identifiers in a fire request", ...precedenceOf(input.precedence));
+  if (input.precedence && Object.keys(input.precedence).length > 0) add("identifier_precedence", ...precedenceOf(input.precedence));
 
   const layouts = new Map<string, string>();
   for (const error of session.knowledge.errors) {
@@ -125,7 +125,7 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
         : `JSON ${Array.isArray(body) ? "array" : typeof body}`;
     layouts.set(key, `${error.status}: ${shape} (${mediaTypeOf(error.headers) || "no Content-Type"})`);
   }
-  if (layouts.size > 0) add("error_body_layout", "Error body layout, error codes", `Error bodies seen: ${[...layouts.values()].join("; ")}.`, Object.fromEntries(layouts));
+  if (layouts.size > 0) add("error_body_layout", `Error bodies seen: ${[...layouts.values()].join("; ")}.`, Object.fromEntries(layouts));
 
   const items = pages.flatMap(({ page }) => page.items);
   const outbound = (session.description.resolve("#/components/schemas/MessageDirection")["examples"] as string[] | undefined) ?? [];
@@ -133,7 +133,6 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
   if (items.length > 0) {
     add(
       "inbound_direction_spelling",
-      "Inbound direction spelling",
       directions.length > 0 ? `latestMessageDirection other than ${outbound.join(", ")}: ${directions.map((value) => JSON.stringify(value)).join(", ")}.` : `Only ${outbound.join(", ")} was seen in latestMessageDirection.`,
       directions,
     );
@@ -142,13 +141,12 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
     const offsetLess = latest.filter((value) => !hasOffset(value));
     add(
       "date_time_offsets",
-      "Offsets of `latestMessageOn` and an activity's `timestamp`",
       offsetLess.length === 0
         ? `Every latestMessageOn seen (${latest.length}) carries an offset.`
         : `${offsetLess.length} of ${latest.length} latestMessageOn values carry no offset (first ${JSON.stringify(offsetLess[0])}); the service names none for it.`,
       { latestMessageOn: { withOffset: latest.length - offsetLess.length, withoutOffset: offsetLess.length } },
     );
-    add("nickname_types", "`nickname` type", `members[].nickname values seen are of type ${nicknames.join(", ") || "(no members)"}.`, nicknames);
+    add("nickname_types", `members[].nickname values seen are of type ${nicknames.join(", ") || "(no members)"}.`, nicknames);
   }
 
   const limits = session.rateLimits;
@@ -157,21 +155,20 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
     const slowest = limits.at(-1)!;
     add(
       "rate_limit",
-      "Rate limits, payload size, time-outs",
       `The server answered ${first.status} with a wait of ${first.retryAfterMs / 1000} s after ${first.afterRequests} requests (${limits.length} times in all); the kit waited each time and slowed to ${slowest.slowedTo} requests per second.`,
       { status: first.status, retryAfterSeconds: first.retryAfterMs / 1000 },
     );
   }
   const headers = [...session.knowledge.headerNames];
   const rateLimit = headers.filter((name) => /rate-?limit|retry-after/.test(name));
-  add("rate_limit_headers", "Rate limits, payload size, time-outs", rateLimit.length > 0 ? `Rate-limit headers seen: ${rateLimit.join(", ")}.` : "No rate-limit header was seen.", rateLimit);
+  add("rate_limit_headers", rateLimit.length > 0 ? `Rate-limit headers seen: ${rateLimit.join(", ")}.` : "No rate-limit header was seen.", rateLimit);
   const requestId = headers.filter((name) => /request-?id|correlation-?id|trace-?id|traceparent/.test(name));
-  add("request_id_headers", "Request id headers", requestId.length > 0 ? `Request-id headers seen: ${requestId.join(", ")}.` : "No request-id header was seen.", requestId);
+  add("request_id_headers", requestId.length > 0 ? `Request-id headers seen: ${requestId.join(", ")}.` : "No request-id header was seen.", requestId);
   return findings;
 }
 
 /** Sends `status` in lower case and compares with the capitalized value. */
-async function discoverStatusCase(session: Session, add: (name: string, point: string, observed: string, value: unknown) => void): Promise<void> {
+async function discoverStatusCase(session: Session, add: AddFinding): Promise<void> {
   if (!session.canSend) return;
   const operation = operationOf(session.description, "searchConversations");
   const status = (operation.parameters.find((parameter) => parameter.name === "status")?.schema["enum"] as string[] | undefined)?.[0];
@@ -182,15 +179,14 @@ async function discoverStatusCase(session: Session, add: (name: string, point: s
   if (!exact || !lower) return;
   const exactPage = pageOf(exact.exchange);
   const lowerPage = pageOf(lower.exchange);
-  const point = "Letter case of `status` filter";
   if (!lowerPage) {
-    add("status_letter_case", point, `status=${status.toLowerCase()} is refused with ${lower.exchange.status}: letter case matters.`, "significant");
+    add("status_letter_case", `status=${status.toLowerCase()} is refused with ${lower.exchange.status}: letter case matters.`, "significant");
   } else if (exactPage && exactPage.totalItemCount > 0 && lowerPage.totalItemCount === exactPage.totalItemCount) {
-    add("status_letter_case", point, `status=${status.toLowerCase()} finds the same ${lowerPage.totalItemCount} conversations as status=${status}: letter case is ignored.`, "ignored");
+    add("status_letter_case", `status=${status.toLowerCase()} finds the same ${lowerPage.totalItemCount} conversations as status=${status}: letter case is ignored.`, "ignored");
   } else if (exactPage && exactPage.totalItemCount > 0 && lowerPage.totalItemCount === 0) {
-    add("status_letter_case", point, `status=${status.toLowerCase()} finds nothing while status=${status} finds ${exactPage.totalItemCount}: letter case matters.`, "significant");
+    add("status_letter_case", `status=${status.toLowerCase()} finds nothing while status=${status} finds ${exactPage.totalItemCount}: letter case matters.`, "significant");
   } else {
-    add("status_letter_case", point, `status=${status.toLowerCase()} gives ${lowerPage.totalItemCount} conversations and status=${status} ${exactPage?.totalItemCount ?? "no page"}: undecided.`, "undecided");
+    add("status_letter_case", `status=${status.toLowerCase()} gives ${lowerPage.totalItemCount} conversations and status=${status} ${exactPage?.totalItemCount ?? "no page"}: undecided.`, "undecided");
   }
 }
 

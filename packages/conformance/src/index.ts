@@ -12,4 +12,4 @@ export { jsonReport } from "./report/json.ts";
 export { junitReport } from "./report/junit.ts";
 export { htmlReport } from "./report/html.ts";
 export { githubAnnotations, githubSummary } from "./report/github.ts";
-export { main as runCheckCommand, checkFlags, exitCodes, type CommandIo } from "./command.ts";
+export { main as runCheckCommand, newCheckCommand, exitCodes, type CommandIo } from "./command.ts";

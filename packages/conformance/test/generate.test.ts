@@ -1,5 +1,4 @@
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+import { createAjv } from "@bot-conversation/openapi/ajv";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadDescription, operationOf } from "../src/description.ts";
@@ -9,8 +8,7 @@ import { variableTypeTable } from "../src/variable-values.ts";
 
 const description = loadDescription();
 const search = operationOf(description, "searchConversations");
-const ajv = new Ajv2020({ strict: false });
-addFormats.default(ajv);
+const ajv = createAjv({ allErrors: false });
 const parameters = new Map(search.parameters.map((parameter) => [parameter.name, ajv.compile(parameter.schema)]));
 const observed: Observed = { agentStageIds: ["bot-1"], channelIds: ["directline"], dates: ["2026-11-20T09:15:02+03:00"] };
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { runConformance, type CheckName, type ConformanceOptions, type ConformanceReport } from "../src/index.ts";
 import { loadDescription } from "../src/description.ts";
 import { editJson, startFaultyProxy, type Fault } from "./support/faulty-proxy.ts";
@@ -159,18 +159,32 @@ const seeds = Array.from({ length: 20 }, (_, index) => index + 1);
 
 describe("a slow server fails fast, across 20 seeds", () => {
   it("a search answered in 3 s is caught by max_response_time, and no search is sent after the first slow one", async () => {
+    // The clock the kit times answers with (performance.now) is faked and moves only when the proxy takes a search:
+    // 3 s pass for each search and none for any other request, so the verdicts never depend on the machine's speed.
+    // The seeds run one after another: a search's 3 s must not fall inside another run's request.
+    vi.useFakeTimers({ toFake: ["performance"] });
     let searches = 0;
-    const proxy = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox().fetch }, { delayMs: (url) => (isSearch(url) ? (searches++, 3000) : 0) });
+    const slowSearch: Fault = {
+      request: (url) => {
+        if (isSearch(url)) {
+          searches++;
+          vi.advanceTimersByTime(3000);
+        }
+        return undefined;
+      },
+    };
+    const proxy = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox().fetch }, slowSearch);
     try {
-      // No --max-time: what bounds the run is that the slow operation is not sent again, whatever the machine's speed.
-      const reports = await Promise.all(seeds.map((seed) => runConformance({ baseUrl: proxy.url, token: "sandbox-token", seed, rate: 0, agentStageId: fixtureBot, maxResponseTimeMs: 1000 })));
-      for (const report of reports) {
-        expect(failing(report), `seed ${report.seed}`).toEqual(["max_response_time"]);
-        expect(report.warnings.join("\n")).toMatch(/searchConversations answered after \d+ ms, past --max-response-time: it was not sent again/);
+      for (const seed of seeds) {
+        // No --max-time: what bounds the run is that the slow operation is not sent again.
+        const report = await runConformance({ baseUrl: proxy.url, token: "sandbox-token", seed, rate: 0, agentStageId: fixtureBot, maxResponseTimeMs: 1000 });
+        expect(failing(report), `seed ${seed}`).toEqual(["max_response_time"]);
+        expect(report.warnings.join("\n")).toContain("searchConversations answered after 3000 ms, past --max-response-time: it was not sent again");
         expect(report.stopped).toBeUndefined();
       }
       expect(searches).toBe(seeds.length);
     } finally {
+      vi.useRealTimers();
       await proxy.close();
     }
   });

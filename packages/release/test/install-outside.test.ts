@@ -1,7 +1,7 @@
 /**
  * Every public package, packed as the root README says and installed with npm into an empty project
  * outside the workspace, then used there as a team would: the bins through npx on Node 22 and on
- * Node 24 (both from the npm registry's `node` package), the client's and the root README's examples,
+ * Node 24 (both from the npm registry's `node` package), the client's, the description's and the root README's examples,
  * the query package's first example over the peer dependency npm installed,
  * and `tsc --strict` over a program using types and client under `nodenext` and `bundler` resolution.
  */
@@ -34,7 +34,7 @@ let mock: RunningMock;
 
 /** The README examples, each with the default mock address replaced by the test mock's. */
 async function examples(): Promise<{ file: string; readme: string; line: number }[]> {
-  const readmes = { root: join(workspaceRoot, "README.md"), client: join(workspaceRoot, "packages", "client", "README.md") };
+  const readmes = { root: join(workspaceRoot, "README.md"), client: join(workspaceRoot, "packages", "client", "README.md"), openapi: join(workspaceRoot, "openapi", "README.md") };
   const found = [];
   for (const [readme, path] of Object.entries(readmes)) {
     for (const [index, block] of (await readmeTypeScriptBlocks(path)).entries()) {
@@ -133,10 +133,12 @@ describe("every public package, installed with npm into a project outside the wo
     expect(compiled.code).toBe(0);
   });
 
-  it("compiles every example of the client README and the root README with tsc --strict", async () => {
+  it("compiles every example of the client README, the description's README and the root README with tsc --strict", async () => {
     const found = await examples();
     expect(found.filter(({ readme }) => readme === "root").length).toBeGreaterThanOrEqual(1);
     expect(found.filter(({ readme }) => readme === "client").length).toBeGreaterThanOrEqual(2);
+    // The description's runtime (its reader and its Ajv), as installed from its tarball.
+    expect(found.filter(({ readme }) => readme === "openapi").length).toBe(1);
     const compiled = await inApp(join(app, "node_modules", ".bin", "tsc"), ["-p", ".", "--strict"], onNode(24));
     expect(compiled.stdout).toBe("");
   });

@@ -102,8 +102,8 @@ describe("the query README, followed alone in an empty app", () => {
     tarballs = await followReadme("@bot-conversation/query", app);
   });
 
-  it("packs exactly its three tarballs, and npm installs them with the newest @tanstack/query-core its range allows", async () => {
-    expect(tarballs.map((file) => file.replace(/-\d+\.\d+\.\d+.*\.tgz$/, ""))).toEqual(["bot-conversation-client", "bot-conversation-query", "bot-conversation-types"]);
+  it("packs exactly its four tarballs, and npm installs them with the newest @tanstack/query-core its range allows", async () => {
+    expect(tarballs.map((file) => file.replace(/-\d+\.\d+\.\d+.*\.tgz$/, ""))).toEqual(["bot-conversation-client", "bot-conversation-openapi", "bot-conversation-query", "bot-conversation-types"]);
     const range = manifestOf("@bot-conversation/query").peerDependencies!["@tanstack/query-core"]!;
     const { stdout } = await run("npm", ["view", `@tanstack/query-core@${range}`, "version", "--json"], { cwd: app });
     const versions = [JSON.parse(stdout) as string | string[]].flat();

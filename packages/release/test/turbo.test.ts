@@ -52,13 +52,14 @@ describe("turbo re-runs only what a change reaches", () => {
     expect(await rerunBy("openapi/components/schemas")).toEqual(everyTask.filter((task) => task !== "@bot-conversation/test-support#test"));
   });
 
-  it("a change under packages/client re-runs the client's tasks and its dependants' only", async () => {
+  // The description's test reads every package's and app's src (one Ajv, one reader, one redactor: openapi/test/one-core.test.ts).
+  it("a change under packages/client re-runs the client's tasks and its dependants' only, and the description's test", async () => {
     expect(await rerunBy("packages/client/src")).toEqual(
-      [...tasksOf("client", "query", "example-inbox", "sandbox", "conformance", "cli", "docs"), "@bot-conversation/release#test", "@bot-conversation/mock#test"].sort(),
+      [...tasksOf("client", "query", "example-inbox", "sandbox", "conformance", "cli", "docs"), "@bot-conversation/release#test", "@bot-conversation/mock#test", "@bot-conversation/openapi#test"].sort(),
     );
   });
 
-  it("a change under apps/docs re-runs the reference's own tasks, and the mock's test, which serves it through pnpm start", async () => {
-    expect(await rerunBy("apps/docs/src")).toEqual([...tasksOf("docs"), "@bot-conversation/mock#test"].sort());
+  it("a change under apps/docs re-runs the reference's own tasks, the mock's test, which serves it through pnpm start, and the description's test", async () => {
+    expect(await rerunBy("apps/docs/src")).toEqual([...tasksOf("docs"), "@bot-conversation/mock#test", "@bot-conversation/openapi#test"].sort());
   });
 });

@@ -1,13 +1,13 @@
-import { createApp, type AppEnv } from "./http/app.ts";
-import type { SandboxContext } from "./http/context.ts";
-import { Faults, type Fault, type FaultRequest } from "./http/faults.ts";
-import { allFiredEvents, keptInMemory, listAllFiredEvents, type FiredEventRecord, type FiredEventsFilter, type KeptState } from "./data/fired-events.ts";
-import { RequestJournal, type RequestFilter, type RequestRecord } from "./http/journal.ts";
-import type { SandboxOptions } from "./options.ts";
-import { stateConflict } from "./options.ts";
+import { allFiredEvents, type FiredEventRecord, type FiredEventsFilter, type KeptState, keptInMemory, listAllFiredEvents } from "./data/fired-events.ts";
 import { dataOf, generatedSource } from "./data/source.ts";
 import { Store } from "./engine/store.ts";
+import { type AppEnv, createApp } from "./http/app.ts";
+import type { SandboxContext } from "./http/context.ts";
+import { type Fault, type FaultRequest, Faults } from "./http/faults.ts";
+import { type RequestFilter, RequestJournal, type RequestRecord } from "./http/journal.ts";
 import type { DataSource, SandboxState } from "./model.ts";
+import type { SandboxOptions } from "./options.ts";
+import { stateConflict } from "./options.ts";
 
 /** A running sandbox in process: the same handler the server runs, as a `fetch` function. */
 export interface Sandbox {

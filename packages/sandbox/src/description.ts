@@ -1,8 +1,7 @@
-import bundledService from "@bot-conversation/openapi/openapi.json" with { type: "json" };
-import { parseDateTime } from "@bot-conversation/client";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+import { pointerKeys, readDescription, type OpenApiDescription } from "@bot-conversation/openapi";
+import { documentValidator, type DocumentValidator, type ErrorObject } from "@bot-conversation/openapi/ajv";
 import bundledControl from "./generated/sandbox-control.json" with { type: "json" };
+import bundledService from "./generated/service.json" with { type: "json" };
 
 /** One thing wrong with a request, a fixture or a value: where, and what was expected. */
 export interface Defect {
@@ -27,102 +26,70 @@ export interface ParameterDescription {
   readonly schema: SchemaObject;
 }
 
-const serviceId = "https://bot-conversation.invalid/openapi.json";
-const controlId = "https://bot-conversation.invalid/sandbox-control.json";
-
 /**
  * The service description bundled by `@bot-conversation/openapi`, imported as a JSON module (no file
- * system: the same code runs in a browser, where a bundler inlines it).
+ * system: the same code runs in a browser, where a bundler inlines it), as this package's build
+ * writes it into `src/generated/`: without its prose (`scripts/descriptions.ts`), which no check reads.
  */
 export const serviceDescription = bundledService as unknown as {
   paths: Record<string, Record<string, { operationId?: string; parameters?: unknown[]; requestBody?: { content: Record<string, { schema: SchemaObject }> } }>>;
   components: { schemas: Record<string, SchemaObject & { enum?: string[]; examples?: unknown[] }>; parameters: Record<string, unknown> };
 };
 
-/** The control API's description, bundled into `src/generated/` by this package's build. */
+/** The control API's description, bundled into `src/generated/` by this package's build, without its prose. */
 export const controlDescription = bundledControl as unknown as typeof serviceDescription;
 
-const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
-addFormats.default(ajv);
-// One date rule for every date the sandbox reads (search filters, fixtures, DateTime variables): the client's.
-ajv.addFormat("date-time", { type: "string", validate: (text: string) => !Number.isNaN(parseDateTime(text)) });
-ajv.addSchema({ ...serviceDescription, $id: serviceId }, serviceId);
-ajv.addSchema({ ...controlDescription, $id: controlId }, controlId);
+/** Each description read and validated through `@bot-conversation/openapi` (its reader, its one Ajv), with Ajv's `verbose` errors for `describeErrors`. */
+const documents = new Map<object, { reader: OpenApiDescription; validator: DocumentValidator }>(
+  [serviceDescription, controlDescription].map((document) => [document, { reader: readDescription(document), validator: documentValidator(document, { verbose: true }) }]),
+);
+
+function documentOf(document: object): { reader: OpenApiDescription; validator: DocumentValidator } {
+  const found = documents.get(document);
+  if (!found) throw new Error("Not one of the sandbox's descriptions");
+  return found;
+}
 
 /** A compiled check of values against one schema: every defect, with paths under `root`. */
 export type Checker = (value: unknown, root?: string) => Defect[];
 
 /** Compiles a schema of the service description (`{ $ref: "#/components/..." }` or inline) once. */
 export function serviceChecker(schema: SchemaObject): Checker {
-  return checker(schema, serviceId);
+  return checker(schema, documentOf(serviceDescription).validator);
 }
 
 /** Compiles a schema of the control API's description once. */
 export function controlChecker(schema: SchemaObject): Checker {
-  return checker(schema, controlId);
+  return checker(schema, documentOf(controlDescription).validator);
 }
 
 /** The enumeration of a schema of the service description, e.g. `ConversationStatus`. */
 export function serviceEnum(name: string): readonly string[] {
-  const values = serviceDescription.components.schemas[name]?.enum;
-  if (!values) throw new Error(`The description has no enumeration ${name}`);
-  return values;
+  const values = documentOf(serviceDescription).reader.schema(name)["enum"];
+  if (!Array.isArray(values)) throw new Error(`The description has no enumeration ${name}`);
+  return values as string[];
 }
 
 /** The parameters of an operation of a description, references resolved. */
 export function operationParameters(document: typeof serviceDescription, operationId: string): ParameterDescription[] {
-  const [path, method] = findOperation(document, operationId);
-  const pathItem = document.paths[path]!;
-  const parameters = [...((pathItem["parameters"] as unknown as unknown[] | undefined) ?? []), ...(pathItem[method]!.parameters ?? [])];
-  return parameters.map((parameter) => {
-    const resolved = resolve(document, parameter) as { name: string; in: ParameterDescription["in"]; required?: boolean; schema: SchemaObject };
-    return { name: resolved.name, in: resolved.in, required: resolved.required ?? false, schema: resolved.schema };
-  });
+  return documentOf(document)
+    .reader.operation(operationId)
+    .parameters.map(({ name, in: location, required, schema }) => ({ name, in: location, required, schema }));
 }
 
 /** The JSON request body schema of an operation. */
 export function requestBodySchema(document: typeof serviceDescription, operationId: string): SchemaObject {
-  const [path, method] = findOperation(document, operationId);
-  const schema = document.paths[path]![method]!.requestBody?.content["application/json"]?.schema;
+  const { reader } = documentOf(document);
+  const { pointer } = reader.operation(operationId);
+  const body = reader.resolveNode((reader.at(pointer) as { requestBody?: SchemaObject }).requestBody ?? {}) as { content?: Record<string, { schema?: SchemaObject }> };
+  const schema = body.content?.["application/json"]?.schema;
   if (!schema) throw new Error(`${operationId} has no JSON request body`);
   return schema;
 }
 
-function findOperation(document: typeof serviceDescription, operationId: string): [string, string] {
-  for (const [path, item] of Object.entries(document.paths)) {
-    for (const [method, operation] of Object.entries(item)) {
-      if (operation.operationId === operationId) return [path, method];
-    }
-  }
-  throw new Error(`The description has no operation ${operationId}`);
-}
-
-function resolve(document: object, node: unknown): unknown {
-  while (typeof node === "object" && node !== null && "$ref" in node && typeof node.$ref === "string") {
-    node = node.$ref
-      .replace(/^#\//, "")
-      .split("/")
-      .reduce<unknown>((parent, key) => (parent as Record<string, unknown>)[key.replaceAll("~1", "/").replaceAll("~0", "~")], document);
-  }
-  return node;
-}
-
-function rebase(schema: SchemaObject, id: string): SchemaObject {
-  return JSON.parse(JSON.stringify(schema).replaceAll('"#/', `"${id}#/`)) as SchemaObject;
-}
-
-const compiled = new Map<string, ValidateFunction>();
-
-function checker(schema: SchemaObject, documentId: string): Checker {
-  const validate = compile(schema, documentId);
-  return (value, root = "$") => (validate(value) ? [] : describeErrors(validate.errors ?? [], root, documentId));
-}
-
-function compile(schema: SchemaObject, documentId: string): ValidateFunction {
-  const key = `${documentId} ${JSON.stringify(schema)}`;
-  let validate = compiled.get(key);
-  if (!validate) compiled.set(key, (validate = ajv.compile(rebase(schema, documentId))));
-  return validate;
+function checker(schema: SchemaObject, validator: DocumentValidator): Checker {
+  const validate = validator.compile(schema);
+  return (value, root = "$") => (validate(value) ? [] : describeErrors(validate.errors ?? [], root, validator));
 }
 
 /**
@@ -130,7 +97,7 @@ function compile(schema: SchemaObject, documentId: string): ValidateFunction {
  * activity's `type`, an event's `eventName`), only the variant the value names is reported: the
  * value is checked again against that variant alone, instead of listing why it is not each of the others.
  */
-function describeErrors(errors: readonly ErrorObject[], root: string, documentId: string): Defect[] {
+function describeErrors(errors: readonly ErrorObject[], root: string, validator: DocumentValidator): Defect[] {
   // Ajv reports a `oneOf` after the errors of its variants, so at one place the last is the outermost.
   const discriminated = errors
     .filter((error) => error.keyword === "oneOf" && isDiscriminated(error.parentSchema))
@@ -147,7 +114,7 @@ function describeErrors(errors: readonly ErrorObject[], root: string, documentId
       error,
       variant === undefined
         ? [{ path: appendJsonPath(at, propertyName), message: `must be one of ${Object.keys(mapping).map((key) => JSON.stringify(key)).join(", ")}` }]
-        : checker({ $ref: variant }, documentId)(error.data, at),
+        : checker({ $ref: variant }, validator)(error.data, at),
     );
   }
   const defects: Defect[] = [];
@@ -178,7 +145,7 @@ function within(path: string, outer: string): boolean {
 }
 
 function toJsonPath(root: string, instancePath: string, error?: ErrorObject): string {
-  const segments = instancePath.split("/").slice(1).map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
+  const segments = pointerKeys(instancePath);
   if (error && (error.keyword === "required" || error.keyword === "unevaluatedProperties" || error.keyword === "additionalProperties")) {
     const property = (error.params as { missingProperty?: string; unevaluatedProperty?: string; additionalProperty?: string });
     segments.push(property.missingProperty ?? property.unevaluatedProperty ?? property.additionalProperty ?? "");

@@ -1,4 +1,5 @@
 /** Serves the sandbox from the workspace (`pnpm start`); installed, the same command is the `bot-conversation-sandbox` bin. */
+import { exitCodes } from "@bot-conversation/client/command-line";
 import { runSandboxCommand } from "./cli/command.ts";
 
 runSandboxCommand(process.argv.slice(2), process.env).then(
@@ -7,6 +8,6 @@ runSandboxCommand(process.argv.slice(2), process.env).then(
   },
   (error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
+    process.exitCode = exitCodes.failed;
   },
 );

@@ -1,8 +1,8 @@
 import { openSandbox, type Sandbox } from "./core.ts";
-import { generatedSource } from "./data/source.ts";
-import type { DataSource } from "./model.ts";
 import { checkFixture } from "./data/fixture.ts";
 import { readFixture } from "./data/fixture-file.ts";
+import { generatedSource } from "./data/source.ts";
+import type { DataSource } from "./model.ts";
 import { resolveOptions, type SandboxOptions } from "./options.ts";
 
 export type { Sandbox } from "./core.ts";
@@ -17,7 +17,8 @@ export type { Sandbox } from "./core.ts";
  */
 export async function createSandbox(given: Partial<SandboxOptions> = {}): Promise<Sandbox> {
   const options = resolveOptions(given);
-  const fixture = typeof options.fixture === "string" ? await readFixture(options.fixture) : options.fixture === undefined ? undefined : checkFixture(options.fixture);
+  const fixture =
+    typeof options.fixture === "string" ? await readFixture(options.fixture) : options.fixture === undefined ? undefined : checkFixture(options.fixture);
   const initial = (): DataSource => (fixture ? { fixture } : generatedSource(options, {}));
   // pg is loaded only for a database: the rest of the sandbox (and its browser build) runs without it.
   if (options.databaseUrl !== undefined) return (await import("./shared.ts")).openSharedSandbox(options, initial);

@@ -7,20 +7,20 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { Hono } from "hono";
-import { adoptData, openSandbox, registerHandler, serverFetch, type Sandbox } from "./core.ts";
+import { adoptData, openSandbox, registerHandler, type Sandbox, serverFetch } from "./core.ts";
+import { StoreUnavailableError } from "./data/fired-events.ts";
+import { fixtureDefects } from "./data/fixture.ts";
+import { type PostgresKeptState, PostgresStore, type WorkspaceChange, type WorkspaceRow } from "./data/postgres.ts";
+import { dataOf, generatedSource } from "./data/source.ts";
+import { controlChecker } from "./description.ts";
 import type { AppEnv } from "./http/app.ts";
 import { maxBodyBytes, refusal } from "./http/context.ts";
-import { controlChecker } from "./description.ts";
-import { fixtureDefects } from "./data/fixture.ts";
-import { StoreUnavailableError } from "./data/fired-events.ts";
 import { controlGuard } from "./http/guard.ts";
-import { PostgresStore, type PostgresKeptState, type WorkspaceChange, type WorkspaceRow } from "./data/postgres.ts";
 import { problemResponse, storeUnavailable } from "./http/problem.ts";
 import { readJsonBody } from "./http/request.ts";
-import { dataOf, generatedSource } from "./data/source.ts";
-import { stateConflict, type SandboxOptions } from "./options.ts";
-import { checkSwitches, switchDefinitions, type SandboxSwitches } from "./switches.ts";
 import type { DataSource, Fixture, SandboxState } from "./model.ts";
+import { type SandboxOptions, stateConflict } from "./options.ts";
+import { checkSwitches, type SandboxSwitches, switchDefinitions } from "./switches.ts";
 
 /** Workspaces a replica keeps loaded besides the default one; the least recently used is dropped past it (our choice). */
 export const loadedWorkspacesLimit = 32;
@@ -206,13 +206,20 @@ const checkSwitchesBody = controlChecker({ $ref: "#/components/schemas/Switches"
  * `GET /_sandbox/switches` (a workspace's switches) and `PUT /_sandbox/switches` (changes those given, the
  * others kept; `save` keeps them and opens the workspace again), with the workspace's own token.
  */
-async function switchesRoute(request: Request, options: SandboxOptions, workspace: LoadedWorkspace, save: (switches: SandboxSwitches) => Promise<void>): Promise<Response> {
+async function switchesRoute(
+  request: Request,
+  options: SandboxOptions,
+  workspace: LoadedWorkspace,
+  save: (switches: SandboxSwitches) => Promise<void>,
+): Promise<Response> {
   const current = switchesOf(workspace.sandbox.options) as SandboxSwitches;
   if (request.method === "GET") return Response.json(current);
-  if (request.method !== "PUT") return problemResponse(options.errorMediaType, 405, `/_sandbox/switches accepts GET, PUT only; got ${request.method}.`, undefined, { allow: "GET, PUT" });
+  if (request.method !== "PUT")
+    return problemResponse(options.errorMediaType, 405, `/_sandbox/switches accepts GET, PUT only; got ${request.method}.`, undefined, { allow: "GET, PUT" });
   const body = await readJsonBody(request, maxBodyBytes.operation);
   if (!body.ok) return refusal({ options }, body);
-  const invalid = (defects: { path: string; message: string }[]) => refusal({ options }, { ok: false, status: 400, detail: "The switches are invalid; nothing was changed.", defects });
+  const invalid = (defects: { path: string; message: string }[]) =>
+    refusal({ options }, { ok: false, status: 400, detail: "The switches are invalid; nothing was changed.", defects });
   const defects = checkSwitchesBody(body.value);
   if (defects.length > 0) return invalid(defects);
   let switches: SandboxSwitches;
@@ -237,9 +244,13 @@ function adminRoutes(options: SandboxOptions, database: PostgresStore, forget: (
     // Compared by their hashes in constant time; never logged or echoed.
     const given = Buffer.from(tokenHash(c.req.header("x-token") ?? ""), "hex");
     if (expected === undefined || !timingSafeEqual(given, Buffer.from(expected, "hex"))) {
-      return problemResponse(mediaType, 401, expected === undefined
-        ? "Workspaces are managed with the administrator token, and this sandbox has none (start it with --admin-token)."
-        : "Authorization failed: workspaces are managed with the administrator token (--admin-token). Check the X-Token header.");
+      return problemResponse(
+        mediaType,
+        401,
+        expected === undefined
+          ? "Workspaces are managed with the administrator token, and this sandbox has none (start it with --admin-token)."
+          : "Authorization failed: workspaces are managed with the administrator token (--admin-token). Check the X-Token header.",
+      );
     }
     await next();
   });
@@ -248,14 +259,22 @@ function adminRoutes(options: SandboxOptions, database: PostgresStore, forget: (
     console.error("sandbox: internal error:", error);
     return problemResponse(mediaType, 500, "Internal error of the sandbox.");
   });
-  const invalid = (defects: { path: string; message: string }[]) => refusal({ options }, { ok: false, status: 400, detail: "The workspace request is invalid; nothing was created.", defects });
+  const invalid = (defects: { path: string; message: string }[]) =>
+    refusal({ options }, { ok: false, status: 400, detail: "The workspace request is invalid; nothing was created.", defects });
 
   routes.post("/_sandbox/workspaces", async (c) => {
     const body = await readJsonBody(c.req.raw, maxBodyBytes.fixture);
     if (!body.ok) return refusal({ options }, body);
     const defects = checkWorkspaceRequest(body.value);
     if (defects.length > 0) return invalid(defects);
-    const given = body.value as { name: string; seed?: string; conversations?: number; state?: SandboxState; fixture?: unknown; switches?: Partial<SandboxSwitches> };
+    const given = body.value as {
+      name: string;
+      seed?: string;
+      conversations?: number;
+      state?: SandboxState;
+      fixture?: unknown;
+      switches?: Partial<SandboxSwitches>;
+    };
     const conflict = stateConflict(given);
     if (conflict) return invalid([{ path: "$.conversations", message: conflict }]);
     if (given.fixture !== undefined) {
@@ -276,14 +295,18 @@ function adminRoutes(options: SandboxOptions, database: PostgresStore, forget: (
       return problemResponse(mediaType, 409, `A workspace named ${JSON.stringify(given.name)} exists already; nothing was created.`);
     }
     const data = dataOf(source);
-    return Response.json({ name: given.name, token, bots: data.bots.length, conversations: data.count }, { status: 201, headers: { location: `/_sandbox/workspaces/${given.name}` } });
+    return Response.json(
+      { name: given.name, token, bots: data.bots.length, conversations: data.count },
+      { status: 201, headers: { location: `/_sandbox/workspaces/${given.name}` } },
+    );
   });
 
   routes.get("/_sandbox/workspaces", async () => Response.json(await database.listWorkspaces()));
 
   routes.delete("/_sandbox/workspaces/:name", async (c) => {
     const name = c.req.param("name");
-    if (name === defaultWorkspace) return problemResponse(mediaType, 409, `The workspace "${defaultWorkspace}" serves the sandbox's --token tokens and cannot be removed.`);
+    if (name === defaultWorkspace)
+      return problemResponse(mediaType, 409, `The workspace "${defaultWorkspace}" serves the sandbox's --token tokens and cannot be removed.`);
     if (!(await database.deleteWorkspace(name))) return problemResponse(mediaType, 404, `No workspace named ${JSON.stringify(name)}.`);
     // Refused here from now on; the other replicas hear of it (NOTIFY).
     forget(name);

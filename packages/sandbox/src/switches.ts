@@ -4,6 +4,8 @@
  * are the sandbox's own choices, not facts about the service.
  */
 
+import { sandboxAnswers, type DecisionId, type SandboxAnswer } from "@bot-conversation/openapi";
+
 /** How the sandbox answers each open point of the service. */
 export interface SandboxSwitches {
   /** Index of the first page: `0` or `1` (`--page-base`). The service does not say. */
@@ -36,41 +38,34 @@ export interface SwitchDefinition {
   readonly key: keyof SandboxSwitches;
   /** Command-line flag, without the leading dashes. */
   readonly flag: string;
-  /** The allowed values, or a description of them when they are open (a number, a text). */
+  /** The allowed values (the default first), or a description of them when they are open (a number, a text). */
   readonly values: readonly string[] | "positive integer" | "positive integer or none" | "text";
-  /** The open point of the service this switch answers. */
+  /** The open point of the service this switch answers: its label in `decisions.yaml` (the README's Decisions table). */
   readonly point: string;
+  /** The id of that open point in `decisions.yaml`. */
+  readonly decision: DecisionId;
 }
 
-/** The defaults: the description's own reading where it has one, otherwise the most common practice. */
-export const defaultSwitches: SandboxSwitches = {
-  pageBase: 0,
-  defaultPageSize: 20,
-  maxPageSize: null,
-  order: "startedOn-desc",
-  statusCase: "exact",
-  dateTo: "inclusive",
-  unknownParameters: "reject",
-  triggerList: "array",
-  identifierWins: "conversationId",
-  inboundDirection: "Inbound",
-  errorMediaType: "application/json",
-};
+/** The camel case of a flag: `page-base` is `pageBase`. */
+const keyOf = (flag: string): keyof SandboxSwitches => flag.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase()) as keyof SandboxSwitches;
 
-/** Every switch, in the order the README lists them. */
-export const switchDefinitions: readonly SwitchDefinition[] = [
-  { key: "pageBase", flag: "page-base", values: ["0", "1"], point: "Base of `pageIndex`" },
-  { key: "defaultPageSize", flag: "default-page-size", values: "positive integer", point: "Default page size" },
-  { key: "maxPageSize", flag: "max-page-size", values: "positive integer or none", point: "Maximum page size" },
-  { key: "order", flag: "order", values: ["startedOn-desc", "startedOn-asc", "latestMessageOn-desc"], point: "Ordering of search items" },
-  { key: "statusCase", flag: "status-case", values: ["exact", "insensitive"], point: "Letter case of `status` filter" },
-  { key: "dateTo", flag: "date-to", values: ["inclusive", "exclusive"], point: "End of a date range" },
-  { key: "unknownParameters", flag: "unknown-parameters", values: ["reject", "ignore"], point: "Unlisted query parameters" },
-  { key: "triggerList", flag: "trigger-list", values: ["array", "single"], point: "Trigger list shape" },
-  { key: "identifierWins", flag: "identifier-wins", values: ["conversationId", "externalConversationId"], point: "Both identifiers in a fire request" },
-  { key: "inboundDirection", flag: "inbound-direction", values: "text", point: "Inbound direction spelling" },
-  { key: "errorMediaType", flag: "error-media-type", values: ["application/json", "application/problem+json"], point: "Error body layout" },
-];
+/**
+ * Every switch, in the order of `decisions.yaml`: its flag, values and default are read there, from
+ * the open point it answers (the README's switch table is generated from the same entries).
+ */
+export const switchDefinitions: readonly SwitchDefinition[] = sandboxAnswers.flatMap((entry): SwitchDefinition[] => {
+  const answer: SandboxAnswer = entry.sandbox;
+  if (answer.flag === undefined) return [];
+  return [{ key: keyOf(answer.flag), flag: answer.flag, values: answer.values as SwitchDefinition["values"], point: entry.label, decision: entry.id }];
+});
+
+/** The defaults (the description's own reading where it has one, otherwise the most common practice): the first of a switch's values in `decisions.yaml`, or the default it gives an open one. */
+export const defaultSwitches: SandboxSwitches = Object.fromEntries(
+  switchDefinitions.map((definition) => {
+    const answer: SandboxAnswer = sandboxAnswers.find((entry) => entry.id === definition.decision)!.sandbox;
+    return [definition.key, parseSwitch(definition, Array.isArray(answer.values) ? answer.values[0]! : answer.default!)];
+  }),
+) as unknown as SandboxSwitches;
 
 /** Reads one switch from its text form (command line), throwing an error that names the flag and the allowed values. */
 export function parseSwitch(definition: SwitchDefinition, text: string): SandboxSwitches[keyof SandboxSwitches] {

@@ -3,6 +3,7 @@ import { once } from "node:events";
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
+import { createInterface } from "node:readline";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DatabaseSync } from "node:sqlite";
@@ -318,5 +319,49 @@ describe("SIGKILL during bursts of concurrent fires, with clears and resets betw
       expect(((await (await fetch(`${sandbox.url}/_sandbox/bots`, { headers })).json()) as unknown[]).length).toBe(3);
     }
     await stop(sandbox);
+  });
+});
+
+describe("a commit that fails (issue 29)", () => {
+  test("a fire whose commit fails (the file may grow no more) is answered 503, not kept, and the sandbox goes on answering", { timeout: 120_000 }, async () => {
+    const data = join(scratch, "full.db");
+    const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+    // A file-size limit (`ulimit -f`, in blocks of 512 bytes: 2 MiB) on the sandbox alone: past it, a write fails
+    // with EFBIG (Node ignores SIGXFSZ), as it would on a full disk. Its start writes far less.
+    const child = spawn("sh", ["-c", 'ulimit -f 4096 && exec "$@"', "sh", process.execPath, main, "--port", "0", "--data", data, "--fixture", fixtureFile], { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const exited = once(child, "exit");
+    try {
+      const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
+      const url = line.replace("Sandbox ready at ", "");
+      const payload = "x".repeat(100_000);
+      const acknowledged: string[] = [];
+      let refused: Response | undefined;
+      for (let index = 0; refused === undefined && index < 200; index++) {
+        const answers = await Promise.all(Array.from({ length: 4 }, (_, writer) => fire(url, `${index}-${writer}-${payload}`).then((response) => ({ response, marker: `${index}-${writer}` }))));
+        for (const { response, marker } of answers) {
+          if (response.status === 200) acknowledged.push(marker);
+          else refused ??= response;
+        }
+      }
+      expect(refused?.status).toBe(503);
+      expect(refused?.headers.get("content-type")).toBe("application/json");
+      const problem = (await refused!.json()) as { status: number; detail: string };
+      expect(problem.status).toBe(503);
+      expect(problem.detail).toMatch(/^The sandbox could not keep the event, so it was not fired \(--data file: .+\); send it again once the sandbox can write\.$/);
+      expect(output).toContain(`sandbox: --data ${data}: a commit failed (`);
+      // The sandbox still answers, from the data in memory.
+      expect((await fetch(`${url}/api/v2/channels/conversations`, { headers })).status).toBe(200);
+      expect(acknowledged.length).toBeGreaterThan(0);
+      child.kill("SIGKILL");
+      await exited;
+      const again = await start(["--data", data]);
+      // Exactly the acknowledged fires (in the order they were recorded, which four at once need not keep).
+      expect((await firedMarkers(again.url)).map((marker) => marker.slice(0, marker.lastIndexOf("-"))).sort()).toEqual(acknowledged.sort());
+      await stop(again);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
   });
 });

@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { startRoundRobin } from "@bot-conversation/test-support/round-robin";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parse } from "yaml";
-import { startRoundRobin } from "@bot-conversation/test-support/round-robin";
-import { startSandboxServer, type RunningSandbox } from "../src/index.ts";
+import { type RunningSandbox, startSandboxServer } from "../src/index.ts";
 import { adminToken, call, createWorkspace, usePostgres } from "./support/shared.ts";
 
 const run = promisify(execFile);
@@ -37,18 +37,29 @@ interface RespectRun {
 /** Runs `redocly respect` on every workflow against the sandbox (with the test's token unless another is given), and reads its JSON report. */
 async function respect(sandbox: { url: string }, name: string, extraArgs: readonly string[] = [], withToken = token): Promise<RespectRun> {
   const report = join(scratch, `${name}.json`);
-  const result = await run(redocly, ["respect", workflowsFile, "--input", `token=${withToken}`, "--server", `botConversation=${sandbox.url}`, "--json-output", report, ...extraArgs], {
-    cwd: packageDir,
-    env: { ...process.env, REDOCLY_SUPPRESS_NOTIFICATIONS: "true", REDOCLY_TELEMETRY: "off", NO_COLOR: "1" },
-    maxBuffer: 64 * 1024 * 1024,
-  }).catch((error: { stdout: string; stderr: string }) => error);
+  const result = await run(
+    redocly,
+    ["respect", workflowsFile, "--input", `token=${withToken}`, "--server", `botConversation=${sandbox.url}`, "--json-output", report, ...extraArgs],
+    {
+      cwd: packageDir,
+      env: { ...process.env, REDOCLY_SUPPRESS_NOTIFICATIONS: "true", REDOCLY_TELEMETRY: "off", NO_COLOR: "1" },
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  ).catch((error: { stdout: string; stderr: string }) => error);
   const text = await readFile(report, "utf8");
   type Check = { name: string; passed: boolean; severity: string };
-  const json = JSON.parse(text) as { files: Record<string, { executedWorkflows: { workflowId: string; status: string; executedSteps: { checks?: Check[] }[] }[] }> };
+  const json = JSON.parse(text) as {
+    files: Record<string, { executedWorkflows: { workflowId: string; status: string; executedSteps: { checks?: Check[] }[] }[] }>;
+  };
   const executed = Object.values(json.files).flatMap((file) => file.executedWorkflows);
   return {
     statuses: Object.fromEntries(executed.map((workflow) => [workflow.workflowId, workflow.status])),
-    failedChecks: Object.fromEntries(executed.map((workflow) => [workflow.workflowId, workflow.executedSteps.flatMap((step) => (step.checks ?? []).filter((check) => !check.passed).map((check) => check.name))])),
+    failedChecks: Object.fromEntries(
+      executed.map((workflow) => [
+        workflow.workflowId,
+        workflow.executedSteps.flatMap((step) => (step.checks ?? []).filter((check) => !check.passed).map((check) => check.name)),
+      ]),
+    ),
     everything: `${result.stdout}${result.stderr}${text}`,
   };
 }
@@ -60,13 +71,26 @@ async function sandboxWith(options: Record<string, unknown> = {}): Promise<Runni
 
 /** Arms a sandbox fault through the control API. */
 async function armFault(sandbox: RunningSandbox, fault: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${sandbox.url}/_sandbox/faults`, { method: "POST", headers: { "x-token": token, "content-type": "application/json" }, body: JSON.stringify(fault) });
+  const response = await fetch(`${sandbox.url}/_sandbox/faults`, {
+    method: "POST",
+    headers: { "x-token": token, "content-type": "application/json" },
+    body: JSON.stringify(fault),
+  });
   expect(response.status).toBeLessThan(300);
 }
 
 describe("the Arazzo workflows, run by redocly respect against the sandbox", () => {
   test("the document holds the journeys the issue names", () => {
-    expect(workflowIds).toEqual(expect.arrayContaining(["walkConversationPages", "fireListedTrigger", "fireByExternalConversationId", "unknownTriggerIsNotFound", "unknownConversationIsNotFound", "wrongTypedValueIsRejected"]));
+    expect(workflowIds).toEqual(
+      expect.arrayContaining([
+        "walkConversationPages",
+        "fireListedTrigger",
+        "fireByExternalConversationId",
+        "unknownTriggerIsNotFound",
+        "unknownConversationIsNotFound",
+        "wrongTypedValueIsRejected",
+      ]),
+    );
   });
 
   test("every workflow passes against the default data, and the token is masked everywhere", async () => {

@@ -22,7 +22,8 @@ export interface PackageLintReport {
 
 /**
  * Packs the package with pnpm (as it would be published), then runs publint and attw on the tarball;
- * `{ types: false }` for a package of data files only (no module, so nothing for attw to resolve).
+ * `{ types: false }` for a package of data files only (no module, so nothing for attw to resolve); in a
+ * package of both, attw judges the module subpaths and leaves out those of data files.
  */
 export async function lintPackage(packageDir: string, { types = true }: { types?: boolean } = {}): Promise<PackageLintReport> {
   const destination = await mkdtemp(join(tmpdir(), "bot-conversation-pack-"));
@@ -37,7 +38,11 @@ export async function lintPackage(packageDir: string, { types = true }: { types?
     const files = packed.files.map((file) => file.path);
     const publintMessages = linted.messages.map((message) => formatMessage(message, pkg) ?? message.code);
     if (!types) return { files, publint: publintMessages, attw: [] };
-    const attw = await run(attwBin, [packed.filename, "--profile", "esm-only", "--format", "json"], {
+    // Subpaths of data files (a bundled description, an Arazzo file) have no types to resolve: attw judges the modules only.
+    const exportsMap = ((pkg["publishConfig"] as { exports?: unknown } | undefined)?.exports ?? pkg["exports"]) as Record<string, unknown> | undefined;
+    const dataEntrypoints = Object.entries(exportsMap ?? {}).filter(([, target]) => typeof target === "string" && !/\.m?js$/.test(target)).map(([subpath]) => subpath);
+    const exclude = dataEntrypoints.length > 0 ? ["--exclude-entrypoints", ...dataEntrypoints] : [];
+    const attw = await run(attwBin, [packed.filename, "--profile", "esm-only", "--format", "json", ...exclude], {
       cwd: packageDir,
     }).catch((error: { stdout: string }) => error);
     const attwReport = JSON.parse(attw.stdout) as { analysis: { problems: { resolutionKind?: string }[] } };

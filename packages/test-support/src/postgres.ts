@@ -3,7 +3,7 @@
  * ships for this platform (no other install step), a cluster in a temporary folder, listening on
  * 127.0.0.1 on a free port.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { chmod, chown, cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -93,14 +93,24 @@ export async function startPostgres(): Promise<TestPostgres> {
     const passwordFile = join(folder, "password");
     await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
     if (user) await chown(passwordFile, user.uid, user.gid);
-    await runToEnd(join(native, "bin", "initdb"), [`--pgdata=${data}`, "--auth=password", "--username=postgres", `--pwfile=${passwordFile}`, "--encoding=UTF8", "--no-sync"], user);
+    await runToEnd(
+      join(native, "bin", "initdb"),
+      [`--pgdata=${data}`, "--auth=password", "--username=postgres", `--pwfile=${passwordFile}`, "--encoding=UTF8", "--no-sync"],
+      user,
+    );
     await chmod(passwordFile, 0o600);
     const port = await freePort();
     const start = async () => {
       // No socket in /tmp (several clusters side by side, and the user may not write there); loopback TCP only.
-      const child = spawn(join(native, "bin", "postgres"), ["-D", data, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"], {
-        ...user, env: { ...process.env, LC_ALL: "C" }, stdio: ["ignore", "pipe", "pipe"],
-      });
+      const child = spawn(
+        join(native, "bin", "postgres"),
+        ["-D", data, "-p", String(port), "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"],
+        {
+          ...user,
+          env: { ...process.env, LC_ALL: "C" },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
       server = child;
       child.stdout.on("data", (chunk: Buffer) => (log += chunk.toString()));
       await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import { listenOnLoopback, type LoopbackServer } from "./loopback.ts";
+import { type LoopbackServer, listenOnLoopback } from "./loopback.ts";
 
 /**
  * A load balancer for tests: an HTTP server on 127.0.0.1 that sends each request to the next of `upstreams`
@@ -17,7 +17,12 @@ export async function startRoundRobin(upstreams: readonly string[]): Promise<Loo
     const upstream = upstreams[next++ % upstreams.length]!;
     try {
       const body = Buffer.concat(chunks);
-      const answer = await fetch(`${upstream}${incoming.url ?? "/"}`, { method: incoming.method ?? "GET", headers, ...(body.length > 0 ? { body } : {}), redirect: "manual" });
+      const answer = await fetch(`${upstream}${incoming.url ?? "/"}`, {
+        method: incoming.method ?? "GET",
+        headers,
+        ...(body.length > 0 ? { body } : {}),
+        redirect: "manual",
+      });
       const answered: Record<string, string> = {};
       answer.headers.forEach((value, name) => {
         if (!["content-length", "content-encoding", "transfer-encoding", "connection"].includes(name)) answered[name] = value;

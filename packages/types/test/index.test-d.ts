@@ -141,7 +141,7 @@ describe("nullable fields are nullable", () => {
 
 describe("SearchConversationsQuery comes from the operation", () => {
   test("every filter is optional", () => {
-    expectTypeOf<{}>().toMatchTypeOf<SearchConversationsQuery>();
+    expectTypeOf<Record<never, never>>().toMatchTypeOf<SearchConversationsQuery>();
     expectTypeOf<SearchConversationsQuery["pageIndex"]>().toEqualTypeOf<number | undefined>();
   });
 });

@@ -1,3 +1,4 @@
+import { resolveReference } from "../description.ts";
 import type { TryItField, TryItOperation, TryItServer } from "./request.ts";
 
 /**
@@ -44,20 +45,13 @@ export interface FormBundle {
 
 const methods = ["get", "put", "post", "delete", "patch"];
 
-function resolve<T extends { $ref?: string }>(bundle: FormBundle, value: T): T {
-  if (!value.$ref) return value;
-  const [, , group, name] = value.$ref.split("/");
-  const target = (bundle.components as Record<string, Record<string, T> | undefined>)[group ?? ""]?.[name ?? ""];
-  if (!target) throw new Error(`the description has no ${value.$ref}`);
-  return resolve(bundle, target);
-}
 
 /** An example as a field shows it: strings as they are, anything else as JSON. */
 const asText = (value: unknown): string | undefined => (value === undefined ? undefined : typeof value === "string" ? value : JSON.stringify(value));
 
 /** A field from a schema: a choice for an enumeration, JSON for objects and arrays, text otherwise; its type in a few words. */
 function field(bundle: FormBundle, name: string, location: TryItField["in"], required: boolean, given: Schema, example: unknown): TryItField {
-  const schema = resolve(bundle, given);
+  const schema = resolveReference(bundle, given);
   const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((type): type is string => type !== undefined);
   // A query or path value is text whatever its type; in a JSON body anything but a string is written as JSON.
   const structured = location === "body" ? types.some((type) => type !== "string") : types.some((type) => type === "object" || type === "array");
@@ -77,12 +71,12 @@ function field(bundle: FormBundle, name: string, location: TryItField["in"], req
 
 /** The body's fields: the properties of its schema, or of every variant of a `oneOf`, required when every variant requires them. */
 function bodyFields(bundle: FormBundle, operation: Operation): { fields: TryItField[]; note?: string } {
-  const body = operation.requestBody && resolve(bundle, operation.requestBody);
+  const body = operation.requestBody && resolveReference(bundle, operation.requestBody);
   const media = body?.content?.["application/json"];
   if (!media?.schema) return { fields: [] };
-  const schema = resolve(bundle, media.schema);
-  const variants = (schema.oneOf ?? schema.anyOf ?? [schema]).map((variant) => resolve(bundle, variant));
-  const firstExample = Object.values(media.examples ?? {}).map((example) => resolve(bundle, example).value)[0] as Record<string, unknown> | undefined;
+  const schema = resolveReference(bundle, media.schema);
+  const variants = (schema.oneOf ?? schema.anyOf ?? [schema]).map((variant) => resolveReference(bundle, variant));
+  const firstExample = Object.values(media.examples ?? {}).map((example) => resolveReference(bundle, example).value)[0] as Record<string, unknown> | undefined;
   const names = [...new Set(variants.flatMap((variant) => Object.entries(variant.properties ?? {}).filter(([, property]) => property !== false).map(([name]) => name)))];
   const requiredBy = (name: string) => variants.filter((variant) => variant.required?.includes(name)).length;
   const fields = names.map((name) => {
@@ -96,11 +90,11 @@ function bodyFields(bundle: FormBundle, operation: Operation): { fields: TryItFi
 /** One form per operation of the description, in its order. */
 export function tryItOperations(bundle: FormBundle): TryItOperation[] {
   return Object.entries(bundle.paths).flatMap(([path, item]) => {
-    const shared = ((item["parameters"] as Parameter[] | undefined) ?? []).map((parameter) => resolve(bundle, parameter));
+    const shared = ((item["parameters"] as Parameter[] | undefined) ?? []).map((parameter) => resolveReference(bundle, parameter));
     return methods.flatMap((method) => {
       const operation = item[method] as Operation | undefined;
       if (!operation) return [];
-      const parameters = [...shared, ...(operation.parameters ?? []).map((parameter) => resolve(bundle, parameter))];
+      const parameters = [...shared, ...(operation.parameters ?? []).map((parameter) => resolveReference(bundle, parameter))];
       const { fields, note } = bodyFields(bundle, operation);
       return [
         {

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { openApiBundle } from "@bot-conversation/test-support/openapi-bundle";
+import { readDescription } from "@bot-conversation/openapi";
+import { documentValidator } from "@bot-conversation/openapi/ajv";
 import { bundlePath } from "../../src/prism.ts";
 
 /** The part of an OpenAPI document these tests read. */
@@ -43,7 +44,7 @@ export const bundle = JSON.parse(readFileSync(bundlePath, "utf8")) as OpenApiDoc
 const httpMethods = new Set(["get", "put", "post", "delete", "patch", "head", "options"]);
 const sampleAgentStageId = "5f0c6d1e-8a4b-4f3e-9c2d-7b1a2e3f4d5c";
 
-const tools = openApiBundle(bundle);
+const tools = { resolve: readDescription(bundle).resolveNode, problemsOf: documentValidator(bundle).problemsOf };
 
 /** Follows a local `#/...` reference inside the bundle; a node without `$ref` is returned as it is. */
 export const resolveLocal = tools.resolve;

@@ -4,7 +4,7 @@ import { startSandboxServer, type RunningSandbox } from "@bot-conversation/sandb
 import { launchChromium } from "@bot-conversation/test-support/browser";
 import type { Browser, Page } from "playwright-core";
 import { inPageBaseUrl, type SandboxState } from "../../src/mocks.ts";
-import { serveStatic, type StaticSite } from "./static-server.ts";
+import { serveStatic } from "./static-server.ts";
 
 const dist = fileURLToPath(new URL("../../dist/", import.meta.url));
 

@@ -3,7 +3,7 @@ import { connect, connectionOptions, type ConnectionFlags } from "../connection.
 import { exitCodes, version, type CommandIo } from "../io.js";
 
 /** The `mcp` command: an MCP server on stdio. */
-export function mcpCommand(io: CommandIo, done: (code: number) => void): Command {
+export function newMcpCommand(io: CommandIo, done: (code: number) => void): Command {
   return connectionOptions(
     new Command("mcp").description("Serve the service to an AI agent: an MCP server on stdin/stdout (search_conversations, list_external_event_triggers; fire_external_event with --allow-fire)."),
   )

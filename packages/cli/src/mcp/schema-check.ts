@@ -1,13 +1,11 @@
-import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
-import { withFormats } from "../ajv.js";
+import { createAjv, type ErrorObject } from "@bot-conversation/openapi/ajv";
 import { mismatch, type Schema } from "../description.js";
 
 /**
  * Values checked against the tools' schemas (arguments in, results out), each wrong one said in the
  * CLI's words (`mismatch`): `pageSize: expected an integer of at least 1; got 0`.
  */
-const ajv = withFormats(new Ajv2020({ allErrors: true, strict: false, verbose: true }), addFormats);
+const ajv = createAjv({ verbose: true });
 const validators = new WeakMap<Schema, ReturnType<typeof ajv.compile>>();
 
 /** `items.0.status` for `/items/0/status`. */

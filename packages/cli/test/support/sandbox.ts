@@ -44,5 +44,5 @@ export function useCountingServer(): { url: () => string; requests: () => number
   afterAll(async () => {
     await new Promise((resolve) => server?.close(resolve));
   });
-  return { url: () => `http://127.0.0.1:${(server?.address() as AddressInfo).port}`, requests: () => requests };
+  return { url: () => `http://127.0.0.1:${(server!.address() as AddressInfo).port}`, requests: () => requests };
 }

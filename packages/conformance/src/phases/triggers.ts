@@ -32,7 +32,7 @@ export async function listTriggers(session: Session): Promise<{ triggers: Extern
   const agentStageId = session.settings.agentStageId;
   if (!agentStageId) return undefined;
   const answer = await session.exchange(caseFor(operationOf(session.description, operationId), { path: { agentStageId } }));
-  if (!answer || answer.exchange.status !== 200 || !answer.exchange.isJson) return undefined;
+  if (answer?.exchange.status !== 200 || !answer.exchange.isJson) return undefined;
   const triggers = readTriggerList(answer.exchange.json).triggers.filter(
     (trigger): trigger is ExternalEventTrigger => typeof trigger === "object" && trigger !== null && typeof (trigger as ExternalEventTrigger).externalEventId === "string",
   );

@@ -55,7 +55,7 @@ export function humanReport(report: ConformanceReport): string {
         lines.push(`     Sent: ${failure.sent}`);
         // Cut by characters, never inside a surrogate pair or an escape.
         lines.push(`     Received: ${truncateText(failure.received, 200)}`);
-        if (failure.requests.length > 1) failure.requests.forEach((curl, step) => lines.push(`     Reproduce (${step + 1}/${failure.requests.length}): ${curl}`));
+        if (failure.requests.length > 1) failure.requests.forEach((curl, step) => void lines.push(`     Reproduce (${step + 1}/${failure.requests.length}): ${curl}`));
         else lines.push(`     Reproduce: ${failure.curl}`);
       });
     }

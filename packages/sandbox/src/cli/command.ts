@@ -1,6 +1,11 @@
-import { commandFlags, parseServerOptions } from "./args.ts";
-import { startSandboxServer } from "../http/server.ts";
-import { switchDefinitions } from "../switches.ts";
+/**
+ * The `sandbox` command as this package contributes it to the `bot-conversation` program (the GitHub
+ * CLI's `NewCmdX` shape), and the `bot-conversation-sandbox` bin, whose program is the same command.
+ */
+import { exitCodes } from "@bot-conversation/client/command-line";
+import { Command, CommanderError } from "commander";
+import type { ServerOptions } from "../options.ts";
+import { type SandboxFlags, sandboxOptions } from "./flags.ts";
 
 /**
  * How long the process outlives the last stop signal, so the further signals of one Ctrl-C (terminal,
@@ -8,38 +13,14 @@ import { switchDefinitions } from "../switches.ts";
  */
 const signalSettleMs = 30;
 
-/** The command's help: every option and switch, with an example. */
-export function sandboxUsage(command = "bot-conversation-sandbox"): string {
-  const switches = switchDefinitions.map((definition) => `  --${definition.flag} <value>`).join("\n");
-  const options = commandFlags.map((definition) => `  ${`--${definition.name} ${definition.value}`.padEnd(25)}${definition.summary}`).join("\n");
-  return `Usage: ${command} [options]
-
-Serves the Bot Conversation Service's three operations with the service's rules over generated
-data (or a fixture), with a control API under /_sandbox/. Prints "Sandbox ready at <url>" when it
-answers; Ctrl-C or SIGTERM stops it.
-
-Options:
-  --port <port>            port on 127.0.0.1 (default 4011; 0 takes any free port; SANDBOX_PORT)
-  --host <host>            interface to listen on (default 127.0.0.1; SANDBOX_HOST)
-  --seed <text>            seed of the generated data (default bot-conversation)
-  --conversations <n>      number of conversations (default 200)
-  --fixture <file>         load this JSON fixture instead of generated data
-  --state <name>           default, empty, bot-without-triggers or large (10,000 conversations)
-  --latency <ms>           wait before each answer: 200, or a seeded range 50-400
-  --data <file>            keep the state (data source, fired events) in this file across restarts
-  --token <token>          an accepted X-Token, repeatable (default sandbox-token; SANDBOX_TOKENS)
-  --allow-origin <origin>  a web origin whose pages may call /_sandbox/*, repeatable (loopback always may)
-  --allow-host <name>      a Host name to answer /_sandbox/* for, repeatable (loopback names always are)
-  --database-url <url>     keep every workspace in this PostgreSQL database, shared by replicas (DATABASE_URL)
-  --admin-token <token>    the administrator token that manages workspaces (SANDBOX_ADMIN_TOKEN)
-  -h, --help               print this help
-
-Switches for the points the service leaves open (see the sandbox's README):
-${switches}
-
-Example:
-  ${command} --port 0 --conversations 1000 --page-base 1
-`;
+/** Where the command writes, and its environment (`SANDBOX_TOKENS`, `SANDBOX_HOST`, `SANDBOX_PORT`, `DATABASE_URL`, `SANDBOX_ADMIN_TOKEN`). */
+export interface SandboxCommandIo {
+  /** Receives the help and the ready line. */
+  readonly stdout: NodeJS.WritableStream;
+  /** Receives errors. */
+  readonly stderr: NodeJS.WritableStream;
+  /** The environment. */
+  readonly env: NodeJS.ProcessEnv;
 }
 
 /**
@@ -56,37 +37,87 @@ function quietSqliteWarning(): void {
 }
 
 /**
- * Runs the sandbox command: parses `argv` (a leading `--`, as `pnpm start -- --port 4021` passes it,
- * is skipped), prints the help, or starts the server, prints its ready line and stops it on Ctrl-C or
- * SIGTERM. Resolves to the exit code once started (0), or on bad usage (2, with one line on stderr).
+ * The `sandbox` command, writing to `io`: reads its options (a bad one is one line, `error: ...`, and
+ * exit code 2 to `done`), starts the server, prints its ready line and stops it on Ctrl-C or SIGTERM;
+ * `done` receives 0 once it serves. A start that fails (a busy port, a refused `--data` file) rejects.
+ */
+export function newSandboxCommand(io: SandboxCommandIo, done: (code: number) => void): Command {
+  return sandboxOptions(new Command("sandbox"))
+    .description(
+      "Serve the sandbox of the service: its three operations with the service's rules over generated data (or a fixture), " +
+        'with a control API under /_sandbox/. Prints "Sandbox ready at <url>" when it answers; Ctrl-C or SIGTERM stops it.',
+    )
+    .helpOption("-h, --help", "print this help")
+    .addHelpText(
+      "after",
+      (context) =>
+        `\nExample:\n  ${context.command.name() === "sandbox" ? "bot-conversation sandbox" : context.command.name()} --port 0 --conversations 1000 --page-base 1\n`,
+    )
+    .action(async (flags: SandboxFlags) => {
+      quietSqliteWarning();
+      // Loaded only to run: --help, completion and the program's other commands start without the data's modules.
+      const { serverOptionsOf } = await import("./args.ts");
+      let options: ServerOptions;
+      try {
+        options = serverOptionsOf(flags, io.env);
+      } catch (error) {
+        io.stderr.write(`error: ${(error as Error).message}\n`);
+        done(exitCodes.usage);
+        return;
+      }
+      const { startSandboxServer } = await import("../http/server.ts");
+      const running = await startSandboxServer(options);
+      io.stdout.write(`Sandbox ready at ${running.url}\n`);
+      // One Ctrl-C reaches this process several times within milliseconds (terminal, turbo, pnpm): every
+      // signal is handled (an unhandled second one kills the process, which pnpm reports as ELIFECYCLE),
+      // and the process exits once they have settled.
+      let stopping: Promise<void> | undefined;
+      let settling: NodeJS.Timeout | undefined;
+      for (const signal of ["SIGINT", "SIGTERM"] as const) {
+        process.on(signal, () => {
+          stopping ??= running.stop();
+          clearTimeout(settling);
+          settling = setTimeout(() => void stopping?.then(() => process.exit(exitCodes.ok)), signalSettleMs);
+        });
+      }
+      done(exitCodes.ok);
+    });
+}
+
+/** The process's own streams and environment. */
+const processIo = (env: NodeJS.ProcessEnv): SandboxCommandIo => ({ stdout: process.stdout, stderr: process.stderr, env });
+
+/** The program of the bin: the `sandbox` command itself, named `command`. */
+function standalone(io: SandboxCommandIo, command: string, done: (code: number) => void): Command {
+  return newSandboxCommand(io, done)
+    .name(command)
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: (text) => void io.stderr.write(text) });
+}
+
+/** The command's help, as `--help` prints it. */
+export function sandboxUsage(command = "bot-conversation-sandbox"): string {
+  let help = "";
+  const program = standalone({ stdout: process.stdout, stderr: process.stderr, env: {} }, command, () => undefined);
+  program.configureOutput({ writeOut: (text) => void (help += text) });
+  program.outputHelp();
+  return help;
+}
+
+/**
+ * Runs the sandbox command as the bin does: parses `argv` (a leading `--`, as `pnpm start -- --port 4021`
+ * passes it, is skipped), prints the help, or starts the server, prints its ready line and stops it on
+ * Ctrl-C or SIGTERM. Resolves to the exit code once started (0), or on bad usage (2, with one line on
+ * stderr); rejects when the start fails.
  */
 export async function runSandboxCommand(argv: readonly string[], env: NodeJS.ProcessEnv, command = "bot-conversation-sandbox"): Promise<number> {
   const args = argv[0] === "--" ? argv.slice(1) : argv;
-  if (args.includes("--help") || args.includes("-h")) {
-    process.stdout.write(sandboxUsage(command));
-    return 0;
-  }
-  quietSqliteWarning();
-  let options;
+  let code: number = exitCodes.ok;
   try {
-    options = parseServerOptions(args, env);
+    await standalone(processIo(env), command, (exit) => (code = exit)).parseAsync(args, { from: "user" });
   } catch (error) {
-    process.stderr.write(`${command}: ${(error as Error).message}\n`);
-    return 2;
+    if (error instanceof CommanderError) return error.exitCode === 0 ? exitCodes.ok : exitCodes.usage;
+    throw error;
   }
-  const running = await startSandboxServer(options);
-  console.log(`Sandbox ready at ${running.url}`);
-  // One Ctrl-C reaches this process several times within milliseconds (terminal, turbo, pnpm): every
-  // signal is handled (an unhandled second one kills the process, which pnpm reports as ELIFECYCLE),
-  // and the process exits once they have settled.
-  let stopping: Promise<void> | undefined;
-  let settling: NodeJS.Timeout | undefined;
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, () => {
-      stopping ??= running.stop();
-      clearTimeout(settling);
-      settling = setTimeout(() => void stopping?.then(() => process.exit(0)), signalSettleMs);
-    });
-  }
-  return 0;
+  return code;
 }

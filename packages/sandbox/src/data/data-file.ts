@@ -1,9 +1,10 @@
 import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
-import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { DatabaseSync } from "node:sqlite";
+import { type DataSource, sandboxStates } from "../model.ts";
+import { DatabaseFiredEvents, giveSpaceBack, transaction } from "./database-fired-events.ts";
+import type { KeptState } from "./fired-events.ts";
 import { fixtureDefects } from "./fixture.ts";
-import type { FiredEventRecord, FiredEventsFilter, FiredEventsPage, FiredEventsStore, KeptState } from "./fired-events.ts";
-import { sandboxStates, type DataSource } from "../model.ts";
 import { maxConversations } from "./source.ts";
 
 /** Layout version of a `--data` file (SQLite's `user_version`); a file of another layout is refused, naming both. */
@@ -89,24 +90,13 @@ function checkPath(path: string): { empty: boolean } {
     const text = head.subarray(0, read).toString("latin1");
     if (text.startsWith(sqliteHeader)) return { empty: false };
     if (/^\{"bot-conversation-sandbox":\s*4\b/.test(text)) {
-      refuse(`is a data file of layout 4 (JSON lines), which this sandbox no longer reads (expected layout ${dataLayout}, a SQLite database); start with a new --data file (its events stay readable in it, one JSON object per line)`);
+      refuse(
+        `is a data file of layout 4 (JSON lines), which this sandbox no longer reads (expected layout ${dataLayout}, a SQLite database); start with a new --data file (its events stay readable in it, one JSON object per line)`,
+      );
     }
     return refuse(`is not a sandbox data file: it does not start with SQLite's header ("SQLite format 3")`);
   } finally {
     closeSync(descriptor);
-  }
-}
-
-/** Runs `work` inside one transaction: committed when it returns, rolled back when it throws. */
-function transaction<T>(database: DatabaseSync, work: () => T): T {
-  database.exec("BEGIN IMMEDIATE");
-  try {
-    const result = work();
-    database.exec("COMMIT");
-    return result;
-  } catch (error) {
-    database.exec("ROLLBACK");
-    throw error;
   }
 }
 
@@ -141,8 +131,10 @@ function sourceProblem(value: unknown): string | undefined {
   if (extra !== undefined) return `the source has an unknown field ${JSON.stringify(extra)}`;
   if (typeof source["seed"] !== "string") return `the source's seed must be a string; got ${JSON.stringify(source["seed"] ?? null)}`;
   const count = source["conversations"];
-  if (!(typeof count === "number" && Number.isInteger(count) && count >= 0 && count <= maxConversations)) return `the source's conversations must be an integer from 0 to ${maxConversations}; got ${JSON.stringify(count ?? null)}`;
-  if (source["state"] !== undefined && !(sandboxStates as readonly unknown[]).includes(source["state"])) return `the source's state must be one of ${sandboxStates.join(", ")}; got ${JSON.stringify(source["state"])}`;
+  if (!(typeof count === "number" && Number.isInteger(count) && count >= 0 && count <= maxConversations))
+    return `the source's conversations must be an integer from 0 to ${maxConversations}; got ${JSON.stringify(count ?? null)}`;
+  if (source["state"] !== undefined && !(sandboxStates as readonly unknown[]).includes(source["state"]))
+    return `the source's state must be one of ${sandboxStates.join(", ")}; got ${JSON.stringify(source["state"])}`;
   return undefined;
 }
 
@@ -157,68 +149,6 @@ function damageOf(database: DatabaseSync): string | undefined {
   }
 }
 
-/** A row of the events table. */
-interface EventRow {
-  sequence: number;
-  received_at: string;
-  sent_conversation_id: string | null;
-  sent_external_conversation_id: string | null;
-  external_event_id: string;
-  payload: string | null;
-  conversation_id: string;
-}
-
-/** The fired events in the database: each recorded in its own transaction, committed before the fire is answered. */
-class DatabaseFiredEvents implements FiredEventsStore {
-  readonly #database: DatabaseSync;
-  readonly #insert: StatementSync;
-  readonly #select: StatementSync;
-  /** The last sequence number given: numbers go on across a clear while the sandbox runs (no AUTOINCREMENT, whose bookkeeping doubled each fire's write). */
-  #last: number;
-
-  constructor(database: DatabaseSync) {
-    this.#database = database;
-    this.#insert = database.prepare(
-      "INSERT INTO events (sequence, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    );
-    this.#last = (database.prepare("SELECT coalesce(max(sequence), 0) AS last FROM events").get() as { last: number }).last;
-    this.#select = database.prepare(
-      `SELECT * FROM events WHERE sequence > :after AND (:conversationId IS NULL OR conversation_id = :conversationId)
-         AND (:externalEventId IS NULL OR external_event_id = :externalEventId) ORDER BY sequence LIMIT :limit`,
-    );
-  }
-
-  record(event: FiredEventRecord): void {
-    // One statement outside a transaction is its own transaction: committed (in the write-ahead log) when it returns.
-    this.#insert.run(this.#last + 1, event.receivedAt, event.sent.conversationId, event.sent.externalConversationId, event.externalEventId,
-      event.externalEventPayload === null ? null : JSON.stringify(event.externalEventPayload), event.conversationId);
-    this.#last++;
-  }
-
-  page(filter: FiredEventsFilter, after: number, limit: number): FiredEventsPage {
-    const rows = this.#select.all({ after, conversationId: filter.conversationId ?? null, externalEventId: filter.externalEventId ?? null, limit: limit + 1 }) as unknown as EventRow[];
-    const events = rows.slice(0, limit).map((row): FiredEventRecord => ({
-      receivedAt: row.received_at,
-      sent: { conversationId: row.sent_conversation_id, externalConversationId: row.sent_external_conversation_id },
-      externalEventId: row.external_event_id,
-      externalEventPayload: row.payload === null ? null : (JSON.parse(row.payload) as Record<string, unknown>),
-      conversationId: row.conversation_id,
-    }));
-    return { events, next: rows.length > limit ? rows[limit - 1]!.sequence : undefined };
-  }
-
-  clear(): void {
-    this.#database.exec("DELETE FROM events");
-    giveSpaceBack(this.#database);
-  }
-}
-
-/** After rows are deleted: the free pages are cut off the file, and the write-ahead log is emptied. */
-function giveSpaceBack(database: DatabaseSync): void {
-  database.exec("PRAGMA incremental_vacuum");
-  database.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-}
-
 /**
  * Opens a `--data` file: a SQLite database (through `node:sqlite`) in WAL mode, held with an exclusive
  * lock for as long as the sandbox runs, so a second sandbox on the same file is refused. A file that holds
@@ -226,7 +156,10 @@ function giveSpaceBack(database: DatabaseSync): void {
  * tables). Returns the source and what keeps the state in the file. Every refusal is a `DataFileError` of
  * one line naming the file and the first problem.
  */
-export function openDataFile(path: string, first: () => DataSource): { source: DataSource; kept: KeptState } {
+export function openDataFile(
+  path: string,
+  first: () => DataSource,
+): { source: DataSource; kept: Omit<KeptState, "fired"> & { readonly fired: DatabaseFiredEvents } } {
   const { empty } = checkPath(path);
   const refuse = (problem: string): never => {
     throw new DataFileError(`--data ${path}: ${problem}`);
@@ -240,7 +173,11 @@ export function openDataFile(path: string, first: () => DataSource): { source: D
   try {
     const inUse = (error: unknown) => {
       const message = (error as Error).message;
-      return refuse(/locked|busy/i.test(message) ? "is in use by another sandbox (or another program): one sandbox per --data file" : `is not a sandbox data file: ${message}`);
+      return refuse(
+        /locked|busy/i.test(message)
+          ? "is in use by another sandbox (or another program): one sandbox per --data file"
+          : `is not a sandbox data file: ${message}`,
+      );
     };
     let version: { id: number; layout: number };
     let tables: string[];
@@ -260,11 +197,14 @@ export function openDataFile(path: string, first: () => DataSource): { source: D
     if (!fresh) {
       if (version.id !== applicationId) {
         // Sandboxes before layout 4 kept a SQLite database of their own, without an application id.
-        if (version.layout >= 1 && version.layout <= 3 && tables.includes("conversations")) refuse(`holds a sandbox database of another layout (version ${version.layout}, expected ${dataLayout}); start with a new --data file`);
+        if (version.layout >= 1 && version.layout <= 3 && tables.includes("conversations"))
+          refuse(`holds a sandbox database of another layout (version ${version.layout}, expected ${dataLayout}); start with a new --data file`);
         refuse(`is a SQLite database of another program (application_id ${version.id}, tables: ${tables.join(", ") || "none"}), not a sandbox data file`);
       }
-      if (version.layout !== dataLayout) refuse(`holds a sandbox database of another layout (version ${version.layout}, expected ${dataLayout}); start with a new --data file`);
-      if (schemaOf(database) !== layoutSchema()) refuse(`holds a sandbox database of layout ${dataLayout} whose tables were changed (their schema is not the sandbox's)`);
+      if (version.layout !== dataLayout)
+        refuse(`holds a sandbox database of another layout (version ${version.layout}, expected ${dataLayout}); start with a new --data file`);
+      if (schemaOf(database) !== layoutSchema())
+        refuse(`holds a sandbox database of layout ${dataLayout} whose tables were changed (their schema is not the sandbox's)`);
       // Every page read once (0.2 s for 1,000,000 events): a damaged file is refused now, not answered with 500s later.
       const damage = damageOf(database);
       if (damage) refuse(`is damaged (SQLite's quick_check: ${damage}); start with a new --data file`);
@@ -305,9 +245,11 @@ export function openDataFile(path: string, first: () => DataSource): { source: D
       if (problem) refuse(`is not a sandbox data file: ${problem}`);
       source = value as DataSource;
     }
-    const fired = new DatabaseFiredEvents(database);
+    const fired = new DatabaseFiredEvents(database, path);
     const setSource = database.prepare("INSERT OR REPLACE INTO source (id, source) VALUES (1, ?)");
     const replaced = (next: DataSource, swap: () => void) => {
+      // The fires recorded before the reset are committed first (and then deleted with the rest, in order).
+      fired.flush();
       transaction(database, () => {
         database.exec("DELETE FROM events");
         setSource.run(JSON.stringify(next));
@@ -321,7 +263,9 @@ export function openDataFile(path: string, first: () => DataSource): { source: D
         fired,
         replaced,
         close: () => {
-          if (database.isOpen) database.close();
+          if (!database.isOpen) return;
+          fired.flush();
+          database.close();
         },
       },
     };

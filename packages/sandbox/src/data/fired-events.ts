@@ -1,6 +1,7 @@
 /** The external events a sandbox accepted, and what it keeps beyond its in-memory data: in memory here, or in a `--data` file (`data-file.ts`). */
-import type { DataSource } from "../model.ts";
+
 import type { FaultStore } from "../http/faults.ts";
+import type { DataSource } from "../model.ts";
 
 /** An external event the sandbox accepted. */
 export interface FiredEventRecord {
@@ -37,7 +38,12 @@ export interface FiredEventsPage {
  * a sequence number, increasing: a cursor stays valid across a clear while the sandbox runs.
  */
 export interface FiredEventsStore {
-  /** Keeps an accepted event: with `--data` or a database, committed when this returns (or its promise resolves), so an acknowledged fire is never lost. */
+  /**
+   * Keeps an accepted event. A store that writes elsewhere (`--data`, PostgreSQL) returns a promise that resolves once the
+   * event is committed (and rejects when it could not be kept): the fire is answered only then, so an
+   * acknowledged fire is never lost. The event is placed in order when this is called: the caller checks
+   * the data and records in one synchronous step, and awaits only after.
+   */
   record(event: FiredEventRecord): void | Promise<void>;
   /** The events after sequence number `after` that match, oldest first, at most `limit`. */
   page(filter: FiredEventsFilter, after: number, limit: number): FiredEventsPage | Promise<FiredEventsPage>;
@@ -112,8 +118,10 @@ export class MemoryFiredEvents implements FiredEventsStore {
 
 /** Whether an event matches every filter given. */
 export function matchesFilter(event: FiredEventRecord, filter: FiredEventsFilter): boolean {
-  return (filter.conversationId === undefined || event.conversationId === filter.conversationId) &&
-    (filter.externalEventId === undefined || event.externalEventId === filter.externalEventId);
+  return (
+    (filter.conversationId === undefined || event.conversationId === filter.conversationId) &&
+    (filter.externalEventId === undefined || event.externalEventId === filter.externalEventId)
+  );
 }
 
 /** What the sandbox keeps when nothing is kept beyond the process: the fired events in memory. */
@@ -132,7 +140,7 @@ export function keptInMemory(): KeptState {
 /** Every fired event that matches, oldest first, read a page at a time, from a store that answers at once (in memory, `--data`). */
 export function allFiredEvents(store: FiredEventsStore, filter: FiredEventsFilter = {}): FiredEventRecord[] {
   const events: FiredEventRecord[] = [];
-  for (let after = 0; ;) {
+  for (let after = 0; ; ) {
     const page = store.page(filter, after, 10_000);
     if (page instanceof Promise) throw new TypeError("firedEvents(): the fired events are kept in a database; read them with listFiredEvents()");
     events.push(...page.events);
@@ -144,7 +152,7 @@ export function allFiredEvents(store: FiredEventsStore, filter: FiredEventsFilte
 /** Every fired event that matches, oldest first, read a page at a time, from any store. */
 export async function listAllFiredEvents(store: FiredEventsStore, filter: FiredEventsFilter = {}): Promise<FiredEventRecord[]> {
   const events: FiredEventRecord[] = [];
-  for (let after = 0; ;) {
+  for (let after = 0; ; ) {
     const page = await store.page(filter, after, 10_000);
     events.push(...page.events);
     if (page.next === undefined) return events;

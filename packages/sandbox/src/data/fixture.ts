@@ -37,7 +37,7 @@ export function fixtureDefects(value: unknown): Defect[] {
   bots.forEach((bot, botIndex) => {
     unique("agentStageId", text(bot["agentStageId"]), `$.bots[${botIndex}].agentStageId`);
     list(bot["triggers"]).forEach((trigger, triggerIndex) =>
-      unique(`externalEventId of bot ${String(bot["agentStageId"])}:`, text(trigger["externalEventId"]), `$.bots[${botIndex}].triggers[${triggerIndex}].externalEventId`),
+      void unique(`externalEventId of bot ${String(bot["agentStageId"])}:`, text(trigger["externalEventId"]), `$.bots[${botIndex}].triggers[${triggerIndex}].externalEventId`),
     );
   });
   const known = new Set(bots.map((bot) => bot["agentStageId"]));

@@ -6,10 +6,17 @@
  * must follow is announced with `NOTIFY` in the transaction that makes it, so it reaches them on commit.
  */
 import pg from "pg";
+import { armedFault, type Fault, type FaultStore, type OperationId } from "../http/faults.ts";
 import type { DataSource } from "../model.ts";
 import type { SandboxSwitches } from "../switches.ts";
-import { armedFault, type Fault, type FaultStore, type OperationId } from "../http/faults.ts";
-import { StoreUnavailableError, type FiredEventRecord, type FiredEventsFilter, type FiredEventsPage, type FiredEventsStore, type KeptState } from "./fired-events.ts";
+import {
+  type FiredEventRecord,
+  type FiredEventsFilter,
+  type FiredEventsPage,
+  type FiredEventsStore,
+  type KeptState,
+  StoreUnavailableError,
+} from "./fired-events.ts";
 
 /** The version of the schema this sandbox writes; a database of a newer one is refused, an older one migrated. */
 export const schemaVersion = 1;
@@ -101,7 +108,9 @@ function isUnreachable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && /^(08|57P|53300)/.test(code)) return true;
   if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return true;
-  return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|timeout exceeded when trying to connect/i.test(String((error as Error).message));
+  return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|timeout exceeded when trying to connect/i.test(
+    String((error as Error).message),
+  );
 }
 
 /** Runs a database call; an unreachable database becomes a `StoreUnavailableError` (a 503 with `Retry-After`). */
@@ -109,7 +118,8 @@ async function reaching<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (isUnreachable(error)) throw new StoreUnavailableError(`The sandbox's database cannot be reached now; try again in ${databaseRetryAfterSeconds} s.`, databaseRetryAfterSeconds);
+    if (isUnreachable(error))
+      throw new StoreUnavailableError(`The sandbox's database cannot be reached now; try again in ${databaseRetryAfterSeconds} s.`, databaseRetryAfterSeconds);
     throw error;
   }
 }
@@ -170,7 +180,9 @@ export class PostgresStore {
       await client.query("CREATE TABLE IF NOT EXISTS sandbox_schema (id integer PRIMARY KEY CHECK (id = 1), version integer NOT NULL)");
       const found = (await client.query<{ version: number }>("SELECT version FROM sandbox_schema")).rows[0]?.version ?? 0;
       if (found > schemaVersion) {
-        throw new DatabaseError(`--database-url ${redactedUrl(this.#url)}: the database holds the sandbox's schema version ${found}, newer than this sandbox's ${schemaVersion}; run a sandbox of that version or newer`);
+        throw new DatabaseError(
+          `--database-url ${redactedUrl(this.#url)}: the database holds the sandbox's schema version ${found}, newer than this sandbox's ${schemaVersion}; run a sandbox of that version or newer`,
+        );
       }
       for (let version = found; version < schemaVersion; version++) await client.query(migrations[version]!);
       await client.query("INSERT INTO sandbox_schema (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = $1", [schemaVersion]);
@@ -286,9 +298,12 @@ export class PostgresStore {
 
   async #workspaceWhere(column: "name" | "token_sha256", value: string): Promise<WorkspaceRow | undefined> {
     return reaching(async () => {
-      const row = (await this.#pool.query<{ name: string; source: DataSource; switches: Partial<SandboxSwitches>; generation: string; created_at: Date }>(
-        `SELECT name, source, switches, generation, created_at FROM sandbox_workspaces WHERE ${column} = $1`, [value],
-      )).rows[0];
+      const row = (
+        await this.#pool.query<{ name: string; source: DataSource; switches: Partial<SandboxSwitches>; generation: string; created_at: Date }>(
+          `SELECT name, source, switches, generation, created_at FROM sandbox_workspaces WHERE ${column} = $1`,
+          [value],
+        )
+      ).rows[0];
       return row && { name: row.name, source: row.source, switches: row.switches, generation: Number(row.generation), createdAt: row.created_at.toISOString() };
     });
   }
@@ -324,7 +339,12 @@ export class PostgresStore {
   /** Replaces a workspace's data: the new source and no fired event, committed together; resolves to the new generation. */
   async replaceData(name: string, source: DataSource): Promise<number> {
     return this.#transaction(async (client) => {
-      const row = (await client.query<{ generation: string }>("UPDATE sandbox_workspaces SET source = $2, generation = generation + 1 WHERE name = $1 RETURNING generation", [name, JSON.stringify(source)])).rows[0];
+      const row = (
+        await client.query<{ generation: string }>(
+          "UPDATE sandbox_workspaces SET source = $2, generation = generation + 1 WHERE name = $1 RETURNING generation",
+          [name, JSON.stringify(source)],
+        )
+      ).rows[0];
       if (!row) throw new StoreUnavailableError(`The workspace ${JSON.stringify(name)} was removed.`, 0);
       await client.query("DELETE FROM sandbox_fired_events WHERE workspace = $1", [name]);
       await notify(client, { workspace: name, change: "data" });
@@ -337,31 +357,48 @@ export class PostgresStore {
    * returns; refused (nothing kept) when the workspace's data is no longer of that generation.
    */
   async recordFire(name: string, generation: number, event: FiredEventRecord): Promise<void> {
-    const inserted = await reaching(() => this.#pool.query(
-      `INSERT INTO sandbox_fired_events (workspace, generation, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id)
+    const inserted = await reaching(() =>
+      this.#pool.query(
+        `INSERT INTO sandbox_fired_events (workspace, generation, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id)
        SELECT name, generation, $3, $4, $5, $6, $7, $8 FROM sandbox_workspaces WHERE name = $1 AND generation = $2`,
-      [name, generation, event.receivedAt, event.sent.conversationId, event.sent.externalConversationId, event.externalEventId,
-        event.externalEventPayload === null ? null : JSON.stringify(event.externalEventPayload), event.conversationId],
-    ));
+        [
+          name,
+          generation,
+          event.receivedAt,
+          event.sent.conversationId,
+          event.sent.externalConversationId,
+          event.externalEventId,
+          event.externalEventPayload === null ? null : JSON.stringify(event.externalEventPayload),
+          event.conversationId,
+        ],
+      ),
+    );
     if (inserted.rowCount !== 1) throw dataChanged();
   }
 
   /** A page of a workspace's fired events (those of its data in place), oldest first. */
   async firedEvents(name: string, filter: FiredEventsFilter, after: number, limit: number): Promise<FiredEventsPage> {
-    const rows = await reaching(async () => (await this.#pool.query<EventRow>(
-      `SELECT e.sequence, e.received_at, e.sent_conversation_id, e.sent_external_conversation_id, e.external_event_id, e.payload, e.conversation_id
+    const rows = await reaching(
+      async () =>
+        (
+          await this.#pool.query<EventRow>(
+            `SELECT e.sequence, e.received_at, e.sent_conversation_id, e.sent_external_conversation_id, e.external_event_id, e.payload, e.conversation_id
          FROM sandbox_fired_events e JOIN sandbox_workspaces w ON w.name = e.workspace AND w.generation = e.generation
         WHERE e.workspace = $1 AND e.sequence > $2 AND ($3::text IS NULL OR e.conversation_id = $3) AND ($4::text IS NULL OR e.external_event_id = $4)
         ORDER BY e.sequence LIMIT $5`,
-      [name, after, filter.conversationId ?? null, filter.externalEventId ?? null, limit + 1],
-    )).rows);
-    const events = rows.slice(0, limit).map((row): FiredEventRecord => ({
-      receivedAt: row.received_at,
-      sent: { conversationId: row.sent_conversation_id, externalConversationId: row.sent_external_conversation_id },
-      externalEventId: row.external_event_id,
-      externalEventPayload: row.payload,
-      conversationId: row.conversation_id,
-    }));
+            [name, after, filter.conversationId ?? null, filter.externalEventId ?? null, limit + 1],
+          )
+        ).rows,
+    );
+    const events = rows.slice(0, limit).map(
+      (row): FiredEventRecord => ({
+        receivedAt: row.received_at,
+        sent: { conversationId: row.sent_conversation_id, externalConversationId: row.sent_external_conversation_id },
+        externalEventId: row.external_event_id,
+        externalEventPayload: row.payload,
+        conversationId: row.conversation_id,
+      }),
+    );
     return { events, next: rows.length > limit ? Number(rows[limit - 1]!.sequence) : undefined };
   }
 
@@ -374,23 +411,34 @@ export class PostgresStore {
   async addFault(name: string, fault: Fault): Promise<void> {
     await this.#transaction(async (client) => {
       const { times, ...rest } = fault;
-      await client.query("INSERT INTO sandbox_faults (workspace, operation_id, fault, times) VALUES ($1, $2, $3, $4)", [name, fault.operationId ?? null, JSON.stringify(rest), times]);
+      await client.query("INSERT INTO sandbox_faults (workspace, operation_id, fault, times) VALUES ($1, $2, $3, $4)", [
+        name,
+        fault.operationId ?? null,
+        JSON.stringify(rest),
+        times,
+      ]);
       await notify(client, { workspace: name, change: "faults" });
     });
   }
 
   /** The operations a workspace's armed faults target (`null`: every operation), oldest first. */
   async faultTargets(name: string): Promise<(OperationId | null)[]> {
-    return reaching(async () => (await this.#pool.query<{ operation_id: OperationId | null }>("SELECT operation_id FROM sandbox_faults WHERE workspace = $1 ORDER BY id", [name])).rows.map((row) => row.operation_id));
+    return reaching(async () =>
+      (
+        await this.#pool.query<{ operation_id: OperationId | null }>("SELECT operation_id FROM sandbox_faults WHERE workspace = $1 ORDER BY id", [name])
+      ).rows.map((row) => row.operation_id),
+    );
   }
 
   /** Takes one use of the first armed fault of a workspace that matches the operation (one replica at a time), or `undefined`. */
   async takeFault(name: string, operationId: OperationId): Promise<Fault | undefined> {
     return this.#transaction(async (client) => {
-      const row = (await client.query<{ id: string; fault: Omit<Fault, "times">; times: number }>(
-        "SELECT id, fault, times FROM sandbox_faults WHERE workspace = $1 AND (operation_id IS NULL OR operation_id = $2) ORDER BY id LIMIT 1 FOR UPDATE",
-        [name, operationId],
-      )).rows[0];
+      const row = (
+        await client.query<{ id: string; fault: Omit<Fault, "times">; times: number }>(
+          "SELECT id, fault, times FROM sandbox_faults WHERE workspace = $1 AND (operation_id IS NULL OR operation_id = $2) ORDER BY id LIMIT 1 FOR UPDATE",
+          [name, operationId],
+        )
+      ).rows[0];
       if (!row) return undefined;
       if (row.times > 1) {
         await client.query("UPDATE sandbox_faults SET times = times - 1 WHERE id = $1", [row.id]);

@@ -30,6 +30,14 @@ export type EqualityFilterName = (typeof equalityFilters)[number]["name"];
  */
 export const pairedFilters: readonly (readonly [EqualityFilterName, EqualityFilterName])[] = [["agentStageId", "status"], ["agentStageId", "channelId"]];
 
+/** Where an equality filter stands in `equalityFilters`: the place of its column, its codes and its lists. */
+export function placeOf(name: EqualityFilterName): number {
+  return equalityFilters.findIndex((filter) => filter.name === name);
+}
+
+/** Each pair of `pairedFilters` as the places of its two filters. */
+export const pairedPlaces = pairedFilters.map(([first, second]) => [placeOf(first), placeOf(second)] as const);
+
 /** Filters of a search, already checked: each equality filter's value as sent; dates as epoch milliseconds. */
 export interface SearchFilters extends Readonly<Partial<Record<EqualityFilterName, string | undefined>>> {
   /** Earliest start (inclusive). */

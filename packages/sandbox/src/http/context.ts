@@ -1,11 +1,11 @@
-import type { FaultStore } from "./faults.ts";
 import type { FiredEventsStore } from "../data/fired-events.ts";
-import type { RequestJournal } from "./journal.ts";
-import type { SandboxOptions } from "../options.ts";
-import { problemResponse } from "./problem.ts";
-import type { Checked } from "../json.ts";
 import type { Store } from "../engine/store.ts";
+import type { Checked } from "../json.ts";
 import type { DataSource } from "../model.ts";
+import type { SandboxOptions } from "../options.ts";
+import type { FaultStore } from "./faults.ts";
+import type { RequestJournal } from "./journal.ts";
+import { problemResponse } from "./problem.ts";
 
 /** What every route of the sandbox works with. */
 export interface SandboxContext {

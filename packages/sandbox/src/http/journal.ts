@@ -1,6 +1,6 @@
 /** The request journal: what the sandbox received over its service operations (`GET /_sandbox/requests`). */
 import { parseJson } from "../json.ts";
-import { bodyRead, readText } from "./request.ts";
+import { bodyRead, readText, type BodyRead } from "./request.ts";
 
 /** One request the sandbox received, as the request journal keeps it. */
 export interface RequestRecord {
@@ -58,7 +58,7 @@ export interface ReceivedRequest {
   readonly path: string;
   /**
    * The request's headers: a `Headers`, or Node's raw list (name, value, name, value…) where the server
-   * has it: a `Headers` of Node's request keeps the whole request alive as long as the journal keeps it.
+   * has it (reading a `Headers` of Node's request makes the server build it). The journal packs them in one string.
    */
   readonly headers: Headers | readonly string[];
   /** The body as the journal keeps it (see `bodyForJournal`): text, a note, or `null`. */
@@ -72,12 +72,27 @@ export interface ReceivedRequest {
 /** A body as kept: its text (at most `maxJournalBodyBytes`), a note saying why it is not kept, or `null` for none. */
 export type JournalBody = { readonly text: string } | { readonly note: string } | null;
 
-/** A request as kept: what was received, its order of arrival, the operation it was routed to, and its size in characters. */
+/**
+ * A request as kept, in few objects (thousands are kept at once): its headers packed in one string and its
+ * body's text or note held directly, rather than a list of a dozen header strings and the wrappers around it.
+ */
 interface Kept {
-  readonly request: ReceivedRequest;
   readonly sequence: number;
   readonly operationId: string | undefined;
+  /** Its size in characters (see `maxRecordedText`). */
   readonly size: number;
+  readonly receivedAt: number;
+  readonly method: string;
+  readonly url: string;
+  readonly path: string;
+  /** Header names and values in the order received, joined by line breaks (see `packedHeaders`). */
+  readonly headers: string;
+  /** The body's text, or the note kept in its place, or `null` for none. */
+  readonly body: string | null;
+  /** Whether `body` is a note. */
+  readonly bodyIsNote: boolean;
+  readonly status: number;
+  readonly durationMs: number;
 }
 
 /** The journal of requests received (the service's operations; the control API's own requests are not kept). */
@@ -91,8 +106,14 @@ export class RequestJournal {
 
   /** Adds a request, dropping the oldest beyond `maxRecordedRequests` or `maxRecordedText`. */
   add(request: ReceivedRequest, operationId: string | undefined): void {
-    const size = textSize(request);
-    this.#records.push({ request, sequence: ++this.#sequence, operationId, size });
+    const headers = packedHeaders(request.headers);
+    const { body } = request;
+    const bodyText = body === null ? null : "text" in body ? body.text : body.note;
+    const size = 256 + request.url.length + headers.length + (bodyText?.length ?? 0);
+    this.#records.push({
+      sequence: ++this.#sequence, operationId, size, receivedAt: request.receivedAt, method: request.method, url: request.url, path: request.path,
+      headers, body: bodyText, bodyIsNote: body !== null && "note" in body, status: request.status, durationMs: request.durationMs,
+    });
     this.#size += size;
     while (this.#records.length - this.#start > maxRecordedRequests || (this.#size > maxRecordedText && this.#records.length - this.#start > 1)) {
       this.#size -= this.#records[this.#start]!.size;
@@ -108,19 +129,19 @@ export class RequestJournal {
   /** The requests matching the filter, oldest first. */
   list(filter: RequestFilter = {}): RequestRecord[] {
     return this.#records.slice(this.#start)
-      .filter(({ request: record, operationId }) =>
+      .filter((record) =>
         (filter.method === undefined || record.method === filter.method.toUpperCase()) &&
         (filter.path === undefined || record.path === filter.path) &&
         (filter.status === undefined || record.status === filter.status) &&
-        (filter.operationId === undefined || operationId === filter.operationId))
-      .map(({ request: record, sequence }) => ({
-        sequence,
+        (filter.operationId === undefined || record.operationId === filter.operationId))
+      .map((record) => ({
+        sequence: record.sequence,
         receivedAt: new Date(record.receivedAt).toISOString(),
         method: record.method,
         path: record.path,
         query: Object.fromEntries(new URL(record.url).searchParams),
-        headers: journalHeaders(record.headers),
-        body: bodyOf(record.body),
+        headers: journalHeaders(record.headers === "" ? [] : record.headers.split("\n")),
+        body: record.bodyIsNote ? record.body : bodyOf(record.body),
         status: record.status,
         durationMs: Math.round(record.durationMs * 1000) / 1000,
       }));
@@ -140,39 +161,36 @@ export class RequestJournal {
   }
 }
 
-/** The characters a request holds in the journal: its URL, headers and body, and a little for the rest. */
-function textSize(request: ReceivedRequest): number {
-  let size = 256 + request.url.length + (request.body === null ? 0 : "text" in request.body ? request.body.text.length : request.body.note.length);
-  if (isRawHeaders(request.headers)) for (const part of request.headers) size += part.length;
-  else request.headers.forEach((value, name) => (size += name.length + value.length));
-  return size;
+/** Headers packed in one string: names and values joined by line breaks, which neither may hold (HTTP and `Headers` refuse one). */
+function packedHeaders(headers: Headers | readonly string[]): string {
+  if (isRawHeaders(headers)) return headers.join("\n");
+  const parts: string[] = [];
+  headers.forEach((value, name) => parts.push(name, value));
+  return parts.join("\n");
 }
 
-/** A kept body as the journal shows it: JSON when it parses, its text otherwise, the note, or `null`. */
-function bodyOf(body: JournalBody): unknown {
-  if (body === null) return null;
-  if ("note" in body) return body.note;
+/** A kept body's text as the journal shows it: JSON when it parses, its text otherwise, or `null`. */
+function bodyOf(text: string | null): unknown {
+  if (text === null) return null;
   // JSON nested past the sandbox's limit is shown as text, as invalid JSON is: it could not be served back as JSON.
-  const parsed = parseJson(body.text, "The body");
-  return parsed.ok ? parsed.value : body.text;
+  const parsed = parseJson(text, "The body");
+  return parsed.ok ? parsed.value : text;
 }
 
-/** Request headers as the journal keeps them: names in lower case and in order, a repeated name's values joined as `Headers` joins them, `x-token` left out. */
-export function journalHeaders(headers: Headers | readonly string[]): Record<string, string> {
-  const pairs: [string, string][] = [];
-  if (isRawHeaders(headers)) {
-    const joined = new Map<string, string>();
-    for (let index = 0; index < headers.length; index += 2) {
-      const name = headers[index]!.toLowerCase();
-      const value = headers[index + 1]!;
-      const before = joined.get(name);
-      joined.set(name, before === undefined ? value : `${before}, ${value}`);
-    }
-    pairs.push(...[...joined].sort(([a], [b]) => (a < b ? -1 : 1)));
-  } else {
-    headers.forEach((value, name) => pairs.push([name, value]));
+/**
+ * Request headers as the journal shows them, from a list of names and values (name, value, name, value…):
+ * names in lower case and in order, a repeated name's values joined as `Headers` joins them, `x-token` left out.
+ */
+function journalHeaders(headers: readonly string[]): Record<string, string> {
+  const joined = new Map<string, string>();
+  for (let index = 0; index < headers.length; index += 2) {
+    const name = headers[index]!.toLowerCase();
+    const value = headers[index + 1]!;
+    const before = joined.get(name);
+    joined.set(name, before === undefined ? value : `${before}, ${value}`);
   }
-  return Object.fromEntries(pairs.filter(([name]) => name !== "x-token"));
+  joined.delete("x-token");
+  return Object.fromEntries([...joined].sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 function isRawHeaders(headers: Headers | readonly string[]): headers is readonly string[] {
@@ -191,7 +209,11 @@ export const refusedBodyNote = "(the body of a request without a valid token: no
  * `null` for none.
  */
 export async function bodyForJournal(request: Request): Promise<JournalBody> {
-  const read = bodyRead(request) ?? (await readText(request, maxJournalBodyBytes).then((text) => bodyRead(request) ?? { text: text ?? "" }, () => bodyRead(request)));
+  return journalBodyOf(bodyRead(request) ?? (await readText(request, maxJournalBodyBytes).then((text) => bodyRead(request) ?? { text: text ?? "" }, () => bodyRead(request))));
+}
+
+/** What the journal keeps of a body read (see `bodyForJournal`): its text up to 64 KiB, a note, or `null` for an empty one. */
+export function journalBodyOf(read: BodyRead | undefined): JournalBody {
   if (read === undefined || "aborted" in read) return { note: "(a body that could not be read: the client stopped sending it)" };
   if ("over" in read || read.text.length > maxJournalBodyBytes) return { note: `(a body over ${maxJournalBodyBytes} bytes: not kept)` };
   return read.text === "" ? null : { text: read.text };

@@ -73,8 +73,10 @@ function toInteger(text: string): number | undefined {
 /** Reads a JSON request body: `application/json` only, at most `maxBytes`, parsed; defects otherwise. */
 export async function readJsonBody(request: Request, maxBytes: number, required = true): Promise<Checked<unknown>> {
   const contentType = request.headers.get("content-type");
-  const mediaType = contentType?.split(";")[0]?.trim().toLowerCase();
-  const length = Number(request.headers.get("content-length") ?? Number.NaN);
+  const declared = request.headers.get("content-length");
+  // The usual header as it is; any other (parameters, letter case, spaces) read for its media type.
+  const mediaType = contentType === "application/json" ? contentType : contentType?.split(";")[0]?.trim().toLowerCase();
+  const length = Number(declared ?? Number.NaN);
   // An optional body may be left out, with or without `Content-Length: 0` (curl -X POST sends neither).
   if (contentType === null && !required && (length === 0 || request.body === null || (await readText(request, maxBytes)) === "")) return { ok: true, value: undefined };
   // Past this point with no content type, the body (read above when optional) had content: a 415 names the header.
@@ -82,7 +84,7 @@ export async function readJsonBody(request: Request, maxBytes: number, required 
     return { ok: false, status: 415, detail: "The request body must be JSON.", defects: [{ path: "header.content-type", message: `must be application/json; got ${contentType === null ? "none" : JSON.stringify(contentType)}` }] };
   }
   if (length > maxBytes) return tooLarge(maxBytes);
-  const text = await readText(request, maxBytes);
+  const text = await readText(request, maxBytes, declared);
   if (text === undefined) return tooLarge(maxBytes);
   if (text.trim() === "" && !required) return { ok: true, value: undefined };
   return parseJson(text, "The request body");
@@ -104,12 +106,12 @@ export function bodyRead(request: Request): BodyRead | undefined {
 }
 
 /**
- * The body as text, or `undefined` as soon as it passes `maxBytes` (the rest is not read). A body whose
+ * The body as text, or `undefined` as soon as it passes `maxBytes` (the rest is not read); `declared` is its
+ * `Content-Length` header, when the caller has read it already. A body whose
  * `Content-Length` is within the limit is read in one call (Node's parser holds the body to that length,
  * and the server reads it without a stream); any other is read chunk by chunk, counting.
  */
-export async function readText(request: Request, maxBytes: number): Promise<string | undefined> {
-  const declared = request.headers.get("content-length");
+export async function readText(request: Request, maxBytes: number, declared = request.headers.get("content-length")): Promise<string | undefined> {
   if (declared === "0" || (declared === null && !request.headers.has("transfer-encoding") && request.body === null)) return "";
   try {
     const text = declared !== null && /^\d+$/.test(declared) && Number(declared) <= maxBytes ? await request.text() : await readCounting(request, maxBytes);

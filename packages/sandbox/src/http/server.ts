@@ -13,26 +13,30 @@ export interface RunningSandbox {
   readonly url: string;
   /** The sandbox behind the server. */
   readonly sandbox: Sandbox;
-  /** Stops listening, closes open connections, then closes the database. */
+  /** Stops listening, closes open connections, then closes the sandbox (and its `--data` file, if it has one). */
   stop(): Promise<void>;
 }
 
 /** Creates the sandbox and serves its `fetch` handler with Node's HTTP server (the only Node-specific part). */
 export async function startSandboxServer(options: Partial<ServerOptions> & Pick<ServerOptions, "host" | "port">): Promise<RunningSandbox> {
-  const { host: _host, port: _port, ...sandboxOptions } = options;
-  const sandbox = await createSandbox(sandboxOptions);
+  const { host, port, ...sandboxOptions } = options;
+  return await serveSandbox(await createSandbox(sandboxOptions), { host, port });
+}
+
+/** Serves a sandbox over HTTP on `host` and `port`; the sandbox is closed when the server stops, or when it cannot listen. */
+export async function serveSandbox(sandbox: Sandbox, { host, port }: Pick<ServerOptions, "host" | "port">): Promise<RunningSandbox> {
   const { server, address } = await new Promise<{ server: ReturnType<typeof serve>; address: AddressInfo }>((resolve, reject) => {
     const handle = serverFetch(sandbox);
-    const server = serve({ fetch: (request, env) => handle(request, { rawHeaders: env.incoming.rawHeaders, network: true }), hostname: options.host, port: options.port }, (info) => resolve({ server, address: info }));
+    const server = serve({ fetch: (request, env) => handle(request, { rawHeaders: env.incoming.rawHeaders, network: true }), hostname: host, port }, (info) => resolve({ server, address: info }));
     server.once("error", reject);
     server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, sandbox.options.errorMediaType));
   }).catch(async (error: unknown) => {
     await sandbox.close();
     throw error;
   });
-  const host = address.address.includes(":") ? `[${address.address}]` : address.address;
+  const hostInUrl = address.address.includes(":") ? `[${address.address}]` : address.address;
   return {
-    url: `http://${host}:${address.port}`,
+    url: `http://${hostInUrl}:${address.port}`,
     sandbox,
     stop: async () => {
       await new Promise<void>((resolve) => {

@@ -1,8 +1,10 @@
 import { validateEventPayload } from "@bot-conversation/client";
 import type { FireExternalEventRequest } from "@bot-conversation/types";
+import { nowInUtc } from "../data/dates.ts";
+import { StoreUnavailableError } from "../data/fired-events.ts";
+import { appendJsonPath, type Defect, requestBodySchema, serviceChecker, serviceDescription } from "../description.ts";
 import { maxBodyBytes, refusal, type SandboxContext } from "../http/context.ts";
-import { appendJsonPath, requestBodySchema, serviceChecker, serviceDescription, type Defect } from "../description.ts";
-import { problemResponse } from "../http/problem.ts";
+import { problemResponse, storeUnavailable } from "../http/problem.ts";
 import { readJsonBody } from "../http/request.ts";
 
 const checkRequest = serviceChecker(requestBodySchema(serviceDescription, "fireExternalEvent"));
@@ -19,9 +21,10 @@ function requestDefects(body: unknown): Defect[] {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return checkRequest(body);
   const request = body as Record<string, unknown>;
   const payload = request["externalEventPayload"];
-  const shape = typeof payload === "object" && payload !== null && !Array.isArray(payload)
-    ? { ...request, externalEventPayload: Object.fromEntries(Object.keys(payload).map((code) => [code, ""])) }
-    : request;
+  const shape =
+    typeof payload === "object" && payload !== null && !Array.isArray(payload)
+      ? { ...request, externalEventPayload: Object.fromEntries(Object.keys(payload).map((code) => [code, ""])) }
+      : request;
   if ("conversationId" in request) return checkByConversationId(shape);
   if ("externalConversationId" in request) return checkByExternalConversationId(shape);
   return checkRequest(shape);
@@ -33,7 +36,8 @@ const livechatSuffix = "|livechat";
  * `POST /api/v1/runtime/simple/external/events`: fires an external event into a conversation.
  * 404 when the conversation (by the identifier that wins, see `identifierWins`) or the trigger (of
  * the conversation's bot) is unknown; 500 naming every variable whose value fails its type's format;
- * otherwise 200 with an empty body, and the event is recorded (on disk with `--data`) before the answer.
+ * otherwise 200 with an empty body, and the event is recorded (committed to the `--data` file) before the
+ * answer; 503 when the file could not keep it (the sandbox's own status: the event was not fired).
  */
 export async function fireExternalEvent(context: SandboxContext, request: Request): Promise<Response> {
   const { options } = context;
@@ -58,7 +62,11 @@ export async function fireExternalEvent(context: SandboxContext, request: Reques
   }
   const trigger = storage.trigger(conversation.agentStageId, fire.externalEventId);
   if (!trigger) {
-    return problemResponse(options.errorMediaType, 404, `No trigger with externalEventId ${JSON.stringify(fire.externalEventId)} for the bot of conversation ${JSON.stringify(conversation.id)}.`);
+    return problemResponse(
+      options.errorMediaType,
+      404,
+      `No trigger with externalEventId ${JSON.stringify(fire.externalEventId)} for the bot of conversation ${JSON.stringify(conversation.id)}.`,
+    );
   }
   const problems = validateEventPayload(trigger, fire.externalEventPayload);
   if (problems.length > 0) {
@@ -70,14 +78,29 @@ export async function fireExternalEvent(context: SandboxContext, request: Reques
       problems.map((problem) => ({ path: appendJsonPath("$.externalEventPayload", problem.variableCode), message: problem.message })),
     );
   }
-  // The record is checked against the data in place now (a database store refuses it when another replica
-  // replaced the data meanwhile: a 503); the answer follows the commit.
-  await context.fired.record({
-    receivedAt: new Date().toISOString(),
+  // Recorded against the data in place now (a database store refuses it when another replica replaced the
+  // data meanwhile: a 503); the answer follows the commit.
+  const kept = context.fired.record({
+    receivedAt: nowInUtc(),
     sent: { conversationId: fire.conversationId ?? null, externalConversationId: fire.externalConversationId ?? null },
     externalEventId: fire.externalEventId,
     externalEventPayload: fire.externalEventPayload ?? null,
     conversationId: conversation.id,
   });
+  // With --data the answer waits for the commit; an event that could not be kept was not fired: a 503, which
+  // the client may retry, never the 500 the description gives to a payload that failed validation.
+  if (kept !== undefined) {
+    try {
+      await kept;
+    } catch (error) {
+      // A database that cannot be reached, or data replaced meanwhile: the documented 503 with Retry-After.
+      if (error instanceof StoreUnavailableError) return storeUnavailable(options.errorMediaType, error);
+      return problemResponse(
+        options.errorMediaType,
+        503,
+        `The sandbox could not keep the event, so it was not fired (${(error as Error).message}); send it again once the sandbox can write.`,
+      );
+    }
+  }
   return new Response(null, { status: 200 });
 }

@@ -1,11 +1,9 @@
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+import { readDescription } from "@bot-conversation/openapi";
+import { documentValidator } from "@bot-conversation/openapi/ajv";
 import fc from "fast-check";
 
 /** A JSON Schema as the bundled description writes it. */
 type Schema = object | boolean;
-
-const documentId = "https://bot-conversation.invalid/arbitraries.json";
 
 /**
  * fast-check arbitraries read from the schemas of a bundled description: values valid against a
@@ -13,17 +11,11 @@ const documentId = "https://bot-conversation.invalid/arbitraries.json";
  * generator may be loose; only the subset of JSON Schema the request schemas use is understood.
  */
 export function arbitrariesOf(document: object) {
-  const ajv = new Ajv2020({ allErrors: false, strict: false });
-  addFormats.default(ajv);
-  ajv.addSchema({ ...document, $id: documentId }, documentId);
-  const resolve = (schema: Schema): Schema => {
-    let node: unknown = schema;
-    while (typeof node === "object" && node !== null && "$ref" in node && typeof node.$ref === "string") {
-      node = node.$ref.replace(/^#\//, "").split("/").reduce<unknown>((parent, key) => (parent as Record<string, unknown>)[key], document);
-    }
-    return node as Schema;
-  };
-  const validator = (schema: Schema) => ajv.compile(typeof schema === "boolean" ? schema : JSON.parse(JSON.stringify(schema).replaceAll('"#/', `"${documentId}#/`)));
+  const reader = readDescription(document);
+  const validate = documentValidator(document, { allErrors: false });
+  const resolve = (schema: Schema): Schema => (typeof schema === "boolean" ? schema : reader.resolveNode(schema));
+  // A boolean schema is the trivial check it states.
+  const validator = (schema: Schema) => (typeof schema === "boolean" ? () => schema : validate.compile(schema as Record<string, unknown>));
   const dateTime = fc
     .tuple(fc.date({ min: new Date("2020-01-01T00:00:00Z"), max: new Date("2030-12-31T00:00:00Z"), noInvalidDate: true }), fc.constantFrom("Z", "+03:00", "-05:30"))
     .map(([date, zone]) => date.toISOString().replace("Z", zone === "Z" ? "Z" : zone));

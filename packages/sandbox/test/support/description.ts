@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { openApiBundle } from "@bot-conversation/test-support/openapi-bundle";
+import { readDescription } from "@bot-conversation/openapi";
+import { documentValidator } from "@bot-conversation/openapi/ajv";
 
 interface ResponseObject {
   $ref?: string;
@@ -19,10 +20,7 @@ const read = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Documen
 export const service = read(require.resolve("@bot-conversation/openapi/openapi.json"));
 export const control = read(new URL("../../src/generated/sandbox-control.json", import.meta.url).pathname);
 
-const documents = [
-  { document: service, tools: openApiBundle(service) },
-  { document: control, tools: openApiBundle(control) },
-];
+const documents = [service, control].map((document) => ({ document, tools: { resolve: readDescription(document).resolveNode, problemsOf: documentValidator(document).problemsOf } }));
 
 /** The service description's example value by name (`components.examples`). */
 export function example<T>(name: string): T {

@@ -1,0 +1,35 @@
+import { execFile } from "node:child_process";
+import { rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
+import { checkReadmeExamples, readmeTypeScriptBlocks } from "@bot-conversation/test-support/readme-examples";
+import { expect, test, vi } from "vitest";
+
+vi.setConfig({ testTimeout: heavyTestTimeoutMs });
+
+const packageDir = fileURLToPath(new URL("..", import.meta.url));
+
+test("the runtime example of README.md compiles against the built package", async () => {
+  const examples = await checkReadmeExamples(packageDir);
+  expect(examples).toHaveLength(1);
+  expect(examples.filter((example) => example.diagnostics.length > 0)).toEqual([]);
+});
+
+test("the runtime example runs as written: the search's parameters, and an hour-only offset refused", async () => {
+  const [example] = await readmeTypeScriptBlocks(join(packageDir, "README.md"));
+  // Inside the package, so that `@bot-conversation/openapi` resolves to itself through its own exports.
+  const file = join(packageDir, "readme-example-run.ts");
+  await writeFile(file, example!.source);
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [file], { cwd: packageDir });
+    expect(stderr).toBe("");
+    expect(stdout).toBe(
+      "get /api/v2/channels/conversations agentStageId startFromDate startToDate latestMessageFromDate latestMessageToDate status channelId pageSize pageIndex\n" +
+        "[ '/ must match format \"date-time\"' ]\n",
+    );
+  } finally {
+    await rm(file, { force: true });
+  }
+});

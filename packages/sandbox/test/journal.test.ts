@@ -1,0 +1,79 @@
+import { describe, expect, test } from "vitest";
+import { maxRecordedRequests, maxRecordedText, RequestJournal, type ReceivedRequest } from "../src/http/journal.ts";
+
+/** A request as the server hands it to the journal, with Node's raw header list. */
+const received = (index: number, overrides: Partial<ReceivedRequest> = {}): ReceivedRequest => ({
+  receivedAt: Date.UTC(2026, 10, 26, 10) + index,
+  method: "POST",
+  url: `http://127.0.0.1:4011/api/v1/runtime/simple/external/events?n=${index}`,
+  path: "/api/v1/runtime/simple/external/events",
+  headers: ["Host", "127.0.0.1:4011", "X-Token", "sandbox-token", "Accept", "text/plain", "accept", "application/json", "Content-Type", "application/json"],
+  body: { text: JSON.stringify({ n: index }) },
+  status: 200,
+  durationMs: 0.25,
+  ...overrides,
+});
+
+describe("the request journal", () => {
+  test("past maxRecordedRequests the oldest are dropped and counted; the rest keep their order, sequence and every field", () => {
+    const journal = new RequestJournal();
+    for (let index = 1; index <= maxRecordedRequests + 50; index++) journal.add(received(index), "fireExternalEvent");
+    const kept = journal.list();
+    expect(kept).toHaveLength(maxRecordedRequests);
+    expect(journal.dropped).toBe(50);
+    expect(kept[0]!.sequence).toBe(51);
+    expect(kept.at(-1)).toEqual({
+      sequence: maxRecordedRequests + 50,
+      receivedAt: new Date(Date.UTC(2026, 10, 26, 10) + maxRecordedRequests + 50).toISOString(),
+      method: "POST",
+      path: "/api/v1/runtime/simple/external/events",
+      query: { n: String(maxRecordedRequests + 50) },
+      // Names in lower case and in order, a repeated one's values joined, the token left out.
+      headers: { accept: "text/plain, application/json", "content-type": "application/json", host: "127.0.0.1:4011" },
+      body: { n: maxRecordedRequests + 50 },
+      status: 200,
+      durationMs: 0.25,
+    });
+  });
+
+  test("filters by method, path, status and operation; a body is kept as it came, whatever it holds", () => {
+    const journal = new RequestJournal();
+    journal.add(received(1, { body: { text: "not json \u0000 with a NUL\u0000" }, status: 400 }), "fireExternalEvent");
+    journal.add(received(2, { method: "GET", url: "http://127.0.0.1:4011/api/v2/channels/conversations?status=Active", path: "/api/v2/channels/conversations", body: null, headers: [] }), "searchConversations");
+    journal.add(received(3, { body: { note: "(a note)" }, status: 401 }), undefined);
+    journal.add(received(4, { headers: new Headers({ "x-token": "sandbox-token", "content-type": "application/json" }) }), "fireExternalEvent");
+    expect(journal.list({ status: 400 }).map((record) => record.body)).toEqual(["not json \u0000 with a NUL\u0000"]);
+    expect(journal.list({ method: "get" })).toMatchObject([{ sequence: 2, headers: {}, body: null, query: { status: "Active" } }]);
+    expect(journal.list({ path: "/api/v2/channels/conversations" }).map((record) => record.sequence)).toEqual([2]);
+    expect(journal.list({ operationId: "fireExternalEvent" }).map((record) => record.sequence)).toEqual([1, 4]);
+    expect(journal.list({ status: 401 }).map((record) => record.body)).toEqual(["(a note)"]);
+    expect(journal.list({ status: 200, method: "POST" })).toMatchObject([{ sequence: 4, headers: { "content-type": "application/json" }, body: { n: 4 } }]);
+    journal.clear();
+    expect(journal.list()).toEqual([]);
+    journal.add(received(5), undefined);
+    expect(journal.list().map((record) => record.sequence)).toEqual([5]);
+  });
+
+  test(`past maxRecordedText characters the oldest are dropped, however few are kept`, () => {
+    const journal = new RequestJournal();
+    const large = "x".repeat(maxRecordedText / 4);
+    for (let index = 1; index <= 10; index++) journal.add(received(index, { body: { text: large } }), undefined);
+    const kept = journal.list();
+    expect(kept.length).toBeLessThan(4);
+    expect(kept.at(-1)!.sequence).toBe(10);
+    expect(journal.dropped).toBe(10 - kept.length);
+  });
+
+  test("through many times its budget, every request kept is read back whole, and the newest are the ones kept", () => {
+    const journal = new RequestJournal();
+    const bodyOf = (index: number) => `${index}:${"é日x".repeat(4000 + (index % 7) * 1500)}`;
+    const total = 3000;
+    for (let index = 1; index <= total; index++) journal.add(received(index, { body: { text: bodyOf(index) } }), undefined);
+    const kept = journal.list();
+    expect(kept.length).toBeGreaterThan(100);
+    expect(journal.dropped + kept.length).toBe(total);
+    expect(kept.map((record) => record.sequence)).toEqual(Array.from({ length: kept.length }, (_, index) => total - kept.length + 1 + index));
+    for (const record of kept) expect(record.body).toBe(bodyOf(record.sequence));
+    expect(kept.reduce((characters, record) => characters + (record.body as string).length, 0)).toBeLessThanOrEqual(maxRecordedText);
+  });
+});
