@@ -4,21 +4,22 @@
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { autoPager } from "./pager.ts";
+import { browserSandbox } from "./browser-sandbox.ts";
 import { buildTimes } from "./build.ts";
-import { clientSize } from "./size.ts";
 import { cliExport } from "./cli.ts";
 import { conformanceRun } from "./conformance.ts";
 import { conformanceSlowServer } from "./conformance-slow.ts";
 import { docsSite } from "./docs.ts";
 import { docsWeight } from "./docs-weight.ts";
+import { installToFirstRequest } from "./install.ts";
 import { mockServer } from "./mock.ts";
+import { autoPager } from "./pager.ts";
 import { payloadValidation } from "./payload.ts";
 import { perCallOverhead } from "./per-call.ts";
 import { renderResults, type Section } from "./report.ts";
 import { sandboxData, sandboxServer } from "./sandbox.ts";
-import { browserSandbox } from "./browser-sandbox.ts";
-import { installToFirstRequest } from "./install.ts";
+import { sharedSandbox } from "./shared-sandbox.ts";
+import { clientSize } from "./size.ts";
 
 const benchmarks: [string, () => Promise<Section>][] = [
   ["per-call overhead", perCallOverhead],
@@ -29,6 +30,7 @@ const benchmarks: [string, () => Promise<Section>][] = [
   ["sandbox", sandboxServer],
   ["sandbox with --data", sandboxData],
   ["sandbox in the browser", browserSandbox],
+  ["shared sandbox on PostgreSQL", sharedSandbox],
   ["build", buildTimes],
   ["API reference site", docsSite],
   ["API reference first visit", docsWeight],

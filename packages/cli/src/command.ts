@@ -1,14 +1,15 @@
 import { AbortError } from "@bot-conversation/client";
-import { Command, CommanderError } from "commander";
 import { newCheckCommand } from "@bot-conversation/conformance/command";
 import { newSandboxCommand } from "@bot-conversation/sandbox/command";
+import { Command, CommanderError } from "commander";
 import { newCompletionCommand } from "./completion.js";
 import { secrets } from "./connection.js";
 import { newFireCommand } from "./fire.js";
-import { exitCodes, oneLine, UsageError, version, type CommandIo } from "./io.js";
+import { type CommandIo, exitCodes, oneLine, UsageError, version } from "./io.js";
 import { newMcpCommand } from "./mcp/command.js";
 import { newSearchCommand } from "./search.js";
 import { newTriggersCommand } from "./triggers.js";
+import { newWorkspacesCommand } from "./workspaces.js";
 
 /** Secrets that may reach an error message: every token read (the client redacts them too), and the variable's. */
 const secretsOf = (io: CommandIo) => [...secrets, io.env["BOT_CONVERSATION_TOKEN"]?.trim() ?? ""];
@@ -21,7 +22,9 @@ const secretsOf = (io: CommandIo) => [...secrets, io.env["BOT_CONVERSATION_TOKEN
  */
 export function program(io: CommandIo, done: (code: number) => void): Command {
   const root = new Command("bot-conversation")
-    .description("The Bot Conversation Service from a terminal: search and export conversations, list and fire triggers, check a server, serve the sandbox, and an MCP server.")
+    .description(
+      "The Bot Conversation Service from a terminal: search and export conversations, list and fire triggers, check a server, serve the sandbox, manage a shared sandbox's workspaces, and an MCP server.",
+    )
     .version(version, "-V, --version", "print the version")
     .exitOverride()
     .configureOutput({
@@ -36,9 +39,15 @@ export function program(io: CommandIo, done: (code: number) => void): Command {
         `Exit codes: ${exitCodes.ok} done, ${exitCodes.failed} the service refused or failed, ${exitCodes.usage} bad usage (nothing sent), ` +
         `${exitCodes.incomplete} check stopped by the server's rate limit, ${exitCodes.interrupted} stopped by Ctrl-C.\n`,
     );
-  const commands = [newSearchCommand, newTriggersCommand, newFireCommand, newMcpCommand, newCheckCommand, newSandboxCommand].map((build) => build(io, done));
+  const commands = [newSearchCommand, newTriggersCommand, newFireCommand, newMcpCommand, newCheckCommand, newSandboxCommand, newWorkspacesCommand].map(
+    (build) => build(io, done),
+  );
   // Built apart, so given the root's settings (exit override, output) explicitly.
-  for (const command of commands) root.addCommand(command.copyInheritedSettings(root));
+  for (const command of commands) {
+    root.addCommand(command.copyInheritedSettings(root));
+    // A command with subcommands (workspaces): each given the root's settings too.
+    for (const subcommand of command.commands) subcommand.copyInheritedSettings(root);
+  }
   root.addCommand(newCompletionCommand(root, io, done).copyInheritedSettings(root));
   return root;
 }

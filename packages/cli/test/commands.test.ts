@@ -6,7 +6,7 @@ import { binPath, runBin, runCli } from "./support/cli.ts";
 import { envOf, useSandbox } from "./support/sandbox.ts";
 
 const sandbox = useSandbox({ seed: "cli-commands", conversations: 20 });
-const commands = ["search", "triggers", "fire", "mcp", "completion"];
+const commands = ["search", "triggers", "fire", "mcp", "workspaces", "completion"];
 
 describe("help, completion, check and sandbox", () => {
   it.each(["", ...commands])("`bot-conversation %s --help` shows an example", async (command) => {
@@ -18,7 +18,9 @@ describe("help, completion, check and sandbox", () => {
   it("the top-level help lists every command and the exit codes", async () => {
     const { stdout } = await runCli(["--help"]);
     for (const command of [...commands, "check", "sandbox"]) expect(stdout).toMatch(new RegExp(`\\n {2}${command}\\b`));
-    expect(stdout).toContain("Exit codes: 0 done, 1 the service refused or failed, 2 bad usage (nothing sent), 3 check stopped by the server's rate limit, 130 stopped by Ctrl-C.");
+    expect(stdout).toContain(
+      "Exit codes: 0 done, 1 the service refused or failed, 2 bad usage (nothing sent), 3 check stopped by the server's rate limit, 130 stopped by Ctrl-C.",
+    );
   });
 
   it("--version and -V print the package's version, exit 0", async () => {
@@ -37,7 +39,15 @@ describe("help, completion, check and sandbox", () => {
     execFileSync("bash", ["-n"], { input: bash });
     // The words typed so far, the last one being completed ("" after a space).
     const complete = (...words: string[]) =>
-      execFileSync("bash", ["-c", `${bash}\nCOMP_WORDS=("$@"); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _bot_conversation; echo "\${COMPREPLY[@]}"`, "bash", "bot-conversation", ...words]).toString().trim();
+      execFileSync("bash", [
+        "-c",
+        `${bash}\nCOMP_WORDS=("$@"); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _bot_conversation; echo "\${COMPREPLY[@]}"`,
+        "bash",
+        "bot-conversation",
+        ...words,
+      ])
+        .toString()
+        .trim();
     expect(complete("se")).toBe("search");
     expect(complete("search", "--page-")).toBe("--page-size --page-index");
     expect(complete("fire", "--y")).toBe("--yes");

@@ -1,13 +1,13 @@
-import { createApp, type AppEnv } from "./http/app.ts";
-import type { SandboxContext } from "./http/context.ts";
-import { Faults, type Fault } from "./http/faults.ts";
-import { allFiredEvents, keptInMemory, type FiredEventRecord, type FiredEventsFilter, type KeptState } from "./data/fired-events.ts";
-import { RequestJournal, type RequestFilter, type RequestRecord } from "./http/journal.ts";
-import type { SandboxOptions } from "./options.ts";
-import { stateConflict } from "./options.ts";
+import { allFiredEvents, type FiredEventRecord, type FiredEventsFilter, type KeptState, keptInMemory, listAllFiredEvents } from "./data/fired-events.ts";
 import { dataOf, generatedSource } from "./data/source.ts";
 import { Store } from "./engine/store.ts";
+import { type AppEnv, createApp } from "./http/app.ts";
+import type { SandboxContext } from "./http/context.ts";
+import { type Fault, type FaultRequest, Faults } from "./http/faults.ts";
+import { type RequestFilter, RequestJournal, type RequestRecord } from "./http/journal.ts";
 import type { DataSource, SandboxState } from "./model.ts";
+import type { SandboxOptions } from "./options.ts";
+import { stateConflict } from "./options.ts";
 
 /** A running sandbox in process: the same handler the server runs, as a `fetch` function. */
 export interface Sandbox {
@@ -19,12 +19,14 @@ export interface Sandbox {
   readonly options: SandboxOptions;
   /** The requests received (the service's operations), oldest first, filtered; the same as `GET /_sandbox/requests`. */
   requests(filter?: RequestFilter): RequestRecord[];
-  /** Every external event accepted, oldest first (all of them: `GET /_sandbox/fired-events` answers a page at a time). */
+  /** Every external event accepted, oldest first (all of them: `GET /_sandbox/fired-events` answers a page at a time); with a database, use `listFiredEvents`. */
   firedEvents(filter?: FiredEventsFilter): FiredEventRecord[];
+  /** Every external event accepted, oldest first, from any store (a database's included). */
+  listFiredEvents(filter?: FiredEventsFilter): Promise<FiredEventRecord[]>;
   /** Loads other data (a seed, a count, a named state; omitted fields keep the sandbox's options) and clears both journals; the same as `POST /_sandbox/reset`. */
   reset(given?: { seed?: string; conversations?: number; state?: SandboxState }): Promise<{ bots: number; conversations: number }>;
-  /** Arms a fault (by default once): the same as `POST /_sandbox/faults`, e.g. `{ operationId: "searchConversations", status: 503 }`. */
-  fault(fault: Omit<Fault, "delayMs" | "times" | "status"> & { status?: number; delayMs?: number; times?: number }): Fault;
+  /** Arms a fault (by default once): the same as `POST /_sandbox/faults`, e.g. `{ operationId: "searchConversations", status: 503 }`; with a database, use `POST /_sandbox/faults`. */
+  fault(fault: FaultRequest): Fault;
 }
 
 /** Each sandbox's handler with what a server hands it (see `serverFetch`). */
@@ -55,23 +57,28 @@ export async function openSandbox(options: SandboxOptions, start: SandboxStart):
   const context: SandboxContext = {
     store: () => store,
     options,
-    faults: new Faults(),
+    faults: kept.faults ?? new Faults(),
     fired: kept.fired,
     requests: new RequestJournal(),
-    replaceData(source) {
-      const loaded = loading.then(async () => {
-        const next = await Store.load(dataOf(source), start.pause);
-        // The new source and the cleared events are kept together, then the new data is swapped in, in the
-        // same turn: a fire is checked and recorded against the data in place, never against data gone.
-        kept.replaced(source);
+    replaceData: (source) => load(source, (swap) => kept.replaced(source, swap)),
+  };
+  /**
+   * Loads `source`, then hands `commit` the swap: it keeps the change (or checks it is still news) and
+   * swaps the new data in, in the same turn, so a fire is checked and recorded against the data in place,
+   * never against data gone. Loads run one after another, in the order asked.
+   */
+  function load(source: DataSource, commit: (swap: () => void) => void | Promise<void>): Promise<{ bots: number; conversations: number }> {
+    const loaded = loading.then(async () => {
+      const next = await Store.load(dataOf(source), start.pause);
+      await commit(() => {
         store = next;
         context.requests.clear();
-        return store.counts();
       });
-      loading = loaded.catch(() => undefined);
-      return loaded;
-    },
-  };
+      return store.counts();
+    });
+    loading = loaded.catch(() => undefined);
+    return loaded;
+  }
   const app = createApp(context);
   const sandbox: Sandbox = {
     options,
@@ -79,13 +86,38 @@ export async function openSandbox(options: SandboxOptions, start: SandboxStart):
     close: async () => kept.close(),
     requests: (filter) => context.requests.list(filter),
     firedEvents: (filter) => allFiredEvents(context.fired, filter),
+    listFiredEvents: (filter) => listAllFiredEvents(context.fired, filter),
     reset: async (given = {}) => {
       const conflict = stateConflict(given);
       if (conflict) throw new TypeError(`conversations: ${conflict}`);
       return context.replaceData(generatedSource(options, given));
     },
-    fault: (fault) => context.faults.add(fault),
+    fault: (fault) => {
+      const armed = context.faults.add(fault);
+      if (armed instanceof Promise) throw new TypeError("fault(): the faults are kept in a database; arm one with POST /_sandbox/faults");
+      return armed;
+    },
   };
   handlers.set(sandbox, (request, env) => app.fetch(request, env));
+  loaders.set(sandbox, load);
   return sandbox;
+}
+
+/** Each sandbox's load (see `openSandbox`), for a change another process already kept (`adoptData`). */
+const loaders = new WeakMap<Sandbox, (source: DataSource, commit: (swap: () => void) => void | Promise<void>) => Promise<unknown>>();
+
+/**
+ * Loads data that another replica already kept and swaps it in once loaded, if `commit` still finds it
+ * news (it calls the swap it is given, in the same turn, or not at all): how a replica follows a reset
+ * made on another.
+ */
+export function adoptData(sandbox: Sandbox, source: DataSource, commit: (swap: () => void) => void): Promise<unknown> {
+  const load = loaders.get(sandbox);
+  if (!load) throw new TypeError("adoptData: not a sandbox made by openSandbox");
+  return load(source, commit);
+}
+
+/** Registers the handler of a sandbox that is not made by `openSandbox` (the shared sandbox's), for `serverFetch`. */
+export function registerHandler(sandbox: Sandbox, handler: (request: Request, env: AppEnv["Bindings"]) => Response | Promise<Response>): void {
+  handlers.set(sandbox, handler);
 }

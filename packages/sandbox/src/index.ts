@@ -1,13 +1,14 @@
 /** The sandbox of the Bot Conversation Service as a library: in process (`createSandbox`) or over HTTP (`startSandboxServer`). */
-export { createSandbox, type Sandbox } from "./sandbox.ts";
-export { startSandboxServer, type RunningSandbox } from "./http/server.ts";
-export { defaultOptions, type Delay, type Latency, type SandboxOptions, type ServerOptions } from "./options.ts";
-export { sandboxStates, type Fixture, type SandboxState } from "./model.ts";
+
+export { newSandboxCommand, runSandboxCommand, type SandboxCommandIo, sandboxUsage } from "./cli/command.ts";
+export { LaunchError, type LaunchedSandbox, launchSandbox } from "./cli/launch.ts";
 export { parseServerOptions } from "./cli/parse.ts";
-export { defaultSwitches, switchDefinitions, type SandboxSwitches, type SwitchDefinition } from "./switches.ts";
 export { FixtureError } from "./data/fixture.ts";
 export type { Defect } from "./description.ts";
 export type { Problem } from "./http/problem.ts";
-export { launchSandbox, LaunchError, type LaunchedSandbox } from "./cli/launch.ts";
-export { newSandboxCommand, runSandboxCommand, sandboxUsage, type SandboxCommandIo } from "./cli/command.ts";
+export { type RunningSandbox, startSandboxServer } from "./http/server.ts";
+export { type Fixture, type SandboxState, sandboxStates } from "./model.ts";
 export { minimumNode, requireNode } from "./node-version.ts";
+export { type Delay, defaultOptions, type Latency, type SandboxOptions, type ServerOptions } from "./options.ts";
+export { createSandbox, type Sandbox } from "./sandbox.ts";
+export { defaultSwitches, parseSwitch, type SandboxSwitches, type SwitchDefinition, switchDefinitions } from "./switches.ts";

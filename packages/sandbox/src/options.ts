@@ -1,5 +1,5 @@
 import { maxConversations, stateCount } from "./data/source.ts";
-import { sandboxStates, type Fixture, type SandboxState } from "./model.ts";
+import { type Fixture, type SandboxState, sandboxStates } from "./model.ts";
 import { checkSwitches, defaultSwitches, type SandboxSwitches } from "./switches.ts";
 
 /** What the sandbox serves and how: the data, the accepted tokens, and the open-point switches. */
@@ -25,6 +25,13 @@ export interface SandboxOptions extends SandboxSwitches {
   readonly allowOrigins: readonly string[];
   /** Host names the HTTP server answers the control API for, besides loopback names (`localhost`, `127.0.0.1`, `[::1]`); `--allow-host`. */
   readonly allowHosts: readonly string[];
+  /**
+   * A PostgreSQL URL (`postgres://user:password@host:5432/database`) that keeps every workspace of a shared
+   * sandbox, for any number of replicas (Node only); `--database-url` or `DATABASE_URL`. Not with `data`.
+   */
+  readonly databaseUrl: string | undefined;
+  /** The administrator token that manages workspaces (`/_sandbox/workspaces`), with `databaseUrl`; never an accepted `tokens` value. `--admin-token` or `SANDBOX_ADMIN_TOKEN`. */
+  readonly adminToken: string | undefined;
 }
 
 /** A wait in milliseconds: fixed, or drawn from a range (both ends included). */
@@ -55,7 +62,12 @@ export const defaultOptions: ServerOptions = {
   latency: 0,
   allowOrigins: [],
   allowHosts: [],
+  databaseUrl: undefined,
+  adminToken: undefined,
 };
+
+/** The fewest characters of an administrator token: our choice. */
+export const minAdminTokenLength = 16;
 
 /** The text as an integer within bounds, or a `TypeError` naming `name` and what was expected. */
 export const integerIn = (name: string, text: string, min: number, max: number): number => {
@@ -78,11 +90,14 @@ export function resolveOptions(given: Partial<SandboxOptions> = {}): SandboxOpti
   if (!Array.isArray(options.tokens) || options.tokens.length === 0 || options.tokens.some((token) => typeof token !== "string" || token === "")) {
     throw new TypeError("tokens: expected a non-empty list of non-empty strings");
   }
-  if (!(sandboxStates as readonly string[]).includes(options.state)) throw new TypeError(`state: expected one of ${sandboxStates.join(", ")}; got ${JSON.stringify(options.state)}`);
+  if (!(sandboxStates as readonly string[]).includes(options.state))
+    throw new TypeError(`state: expected one of ${sandboxStates.join(", ")}; got ${JSON.stringify(options.state)}`);
   const conflict = stateConflict({ state: options.state, conversations: given.conversations });
   if (conflict) throw new TypeError(`conversations: ${conflict}`);
-  if (options.state !== "default" && options.fixture !== undefined) throw new TypeError(`state: a fixture is its own data; give state ${JSON.stringify(options.state)} or a fixture, not both`);
+  if (options.state !== "default" && options.fixture !== undefined)
+    throw new TypeError(`state: a fixture is its own data; give state ${JSON.stringify(options.state)} or a fixture, not both`);
   checkLatency(options.latency);
+  checkDatabase(options);
   // A state that sets the count reports it, so options resolved again (a server's, then its sandbox's) agree.
   return {
     ...options,
@@ -90,6 +105,25 @@ export function resolveOptions(given: Partial<SandboxOptions> = {}): SandboxOpti
     allowOrigins: checkList("allowOrigins", options.allowOrigins, originOf, "an origin such as https://app.example.com"),
     allowHosts: checkList("allowHosts", options.allowHosts, hostNameOf, "a host name such as sandbox.internal"),
   };
+}
+
+/** `databaseUrl` and `adminToken`: a PostgreSQL URL, not with `data`; an administrator token only with a database, never an accepted token. Neither is echoed. */
+function checkDatabase(options: SandboxOptions): void {
+  const { databaseUrl, adminToken } = options;
+  if (databaseUrl !== undefined) {
+    if (typeof databaseUrl !== "string" || !URL.canParse(databaseUrl) || !/^postgres(ql)?:$/.test(new URL(databaseUrl).protocol)) {
+      throw new TypeError(
+        "databaseUrl: expected a PostgreSQL URL such as postgres://user:password@host:5432/database (the value given is not one; it is not shown, as it may hold a password)",
+      );
+    }
+    if (options.data !== undefined) throw new TypeError("databaseUrl: give data (a file for one user) or databaseUrl (a database for a team), not both");
+  }
+  if (adminToken === undefined) return;
+  if (databaseUrl === undefined) throw new TypeError("adminToken: workspaces are kept in a database; give databaseUrl (--database-url) with it");
+  if (typeof adminToken !== "string" || adminToken.length < minAdminTokenLength)
+    throw new TypeError(`adminToken: expected a text of at least ${minAdminTokenLength} characters`);
+  if (options.tokens.includes(adminToken) || defaultOptions.tokens.includes(adminToken))
+    throw new TypeError("adminToken: must differ from every accepted token and from the default token");
 }
 
 function checkList(name: string, list: unknown, read: (text: string) => string | undefined, expected: string): string[] {
@@ -123,7 +157,15 @@ function checkLatency(latency: unknown): void {
     const ok = (value: unknown) => typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 600_000;
     if (ok(delay)) return;
     const range = delay as { min?: unknown; max?: unknown } | null;
-    if (typeof range === "object" && range !== null && Object.keys(range).every((key) => key === "min" || key === "max") && ok(range.min) && ok(range.max) && (range.min as number) <= (range.max as number)) return;
+    if (
+      typeof range === "object" &&
+      range !== null &&
+      Object.keys(range).every((key) => key === "min" || key === "max") &&
+      ok(range.min) &&
+      ok(range.max) &&
+      (range.min as number) <= (range.max as number)
+    )
+      return;
     throw new TypeError(`${name}: expected milliseconds (an integer from 0 to 600000) or { min, max } with min <= max; got ${JSON.stringify(delay)}`);
   };
   if (typeof latency === "object" && latency !== null && !("min" in latency) && !("max" in latency)) {

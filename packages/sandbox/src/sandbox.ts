@@ -1,8 +1,8 @@
 import { openSandbox, type Sandbox } from "./core.ts";
-import { generatedSource } from "./data/source.ts";
-import type { DataSource } from "./model.ts";
 import { checkFixture } from "./data/fixture.ts";
 import { readFixture } from "./data/fixture-file.ts";
+import { generatedSource } from "./data/source.ts";
+import type { DataSource } from "./model.ts";
 import { resolveOptions, type SandboxOptions } from "./options.ts";
 
 export type { Sandbox } from "./core.ts";
@@ -12,11 +12,16 @@ export type { Sandbox } from "./core.ts";
  * path). With `data`, a file that already holds data is served as it is (its source and its fired
  * events); otherwise the fixture, or data generated from `seed`, `conversations` and `state`, is
  * loaded first, and the file keeps it from then on (a SQLite database, held by this sandbox alone).
+ * With `databaseUrl`, the sandbox is a replica of a shared sandbox on PostgreSQL: the data options are
+ * those of the default workspace when it is first created, and `adminToken` manages the others.
  */
 export async function createSandbox(given: Partial<SandboxOptions> = {}): Promise<Sandbox> {
   const options = resolveOptions(given);
-  const fixture = typeof options.fixture === "string" ? await readFixture(options.fixture) : options.fixture === undefined ? undefined : checkFixture(options.fixture);
+  const fixture =
+    typeof options.fixture === "string" ? await readFixture(options.fixture) : options.fixture === undefined ? undefined : checkFixture(options.fixture);
   const initial = (): DataSource => (fixture ? { fixture } : generatedSource(options, {}));
+  // pg is loaded only for a database: the rest of the sandbox (and its browser build) runs without it.
+  if (options.databaseUrl !== undefined) return (await import("./shared.ts")).openSharedSandbox(options, initial);
   // node:sqlite is loaded only for --data: the rest of the sandbox (and its browser build) runs without it.
   const file = options.data === undefined ? undefined : (await import("./data/data-file.ts")).openDataFile(options.data, initial);
   // Between chunks of a reset's load, the event loop answers other requests (a macrotask: I/O runs).

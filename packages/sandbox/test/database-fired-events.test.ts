@@ -63,7 +63,7 @@ describe("group commit: the fires of one turn are one transaction, each answered
     await afterClear;
     expect(markersOf(kept.fired.page({}, 0, 100).events)).toEqual(["after-clear"]);
     const beforeReset = kept.fired.record(event("before-reset"));
-    kept.replaced({ seed: "after-reset", conversations: 2 });
+    kept.replaced({ seed: "after-reset", conversations: 2 }, () => undefined);
     await beforeReset;
     expect(markersOf(kept.fired.page({}, 0, 100).events)).toEqual([]);
     await kept.fired.record(event("after-reset"));

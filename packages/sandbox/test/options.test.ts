@@ -9,19 +9,132 @@ describe("the command line", () => {
 
   test("every option and switch is read", () => {
     const options = parseServerOptions(
-      ["--host", "0.0.0.0", "--port", "0", "--seed", "s", "--conversations", "7", "--fixture", "f.json", "--data", "d.db", "--token", "a", "--token", "b", "--latency", "20-80",
-        "--page-base", "1", "--default-page-size", "5", "--max-page-size", "50", "--order", "startedOn-asc", "--status-case", "insensitive", "--date-to", "exclusive",
-        "--unknown-parameters", "ignore", "--trigger-list", "single", "--identifier-wins", "externalConversationId", "--inbound-direction", "Incoming",
-        "--error-media-type", "application/problem+json", "--allow-origin", "https://App.example.com:443/", "--allow-origin", "http://192.168.1.5:5173", "--allow-host", "Sandbox.Internal"],
+      [
+        "--host",
+        "0.0.0.0",
+        "--port",
+        "0",
+        "--seed",
+        "s",
+        "--conversations",
+        "7",
+        "--fixture",
+        "f.json",
+        "--data",
+        "d.db",
+        "--token",
+        "a",
+        "--token",
+        "b",
+        "--latency",
+        "20-80",
+        "--page-base",
+        "1",
+        "--default-page-size",
+        "5",
+        "--max-page-size",
+        "50",
+        "--order",
+        "startedOn-asc",
+        "--status-case",
+        "insensitive",
+        "--date-to",
+        "exclusive",
+        "--unknown-parameters",
+        "ignore",
+        "--trigger-list",
+        "single",
+        "--identifier-wins",
+        "externalConversationId",
+        "--inbound-direction",
+        "Incoming",
+        "--error-media-type",
+        "application/problem+json",
+        "--allow-origin",
+        "https://App.example.com:443/",
+        "--allow-origin",
+        "http://192.168.1.5:5173",
+        "--allow-host",
+        "Sandbox.Internal",
+      ],
       {},
     );
     expect(options).toEqual({
-      host: "0.0.0.0", port: 0, seed: "s", conversations: 7, fixture: "f.json", data: "d.db", tokens: ["a", "b"], state: "default", latency: { min: 20, max: 80 },
-      pageBase: 1, defaultPageSize: 5, maxPageSize: 50, order: "startedOn-asc", statusCase: "insensitive", dateTo: "exclusive",
-      unknownParameters: "ignore", triggerList: "single", identifierWins: "externalConversationId", inboundDirection: "Incoming", errorMediaType: "application/problem+json",
-      allowOrigins: ["https://app.example.com", "http://192.168.1.5:5173"], allowHosts: ["sandbox.internal"],
+      host: "0.0.0.0",
+      port: 0,
+      seed: "s",
+      conversations: 7,
+      fixture: "f.json",
+      data: "d.db",
+      tokens: ["a", "b"],
+      state: "default",
+      latency: { min: 20, max: 80 },
+      pageBase: 1,
+      defaultPageSize: 5,
+      maxPageSize: 50,
+      order: "startedOn-asc",
+      statusCase: "insensitive",
+      dateTo: "exclusive",
+      unknownParameters: "ignore",
+      triggerList: "single",
+      identifierWins: "externalConversationId",
+      inboundDirection: "Incoming",
+      errorMediaType: "application/problem+json",
+      allowOrigins: ["https://app.example.com", "http://192.168.1.5:5173"],
+      allowHosts: ["sandbox.internal"],
+      databaseUrl: undefined,
+      adminToken: undefined,
     });
-    expect(Object.keys(options).filter((key) => !["host", "port", "seed", "conversations", "fixture", "data", "tokens", "state", "latency", "allowOrigins", "allowHosts"].includes(key)).sort()).toEqual(switchDefinitions.map((definition) => definition.key).sort());
+    expect(
+      Object.keys(options)
+        .filter(
+          (key) =>
+            ![
+              "host",
+              "port",
+              "seed",
+              "conversations",
+              "fixture",
+              "data",
+              "tokens",
+              "state",
+              "latency",
+              "allowOrigins",
+              "allowHosts",
+              "databaseUrl",
+              "adminToken",
+            ].includes(key),
+        )
+        .sort(),
+    ).toEqual(switchDefinitions.map((definition) => definition.key).sort());
+  });
+
+  test("--database-url and --admin-token, or DATABASE_URL and SANDBOX_ADMIN_TOKEN (the flags win); neither is echoed when refused", () => {
+    const url = "postgres://sandbox:secret@db.internal:5432/sandbox";
+    expect(parseServerOptions(["--database-url", url, "--admin-token", "an-admin-token-1234"], {})).toMatchObject({
+      databaseUrl: url,
+      adminToken: "an-admin-token-1234",
+    });
+    expect(parseServerOptions([], { DATABASE_URL: url, SANDBOX_ADMIN_TOKEN: "an-admin-token-5678" })).toMatchObject({
+      databaseUrl: url,
+      adminToken: "an-admin-token-5678",
+    });
+    expect(parseServerOptions(["--admin-token", "an-admin-token-abcd"], { DATABASE_URL: url, SANDBOX_ADMIN_TOKEN: "an-admin-token-5678" }).adminToken).toBe(
+      "an-admin-token-abcd",
+    );
+    // --data is one user's sandbox: a DATABASE_URL in the environment (another program's) is not read then.
+    expect(parseServerOptions(["--data", "d.db"], { DATABASE_URL: url })).toMatchObject({ data: "d.db", databaseUrl: undefined });
+    expect(() => parseServerOptions(["--admin-token", "an-admin-token-1234"], {})).toThrow(
+      /^adminToken: workspaces are kept in a database; give databaseUrl \(--database-url\) with it$/,
+    );
+    expect(() => parseServerOptions(["--database-url", url, "--admin-token", "sandbox-token"], {})).toThrow(
+      /^adminToken: expected a text of at least 16 characters$/,
+    );
+    expect(() => parseServerOptions(["--database-url", url, "--token", "a-shared-token-12345", "--admin-token", "a-shared-token-12345"], {})).toThrow(
+      /^adminToken: must differ from every accepted token/,
+    );
+    expect(() => parseServerOptions(["--database-url", "http://user:hunter2@db/x"], {})).toThrow(/^databaseUrl: expected a PostgreSQL URL[\s\S]*not shown/);
+    expect(() => parseServerOptions(["--database-url", "http://user:hunter2@db/x"], {})).not.toThrow(/hunter2/);
   });
 
   test("SANDBOX_TOKENS sets the tokens (comma separated); --token wins over it", () => {
@@ -38,7 +151,10 @@ describe("the command line", () => {
     [["--inbound-direction", ""], /--inbound-direction: expected a non-empty text/],
     [["--colour", "red"], /^unknown option '--colour'$/],
     [["--port"], /^option '--port <port>' argument missing$/],
-    [["--allow-origin", "https://app.example.com/path"], /--allow-origin: expected an origin such as https:\/\/app.example.com; got "https:\/\/app.example.com\/path"/],
+    [
+      ["--allow-origin", "https://app.example.com/path"],
+      /--allow-origin: expected an origin such as https:\/\/app.example.com; got "https:\/\/app.example.com\/path"/,
+    ],
     [["--allow-origin", "*"], /--allow-origin: expected an origin/],
     [["--allow-host", "a b"], /--allow-host: expected a host name such as sandbox.internal; got "a b"/],
   ])("%j is refused, naming the option", (argv, message) => {
@@ -62,7 +178,8 @@ test("the command skips the `--` that `pnpm start -- --port 4021` passes on, and
   const entry = (flag: string) => flat.slice(flat.indexOf(` --${flag} `) + 1).split(/ (?=--[a-z])/)[0] ?? "";
   for (const definition of switchDefinitions) {
     expect(entry(definition.flag)).toContain("open point:");
-    if (Array.isArray(definition.values)) expect(entry(definition.flag)).toContain(`(choices: ${definition.values.map((value) => JSON.stringify(value)).join(", ")})`);
+    if (Array.isArray(definition.values))
+      expect(entry(definition.flag)).toContain(`(choices: ${definition.values.map((value) => JSON.stringify(value)).join(", ")})`);
   }
   expect(entry("state")).toContain(`(choices: ${sandboxStates.map((state) => JSON.stringify(state)).join(", ")})`);
   expect(printed).toContain("Example:");

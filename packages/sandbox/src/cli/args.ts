@@ -1,19 +1,22 @@
 import { maxConversations } from "../data/source.ts";
 import type { SandboxState } from "../model.ts";
 import { defaultOptions, hostNameOf, integerIn, originOf, resolveOptions, type ServerOptions } from "../options.ts";
-import { parseSwitch, switchDefinitions, type SandboxSwitches } from "../switches.ts";
+import { parseSwitch, type SandboxSwitches, switchDefinitions } from "../switches.ts";
 import type { SandboxFlags } from "./flags.ts";
 
 /**
  * The server options of parsed flags: `--host`, `--port`, `--seed`, `--conversations`, `--fixture`,
- * `--data`, `--token` (repeatable), `--state`, `--latency` (`200` or `50-400` ms) and every switch
- * (`--page-base 1`, ...); then `SANDBOX_TOKENS` (comma separated), `SANDBOX_HOST` and `SANDBOX_PORT`
- * from the environment. A `TypeError` names the first bad flag and what it expects.
+ * `--data`, `--token` (repeatable), `--state`, `--latency` (`200` or `50-400` ms), `--database-url`,
+ * `--admin-token` and every switch (`--page-base 1`, ...); then `SANDBOX_TOKENS` (comma separated),
+ * `SANDBOX_HOST`, `SANDBOX_PORT`, `DATABASE_URL` (not with `--data`) and `SANDBOX_ADMIN_TOKEN` from the environment. A `TypeError` names the first bad flag and what it expects.
  */
 export function serverOptionsOf(flags: SandboxFlags, env: NodeJS.ProcessEnv): ServerOptions {
   const text = (attribute: string): string | undefined => flags[attribute] as string | undefined;
   const texts = (attribute: string): string[] | undefined => flags[attribute] as string[] | undefined;
-  const envTokens = env["SANDBOX_TOKENS"]?.split(",").map((token) => token.trim()).filter(Boolean);
+  const envTokens = env["SANDBOX_TOKENS"]
+    ?.split(",")
+    .map((token) => token.trim())
+    .filter(Boolean);
   const switches = Object.fromEntries(
     switchDefinitions.flatMap((definition) => {
       const given = text(definition.key);
@@ -35,6 +38,9 @@ export function serverOptionsOf(flags: SandboxFlags, env: NodeJS.ProcessEnv): Se
       tokens: texts("token") ?? (envTokens && envTokens.length > 0 ? envTokens : defaultOptions.tokens),
       allowOrigins: flagList("--allow-origin", texts("allowOrigin"), originOf),
       allowHosts: flagList("--allow-host", texts("allowHost"), hostNameOf),
+      // --data is one user's choice: DATABASE_URL from the environment does not turn it into a shared sandbox.
+      databaseUrl: text("databaseUrl") ?? (text("data") === undefined ? env["DATABASE_URL"] || undefined : undefined),
+      adminToken: text("adminToken") ?? (env["SANDBOX_ADMIN_TOKEN"] || undefined),
     }),
     host: text("host") ?? env["SANDBOX_HOST"] ?? defaultOptions.host,
     port: port === undefined ? defaultOptions.port : integerIn("--port / SANDBOX_PORT", port, 0, 65535),
@@ -43,7 +49,13 @@ export function serverOptionsOf(flags: SandboxFlags, env: NodeJS.ProcessEnv): Se
 
 /** A repeatable flag's values, each read by `read`, or a `TypeError` naming the flag and the value. */
 function flagList(flag: string, given: readonly string[] | undefined, read: (text: string) => string | undefined): string[] {
-  return (given ?? []).map((text) => read(text) ?? fail(`${flag}: expected ${flag === "--allow-origin" ? "an origin such as https://app.example.com" : "a host name such as sandbox.internal"}; got ${JSON.stringify(text)}`));
+  return (given ?? []).map(
+    (text) =>
+      read(text) ??
+      fail(
+        `${flag}: expected ${flag === "--allow-origin" ? "an origin such as https://app.example.com" : "a host name such as sandbox.internal"}; got ${JSON.stringify(text)}`,
+      ),
+  );
 }
 
 function fail(message: string): never {

@@ -5,7 +5,7 @@
 import { exitCodes } from "@bot-conversation/client/command-line";
 import { Command, CommanderError } from "commander";
 import type { ServerOptions } from "../options.ts";
-import { sandboxOptions, type SandboxFlags } from "./flags.ts";
+import { type SandboxFlags, sandboxOptions } from "./flags.ts";
 
 /**
  * How long the process outlives the last stop signal, so the further signals of one Ctrl-C (terminal,
@@ -13,7 +13,7 @@ import { sandboxOptions, type SandboxFlags } from "./flags.ts";
  */
 const signalSettleMs = 30;
 
-/** Where the command writes, and its environment (`SANDBOX_TOKENS`, `SANDBOX_HOST`, `SANDBOX_PORT`). */
+/** Where the command writes, and its environment (`SANDBOX_TOKENS`, `SANDBOX_HOST`, `SANDBOX_PORT`, `DATABASE_URL`, `SANDBOX_ADMIN_TOKEN`). */
 export interface SandboxCommandIo {
   /** Receives the help and the ready line. */
   readonly stdout: NodeJS.WritableStream;
@@ -48,7 +48,11 @@ export function newSandboxCommand(io: SandboxCommandIo, done: (code: number) => 
         'with a control API under /_sandbox/. Prints "Sandbox ready at <url>" when it answers; Ctrl-C or SIGTERM stops it.',
     )
     .helpOption("-h, --help", "print this help")
-    .addHelpText("after", (context) => `\nExample:\n  ${context.command.name() === "sandbox" ? "bot-conversation sandbox" : context.command.name()} --port 0 --conversations 1000 --page-base 1\n`)
+    .addHelpText(
+      "after",
+      (context) =>
+        `\nExample:\n  ${context.command.name() === "sandbox" ? "bot-conversation sandbox" : context.command.name()} --port 0 --conversations 1000 --page-base 1\n`,
+    )
     .action(async (flags: SandboxFlags) => {
       quietSqliteWarning();
       // Loaded only to run: --help, completion and the program's other commands start without the data's modules.

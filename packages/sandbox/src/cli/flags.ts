@@ -24,6 +24,8 @@ export const commandFlags: readonly CommandFlag[] = [
   { name: "token", value: "<token>", summary: "an accepted X-Token, repeatable (default sandbox-token; SANDBOX_TOKENS)", repeatable: true },
   { name: "allow-origin", value: "<origin>", summary: "a web origin (https://app.example.com) whose pages may call /_sandbox/*, repeatable (loopback origins always may)", repeatable: true },
   { name: "allow-host", value: "<name>", summary: "a Host name to answer /_sandbox/* for, repeatable (loopback names always are)", repeatable: true },
+  { name: "database-url", value: "<url>", summary: "keep every workspace in this PostgreSQL database, shared by replicas (DATABASE_URL)" },
+  { name: "admin-token", value: "<token>", summary: "the administrator token that manages workspaces, with --database-url (SANDBOX_ADMIN_TOKEN; prefer it: a flag is seen in ps)" },
 ];
 
 /** The heading of the switches in `--help`. */

@@ -1,10 +1,10 @@
 import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { type DataSource, sandboxStates } from "../model.ts";
 import { DatabaseFiredEvents, giveSpaceBack, transaction } from "./database-fired-events.ts";
-import { fixtureDefects } from "./fixture.ts";
 import type { KeptState } from "./fired-events.ts";
-import { sandboxStates, type DataSource } from "../model.ts";
+import { fixtureDefects } from "./fixture.ts";
 import { maxConversations } from "./source.ts";
 
 /** Layout version of a `--data` file (SQLite's `user_version`); a file of another layout is refused, naming both. */
@@ -90,7 +90,9 @@ function checkPath(path: string): { empty: boolean } {
     const text = head.subarray(0, read).toString("latin1");
     if (text.startsWith(sqliteHeader)) return { empty: false };
     if (/^\{"bot-conversation-sandbox":\s*4\b/.test(text)) {
-      refuse(`is a data file of layout 4 (JSON lines), which this sandbox no longer reads (expected layout ${dataLayout}, a SQLite database); start with a new --data file (its events stay readable in it, one JSON object per line)`);
+      refuse(
+        `is a data file of layout 4 (JSON lines), which this sandbox no longer reads (expected layout ${dataLayout}, a SQLite database); start with a new --data file (its events stay readable in it, one JSON object per line)`,
+      );
     }
     return refuse(`is not a sandbox data file: it does not start with SQLite's header ("SQLite format 3")`);
   } finally {
@@ -129,8 +131,10 @@ function sourceProblem(value: unknown): string | undefined {
   if (extra !== undefined) return `the source has an unknown field ${JSON.stringify(extra)}`;
   if (typeof source["seed"] !== "string") return `the source's seed must be a string; got ${JSON.stringify(source["seed"] ?? null)}`;
   const count = source["conversations"];
-  if (!(typeof count === "number" && Number.isInteger(count) && count >= 0 && count <= maxConversations)) return `the source's conversations must be an integer from 0 to ${maxConversations}; got ${JSON.stringify(count ?? null)}`;
-  if (source["state"] !== undefined && !(sandboxStates as readonly unknown[]).includes(source["state"])) return `the source's state must be one of ${sandboxStates.join(", ")}; got ${JSON.stringify(source["state"])}`;
+  if (!(typeof count === "number" && Number.isInteger(count) && count >= 0 && count <= maxConversations))
+    return `the source's conversations must be an integer from 0 to ${maxConversations}; got ${JSON.stringify(count ?? null)}`;
+  if (source["state"] !== undefined && !(sandboxStates as readonly unknown[]).includes(source["state"]))
+    return `the source's state must be one of ${sandboxStates.join(", ")}; got ${JSON.stringify(source["state"])}`;
   return undefined;
 }
 
@@ -152,7 +156,10 @@ function damageOf(database: DatabaseSync): string | undefined {
  * tables). Returns the source and what keeps the state in the file. Every refusal is a `DataFileError` of
  * one line naming the file and the first problem.
  */
-export function openDataFile(path: string, first: () => DataSource): { source: DataSource; kept: KeptState } {
+export function openDataFile(
+  path: string,
+  first: () => DataSource,
+): { source: DataSource; kept: Omit<KeptState, "fired"> & { readonly fired: DatabaseFiredEvents } } {
   const { empty } = checkPath(path);
   const refuse = (problem: string): never => {
     throw new DataFileError(`--data ${path}: ${problem}`);
@@ -166,7 +173,11 @@ export function openDataFile(path: string, first: () => DataSource): { source: D
   try {
     const inUse = (error: unknown) => {
       const message = (error as Error).message;
-      return refuse(/locked|busy/i.test(message) ? "is in use by another sandbox (or another program): one sandbox per --data file" : `is not a sandbox data file: ${message}`);
+      return refuse(
+        /locked|busy/i.test(message)
+          ? "is in use by another sandbox (or another program): one sandbox per --data file"
+          : `is not a sandbox data file: ${message}`,
+      );
     };
     let version: { id: number; layout: number };
     let tables: string[];
@@ -186,11 +197,14 @@ export function openDataFile(path: string, first: () => DataSource): { source: D
     if (!fresh) {
       if (version.id !== applicationId) {
         // Sandboxes before layout 4 kept a SQLite database of their own, without an application id.
-        if (version.layout >= 1 && version.layout <= 3 && tables.includes("conversations")) refuse(`holds a sandbox database of another layout (version ${version.layout}, expected ${dataLayout}); start with a new --data file`);
+        if (version.layout >= 1 && version.layout <= 3 && tables.includes("conversations"))
+          refuse(`holds a sandbox database of another layout (version ${version.layout}, expected ${dataLayout}); start with a new --data file`);
         refuse(`is a SQLite database of another program (application_id ${version.id}, tables: ${tables.join(", ") || "none"}), not a sandbox data file`);
       }
-      if (version.layout !== dataLayout) refuse(`holds a sandbox database of another layout (version ${version.layout}, expected ${dataLayout}); start with a new --data file`);
-      if (schemaOf(database) !== layoutSchema()) refuse(`holds a sandbox database of layout ${dataLayout} whose tables were changed (their schema is not the sandbox's)`);
+      if (version.layout !== dataLayout)
+        refuse(`holds a sandbox database of another layout (version ${version.layout}, expected ${dataLayout}); start with a new --data file`);
+      if (schemaOf(database) !== layoutSchema())
+        refuse(`holds a sandbox database of layout ${dataLayout} whose tables were changed (their schema is not the sandbox's)`);
       // Every page read once (0.2 s for 1,000,000 events): a damaged file is refused now, not answered with 500s later.
       const damage = damageOf(database);
       if (damage) refuse(`is damaged (SQLite's quick_check: ${damage}); start with a new --data file`);
@@ -233,7 +247,7 @@ export function openDataFile(path: string, first: () => DataSource): { source: D
     }
     const fired = new DatabaseFiredEvents(database, path);
     const setSource = database.prepare("INSERT OR REPLACE INTO source (id, source) VALUES (1, ?)");
-    const replaced = (next: DataSource) => {
+    const replaced = (next: DataSource, swap: () => void) => {
       // The fires recorded before the reset are committed first (and then deleted with the rest, in order).
       fired.flush();
       transaction(database, () => {
@@ -241,6 +255,7 @@ export function openDataFile(path: string, first: () => DataSource): { source: D
         setSource.run(JSON.stringify(next));
       });
       giveSpaceBack(database);
+      swap();
     };
     return {
       source: source!,

@@ -1,17 +1,18 @@
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
-import type { SandboxContext } from "./context.ts";
-import type { Delay, Latency } from "../options.ts";
-import { controlRoutes } from "./control.ts";
-import type { Fault, OperationId } from "./faults.ts";
+import { StoreUnavailableError } from "../data/fired-events.ts";
 import { Random } from "../data/random.ts";
-import { bodyForJournal, journalBodyOf, refusedBodyNote } from "./journal.ts";
-import { controlGuard } from "./guard.ts";
 import { fireExternalEvent } from "../operations/fire.ts";
-import { problemResponse } from "./problem.ts";
-import { bodyRead, queryOf } from "./request.ts";
 import { searchConversations } from "../operations/search.ts";
 import { listExternalEventTriggers } from "../operations/triggers.ts";
+import type { Delay, Latency } from "../options.ts";
+import type { SandboxContext } from "./context.ts";
+import { controlRoutes } from "./control.ts";
+import type { Fault, OperationId } from "./faults.ts";
+import { controlGuard } from "./guard.ts";
+import { bodyForJournal, journalBodyOf, refusedBodyNote } from "./journal.ts";
+import { problemResponse, storeUnavailable } from "./problem.ts";
+import { bodyRead, queryOf } from "./request.ts";
 
 /** A route's handler, given the request's Hono context. */
 type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
@@ -92,13 +93,27 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
     // would make the server build a whole Request for nothing); the body of a request the token check refused is
     // never read, so a flood of them holds no memory.
     const read = bodyRead(c.req.raw);
-    const body = read !== undefined ? journalBodyOf(read)
-      : method === "GET" || method === "HEAD" || !hasContent(c.req.raw) ? null
-      : authorized ? await bodyForJournal(c.req.raw) : { note: refusedBodyNote };
-    context.requests.add({
-      receivedAt, method, url: c.req.url, path, headers: (c.env as AppEnv["Bindings"] | undefined)?.rawHeaders ?? c.req.raw.headers,
-      body, status: (answer ?? c.res).status, durationMs,
-    }, c.get("operationId"));
+    const body =
+      read !== undefined
+        ? journalBodyOf(read)
+        : method === "GET" || method === "HEAD" || !hasContent(c.req.raw)
+          ? null
+          : authorized
+            ? await bodyForJournal(c.req.raw)
+            : { note: refusedBodyNote };
+    context.requests.add(
+      {
+        receivedAt,
+        method,
+        url: c.req.url,
+        path,
+        headers: (c.env as AppEnv["Bindings"] | undefined)?.rawHeaders ?? c.req.raw.headers,
+        body,
+        status: (answer ?? c.res).status,
+        durationMs,
+      },
+      c.get("operationId"),
+    );
     return answer;
   });
 
@@ -118,16 +133,20 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
   };
 
   /** Applies the latency option and the first armed fault of the operation, if any, before the operation itself. */
-  const withFaults = (operationId: OperationId, handler: Handler): Handler => (c) => {
-    c.set("operationId", operationId);
-    const answer = () => {
-      const fault = context.faults.take(operationId);
-      return fault ? faulted(c, operationId, fault, handler) : handler(c);
+  const withFaults =
+    (operationId: OperationId, handler: Handler): Handler =>
+    (c) => {
+      c.set("operationId", operationId);
+      const answer = () => {
+        const apply = (fault: Fault | undefined) => (fault ? faulted(c, operationId, fault, handler) : handler(c));
+        const fault = context.faults.take(operationId);
+        // Faults kept in a database answer with a promise; in memory, at once.
+        return fault instanceof Promise ? fault.then(apply) : apply(fault);
+      };
+      const latency = latencyOf(options.latency, operationId, latencyDraws);
+      // Most requests wait for nothing: they are answered at once, without a promise of their own.
+      return latency > 0 ? sleep(latency, c.req.raw.signal).then(answer) : answer();
     };
-    const latency = latencyOf(options.latency, operationId, latencyDraws);
-    // Most requests wait for nothing: they are answered at once, without a promise of their own.
-    return latency > 0 ? sleep(latency, c.req.raw.signal).then(answer) : answer();
-  };
 
   const route = (method: "GET" | "POST", path: string, operationId: OperationId, handler: Handler) => {
     app.on(method, path, withFaults(operationId, handler));
@@ -140,7 +159,9 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
   app.route("/_sandbox", controlRoutes(context));
 
   /** The methods a path answers (HEAD wherever GET is), read from the routes above: one table for CORS and 405s. */
-  const patterns = app.routes.filter((entry) => entry.method !== "ALL").map((entry) => ({ method: entry.method, pattern: new RegExp(`^${entry.path.replace(/:[^/]+/g, "[^/]+")}$`) }));
+  const patterns = app.routes
+    .filter((entry) => entry.method !== "ALL")
+    .map((entry) => ({ method: entry.method, pattern: new RegExp(`^${entry.path.replace(/:[^/]+/g, "[^/]+")}$`) }));
   function methodsOf(pathname: string): string[] {
     const methods = new Set(patterns.filter((entry) => entry.pattern.test(pathname)).map((entry) => entry.method));
     if (methods.has("GET")) methods.add("HEAD");
@@ -151,11 +172,14 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
     const { pathname } = new URL(c.req.url);
     const allowed = methodsOf(pathname);
     if (allowed.length === 0) return c.notFound();
-    return problemResponse(options.errorMediaType, 405, `${pathname} accepts ${allowed.join(", ")} only; got ${c.req.method}.`, undefined, { allow: allowed.join(", ") });
+    return problemResponse(options.errorMediaType, 405, `${pathname} accepts ${allowed.join(", ")} only; got ${c.req.method}.`, undefined, {
+      allow: allowed.join(", "),
+    });
   });
 
   app.notFound((c) => problemResponse(options.errorMediaType, 404, `No route ${c.req.method} ${new URL(c.req.url).pathname}.`));
   app.onError((error) => {
+    if (error instanceof StoreUnavailableError) return storeUnavailable(options.errorMediaType, error);
     // Only the error itself is logged: never the request's headers, so never a token.
     console.error("sandbox: internal error:", error);
     return problemResponse(options.errorMediaType, 500, "Internal error of the sandbox.");
@@ -184,9 +208,13 @@ function latencyOf(latency: Latency, operationId: OperationId, draws: Random): n
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

@@ -1,11 +1,11 @@
-import type { Faults } from "./faults.ts";
 import type { FiredEventsStore } from "../data/fired-events.ts";
-import type { RequestJournal } from "./journal.ts";
-import type { SandboxOptions } from "../options.ts";
-import { problemResponse } from "./problem.ts";
-import type { Checked } from "../json.ts";
 import type { Store } from "../engine/store.ts";
+import type { Checked } from "../json.ts";
 import type { DataSource } from "../model.ts";
+import type { SandboxOptions } from "../options.ts";
+import type { FaultStore } from "./faults.ts";
+import type { RequestJournal } from "./journal.ts";
+import { problemResponse } from "./problem.ts";
 
 /** What every route of the sandbox works with. */
 export interface SandboxContext {
@@ -14,7 +14,7 @@ export interface SandboxContext {
   /** The options the sandbox runs with (switches included). */
   readonly options: SandboxOptions;
   /** The armed faults. */
-  readonly faults: Faults;
+  readonly faults: FaultStore;
   /** The journal of accepted external events. */
   readonly fired: FiredEventsStore;
   /** The journal of requests received. */
@@ -31,7 +31,7 @@ export interface SandboxContext {
  * and what was expected), so a client that shows only `detail` still tells the caller what to fix;
  * `errors` lists every defect.
  */
-export function refusal(context: SandboxContext, checked: Extract<Checked<unknown>, { ok: false }>): Response {
+export function refusal(context: Pick<SandboxContext, "options">, checked: Extract<Checked<unknown>, { ok: false }>): Response {
   const [first, ...rest] = checked.defects;
   const more = rest.length > 0 ? ` (and ${rest.length} more, in errors)` : "";
   const detail = first ? `${checked.detail.replace(/\.$/, "")}: ${first.path} ${first.message}${more}.` : checked.detail;

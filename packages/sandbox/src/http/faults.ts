@@ -17,13 +17,31 @@ export interface Fault {
   readonly timeout?: boolean;
 }
 
-/** The armed faults, used in the order they were added. */
-export class Faults {
+/** What a fault is armed with: the `Fault` schema, with defaults for all but the operation. */
+export type FaultRequest = Omit<Fault, "delayMs" | "times" | "status"> & { status?: number; delayMs?: number; times?: number };
+
+/** Where the armed faults are kept: in memory (`Faults`), or in PostgreSQL for every replica (`postgres.ts`, whose answers are promises). */
+export interface FaultStore {
+  /** Arms a fault (defaults: status 504, no delay, once) and returns it as stored. */
+  add(fault: FaultRequest): Fault | Promise<Fault>;
+  /** Takes one use of the first fault matching the operation, if any. */
+  take(operationId: OperationId): Fault | undefined | Promise<Fault | undefined>;
+  /** Disarms every fault. */
+  clear(): void | Promise<void>;
+}
+
+/** A fault with its defaults filled in. */
+export function armedFault(fault: FaultRequest): Fault {
+  return { ...fault, status: fault.status ?? 504, delayMs: fault.delayMs ?? 0, times: fault.times ?? 1 };
+}
+
+/** The armed faults in memory, used in the order they were added. */
+export class Faults implements FaultStore {
   #armed: Fault[] = [];
 
   /** Arms a fault (defaults: no delay, once) and returns it as stored. */
-  add(fault: Omit<Fault, "delayMs" | "times" | "status"> & { status?: number; delayMs?: number; times?: number }): Fault {
-    const armed: Fault = { ...fault, status: fault.status ?? 504, delayMs: fault.delayMs ?? 0, times: fault.times ?? 1 };
+  add(fault: FaultRequest): Fault {
+    const armed = armedFault(fault);
     this.#armed.push(armed);
     return { ...armed };
   }

@@ -16,23 +16,47 @@ export interface Problem {
 
 /** The reason phrases of RFC 9110 for the statuses the sandbox can answer with (a fault may use any from 300 to 599). */
 const reasonPhrases: Record<number, string> = {
-  300: "Multiple Choices", 301: "Moved Permanently", 302: "Found", 303: "See Other", 304: "Not Modified", 307: "Temporary Redirect", 308: "Permanent Redirect",
-  400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed", 406: "Not Acceptable",
-  407: "Proxy Authentication Required", 408: "Request Timeout", 409: "Conflict", 410: "Gone", 411: "Length Required", 412: "Precondition Failed",
-  413: "Content Too Large", 414: "URI Too Long", 415: "Unsupported Media Type", 416: "Range Not Satisfiable", 417: "Expectation Failed",
-  421: "Misdirected Request", 422: "Unprocessable Content", 426: "Upgrade Required", 428: "Precondition Required", 429: "Too Many Requests",
-  431: "Request Header Fields Too Large", 500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
-  504: "Gateway Timeout", 505: "HTTP Version Not Supported",
+  300: "Multiple Choices",
+  301: "Moved Permanently",
+  302: "Found",
+  303: "See Other",
+  304: "Not Modified",
+  307: "Temporary Redirect",
+  308: "Permanent Redirect",
+  400: "Bad Request",
+  401: "Unauthorized",
+  402: "Payment Required",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  406: "Not Acceptable",
+  407: "Proxy Authentication Required",
+  408: "Request Timeout",
+  409: "Conflict",
+  410: "Gone",
+  411: "Length Required",
+  412: "Precondition Failed",
+  413: "Content Too Large",
+  414: "URI Too Long",
+  415: "Unsupported Media Type",
+  416: "Range Not Satisfiable",
+  417: "Expectation Failed",
+  421: "Misdirected Request",
+  422: "Unprocessable Content",
+  426: "Upgrade Required",
+  428: "Precondition Required",
+  429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
+  500: "Internal Server Error",
+  501: "Not Implemented",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+  505: "HTTP Version Not Supported",
 };
 
 /** Builds an error response; `mediaType` is the `errorMediaType` switch. */
-export function problemResponse(
-  mediaType: string,
-  status: number,
-  detail: string,
-  errors?: readonly Defect[],
-  headers: Record<string, string> = {},
-): Response {
+export function problemResponse(mediaType: string, status: number, detail: string, errors?: readonly Defect[], headers: Record<string, string> = {}): Response {
   return new Response(problemText(status, detail, errors), { status, headers: { ...headers, "content-type": mediaType } });
 }
 
@@ -40,4 +64,9 @@ export function problemResponse(
 export function problemText(status: number, detail: string, errors?: readonly Defect[]): string {
   const body: Problem = { type: "about:blank", title: reasonPhrases[status] ?? "Error", status, detail, ...(errors ? { errors } : {}) };
   return JSON.stringify(body);
+}
+
+/** The answer to a request whose kept state cannot be reached now (the database is gone): 503 with `Retry-After`. */
+export function storeUnavailable(mediaType: string, error: { message: string; retryAfter: number }): Response {
+  return problemResponse(mediaType, 503, error.message, undefined, { "retry-after": String(error.retryAfter) });
 }

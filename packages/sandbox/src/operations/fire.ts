@@ -1,10 +1,11 @@
 import { validateEventPayload } from "@bot-conversation/client";
 import type { FireExternalEventRequest } from "@bot-conversation/types";
-import { maxBodyBytes, refusal, type SandboxContext } from "../http/context.ts";
-import { appendJsonPath, requestBodySchema, serviceChecker, serviceDescription, type Defect } from "../description.ts";
-import { problemResponse } from "../http/problem.ts";
-import { readJsonBody } from "../http/request.ts";
 import { nowInUtc } from "../data/dates.ts";
+import { StoreUnavailableError } from "../data/fired-events.ts";
+import { appendJsonPath, type Defect, requestBodySchema, serviceChecker, serviceDescription } from "../description.ts";
+import { maxBodyBytes, refusal, type SandboxContext } from "../http/context.ts";
+import { problemResponse, storeUnavailable } from "../http/problem.ts";
+import { readJsonBody } from "../http/request.ts";
 
 const checkRequest = serviceChecker(requestBodySchema(serviceDescription, "fireExternalEvent"));
 // The description's two variants, checked one at a time: the variant is the one the request chose by the
@@ -20,9 +21,10 @@ function requestDefects(body: unknown): Defect[] {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return checkRequest(body);
   const request = body as Record<string, unknown>;
   const payload = request["externalEventPayload"];
-  const shape = typeof payload === "object" && payload !== null && !Array.isArray(payload)
-    ? { ...request, externalEventPayload: Object.fromEntries(Object.keys(payload).map((code) => [code, ""])) }
-    : request;
+  const shape =
+    typeof payload === "object" && payload !== null && !Array.isArray(payload)
+      ? { ...request, externalEventPayload: Object.fromEntries(Object.keys(payload).map((code) => [code, ""])) }
+      : request;
   if ("conversationId" in request) return checkByConversationId(shape);
   if ("externalConversationId" in request) return checkByExternalConversationId(shape);
   return checkRequest(shape);
@@ -60,7 +62,11 @@ export async function fireExternalEvent(context: SandboxContext, request: Reques
   }
   const trigger = storage.trigger(conversation.agentStageId, fire.externalEventId);
   if (!trigger) {
-    return problemResponse(options.errorMediaType, 404, `No trigger with externalEventId ${JSON.stringify(fire.externalEventId)} for the bot of conversation ${JSON.stringify(conversation.id)}.`);
+    return problemResponse(
+      options.errorMediaType,
+      404,
+      `No trigger with externalEventId ${JSON.stringify(fire.externalEventId)} for the bot of conversation ${JSON.stringify(conversation.id)}.`,
+    );
   }
   const problems = validateEventPayload(trigger, fire.externalEventPayload);
   if (problems.length > 0) {
@@ -72,6 +78,8 @@ export async function fireExternalEvent(context: SandboxContext, request: Reques
       problems.map((problem) => ({ path: appendJsonPath("$.externalEventPayload", problem.variableCode), message: problem.message })),
     );
   }
+  // Recorded against the data in place now (a database store refuses it when another replica replaced the
+  // data meanwhile: a 503); the answer follows the commit.
   const kept = context.fired.record({
     receivedAt: nowInUtc(),
     sent: { conversationId: fire.conversationId ?? null, externalConversationId: fire.externalConversationId ?? null },
@@ -85,7 +93,13 @@ export async function fireExternalEvent(context: SandboxContext, request: Reques
     try {
       await kept;
     } catch (error) {
-      return problemResponse(options.errorMediaType, 503, `The sandbox could not keep the event, so it was not fired (${(error as Error).message}); send it again once the sandbox can write.`);
+      // A database that cannot be reached, or data replaced meanwhile: the documented 503 with Retry-After.
+      if (error instanceof StoreUnavailableError) return storeUnavailable(options.errorMediaType, error);
+      return problemResponse(
+        options.errorMediaType,
+        503,
+        `The sandbox could not keep the event, so it was not fired (${(error as Error).message}); send it again once the sandbox can write.`,
+      );
     }
   }
   return new Response(null, { status: 200 });

@@ -1,0 +1,548 @@
+/**
+ * The shared sandbox's store on PostgreSQL (`--database-url`): every workspace's data source, switches,
+ * armed faults and fired events, in a schema the sandbox creates and migrates itself. Every statement the
+ * sandbox runs on PostgreSQL is in this file. Each acknowledged write is one committed transaction (the
+ * answer follows the commit, PostgreSQL's default `synchronous_commit`); every change that other replicas
+ * must follow is announced with `NOTIFY` in the transaction that makes it, so it reaches them on commit.
+ */
+import pg from "pg";
+import { armedFault, type Fault, type FaultStore, type OperationId } from "../http/faults.ts";
+import type { DataSource } from "../model.ts";
+import type { SandboxSwitches } from "../switches.ts";
+import {
+  type FiredEventRecord,
+  type FiredEventsFilter,
+  type FiredEventsPage,
+  type FiredEventsStore,
+  type KeptState,
+  StoreUnavailableError,
+} from "./fired-events.ts";
+
+/** The version of the schema this sandbox writes; a database of a newer one is refused, an older one migrated. */
+export const schemaVersion = 1;
+
+/** The channel of `LISTEN` / `NOTIFY` on which replicas hear each other's changes. */
+const channel = "bot_conversation_sandbox";
+
+/** Seconds a client is told to wait (`Retry-After`) when the database cannot be reached: our choice. */
+export const databaseRetryAfterSeconds = 1;
+
+/**
+ * The migrations, in order: `migrations[n]` takes a database from version `n` to `n + 1`. Version 0 is
+ * a database without the sandbox's tables.
+ */
+const migrations: readonly string[] = [
+  `
+  CREATE TABLE sandbox_workspaces (
+    name text PRIMARY KEY,
+    token_sha256 text UNIQUE,
+    source jsonb NOT NULL,
+    switches jsonb NOT NULL,
+    generation bigint NOT NULL DEFAULT 1,
+    created_at timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE TABLE sandbox_fired_events (
+    sequence bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    workspace text NOT NULL REFERENCES sandbox_workspaces ON DELETE CASCADE,
+    generation bigint NOT NULL,
+    received_at text NOT NULL,
+    sent_conversation_id text,
+    sent_external_conversation_id text,
+    external_event_id text NOT NULL,
+    payload json,
+    conversation_id text NOT NULL
+  );
+  CREATE INDEX sandbox_fired_events_by_workspace ON sandbox_fired_events (workspace, sequence);
+  CREATE TABLE sandbox_faults (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    workspace text NOT NULL REFERENCES sandbox_workspaces ON DELETE CASCADE,
+    operation_id text,
+    fault jsonb NOT NULL,
+    times integer NOT NULL CHECK (times > 0)
+  );
+  CREATE INDEX sandbox_faults_by_workspace ON sandbox_faults (workspace, id);
+  `,
+];
+
+/** A `--database-url` that cannot be used: one line naming the database (never its password) and the problem. */
+export class DatabaseError extends Error {
+  override name = "DatabaseError";
+}
+
+/** A workspace as the database holds it. */
+export interface WorkspaceRow {
+  /** Its name. */
+  readonly name: string;
+  /** Its data source. */
+  readonly source: DataSource;
+  /** Its switches (the open points). */
+  readonly switches: Partial<SandboxSwitches>;
+  /** How many times its data was replaced, plus one: a replica follows a change of it. */
+  readonly generation: number;
+  /** When it was created, ISO 8601. */
+  readonly createdAt: string;
+}
+
+/** A change another replica (or this one) committed, as `NOTIFY` carries it. */
+export interface WorkspaceChange {
+  readonly workspace: string;
+  readonly change: "data" | "faults" | "switches" | "deleted";
+}
+
+/** The URL without its password, for messages. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(not a URL)";
+  }
+}
+
+/**
+ * Whether an error means the database cannot be reached now (a connection refused, ended or reset, a
+ * server shutting down or out of connections) rather than a problem of the request.
+ */
+function isUnreachable(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && /^(08|57P|53300)/.test(code)) return true;
+  if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return true;
+  return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|timeout exceeded when trying to connect/i.test(
+    String((error as Error).message),
+  );
+}
+
+/** Runs a database call; an unreachable database becomes a `StoreUnavailableError` (a 503 with `Retry-After`). */
+async function reaching<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isUnreachable(error))
+      throw new StoreUnavailableError(`The sandbox's database cannot be reached now; try again in ${databaseRetryAfterSeconds} s.`, databaseRetryAfterSeconds);
+    throw error;
+  }
+}
+
+/** A fire checked against data that another replica replaced meanwhile: refused with 503 (nothing kept), to be sent again. */
+function dataChanged(): StoreUnavailableError {
+  return new StoreUnavailableError("The workspace's data was replaced while this fire was checked; nothing was kept: send it again.", 0);
+}
+
+/** A row of `sandbox_fired_events` as read. */
+interface EventRow {
+  sequence: string;
+  received_at: string;
+  sent_conversation_id: string | null;
+  sent_external_conversation_id: string | null;
+  external_event_id: string;
+  payload: Record<string, unknown> | null;
+  conversation_id: string;
+}
+
+/** The sandbox's database: a pool for requests and one connection that listens for other replicas' changes. */
+export class PostgresStore {
+  readonly #pool: pg.Pool;
+  readonly #url: string;
+  #listener: pg.Client | undefined;
+  #closed = false;
+  #listening = false;
+
+  private constructor(url: string, pool: pg.Pool) {
+    this.#url = url;
+    this.#pool = pool;
+  }
+
+  /**
+   * Connects, creates or migrates the schema (one replica at a time, under an advisory lock), and refuses
+   * a database whose schema is newer than this sandbox's, in one line.
+   */
+  static async open(url: string, connections = 16): Promise<PostgresStore> {
+    const pool = new pg.Pool({ connectionString: url, max: connections, connectionTimeoutMillis: 5_000 });
+    // An idle connection the server ends (a restart) is dropped from the pool; the next query opens another.
+    pool.on("error", () => undefined);
+    const store = new PostgresStore(url, pool);
+    try {
+      await store.#migrate();
+    } catch (error) {
+      await pool.end();
+      if (error instanceof DatabaseError) throw error;
+      throw new DatabaseError(`--database-url ${redactedUrl(url)}: ${(error as Error).message}`);
+    }
+    return store;
+  }
+
+  async #migrate(): Promise<void> {
+    const client = await this.#pool.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('bot-conversation-sandbox schema'))");
+      await client.query("CREATE TABLE IF NOT EXISTS sandbox_schema (id integer PRIMARY KEY CHECK (id = 1), version integer NOT NULL)");
+      const found = (await client.query<{ version: number }>("SELECT version FROM sandbox_schema")).rows[0]?.version ?? 0;
+      if (found > schemaVersion) {
+        throw new DatabaseError(
+          `--database-url ${redactedUrl(this.#url)}: the database holds the sandbox's schema version ${found}, newer than this sandbox's ${schemaVersion}; run a sandbox of that version or newer`,
+        );
+      }
+      for (let version = found; version < schemaVersion; version++) await client.query(migrations[version]!);
+      await client.query("INSERT INTO sandbox_schema (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = $1", [schemaVersion]);
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /**
+   * Listens for the changes every replica announces, calling `onChange` for each; `onReconnect` is called
+   * when the listening connection was lost and is back (changes may have been missed meanwhile).
+   */
+  async listen(onChange: (change: WorkspaceChange) => void, onReconnect: () => void): Promise<void> {
+    let wait = 50;
+    /** Opens the listening connection; once it was open, a loss (or a failed attempt) tries again after a wait that doubles up to 1 s. */
+    const attempt = async (first: boolean): Promise<void> => {
+      if (this.#closed) return;
+      const client = new pg.Client({ connectionString: this.#url, connectionTimeoutMillis: 5_000 });
+      let lost = first;
+      const onLost = () => {
+        if (lost) return;
+        lost = true;
+        this.#listening = false;
+        client.end().catch(() => undefined);
+        if (this.#closed) return;
+        // The database is restarting or gone: asked again, no more often than the wait.
+        setTimeout(() => void attempt(false), wait).unref();
+        wait = Math.min(wait * 2, 1_000);
+      };
+      client.on("error", onLost);
+      client.on("end", onLost);
+      client.on("notification", (message) => {
+        if (message.channel !== channel || message.payload === undefined) return;
+        onChange(JSON.parse(message.payload) as WorkspaceChange);
+      });
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${channel}`);
+      } catch (error) {
+        client.end().catch(() => undefined);
+        // The first attempt fails the start; a later one is tried again.
+        if (first) throw error;
+        return onLost();
+      }
+      if (this.#closed) {
+        await client.end();
+        return;
+      }
+      lost = false;
+      this.#listener = client;
+      this.#listening = true;
+      wait = 50;
+      if (!first) onReconnect();
+    };
+    await attempt(true);
+  }
+
+  /** Whether the database answers now and this replica hears other replicas' changes (readiness). */
+  async ready(): Promise<boolean> {
+    if (!this.#listening) return false;
+    try {
+      await this.#pool.query("SELECT 1");
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Creates a workspace unless one of that name exists; resolves to whether it was created. */
+  async createWorkspace(name: string, source: DataSource, switches: Partial<SandboxSwitches>, tokenSha256: string | null): Promise<boolean> {
+    return reaching(async () => {
+      const created = await this.#pool.query(
+        "INSERT INTO sandbox_workspaces (name, token_sha256, source, switches) VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING",
+        [name, tokenSha256, JSON.stringify(source), JSON.stringify(switches)],
+      );
+      return created.rowCount === 1;
+    });
+  }
+
+  /** Every workspace, by name, without its data. */
+  async listWorkspaces(): Promise<{ name: string; createdAt: string }[]> {
+    return reaching(async () => {
+      const rows = (await this.#pool.query<{ name: string; created_at: Date }>("SELECT name, created_at FROM sandbox_workspaces ORDER BY name")).rows;
+      return rows.map((row) => ({ name: row.name, createdAt: row.created_at.toISOString() }));
+    });
+  }
+
+  /** Replaces a workspace's switches, announced to every replica. */
+  async setSwitches(name: string, switches: Partial<SandboxSwitches>): Promise<void> {
+    await this.#transaction(async (client) => {
+      await client.query("UPDATE sandbox_workspaces SET switches = $2 WHERE name = $1", [name, JSON.stringify(switches)]);
+      await notify(client, { workspace: name, change: "switches" });
+    });
+  }
+
+  /** Removes a workspace and everything it holds; resolves to whether there was one. */
+  async deleteWorkspace(name: string): Promise<boolean> {
+    return this.#transaction(async (client) => {
+      const deleted = await client.query("DELETE FROM sandbox_workspaces WHERE name = $1", [name]);
+      if (deleted.rowCount === 1) await notify(client, { workspace: name, change: "deleted" });
+      return deleted.rowCount === 1;
+    });
+  }
+
+  /** A workspace by name, or `undefined`. */
+  async workspace(name: string): Promise<WorkspaceRow | undefined> {
+    return this.#workspaceWhere("name", name);
+  }
+
+  async #workspaceWhere(column: "name" | "token_sha256", value: string): Promise<WorkspaceRow | undefined> {
+    return reaching(async () => {
+      const row = (
+        await this.#pool.query<{ name: string; source: DataSource; switches: Partial<SandboxSwitches>; generation: string; created_at: Date }>(
+          `SELECT name, source, switches, generation, created_at FROM sandbox_workspaces WHERE ${column} = $1`,
+          [value],
+        )
+      ).rows[0];
+      return row && { name: row.name, source: row.source, switches: row.switches, generation: Number(row.generation), createdAt: row.created_at.toISOString() };
+    });
+  }
+
+  /** The workspace whose token has this SHA-256, or `undefined`. */
+  async workspaceOfToken(tokenSha256: string): Promise<WorkspaceRow | undefined> {
+    return this.#workspaceWhere("token_sha256", tokenSha256);
+  }
+
+  /** What one workspace keeps here: its fired events, faults and data source, at the generation loaded. */
+  keptState(name: string, generation: number): PostgresKeptState {
+    return new PostgresKeptState(this, name, generation);
+  }
+
+  /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
+  async #transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return reaching(async () => {
+      const client = await this.#pool.connect();
+      try {
+        await client.query("BEGIN");
+        const result = await work(client);
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    });
+  }
+
+  /** Replaces a workspace's data: the new source and no fired event, committed together; resolves to the new generation. */
+  async replaceData(name: string, source: DataSource): Promise<number> {
+    return this.#transaction(async (client) => {
+      const row = (
+        await client.query<{ generation: string }>(
+          "UPDATE sandbox_workspaces SET source = $2, generation = generation + 1 WHERE name = $1 RETURNING generation",
+          [name, JSON.stringify(source)],
+        )
+      ).rows[0];
+      if (!row) throw new StoreUnavailableError(`The workspace ${JSON.stringify(name)} was removed.`, 0);
+      await client.query("DELETE FROM sandbox_fired_events WHERE workspace = $1", [name]);
+      await notify(client, { workspace: name, change: "data" });
+      return Number(row.generation);
+    });
+  }
+
+  /**
+   * Keeps a fired event checked against the data of `generation`: one statement, committed before it
+   * returns; refused (nothing kept) when the workspace's data is no longer of that generation.
+   */
+  async recordFire(name: string, generation: number, event: FiredEventRecord): Promise<void> {
+    const inserted = await reaching(() =>
+      this.#pool.query(
+        `INSERT INTO sandbox_fired_events (workspace, generation, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id)
+       SELECT name, generation, $3, $4, $5, $6, $7, $8 FROM sandbox_workspaces WHERE name = $1 AND generation = $2`,
+        [
+          name,
+          generation,
+          event.receivedAt,
+          event.sent.conversationId,
+          event.sent.externalConversationId,
+          event.externalEventId,
+          event.externalEventPayload === null ? null : JSON.stringify(event.externalEventPayload),
+          event.conversationId,
+        ],
+      ),
+    );
+    if (inserted.rowCount !== 1) throw dataChanged();
+  }
+
+  /** A page of a workspace's fired events (those of its data in place), oldest first. */
+  async firedEvents(name: string, filter: FiredEventsFilter, after: number, limit: number): Promise<FiredEventsPage> {
+    const rows = await reaching(
+      async () =>
+        (
+          await this.#pool.query<EventRow>(
+            `SELECT e.sequence, e.received_at, e.sent_conversation_id, e.sent_external_conversation_id, e.external_event_id, e.payload, e.conversation_id
+         FROM sandbox_fired_events e JOIN sandbox_workspaces w ON w.name = e.workspace AND w.generation = e.generation
+        WHERE e.workspace = $1 AND e.sequence > $2 AND ($3::text IS NULL OR e.conversation_id = $3) AND ($4::text IS NULL OR e.external_event_id = $4)
+        ORDER BY e.sequence LIMIT $5`,
+            [name, after, filter.conversationId ?? null, filter.externalEventId ?? null, limit + 1],
+          )
+        ).rows,
+    );
+    const events = rows.slice(0, limit).map(
+      (row): FiredEventRecord => ({
+        receivedAt: row.received_at,
+        sent: { conversationId: row.sent_conversation_id, externalConversationId: row.sent_external_conversation_id },
+        externalEventId: row.external_event_id,
+        externalEventPayload: row.payload,
+        conversationId: row.conversation_id,
+      }),
+    );
+    return { events, next: rows.length > limit ? Number(rows[limit - 1]!.sequence) : undefined };
+  }
+
+  /** Forgets a workspace's fired events. */
+  async clearFiredEvents(name: string): Promise<void> {
+    await reaching(() => this.#pool.query("DELETE FROM sandbox_fired_events WHERE workspace = $1", [name]));
+  }
+
+  /** Arms a fault in a workspace, announced to every replica. */
+  async addFault(name: string, fault: Fault): Promise<void> {
+    await this.#transaction(async (client) => {
+      const { times, ...rest } = fault;
+      await client.query("INSERT INTO sandbox_faults (workspace, operation_id, fault, times) VALUES ($1, $2, $3, $4)", [
+        name,
+        fault.operationId ?? null,
+        JSON.stringify(rest),
+        times,
+      ]);
+      await notify(client, { workspace: name, change: "faults" });
+    });
+  }
+
+  /** The operations a workspace's armed faults target (`null`: every operation), oldest first. */
+  async faultTargets(name: string): Promise<(OperationId | null)[]> {
+    return reaching(async () =>
+      (
+        await this.#pool.query<{ operation_id: OperationId | null }>("SELECT operation_id FROM sandbox_faults WHERE workspace = $1 ORDER BY id", [name])
+      ).rows.map((row) => row.operation_id),
+    );
+  }
+
+  /** Takes one use of the first armed fault of a workspace that matches the operation (one replica at a time), or `undefined`. */
+  async takeFault(name: string, operationId: OperationId): Promise<Fault | undefined> {
+    return this.#transaction(async (client) => {
+      const row = (
+        await client.query<{ id: string; fault: Omit<Fault, "times">; times: number }>(
+          "SELECT id, fault, times FROM sandbox_faults WHERE workspace = $1 AND (operation_id IS NULL OR operation_id = $2) ORDER BY id LIMIT 1 FOR UPDATE",
+          [name, operationId],
+        )
+      ).rows[0];
+      if (!row) return undefined;
+      if (row.times > 1) {
+        await client.query("UPDATE sandbox_faults SET times = times - 1 WHERE id = $1", [row.id]);
+      } else {
+        await client.query("DELETE FROM sandbox_faults WHERE id = $1", [row.id]);
+        await notify(client, { workspace: name, change: "faults" });
+      }
+      return { ...row.fault, times: row.times - 1 };
+    });
+  }
+
+  /** Disarms every fault of a workspace. */
+  async clearFaults(name: string): Promise<void> {
+    await this.#transaction(async (client) => {
+      await client.query("DELETE FROM sandbox_faults WHERE workspace = $1", [name]);
+      await notify(client, { workspace: name, change: "faults" });
+    });
+  }
+
+  /** Closes the pool and the listening connection. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#listening = false;
+    await this.#listener?.end().catch(() => undefined);
+    await this.#pool.end().catch(() => undefined);
+  }
+}
+
+/** Announces a change to every replica: delivered when the transaction commits, never if it rolls back. */
+async function notify(client: pg.PoolClient, change: WorkspaceChange): Promise<void> {
+  await client.query("SELECT pg_notify($1, $2)", [channel, JSON.stringify(change)]);
+}
+
+/**
+ * What one workspace keeps in PostgreSQL, as the sandbox's `KeptState`: its fired events, its armed faults
+ * and its data source. It knows the generation of the data in place, so a fire is kept only against it.
+ */
+export class PostgresKeptState implements KeptState {
+  readonly #store: PostgresStore;
+  readonly #name: string;
+  /** The generation of the data in place in this replica. */
+  generation: number;
+  /** The operations the workspace's armed faults target, as last read: a request takes a fault from the database only when one may match. */
+  #faultTargets: (OperationId | null)[] | undefined;
+  readonly fired: FiredEventsStore;
+  readonly faults: FaultStore;
+
+  constructor(store: PostgresStore, name: string, generation: number) {
+    this.#store = store;
+    this.#name = name;
+    this.generation = generation;
+    this.fired = {
+      record: (event) => store.recordFire(name, this.generation, event),
+      page: (filter, after, limit) => store.firedEvents(name, filter, after, limit),
+      clear: () => store.clearFiredEvents(name),
+    };
+    this.faults = {
+      add: async (fault) => {
+        const armed = armedFault(fault);
+        await store.addFault(name, armed);
+        this.#faultTargets = undefined;
+        return { ...armed };
+      },
+      take: (operationId) => this.#take(operationId),
+      clear: async () => {
+        await store.clearFaults(name);
+        this.#faultTargets = undefined;
+      },
+    };
+  }
+
+  async replaced(source: DataSource, swap: () => void): Promise<void> {
+    const generation = await this.#store.replaceData(this.#name, source);
+    this.adopted(generation, swap);
+  }
+
+  /** Data of `generation` is loaded: swapped in (in the same turn) unless newer data already is. */
+  adopted(generation: number, swap: () => void): void {
+    if (generation <= this.generation) return;
+    this.generation = generation;
+    swap();
+  }
+
+  close(): void {}
+
+  #take(operationId: OperationId): Fault | undefined | Promise<Fault | undefined> {
+    const targets = this.#faultTargets;
+    const mayMatch = (list: readonly (OperationId | null)[]) => list.some((target) => target === null || target === operationId);
+    // Most requests meet no armed fault: they ask nothing of the database.
+    if (targets !== undefined && !mayMatch(targets)) return undefined;
+    return (async () => {
+      if (targets === undefined) {
+        const read = await this.#store.faultTargets(this.#name);
+        this.#faultTargets = read;
+        if (!mayMatch(read)) return undefined;
+      }
+      const fault = await this.#store.takeFault(this.#name, operationId);
+      if (fault === undefined || fault.times === 0) this.#faultTargets = undefined;
+      return fault;
+    })();
+  }
+
+  /** The armed faults changed (here or on another replica): read again on the next request. */
+  faultsChanged(): void {
+    this.#faultTargets = undefined;
+  }
+}
