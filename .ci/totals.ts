@@ -17,7 +17,9 @@ interface VitestReport {
 const root = new URL("..", import.meta.url).pathname;
 const packageDirectories = [
   "openapi",
-  ...["packages", "apps", "examples"].filter((group) => existsSync(join(root, group))).flatMap((group) => readdirSync(join(root, group)).map((name) => join(group, name))),
+  ...["packages", "apps", "examples"]
+    .filter((group) => existsSync(join(root, group)))
+    .flatMap((group) => readdirSync(join(root, group)).map((name) => join(group, name))),
 ];
 
 let passed = 0;

@@ -35,7 +35,12 @@ async function main(): Promise<number> {
   try {
     ({ values } = parseArgs({
       args: process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === "--")),
-      options: { ...Object.fromEntries(servers.map((server) => [server.flag, { type: "string" as const }])), verbose: { type: "boolean" }, "no-build": { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: {
+        ...Object.fromEntries(servers.map((server) => [server.flag, { type: "string" as const }])),
+        verbose: { type: "boolean" },
+        "no-build": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
       strict: true,
     }));
   } catch (error) {
@@ -56,7 +61,9 @@ async function main(): Promise<number> {
     }
     const host = process.env[server.hostVariable] ?? "127.0.0.1";
     if (port !== 0 && !(await isPortFree(host, port))) {
-      process.stderr.write(`${server.name}: port ${port} on ${host} is in use; pick another with pnpm start -- --${server.flag} <port> (or ${server.variable}=<port>).\n`);
+      process.stderr.write(
+        `${server.name}: port ${port} on ${host} is in use; pick another with pnpm start -- --${server.flag} <port> (or ${server.variable}=<port>).\n`,
+      );
       return 1;
     }
     env[server.variable] = String(port);
@@ -66,7 +73,10 @@ async function main(): Promise<number> {
   const turbo = spawn("turbo", args, { stdio: ["inherit", "pipe", "pipe"], env, detached: true });
   const held: string[] = [];
   const waiting = new Set(servers.map((server) => `${server.name} ready at `));
-  for (const [stream, out] of [[turbo.stdout, process.stdout], [turbo.stderr, process.stderr]] as const) {
+  for (const [stream, out] of [
+    [turbo.stdout, process.stdout],
+    [turbo.stderr, process.stderr],
+  ] as const) {
     createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => {
       const ready = [...waiting].find((prefix) => line.startsWith(prefix));
       if (ready) waiting.delete(ready);

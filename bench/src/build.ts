@@ -33,6 +33,12 @@ export async function buildTimes(): Promise<Section> {
         ["warm", `${formatNumber(warm.ms / 1000, 1)} s`, `${warm.cached} of ${warm.total}`],
       ],
     ),
-    budgets: [{ name: "warm rebuild is a full turbo cache hit", ok: warm.total > 0 && warm.cached === warm.total, detail: `${warm.cached} of ${warm.total} tasks cached` }],
+    budgets: [
+      {
+        name: "warm rebuild is a full turbo cache hit",
+        ok: warm.total > 0 && warm.cached === warm.total,
+        detail: `${warm.cached} of ${warm.total} tasks cached`,
+      },
+    ],
   };
 }

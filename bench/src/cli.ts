@@ -72,7 +72,8 @@ export async function cliExport(): Promise<Section> {
       results.push(round % 2 === 0 ? { cli: first, pager: second } : { cli: second, pager: first });
     }
     for (const { cli: cliRun, pager: pagerRun } of results) {
-      if (cliRun.count !== conversations || pagerRun.count !== conversations) throw new Error(`bench cli: expected ${conversations} conversations; got ${cliRun.count} (CLI), ${pagerRun.count} (pager)`);
+      if (cliRun.count !== conversations || pagerRun.count !== conversations)
+        throw new Error(`bench cli: expected ${conversations} conversations; got ${cliRun.count} (CLI), ${pagerRun.count} (pager)`);
     }
     const ratio = median(results.map(({ cli: cliRun, pager: pagerRun }) => pagerRun.seconds / cliRun.seconds));
     const peak = Math.max(...results.map(({ cli: cliRun }) => cliRun.peakRssMiB));

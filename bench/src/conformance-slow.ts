@@ -5,13 +5,14 @@
  * the run fails fast by itself. Budget: the run ends within 30 s, well within a minute. Baseline in
  * the same run: the same command against the sandbox answering at once.
  */
-import { runCheckCommand, type ConformanceReport } from "@bot-conversation/conformance";
-import { createSandbox } from "@bot-conversation/sandbox";
+
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
+import { type ConformanceReport, runCheckCommand } from "@bot-conversation/conformance";
+import { createSandbox } from "@bot-conversation/sandbox";
 import { serveSandbox } from "./conformance.ts";
 import { formatNumber, markdownTable, type Section } from "./report.ts";
 
@@ -43,7 +44,11 @@ export async function conformanceSlowServer(): Promise<Section> {
   try {
     const slowRun = await check(slow.url, directory);
     const quickRun = await check(quick.url, directory);
-    const failedChecks = (report: ConformanceReport): string => report.checks.filter((entry) => entry.status === "failed").map((entry) => entry.name).join(", ") || "none";
+    const failedChecks = (report: ConformanceReport): string =>
+      report.checks
+        .filter((entry) => entry.status === "failed")
+        .map((entry) => entry.name)
+        .join(", ") || "none";
     const row = (name: string, run: Awaited<ReturnType<typeof check>>) => [
       name,
       formatNumber(run.seconds, 1),
@@ -56,7 +61,10 @@ export async function conformanceSlowServer(): Promise<Section> {
     return {
       title: "Conformance kit against a slow server",
       method: `bot-conversation check (in process) with its defaults and --max-response-time 1000 (no --max-time) against the sandbox over node:http on 127.0.0.1, every search delayed ${delayMs / 1000} s; baseline: the same command against the sandbox answering at once. Wall time includes writing the JSON report.`,
-      table: markdownTable(["Server", "seconds", "requests", "requests/s", "stopped", "failed checks", "exit"], [row(`search answered in ${delayMs / 1000} s`, slowRun), row("baseline: the sandbox at once", quickRun)]),
+      table: markdownTable(
+        ["Server", "seconds", "requests", "requests/s", "stopped", "failed checks", "exit"],
+        [row(`search answered in ${delayMs / 1000} s`, slowRun), row("baseline: the sandbox at once", quickRun)],
+      ),
       budgets: [
         {
           name: `a default run against a 3 s search ends by itself within ${budgetSeconds} s and fails only max_response_time`,

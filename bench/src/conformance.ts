@@ -5,7 +5,7 @@
  * requests per second and the time of each phase. Baseline in the same run: the same number of
  * plain fetches of the search operation against the same server, i.e. the cost of HTTP alone.
  */
-import { runConformance, type ConformanceReport } from "@bot-conversation/conformance";
+import { type ConformanceReport, runConformance } from "@bot-conversation/conformance";
 import { createSandbox } from "@bot-conversation/sandbox";
 import { listenOnLoopback } from "./loopback.ts";
 import { formatNumber, markdownTable, type Section } from "./report.ts";
@@ -24,7 +24,9 @@ export async function serveSandbox(handler: (request: Request) => Promise<Respon
     const headers = new Headers();
     for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value);
     const body = chunks.length > 0 ? new Uint8Array(Buffer.concat(chunks)) : undefined;
-    const response = await handler(new Request(`http://127.0.0.1${incoming.url ?? "/"}`, { method: incoming.method ?? "GET", headers, ...(body ? { body } : {}) }));
+    const response = await handler(
+      new Request(`http://127.0.0.1${incoming.url ?? "/"}`, { method: incoming.method ?? "GET", headers, ...(body ? { body } : {}) }),
+    );
     outgoing.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
   });
 }
@@ -36,7 +38,14 @@ export async function conformanceRun(): Promise<Section> {
   try {
     const defaultRun: ConformanceReport = await runConformance({ baseUrl: server.url, token, seed: 1 });
     // The same defaults with a bot and firing: every phase, the fire rules and their near misses included.
-    const firingRun: ConformanceReport = await runConformance({ baseUrl: server.url, token, seed: 1, agentStageId: exampleBot, allowFire: true, conversationId: exampleConversation });
+    const firingRun: ConformanceReport = await runConformance({
+      baseUrl: server.url,
+      token,
+      seed: 1,
+      agentStageId: exampleBot,
+      allowFire: true,
+      conversationId: exampleConversation,
+    });
     const fast: ConformanceReport = await runConformance({ baseUrl: server.url, token, seed: 1, rate: 0 });
     const started = performance.now();
     for (let index = 0; index < fast.requests; index++) {
@@ -45,7 +54,12 @@ export async function conformanceRun(): Promise<Section> {
     }
     const plainMs = performance.now() - started;
     const perSecond = (requests: number, milliseconds: number): string => formatNumber((requests / milliseconds) * 1000);
-    const phases = fast.phases.map((phase) => [phase.phase, phase.checks.join(", ") || "(discovery, setup)", phase.requests, formatNumber(phase.durationMs, 1)]);
+    const phases = fast.phases.map((phase) => [
+      phase.phase,
+      phase.checks.join(", ") || "(discovery, setup)",
+      phase.requests,
+      formatNumber(phase.durationMs, 1),
+    ]);
     return {
       title: "Conformance kit",
       method: `runConformance against the sandbox (generated data, defaults) served over node:http on 127.0.0.1. The default run keeps the default rate limit of 50 requests/s; the unthrottled run (rate 0) gives requests/s and the time per phase (a phase feeds the checks listed). Baseline: the same number of plain sequential fetches of one search page.`,
@@ -53,8 +67,20 @@ export async function conformanceRun(): Promise<Section> {
         markdownTable(
           ["Run", "requests", "seconds", "requests/s", "checks passed"],
           [
-            ["default (rate 50/s)", defaultRun.requests, formatNumber(defaultRun.durationMs / 1000, 2), perSecond(defaultRun.requests, defaultRun.durationMs), String(defaultRun.passed)],
-            ["default with --agent-stage-id and --allow-fire (rate 50/s)", firingRun.requests, formatNumber(firingRun.durationMs / 1000, 2), perSecond(firingRun.requests, firingRun.durationMs), String(firingRun.passed)],
+            [
+              "default (rate 50/s)",
+              defaultRun.requests,
+              formatNumber(defaultRun.durationMs / 1000, 2),
+              perSecond(defaultRun.requests, defaultRun.durationMs),
+              String(defaultRun.passed),
+            ],
+            [
+              "default with --agent-stage-id and --allow-fire (rate 50/s)",
+              firingRun.requests,
+              formatNumber(firingRun.durationMs / 1000, 2),
+              perSecond(firingRun.requests, firingRun.durationMs),
+              String(firingRun.passed),
+            ],
             ["unthrottled (rate 0)", fast.requests, formatNumber(fast.durationMs / 1000, 2), perSecond(fast.requests, fast.durationMs), String(fast.passed)],
             ["baseline: plain fetch of one search page", fast.requests, formatNumber(plainMs / 1000, 2), perSecond(fast.requests, plainMs), "-"],
           ],

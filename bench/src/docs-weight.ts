@@ -3,9 +3,10 @@
  * emulated slow 4G with a 4x slower CPU, served as the repo's server served it before (no
  * compression: the browser is told to accept none) and as it serves it now (precompressed).
  */
-import { launchChromium } from "@bot-conversation/test-support/browser";
-import { createStaticServer, listen } from "@bot-conversation/docs/server";
+
 import { distDirectory } from "@bot-conversation/docs/paths";
+import { createStaticServer, listen } from "@bot-conversation/docs/server";
+import { launchChromium } from "@bot-conversation/test-support/browser";
 import { formatNumber, markdownTable, type Section } from "./report.ts";
 
 /** Lighthouse's "Slow 4G": 150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up. */
@@ -69,8 +70,16 @@ export async function docsWeight(): Promise<Section> {
     method: `Chromium loads the built site from the repo's server under emulated slow 4G (150 ms, 1.6 Mbit/s) with the CPU ${cpuSlowdown}x slower, cache off; bytes on the wire and time to the load event (the viewer has hydrated; a sidebar click is checked after). "Before" tells the server to compress nothing (Accept-Encoding: identity), as the server used to send; median of ${runsPerMode} alternating runs each.`,
     table: markdownTable(["Served", "Transferred", "Load event"], [row("before: uncompressed", results.before), row("now: precompressed", results.after)]),
     budgets: [
-      { name: "the first visit transfers under a third of the uncompressed bytes", ok: median(results.after.map((run) => run.bytes)) * 3 < median(results.before.map((run) => run.bytes)), detail: `${formatNumber(median(results.after.map((run) => run.bytes)) / 1024, 0)} kB vs ${formatNumber(median(results.before.map((run) => run.bytes)) / 1024, 0)} kB` },
-      { name: "the page is usable sooner on slow 4G", ok: afterMs < beforeMs, detail: `${formatNumber(afterMs / 1000, 1)} s vs ${formatNumber(beforeMs / 1000, 1)} s` },
+      {
+        name: "the first visit transfers under a third of the uncompressed bytes",
+        ok: median(results.after.map((run) => run.bytes)) * 3 < median(results.before.map((run) => run.bytes)),
+        detail: `${formatNumber(median(results.after.map((run) => run.bytes)) / 1024, 0)} kB vs ${formatNumber(median(results.before.map((run) => run.bytes)) / 1024, 0)} kB`,
+      },
+      {
+        name: "the page is usable sooner on slow 4G",
+        ok: afterMs < beforeMs,
+        detail: `${formatNumber(afterMs / 1000, 1)} s vs ${formatNumber(beforeMs / 1000, 1)} s`,
+      },
     ],
   };
 }

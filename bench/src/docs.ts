@@ -26,10 +26,12 @@ export async function docsSite(): Promise<Section> {
   const ms = performance.now() - started;
   if (run.status !== 0) throw new Error(`docs build failed:\n${run.stdout}\n${run.stderr}`);
   // The precompressed copies (.br, .gz) are other forms of the files listed; a visit fetches one form.
-  const rows = filesUnder(docsDist).filter((path) => !/\.(br|gz)$/.test(path)).map((path) => {
-    const content = readFileSync(path);
-    return { file: relative(docsDist, path), raw: content.length, gzipped: gzipSync(content, { level: 9 }).length };
-  });
+  const rows = filesUnder(docsDist)
+    .filter((path) => !/\.(br|gz)$/.test(path))
+    .map((path) => {
+      const content = readFileSync(path);
+      return { file: relative(docsDist, path), raw: content.length, gzipped: gzipSync(content, { level: 9 }).length };
+    });
   const total = rows.reduce((sum, row) => ({ raw: sum.raw + row.raw, gzipped: sum.gzipped + row.gzipped }), { raw: 0, gzipped: 0 });
   return {
     title: "API reference site",
@@ -37,7 +39,10 @@ export async function docsSite(): Promise<Section> {
     table: [
       markdownTable(["Build time"], [[`${formatNumber(ms / 1000, 1)} s`]]),
       "",
-      markdownTable(["File", "raw", "gzipped"], [...rows.map((row) => [row.file, kilobytes(row.raw), kilobytes(row.gzipped)]), ["**total**", kilobytes(total.raw), kilobytes(total.gzipped)]]),
+      markdownTable(
+        ["File", "raw", "gzipped"],
+        [...rows.map((row) => [row.file, kilobytes(row.raw), kilobytes(row.gzipped)]), ["**total**", kilobytes(total.raw), kilobytes(total.gzipped)]],
+      ),
     ].join("\n"),
     budgets: [],
   };

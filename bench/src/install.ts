@@ -57,7 +57,10 @@ export async function installToFirstRequest(): Promise<Section> {
     // stride); where the registry or a proxy fails those requests instead, they are retried at once, not
     // after 10 s and then a minute each (npm's defaults), which once made this install take 9 minutes.
     const retryAtOnce = ["--fetch-retry-mintimeout=100", "--fetch-retry-maxtimeout=1000"];
-    await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...retryAtOnce, ...tarballs], { cwd: app, env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env["PATH"] ?? ""}` } });
+    await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...retryAtOnce, ...tarballs], {
+      cwd: app,
+      env: { ...process.env, PATH: `${dirname(process.execPath)}:${process.env["PATH"] ?? ""}` },
+    });
     const installMs = performance.now() - installStarted;
     const firstRequestMs = await timeToFirstRequest("npx", ["--no-install", "bot-conversation-sandbox", "--port", "0"], app);
     return {

@@ -49,7 +49,13 @@ export const measuringLine = "measuring";
 
 if (import.meta.main) {
   const request = JSON.parse(process.argv[2] ?? "") as LoadRequest;
-  const options = { url: request.url, headers: request.headers, connections: request.connections, method: request.method ?? "GET", ...(request.body === undefined ? {} : { body: request.body }) };
+  const options = {
+    url: request.url,
+    headers: request.headers,
+    connections: request.connections,
+    method: request.method ?? "GET",
+    ...(request.body === undefined ? {} : { body: request.body }),
+  };
   if (request.warmUpSeconds > 0) await autocannon({ ...options, duration: request.warmUpSeconds });
   console.log(measuringLine);
   const cpuBefore = process.cpuUsage();

@@ -20,7 +20,15 @@ async function loadTest(url: string, pid: number): Promise<ServerLoad> {
 }
 
 function loadRow(name: string, result: ServerLoad): (string | number)[] {
-  return [name, formatNumber(result.requestsPerSecond), formatNumber(result.p50, 1), formatNumber(result.p99, 1), `${formatNumber(result.serverCpuShare * 100)}%`, result.non2xx, result.errors];
+  return [
+    name,
+    formatNumber(result.requestsPerSecond),
+    formatNumber(result.p50, 1),
+    formatNumber(result.p99, 1),
+    `${formatNumber(result.serverCpuShare * 100)}%`,
+    result.non2xx,
+    result.errors,
+  ];
 }
 
 /** Starts Prism on the bundle, measures start-up and throughput, and always stops it. */
@@ -40,7 +48,10 @@ export async function mockServer(): Promise<Section> {
       table: [
         markdownTable(["Start to first answer"], [[`${formatNumber(firstAnswerMs)} ms`]]),
         "",
-        markdownTable(["Server", "requests/s", "p50 ms", "p99 ms", "server CPU", "non-2xx", "errors"], [loadRow("Prism mock, search", prismLoad), loadRow("plain node:http, same body", plainLoad)]),
+        markdownTable(
+          ["Server", "requests/s", "p50 ms", "p99 ms", "server CPU", "non-2xx", "errors"],
+          [loadRow("Prism mock, search", prismLoad), loadRow("plain node:http, same body", plainLoad)],
+        ),
       ].join("\n"),
       budgets: [],
     };

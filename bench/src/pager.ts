@@ -10,7 +10,7 @@ import { cpus } from "node:os";
 import { createBotConversationClient } from "@bot-conversation/client";
 import type { paths } from "@bot-conversation/types";
 import createClient from "openapi-fetch";
-import { benchmarkToken, exampleValue, type ConversationPage } from "./fixtures.ts";
+import { benchmarkToken, type ConversationPage, exampleValue } from "./fixtures.ts";
 import { formatNumber, markdownTable, measureRounds, type Section } from "./report.ts";
 
 const baseUrl = "http://127.0.0.1:4010";
@@ -47,7 +47,8 @@ function preparedPages(): Uint8Array<ArrayBuffer>[] {
 function readers(): Record<string, () => Promise<number>> {
   const pages = preparedPages();
   const headers = { "content-type": "application/json" };
-  const fetch = async (request: Request): Promise<Response> => new Response(pages[Number(new URL(request.url).searchParams.get("pageIndex") ?? 0)], { headers });
+  const fetch = async (request: Request): Promise<Response> =>
+    new Response(pages[Number(new URL(request.url).searchParams.get("pageIndex") ?? 0)], { headers });
   const loopClient = createClient<paths>({ baseUrl, fetch, headers: { "X-Token": benchmarkToken } });
   const client = createBotConversationClient({ baseUrl, token: benchmarkToken, fetch });
   return {
@@ -82,7 +83,10 @@ export async function autoPager(): Promise<Section> {
     const count = await read();
     if (count !== conversationCount) throw new Error(`${name} read ${count} conversations, expected ${conversationCount}`);
   }
-  const results = await measureRounds(Object.fromEntries(Object.entries(tasks).map(([name, read]) => [name, async () => void (await read())])), { rounds, timeMs: 1_000 });
+  const results = await measureRounds(Object.fromEntries(Object.entries(tasks).map(([name, read]) => [name, async () => void (await read())])), {
+    rounds,
+    timeMs: 1_000,
+  });
   const nsPerConversation = (meanMs: number): number => (meanMs * 1e6) / conversationCount;
   const loop = nsPerConversation(results[0]!.meanMs);
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"}, Node ${process.version}`;

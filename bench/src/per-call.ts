@@ -11,8 +11,8 @@ import ky from "ky";
 import createClient from "openapi-fetch";
 // The page check is internal to the client; the bench times it from the built module.
 import { toPage } from "../../packages/client/dist/internal/page.js";
-import { benchmarkToken, exampleValue, type ConversationPage } from "./fixtures.ts";
-import { formatNumber, markdownTable, measure, measureRounds, type Budget, type Section, type Throughput } from "./report.ts";
+import { benchmarkToken, type ConversationPage, exampleValue } from "./fixtures.ts";
+import { type Budget, formatNumber, markdownTable, measure, measureRounds, type Section, type Throughput } from "./report.ts";
 
 const baseUrl = "http://127.0.0.1:4010";
 /** Rounds of 0.6 s per client and call, in rotating order (see `measureRounds`). */
@@ -106,10 +106,22 @@ export async function perCallOverhead(): Promise<Section> {
   const budgets: Budget[] = [];
   let searchMeanMs = 0;
   for (const call of ["search", "fire"] as const) {
-    const results = await measureRounds(Object.fromEntries(Object.entries(clients).map(([name, calls]) => [name, calls[call]])), { rounds, timeMs: 600, warmupMs: 200 });
+    const results = await measureRounds(Object.fromEntries(Object.entries(clients).map(([name, calls]) => [name, calls[call]])), {
+      rounds,
+      timeMs: 600,
+      warmupMs: 200,
+    });
     const raw = byName(results, "raw fetch + json()");
     for (const result of results) {
-      rows.push([call, result.name, formatNumber(result.opsPerSecond), formatNumber(result.meanMs * 1000, 1), `${formatNumber(result.meanMs / raw.meanMs, 2)}x`, `±${formatNumber(result.relativeMarginOfError, 1)}%`, `${formatNumber(result.spread, 2)}x`]);
+      rows.push([
+        call,
+        result.name,
+        formatNumber(result.opsPerSecond),
+        formatNumber(result.meanMs * 1000, 1),
+        `${formatNumber(result.meanMs / raw.meanMs, 2)}x`,
+        `±${formatNumber(result.relativeMarginOfError, 1)}%`,
+        `${formatNumber(result.spread, 2)}x`,
+      ]);
     }
     budgets.push(...budgetsFor(call, results));
     if (call === "search") searchMeanMs = byName(results, "@bot-conversation/client").meanMs;

@@ -59,7 +59,10 @@ export interface RoundsResult extends Throughput {
  * after the same other task; each task's figure is the median of its rounds' means, which one slow
  * round (a GC, another process) does not move.
  */
-export async function measureRounds(tasks: Record<string, Fn>, { rounds, timeMs, warmupMs = 500 }: { rounds: number; timeMs: number; warmupMs?: number }): Promise<RoundsResult[]> {
+export async function measureRounds(
+  tasks: Record<string, Fn>,
+  { rounds, timeMs, warmupMs = 500 }: { rounds: number; timeMs: number; warmupMs?: number },
+): Promise<RoundsResult[]> {
   const names = Object.keys(tasks);
   const means = new Map(names.map((name) => [name, [] as number[]]));
   const margins = new Map(names.map((name) => [name, [] as number[]]));
@@ -121,7 +124,10 @@ export function renderResults(sections: Section[]): string {
     "",
     "## Budgets",
     "",
-    markdownTable(["Budget", "Met", "Figures"], budgets.map((budget) => [budget.name, budget.ok ? "yes" : "**no**", budget.detail])),
+    markdownTable(
+      ["Budget", "Met", "Figures"],
+      budgets.map((budget) => [budget.name, budget.ok ? "yes" : "**no**", budget.detail]),
+    ),
     "",
     ...sections.flatMap((section) => [`## ${section.title}`, "", section.method, "", section.table, ""]),
   ].join("\n");

@@ -10,10 +10,10 @@ import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
+import { createInterface } from "node:readline";
 import { DatabaseSync } from "node:sqlite";
+import { fileURLToPath } from "node:url";
 import { defaultMockOptions, startMockOnFreePort } from "@bot-conversation/mock";
 import { launchSandbox } from "@bot-conversation/sandbox";
 import { formatNumber, markdownTable, median, type Section } from "./report.ts";
@@ -55,15 +55,24 @@ async function searchRounds(targets: readonly LoadTarget[], token: string): Prom
 
 function loadRow(round: number, name: string, result: ServerLoad): (string | number)[] {
   return [
-    round + 1, name, formatNumber(result.requestsPerSecond), formatNumber(result.p50, 1), formatNumber(result.p99, 1),
-    `${formatNumber(result.serverCpuShare * 100)}%`, formatNumber(result.serverCpuMicrosPerRequest), `${formatNumber(result.generatorCpuShare * 100)}%`,
-    result.non2xx, result.errors,
+    round + 1,
+    name,
+    formatNumber(result.requestsPerSecond),
+    formatNumber(result.p50, 1),
+    formatNumber(result.p99, 1),
+    `${formatNumber(result.serverCpuShare * 100)}%`,
+    formatNumber(result.serverCpuMicrosPerRequest),
+    `${formatNumber(result.generatorCpuShare * 100)}%`,
+    result.non2xx,
+    result.errors,
   ];
 }
 
 /** Kilobytes of a /proc status field (VmRSS, VmHWM) of a process. */
 function memoryOf(pid: number, field: "VmRSS" | "VmHWM"): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((candidate) => candidate.startsWith(`${field}:`));
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((candidate) => candidate.startsWith(`${field}:`));
   return Number(line?.replace(/\D+/g, "") ?? Number.NaN);
 }
 
@@ -102,7 +111,9 @@ async function filterQueries(url: string, headers: Record<string, string>): Prom
 async function startCeiling(body: ArrayBuffer): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const scratch = mkdtempSync(join(tmpdir(), "bench-ceiling-"));
   writeFileSync(join(scratch, "body.json"), Buffer.from(body));
-  const child = spawn(process.execPath, [fileURLToPath(new URL("./ceiling-server.ts", import.meta.url)), join(scratch, "body.json")], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [fileURLToPath(new URL("./ceiling-server.ts", import.meta.url)), join(scratch, "body.json")], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
   return {
     url: `http://127.0.0.1:${line.replace("port ", "")}`,
@@ -145,7 +156,11 @@ export async function sandboxServer(): Promise<Section> {
   });
   const ceiling = await startCeiling(await (await fetch(`${small.url}${searchPath}`, { headers })).arrayBuffer());
   const [prismLoads, sandboxLoads, ceilingLoads] = (await searchRounds(
-    [{ url: mock.url, pid: mock.process.pid! }, { url: small.url, pid: small.process.pid! }, { url: ceiling.url, pid: ceiling.pid }],
+    [
+      { url: mock.url, pid: mock.process.pid! },
+      { url: small.url, pid: small.process.pid! },
+      { url: ceiling.url, pid: ceiling.pid },
+    ],
     token,
   ).finally(() => Promise.all([mock.stop(), small.stop(), ceiling.stop()]))) as [ServerLoad[], ServerLoad[], ServerLoad[]];
   const ratios = sandboxLoads.map((sandboxLoad, round) => sandboxLoad.requestsPerSecond / prismLoads[round]!.requestsPerSecond);
@@ -165,7 +180,10 @@ export async function sandboxServer(): Promise<Section> {
     // its own queueing the tail): each filter mix loaded on its own, its 97.5th percentile (above the 95th) kept.
     const sixteen = new Map<string, ServerLoad>();
     for (const [name, query] of queries) {
-      sixteen.set(name, await loadServer(large.process.pid!, { url: `${large.url}${searchPath}?${query}`, headers, connections: 16, warmUpSeconds: 1, durationSeconds: 3 }));
+      sixteen.set(
+        name,
+        await loadServer(large.process.pid!, { url: `${large.url}${searchPath}?${query}`, headers, connections: 16, warmUpSeconds: 1, durationSeconds: 3 }),
+      );
     }
     const sorted = (times: Map<string, number[]>) => [...times.values()].flat().sort((a, b) => a - b);
     const p95One = percentile(sorted(oneAtATime), 0.95);
@@ -173,8 +191,14 @@ export async function sandboxServer(): Promise<Section> {
     // Searches sent one after another while a reset loads another 100,000 conversations.
     const resetStarted = performance.now();
     let resetMs = Number.NaN;
-    const reset = fetch(`${large.url}/_sandbox/reset`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ seed: "another", conversations: largeCount }) })
-      .then((response) => { resetMs = performance.now() - resetStarted; return response.status; });
+    const reset = fetch(`${large.url}/_sandbox/reset`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ seed: "another", conversations: largeCount }),
+    }).then((response) => {
+      resetMs = performance.now() - resetStarted;
+      return response.status;
+    });
     const duringReset: number[] = [];
     while (Number.isNaN(resetMs)) {
       const sent = performance.now();
@@ -188,7 +212,11 @@ export async function sandboxServer(): Promise<Section> {
     const peakKb = memoryOf(large.process.pid!, "VmHWM");
     // SIGTERM after a fire: the time to exit, and the fire found in the --data file.
     const [conversation] = ((await (await fetch(`${large.url}${searchPath}?pageSize=1`, { headers })).json()) as { items: { id: string }[] }).items;
-    await fetch(`${large.url}/api/v1/runtime/simple/external/events`, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ conversationId: conversation!.id, externalEventId: "order-status-changed" }) });
+    await fetch(`${large.url}/api/v1/runtime/simple/external/events`, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ conversationId: conversation!.id, externalEventId: "order-status-changed" }),
+    });
     const signalled = performance.now();
     await large.stop("SIGTERM");
     stopMs = performance.now() - signalled;
@@ -207,31 +235,93 @@ export async function sandboxServer(): Promise<Section> {
       table: [
         markdownTable(
           ["Round", "Server, search", "requests/s", "p50 ms", "p99 ms", "server CPU", "server CPU µs per request", "load generator CPU", "non-2xx", "errors"],
-          prismLoads.flatMap((prismLoad, round) => [loadRow(round, "Prism mock", prismLoad), loadRow(round, "sandbox", sandboxLoads[round]!), loadRow(round, "node:http ceiling", ceilingLoads[round]!)]),
+          prismLoads.flatMap((prismLoad, round) => [
+            loadRow(round, "Prism mock", prismLoad),
+            loadRow(round, "sandbox", sandboxLoads[round]!),
+            loadRow(round, "node:http ceiling", ceilingLoads[round]!),
+          ]),
         ),
         "",
-        markdownTable(["Sandbox requests/s", ...ratios.map((_, round) => `round ${round + 1}`), "median"], [
-          ["over Prism's", ...ratios.map((value) => `${formatNumber(value, 2)}x`), `${formatNumber(ratio, 2)}x`],
-          ["share of the node:http ceiling", ...shares.map((value) => `${formatNumber(value * 100)}%`), `${formatNumber(share * 100)}%`],
-        ]),
-        "",
-        markdownTable(["Filters at 100,000 conversations, one at a time", "p50 ms", "p95 ms"], quantiles(oneAtATime).concat([["all", formatNumber(percentile(sorted(oneAtATime), 0.5), 2), formatNumber(p95One, 2)]])),
-        "",
-        markdownTable(["Filters at 100,000 conversations, 16 at once (autocannon, 3 s each)", "requests/s", "p50 ms", "p97.5 ms", "p99 ms", "non-2xx"],
-          [...sixteen].map(([name, result]) => [name, formatNumber(result.requestsPerSecond), formatNumber(result.p50), formatNumber(result.p97_5), formatNumber(result.p99), result.non2xx])),
+        markdownTable(
+          ["Sandbox requests/s", ...ratios.map((_, round) => `round ${round + 1}`), "median"],
+          [
+            ["over Prism's", ...ratios.map((value) => `${formatNumber(value, 2)}x`), `${formatNumber(ratio, 2)}x`],
+            ["share of the node:http ceiling", ...shares.map((value) => `${formatNumber(value * 100)}%`), `${formatNumber(share * 100)}%`],
+          ],
+        ),
         "",
         markdownTable(
-          ["Generate and load 100,000 conversations", "RSS after loading", "peak RSS while loading", "RSS at the end", "peak RSS (the reset holds two datasets)", "reset to another 100,000", "searches answered during it", "their p50 / p95 / max ms", "SIGTERM to exit", "the last fire in --data"],
-          [[`${formatNumber(readyMs / 1000, 2)} s`, `${formatNumber(rssAfterLoadKb / 1024)} MiB`, `${formatNumber(peakLoadingKb / 1024)} MiB`, `${formatNumber(rssKb / 1024)} MiB`, `${formatNumber(peakKb / 1024)} MiB`, `${formatNumber(resetMs / 1000, 2)} s`, duringReset.length,
-            `${formatNumber(percentile(duringReset, 0.5), 2)} / ${formatNumber(percentile(duringReset, 0.95), 2)} / ${formatNumber(duringReset.at(-1) ?? Number.NaN, 2)}`, `${formatNumber(stopMs)} ms`, flushed ? "yes" : "no"]],
+          ["Filters at 100,000 conversations, one at a time", "p50 ms", "p95 ms"],
+          quantiles(oneAtATime).concat([["all", formatNumber(percentile(sorted(oneAtATime), 0.5), 2), formatNumber(p95One, 2)]]),
+        ),
+        "",
+        markdownTable(
+          ["Filters at 100,000 conversations, 16 at once (autocannon, 3 s each)", "requests/s", "p50 ms", "p97.5 ms", "p99 ms", "non-2xx"],
+          [...sixteen].map(([name, result]) => [
+            name,
+            formatNumber(result.requestsPerSecond),
+            formatNumber(result.p50),
+            formatNumber(result.p97_5),
+            formatNumber(result.p99),
+            result.non2xx,
+          ]),
+        ),
+        "",
+        markdownTable(
+          [
+            "Generate and load 100,000 conversations",
+            "RSS after loading",
+            "peak RSS while loading",
+            "RSS at the end",
+            "peak RSS (the reset holds two datasets)",
+            "reset to another 100,000",
+            "searches answered during it",
+            "their p50 / p95 / max ms",
+            "SIGTERM to exit",
+            "the last fire in --data",
+          ],
+          [
+            [
+              `${formatNumber(readyMs / 1000, 2)} s`,
+              `${formatNumber(rssAfterLoadKb / 1024)} MiB`,
+              `${formatNumber(peakLoadingKb / 1024)} MiB`,
+              `${formatNumber(rssKb / 1024)} MiB`,
+              `${formatNumber(peakKb / 1024)} MiB`,
+              `${formatNumber(resetMs / 1000, 2)} s`,
+              duringReset.length,
+              `${formatNumber(percentile(duringReset, 0.5), 2)} / ${formatNumber(percentile(duringReset, 0.95), 2)} / ${formatNumber(duringReset.at(-1) ?? Number.NaN, 2)}`,
+              `${formatNumber(stopMs)} ms`,
+              flushed ? "yes" : "no",
+            ],
+          ],
         ),
       ].join("\n"),
       budgets: [
-        { name: "sandbox search requests/s at least 10x Prism's", ok: ratio >= 10, detail: `median ${formatNumber(ratio, 2)}x over ${rounds} rounds (${ratios.map((value) => `${formatNumber(value, 2)}x`).join(", ")}; medians ${formatNumber(median(sandboxLoads.map((result) => result.requestsPerSecond)))} vs ${formatNumber(median(prismLoads.map((result) => result.requestsPerSecond)))} requests/s; ${formatNumber(share * 100)}% of the node:http ceiling)` },
-        { name: `100,000 conversations ready in at most ${readyBudgetMs / 1000} s`, ok: readyMs <= readyBudgetMs, detail: `${formatNumber(readyMs / 1000, 2)} s` },
-        { name: `100,000 conversations in at most ${rssBudgetMiB} MiB resident`, ok: peakLoadingKb / 1024 <= rssBudgetMiB, detail: `peak while loading ${formatNumber(peakLoadingKb / 1024)} MiB, ${formatNumber(rssAfterLoadKb / 1024)} MiB once ready (a reset to another 100,000 holds both for a while: peak ${formatNumber(peakKb / 1024)} MiB)` },
-        { name: "search with filters at 100,000 conversations, 16 at once, p95 at most 10 ms", ok: p95Sixteen <= 10, detail: `the slowest filter mix's p97.5 (stricter than p95) ${formatNumber(p95Sixteen)} ms (one at a time, p95 ${formatNumber(p95One, 2)} ms)` },
-        { name: "SIGTERM stops the sandbox within 200 ms, its --data file holding the last fire", ok: stopMs <= 200 && flushed, detail: `${formatNumber(stopMs)} ms; the fire ${flushed ? "is" : "is not"} in the file` },
+        {
+          name: "sandbox search requests/s at least 10x Prism's",
+          ok: ratio >= 10,
+          detail: `median ${formatNumber(ratio, 2)}x over ${rounds} rounds (${ratios.map((value) => `${formatNumber(value, 2)}x`).join(", ")}; medians ${formatNumber(median(sandboxLoads.map((result) => result.requestsPerSecond)))} vs ${formatNumber(median(prismLoads.map((result) => result.requestsPerSecond)))} requests/s; ${formatNumber(share * 100)}% of the node:http ceiling)`,
+        },
+        {
+          name: `100,000 conversations ready in at most ${readyBudgetMs / 1000} s`,
+          ok: readyMs <= readyBudgetMs,
+          detail: `${formatNumber(readyMs / 1000, 2)} s`,
+        },
+        {
+          name: `100,000 conversations in at most ${rssBudgetMiB} MiB resident`,
+          ok: peakLoadingKb / 1024 <= rssBudgetMiB,
+          detail: `peak while loading ${formatNumber(peakLoadingKb / 1024)} MiB, ${formatNumber(rssAfterLoadKb / 1024)} MiB once ready (a reset to another 100,000 holds both for a while: peak ${formatNumber(peakKb / 1024)} MiB)`,
+        },
+        {
+          name: "search with filters at 100,000 conversations, 16 at once, p95 at most 10 ms",
+          ok: p95Sixteen <= 10,
+          detail: `the slowest filter mix's p97.5 (stricter than p95) ${formatNumber(p95Sixteen)} ms (one at a time, p95 ${formatNumber(p95One, 2)} ms)`,
+        },
+        {
+          name: "SIGTERM stops the sandbox within 200 ms, its --data file holding the last fire",
+          ok: stopMs <= 200 && flushed,
+          detail: `${formatNumber(stopMs)} ms; the fire ${flushed ? "is" : "is not"} in the file`,
+        },
       ],
     };
   } finally {
@@ -241,17 +331,26 @@ export async function sandboxServer(): Promise<Section> {
 }
 
 /** The fire the data benchmarks send: the description's example conversation and trigger, which the default data and Prism both know. */
-const fireBody = JSON.stringify({ conversationId: "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c", externalEventId: "order-status-changed", externalEventPayload: { orderNumber: "10482" } });
+const fireBody = JSON.stringify({
+  conversationId: "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c",
+  externalEventId: "order-status-changed",
+  externalEventPayload: { orderNumber: "10482" },
+});
 const firePath = "/api/v1/runtime/simple/external/events";
 const millionEvents = 1_000_000;
 
 /** Loads each target with `request` once per round, in turning order; the loads of each target in round order. */
-async function roundsOf(targets: readonly LoadTarget[], request: (target: LoadTarget) => Omit<Parameters<typeof loadServer>[1], "warmUpSeconds" | "durationSeconds">): Promise<ServerLoad[][]> {
+async function roundsOf(
+  targets: readonly LoadTarget[],
+  request: (target: LoadTarget) => Omit<Parameters<typeof loadServer>[1], "warmUpSeconds" | "durationSeconds">,
+): Promise<ServerLoad[][]> {
   const results: ServerLoad[][] = targets.map(() => []);
   for (let round = 0; round < rounds; round++) {
     for (const index of targets.map((_, position) => (position + round) % targets.length)) {
       const target = targets[index]!;
-      results[index]!.push(await loadServer(target.pid, { ...request(target), warmUpSeconds: round === 0 ? 5 : warmUpSeconds.eachRound, durationSeconds: load.durationSeconds }));
+      results[index]!.push(
+        await loadServer(target.pid, { ...request(target), warmUpSeconds: round === 0 ? 5 : warmUpSeconds.eachRound, durationSeconds: load.durationSeconds }),
+      );
     }
   }
   return results;
@@ -274,11 +373,23 @@ export async function sandboxData(): Promise<Section> {
     started.push(memory);
     let kept = await launchSandbox(["--data", data]);
     started.push(kept);
-    const targets: LoadTarget[] = [{ url: mock.url, pid: mock.process.pid! }, { url: memory.url, pid: memory.process.pid! }, { url: kept.url, pid: kept.process.pid! }];
+    const targets: LoadTarget[] = [
+      { url: mock.url, pid: mock.process.pid! },
+      { url: memory.url, pid: memory.process.pid! },
+      { url: kept.url, pid: kept.process.pid! },
+    ];
     const [prismFires, memoryFires, dataFires] = (await roundsOf(targets, (target) => ({
-      url: `${target.url}${firePath}`, method: "POST", body: fireBody, headers: { ...headers, "content-type": "application/json" }, connections: 16,
+      url: `${target.url}${firePath}`,
+      method: "POST",
+      body: fireBody,
+      headers: { ...headers, "content-type": "application/json" },
+      connections: 16,
     }))) as [ServerLoad[], ServerLoad[], ServerLoad[]];
-    const [memorySearches, dataSearches] = (await roundsOf(targets.slice(1), (target) => ({ url: `${target.url}${searchPath}`, headers, connections: load.connections }))) as [ServerLoad[], ServerLoad[]];
+    const [memorySearches, dataSearches] = (await roundsOf(targets.slice(1), (target) => ({
+      url: `${target.url}${searchPath}`,
+      headers,
+      connections: load.connections,
+    }))) as [ServerLoad[], ServerLoad[]];
     const fired = ((await (await fetch(`${kept.url}/_sandbox/fired-events?limit=1`, { headers })).json()) as unknown[]).length;
 
     // A flood of unauthenticated 64 kB bodies (32 connections, autocannon in its own process) while the bench
@@ -299,7 +410,13 @@ export async function sandboxData(): Promise<Section> {
       }
     })();
     const flood = await loadServer(fresh.process.pid!, {
-      url: `${fresh.url}${firePath}`, method: "POST", body: floodBody, headers: { "x-token": "not-the-token", "content-type": "application/json" }, connections: 32, warmUpSeconds: 1, durationSeconds: 5,
+      url: `${fresh.url}${firePath}`,
+      method: "POST",
+      body: floodBody,
+      headers: { "x-token": "not-the-token", "content-type": "application/json" },
+      connections: 32,
+      warmUpSeconds: 1,
+      durationSeconds: 5,
     }).finally(() => (flooding = false));
     await searching;
     duringFlood.sort((a, b) => a - b);
@@ -310,10 +427,18 @@ export async function sandboxData(): Promise<Section> {
     // 1,000,000 fired events written into the file directly (firing them would take minutes), then a restart.
     await kept.stop("SIGTERM");
     const database = new DatabaseSync(data);
-    const insert = database.prepare("INSERT INTO events (received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES (?, ?, NULL, 'order-status-changed', ?, ?)");
+    const insert = database.prepare(
+      "INSERT INTO events (received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES (?, ?, NULL, 'order-status-changed', ?, ?)",
+    );
     const { count: before } = database.prepare("SELECT count(*) AS count FROM events").get() as { count: number };
     database.exec("BEGIN");
-    for (let index = before; index < millionEvents; index++) insert.run(new Date(Date.UTC(2026, 10, 20) + index).toISOString(), "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c", `{"orderNumber":"${index}"}`, "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c");
+    for (let index = before; index < millionEvents; index++)
+      insert.run(
+        new Date(Date.UTC(2026, 10, 20) + index).toISOString(),
+        "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c",
+        `{"orderNumber":"${index}"}`,
+        "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c",
+      );
     database.exec("COMMIT");
     database.close();
     const fileMiB = statSync(data).size / 1024 / 1024;
@@ -348,40 +473,127 @@ export async function sandboxData(): Promise<Section> {
       method: `Prism, the sandbox in memory and the sandbox with --data (its default 200 conversations), each in its own process on 127.0.0.1, under the same load from autocannon in a process of its own: the fire operation (one body, the description's example conversation and trigger, which both know), 16 connections with one request in flight each; ${rounds} rounds of ${load.durationSeconds} s per server, the order turning each round (5 s of warm-up before the first, ${warmUpSeconds.eachRound} s before the others). Every fire the --data sandbox answers is committed before its answer (the fires of one event-loop turn share one SQLite transaction: group commit). Then the search operation without filters on both sandboxes, ${load.connections} connections, the same rounds. Then, on a fresh sandbox in memory, 32 connections of unauthenticated POSTs with 64 kB JSON bodies for 5 s (after 1 s) from autocannon, while the bench sends searches with the token one after another: their round trips, and the sandbox's RSS and peak RSS (VmHWM) after. Then ${formatNumber(millionEvents)} fired events written into the --data file directly, and the sandbox started again over it: spawn to ready line, resident memory (/proc) then and after reading the first and the last page of GET /_sandbox/fired-events, the file's size before and after DELETE /_sandbox/fired-events. Budgets take the median of the rounds' ratios.`,
       table: [
         markdownTable(
-          ["Round", "Server, fire (16 at once)", "requests/s", "p50 ms", "p99 ms", "server CPU", "server CPU µs per request", "load generator CPU", "non-2xx", "errors"],
-          prismFires.flatMap((prismLoad, round) => [fireRow(round, "Prism mock", prismLoad), fireRow(round, "sandbox in memory", memoryFires[round]!), fireRow(round, "sandbox --data", dataFires[round]!)]),
+          [
+            "Round",
+            "Server, fire (16 at once)",
+            "requests/s",
+            "p50 ms",
+            "p99 ms",
+            "server CPU",
+            "server CPU µs per request",
+            "load generator CPU",
+            "non-2xx",
+            "errors",
+          ],
+          prismFires.flatMap((prismLoad, round) => [
+            fireRow(round, "Prism mock", prismLoad),
+            fireRow(round, "sandbox in memory", memoryFires[round]!),
+            fireRow(round, "sandbox --data", dataFires[round]!),
+          ]),
         ),
         "",
         markdownTable(
           ["Round", "Server, search", "requests/s", "p50 ms", "p99 ms", "server CPU", "server CPU µs per request", "load generator CPU", "non-2xx", "errors"],
-          memorySearches.flatMap((memoryLoad, round) => [loadRow(round, "sandbox in memory", memoryLoad), loadRow(round, "sandbox --data", dataSearches[round]!)]),
-        ),
-        "",
-        markdownTable(["Sandbox --data requests/s", ...dataFires.map((_, round) => `round ${round + 1}`), "median"], [
-          ["fires, over the sandbox in memory", ...perRound(dataFires, memoryFires).map((value) => `${formatNumber(value * 100)}%`), `${formatNumber(overMemory * 100)}%`],
-          ["fires, over Prism", ...perRound(dataFires, prismFires).map((value) => `${formatNumber(value, 2)}x`), `${formatNumber(overPrism, 2)}x`],
-          ["searches, over the sandbox in memory", ...perRound(dataSearches, memorySearches).map((value) => `${formatNumber(value * 100)}%`), `${formatNumber(searchShare * 100)}%`],
-        ]),
-        "",
-        markdownTable(
-          [`${formatNumber(millionEvents)} fired events`, "file", "restart to ready", "RSS then", "RSS of a fresh sandbox (no --data)", "first page (1,000)", "last page", "RSS after both pages", "clear", "file after the clear"],
-          [[formatNumber(millionEvents), `${formatNumber(fileMiB)} MiB`, `${formatNumber(restartMs / 1000, 2)} s`, `${formatNumber(rssMillionKb / 1024)} MiB`, `${formatNumber(rssEmptyKb / 1024)} MiB`,
-            `${pageEvents} events, ${formatNumber(pageMs, 1)} ms`, `${formatNumber(lastPageMs, 1)} ms`, `${formatNumber(rssAfterPagesKb / 1024)} MiB`, `${formatNumber(clearMs)} ms`, `${formatNumber(clearedMiB, 2)} MiB`]],
+          memorySearches.flatMap((memoryLoad, round) => [
+            loadRow(round, "sandbox in memory", memoryLoad),
+            loadRow(round, "sandbox --data", dataSearches[round]!),
+          ]),
         ),
         "",
         markdownTable(
-          ["Unauthenticated 64 kB POSTs, 32 at once (5 s)", "requests/s", "401s", "searches with the token meanwhile", "their p50 / p95 / max ms", "sandbox RSS after", "its peak RSS"],
-          [[formatNumber(flood.requestsPerSecond), flood.non2xx === flood.requests ? "all" : `${flood.non2xx} of ${flood.requests}`, duringFlood.length,
-            `${formatNumber(percentile(duringFlood, 0.5), 1)} / ${formatNumber(percentile(duringFlood, 0.95), 1)} / ${formatNumber(duringFlood.at(-1) ?? Number.NaN, 1)}`,
-            `${formatNumber(floodRssKb / 1024)} MiB`, `${formatNumber(floodPeakKb / 1024)} MiB`]],
+          ["Sandbox --data requests/s", ...dataFires.map((_, round) => `round ${round + 1}`), "median"],
+          [
+            [
+              "fires, over the sandbox in memory",
+              ...perRound(dataFires, memoryFires).map((value) => `${formatNumber(value * 100)}%`),
+              `${formatNumber(overMemory * 100)}%`,
+            ],
+            ["fires, over Prism", ...perRound(dataFires, prismFires).map((value) => `${formatNumber(value, 2)}x`), `${formatNumber(overPrism, 2)}x`],
+            [
+              "searches, over the sandbox in memory",
+              ...perRound(dataSearches, memorySearches).map((value) => `${formatNumber(value * 100)}%`),
+              `${formatNumber(searchShare * 100)}%`,
+            ],
+          ],
+        ),
+        "",
+        markdownTable(
+          [
+            `${formatNumber(millionEvents)} fired events`,
+            "file",
+            "restart to ready",
+            "RSS then",
+            "RSS of a fresh sandbox (no --data)",
+            "first page (1,000)",
+            "last page",
+            "RSS after both pages",
+            "clear",
+            "file after the clear",
+          ],
+          [
+            [
+              formatNumber(millionEvents),
+              `${formatNumber(fileMiB)} MiB`,
+              `${formatNumber(restartMs / 1000, 2)} s`,
+              `${formatNumber(rssMillionKb / 1024)} MiB`,
+              `${formatNumber(rssEmptyKb / 1024)} MiB`,
+              `${pageEvents} events, ${formatNumber(pageMs, 1)} ms`,
+              `${formatNumber(lastPageMs, 1)} ms`,
+              `${formatNumber(rssAfterPagesKb / 1024)} MiB`,
+              `${formatNumber(clearMs)} ms`,
+              `${formatNumber(clearedMiB, 2)} MiB`,
+            ],
+          ],
+        ),
+        "",
+        markdownTable(
+          [
+            "Unauthenticated 64 kB POSTs, 32 at once (5 s)",
+            "requests/s",
+            "401s",
+            "searches with the token meanwhile",
+            "their p50 / p95 / max ms",
+            "sandbox RSS after",
+            "its peak RSS",
+          ],
+          [
+            [
+              formatNumber(flood.requestsPerSecond),
+              flood.non2xx === flood.requests ? "all" : `${flood.non2xx} of ${flood.requests}`,
+              duringFlood.length,
+              `${formatNumber(percentile(duringFlood, 0.5), 1)} / ${formatNumber(percentile(duringFlood, 0.95), 1)} / ${formatNumber(duringFlood.at(-1) ?? Number.NaN, 1)}`,
+              `${formatNumber(floodRssKb / 1024)} MiB`,
+              `${formatNumber(floodPeakKb / 1024)} MiB`,
+            ],
+          ],
         ),
       ].join("\n"),
       budgets: [
-        { name: "a flood of unauthenticated 64 kB POSTs: the sandbox under 400 MiB resident, every search with the token answered within 1 s", ok: floodPeakKb / 1024 < 400 && duringFlood.length > 0 && (duringFlood.at(-1) ?? Infinity) <= 1000, detail: `peak ${formatNumber(floodPeakKb / 1024)} MiB; ${duringFlood.length} searches, the slowest ${formatNumber(duringFlood.at(-1) ?? Number.NaN, 1)} ms` },
-        { name: "fires/s with --data, 16 at once, at least half the sandbox's in memory", ok: overMemory >= 0.5 && fired === 1, detail: `median ${formatNumber(overMemory * 100)}% (medians ${formatNumber(median(dataFires.map((result) => result.requestsPerSecond)))} vs ${formatNumber(median(memoryFires.map((result) => result.requestsPerSecond)))} fires/s)` },
-        { name: "fires/s with --data, 16 at once, at least 10x Prism's", ok: overPrism >= 10, detail: `median ${formatNumber(overPrism, 2)}x (Prism ${formatNumber(median(prismFires.map((result) => result.requestsPerSecond)))} fires/s)` },
-        { name: "searches/s with --data unchanged (at least 90% of in memory: the read path is the same engine)", ok: searchShare >= 0.9, detail: `median ${formatNumber(searchShare * 100)}%` },
-        { name: `restart over ${formatNumber(millionEvents)} fired events within ${restartBudgetMs / 1000} s`, ok: restartMs <= restartBudgetMs, detail: `${formatNumber(restartMs / 1000, 2)} s, ${formatNumber(rssMillionKb / 1024)} MiB resident (${formatNumber(rssEmptyKb / 1024)} MiB for a fresh sandbox without --data), ${formatNumber(rssAfterPagesKb / 1024)} MiB after reading pages` },
+        {
+          name: "a flood of unauthenticated 64 kB POSTs: the sandbox under 400 MiB resident, every search with the token answered within 1 s",
+          ok: floodPeakKb / 1024 < 400 && duringFlood.length > 0 && (duringFlood.at(-1) ?? Infinity) <= 1000,
+          detail: `peak ${formatNumber(floodPeakKb / 1024)} MiB; ${duringFlood.length} searches, the slowest ${formatNumber(duringFlood.at(-1) ?? Number.NaN, 1)} ms`,
+        },
+        {
+          name: "fires/s with --data, 16 at once, at least half the sandbox's in memory",
+          ok: overMemory >= 0.5 && fired === 1,
+          detail: `median ${formatNumber(overMemory * 100)}% (medians ${formatNumber(median(dataFires.map((result) => result.requestsPerSecond)))} vs ${formatNumber(median(memoryFires.map((result) => result.requestsPerSecond)))} fires/s)`,
+        },
+        {
+          name: "fires/s with --data, 16 at once, at least 10x Prism's",
+          ok: overPrism >= 10,
+          detail: `median ${formatNumber(overPrism, 2)}x (Prism ${formatNumber(median(prismFires.map((result) => result.requestsPerSecond)))} fires/s)`,
+        },
+        {
+          name: "searches/s with --data unchanged (at least 90% of in memory: the read path is the same engine)",
+          ok: searchShare >= 0.9,
+          detail: `median ${formatNumber(searchShare * 100)}%`,
+        },
+        {
+          name: `restart over ${formatNumber(millionEvents)} fired events within ${restartBudgetMs / 1000} s`,
+          ok: restartMs <= restartBudgetMs,
+          detail: `${formatNumber(restartMs / 1000, 2)} s, ${formatNumber(rssMillionKb / 1024)} MiB resident (${formatNumber(rssEmptyKb / 1024)} MiB for a fresh sandbox without --data), ${formatNumber(rssAfterPagesKb / 1024)} MiB after reading pages`,
+        },
       ],
     };
   } finally {

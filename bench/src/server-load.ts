@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { measuringLine, type LoadFigures, type LoadRequest } from "./load-generator.ts";
+import { type LoadFigures, type LoadRequest, measuringLine } from "./load-generator.ts";
 
 const generator = fileURLToPath(new URL("./load-generator.ts", import.meta.url));
 

@@ -43,7 +43,8 @@ export async function clientSize(): Promise<Section> {
   }
   return {
     title: "Client size",
-    method: "size-limit 14 with @size-limit/esbuild and @size-limit/file, as `.size-limit.json` of the client runs in CI: esbuild bundle, minified; gzip level 9. 1 kB = 1,000 bytes.",
+    method:
+      "size-limit 14 with @size-limit/esbuild and @size-limit/file, as `.size-limit.json` of the client runs in CI: esbuild bundle, minified; gzip level 9. 1 kB = 1,000 bytes.",
     table: markdownTable(
       ["Bundle", "minified", "gzipped"],
       [

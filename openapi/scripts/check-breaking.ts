@@ -37,8 +37,7 @@ export const defaultRevision = fileURLToPath(new URL("../dist/openapi.yaml", imp
 export const reviewedNotBreaking: Record<string, string> = {
   "`anyOf` of `ExternalEventVariableValue` was added.":
     "The type list [string, number, boolean, object] became an anyOf of the same four types: the same values are accepted (issue 11).",
-  "Server `{base_url}` was removed.":
-    "It moved to second place behind the concrete local-mock server, with the same URL and default (issue 11).",
+  "Server `{base_url}` was removed.": "It moved to second place behind the concrete local-mock server, with the same URL and default (issue 11).",
   "`format` of `latestMessageOn` was removed.":
     "The service states an offset only for `startedOn`: `latestMessageOn` is an ISO 8601 date-time whose offset the service never promised, so no answer a client could rely on changes; the description stops claiming more than the service (issue 31).",
 };

@@ -15,7 +15,8 @@ const here = (path: string): URL => new URL(`../${path}`, import.meta.url);
 export const paths = { yaml: "decisions.yaml", readme: "README.md", module: "src/decisions.generated.ts" } as const;
 
 /** The marker before each generated table. */
-export const marker = "<!-- Generated from decisions.yaml by scripts/decisions.ts (pnpm --filter @bot-conversation/openapi decisions): do not edit the table. -->";
+export const marker =
+  "<!-- Generated from decisions.yaml by scripts/decisions.ts (pnpm --filter @bot-conversation/openapi decisions): do not edit the table. -->";
 
 /** An entry of `decisions.yaml`, as written (see its header). */
 export interface DecisionEntry {
@@ -24,7 +25,13 @@ export interface DecisionEntry {
   readonly service?: string;
   readonly decision?: string;
   readonly why?: string;
-  readonly sandbox?: { readonly flag?: string; readonly values?: readonly string[] | string; readonly default?: string; readonly note?: string; readonly text?: string };
+  readonly sandbox?: {
+    readonly flag?: string;
+    readonly values?: readonly string[] | string;
+    readonly default?: string;
+    readonly note?: string;
+    readonly text?: string;
+  };
   readonly findings?: readonly string[];
 }
 
@@ -55,8 +62,10 @@ export function readEntries(text: string): DecisionEntry[] {
       if (sandbox.flag !== undefined) {
         once("flag", sandbox.flag, where);
         const listed = Array.isArray(sandbox.values);
-        if (!listed && !openValues.includes(sandbox.values as string)) problems.push(`${where}: sandbox.values: expected a list, or one of ${openValues.join(", ")}`);
-        if (listed === (sandbox.default !== undefined)) problems.push(`${where}: sandbox.default: expected for open values only (a list's default is its first value)`);
+        if (!listed && !openValues.includes(sandbox.values as string))
+          problems.push(`${where}: sandbox.values: expected a list, or one of ${openValues.join(", ")}`);
+        if (listed === (sandbox.default !== undefined))
+          problems.push(`${where}: sandbox.default: expected for open values only (a list's default is its first value)`);
         if (sandbox.text !== undefined && !sandbox.text.includes("{switch}")) problems.push(`${where}: sandbox.text: expected {switch} where the switch goes`);
       } else if (typeof sandbox.text !== "string") problems.push(`${where}: sandbox: expected a flag or a text`);
     }
@@ -84,7 +93,9 @@ export function sandboxText(entry: DecisionEntry): string | undefined {
 
 /** The Decisions table: a row per entry with a decision. */
 export function decisionsTable(entries: readonly DecisionEntry[]): string {
-  const rows = entries.filter((entry) => entry.decision !== undefined).map((entry) => `| ${[entry.label, entry.service!, entry.decision!, entry.why!].map(cell).join(" | ")} |`);
+  const rows = entries
+    .filter((entry) => entry.decision !== undefined)
+    .map((entry) => `| ${[entry.label, entry.service!, entry.decision!, entry.why!].map(cell).join(" | ")} |`);
   return ["| Point | What the service says | What the description does | Why |", "|---|---|---|---|", ...rows].join("\n");
 }
 
@@ -121,7 +132,11 @@ export function generatedModule(entries: readonly DecisionEntry[]): string {
     `export const sandboxAnswers = ${JSON.stringify(
       entries
         .filter((entry) => entry.sandbox?.flag !== undefined)
-        .map(({ id, label, sandbox }) => ({ id, label, sandbox: { flag: sandbox!.flag!, values: sandbox!.values!, ...(sandbox!.default === undefined ? {} : { default: sandbox!.default }) } })),
+        .map(({ id, label, sandbox }) => ({
+          id,
+          label,
+          sandbox: { flag: sandbox!.flag!, values: sandbox!.values!, ...(sandbox!.default === undefined ? {} : { default: sandbox!.default }) },
+        })),
       null,
       2,
     )} as const;`,

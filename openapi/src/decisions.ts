@@ -49,7 +49,11 @@ void answersChecked;
 export type DecisionId = (typeof decisions)[number]["id"];
 
 /** The name of a finding of the conformance kit, as `decisions.yaml` lists it. */
-export type FindingName = (typeof decisions)[number] extends infer Entry ? (Entry extends { readonly findings: readonly (infer Name)[] } ? Name : never) : never;
+export type FindingName = (typeof decisions)[number] extends infer Entry
+  ? Entry extends { readonly findings: readonly (infer Name)[] }
+    ? Name
+    : never
+  : never;
 
 /** The open point with this id. */
 export function decisionById(id: DecisionId): Decision {

@@ -5,6 +5,26 @@
  * for each (`decisions.yaml`). Validation is `@bot-conversation/openapi/ajv`, a subpath of
  * its own so that a reader does not load Ajv.
  */
-export { jsonPointer, pointerKeys, pointerSegment, readDescription, type OpenApiDescription, type OperationDescription, type ParameterDescription, type ParameterLocation, type Schema } from "./description.js";
+
 export { parseDateTime } from "./date-time.js";
-export { decisionById, decisionOfFinding, decisions, sandboxAnswers, type Decision, type DecisionId, type FindingName, type SandboxAnswer } from "./decisions.js";
+export {
+  type Decision,
+  type DecisionId,
+  decisionById,
+  decisionOfFinding,
+  decisions,
+  type FindingName,
+  type SandboxAnswer,
+  sandboxAnswers,
+} from "./decisions.js";
+export {
+  jsonPointer,
+  type OpenApiDescription,
+  type OperationDescription,
+  type ParameterDescription,
+  type ParameterLocation,
+  pointerKeys,
+  pointerSegment,
+  readDescription,
+  type Schema,
+} from "./description.js";

@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { problemsOf, resolve, type ExampleObject } from "./support/description.js";
+import { type ExampleObject, problemsOf, resolve } from "./support/description.js";
 
 type Json = Record<string, unknown>;
 const history = (resolve<ExampleObject>("#/components/examples/ConversationExportFull").value as { history: Json[] }).history;
 
 /** The activity schemas, each with the tag value of the history entry its example must equal. */
-const activitySchemas = (resolve<{ oneOf: { $ref: string }[] }>("#/components/schemas/EventActivity").oneOf.map(({ $ref }) => $ref)).concat("#/components/schemas/MessageActivity");
+const activitySchemas = resolve<{ oneOf: { $ref: string }[] }>("#/components/schemas/EventActivity")
+  .oneOf.map(({ $ref }) => $ref)
+  .concat("#/components/schemas/MessageActivity");
 
 // The reference's model pages show each activity's own example (Redoc would otherwise merge the
 // base's examples into a wrong one); each is an entry of the one exported conversation, so the

@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { decisionById, decisionOfFinding, decisions, type DecisionId, type FindingName } from "../src/decisions.ts";
 import { decisionsTable, readEntries, readFiles, readmeWith, sandboxText, staleFiles } from "../scripts/decisions.ts";
+import { type DecisionId, decisionById, decisionOfFinding, decisions, type FindingName } from "../src/decisions.ts";
 
 const files = readFiles();
 const entries = readEntries(files.yaml);
@@ -15,7 +15,10 @@ describe("decisions.yaml: the open points as data", () => {
   it("a README whose table disagrees is caught: an edited cell, a row lost, a reordered row", () => {
     const table = decisionsTable(entries);
     const rows = table.split("\n").slice(2);
-    const edited = files.readme.replace("| Maximum page size | \"not shown\" | No `maximum` | Unknown. |", "| Maximum page size | \"not shown\" | `maximum: 100` | Unknown. |");
+    const edited = files.readme.replace(
+      '| Maximum page size | "not shown" | No `maximum` | Unknown. |',
+      '| Maximum page size | "not shown" | `maximum: 100` | Unknown. |',
+    );
     const lost = files.readme.replace(`${rows[3]}\n`, "");
     const reordered = files.readme.replace(`${rows[3]}\n${rows[4]}\n`, `${rows[4]}\n${rows[3]}\n`);
     for (const readme of [edited, lost, reordered]) {
@@ -27,20 +30,26 @@ describe("decisions.yaml: the open points as data", () => {
   });
 
   it("a stale generated module is caught too", () => {
-    expect(staleFiles({ ...files, module: files.module.replace('"label": "Base address"', '"label": "Base URL"') })).toEqual(["src/decisions.generated.ts: disagrees with decisions.yaml"]);
+    expect(staleFiles({ ...files, module: files.module.replace('"label": "Base address"', '"label": "Base URL"') })).toEqual([
+      "src/decisions.generated.ts: disagrees with decisions.yaml",
+    ]);
   });
 
   it("refuses an entry without a label, a second use of an id, and a list default given twice, naming the entry", () => {
     expect(() => readEntries("- id: a\n  label: A\n- id: a\n  label: B\n")).toThrow('decisions.yaml entry 2 (a): id "a" is used twice');
     expect(() => readEntries("- id: a\n")).toThrow("decisions.yaml entry 1 (a): label: expected a text");
-    expect(() => readEntries("- id: a\n  label: A\n  sandbox:\n    flag: x\n    values: [b, c]\n    default: c\n")).toThrow("sandbox.default: expected for open values only");
+    expect(() => readEntries("- id: a\n  label: A\n  sandbox:\n    flag: x\n    values: [b, c]\n    default: c\n")).toThrow(
+      "sandbox.default: expected for open values only",
+    );
     expect(() => readEntries("- id: a\n  label: A\n  service: s\n")).toThrow("service, decision and why: expected all three texts, or none");
   });
 
   it("every README row keeps its content: 49 rows of four cells, and the sandbox's 13 answers", () => {
     expect(entries.filter((entry) => entry.decision !== undefined)).toHaveLength(49);
     expect(entries.filter((entry) => entry.sandbox)).toHaveLength(13);
-    expect(sandboxText(entries.find((entry) => entry.id === "search-error-statuses")!)).toBe("400 for invalid parameters (`--unknown-parameters reject|ignore` for unlisted ones)");
+    expect(sandboxText(entries.find((entry) => entry.id === "search-error-statuses")!)).toBe(
+      "400 for invalid parameters (`--unknown-parameters reject|ignore` for unlisted ones)",
+    );
     expect(sandboxText(entries.find((entry) => entry.id === "max-page-size")!)).toBe("`--max-page-size none` (or a number; larger is a 400)");
   });
 

@@ -1,18 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { description, resolveIfReference, type ExampleObject } from "./support/description.js";
+import { description, type ExampleObject, resolveIfReference } from "./support/description.js";
 
 type Json = Record<string, unknown>;
 
 /** Every named example of the components, by name. */
-const examples = Object.entries(description.components.examples ?? {}).map(([name, example]) => ({ name, value: resolveIfReference<ExampleObject>(example).value }));
+const examples = Object.entries(description.components.examples ?? {}).map(([name, example]) => ({
+  name,
+  value: resolveIfReference<ExampleObject>(example).value,
+}));
 
 /** Conversation summaries of the search examples (pages with `items`), each with the example it comes from. */
 const summaries = examples.flatMap(({ name, value }) =>
-  Array.isArray((value as Json | undefined)?.["items"]) ? ((value as { items: Json[] }).items).map((summary) => ({ example: name, summary })) : [],
+  Array.isArray((value as Json | undefined)?.["items"]) ? (value as { items: Json[] }).items.map((summary) => ({ example: name, summary })) : [],
 );
 
 /** Exports among the examples: a conversation with its history. */
-const exports = examples.filter(({ value }) => Array.isArray((value as Json | undefined)?.["history"])).map(({ name, value }) => ({ name, conversation: value as Json & { history: Json[] } }));
+const exports = examples
+  .filter(({ value }) => Array.isArray((value as Json | undefined)?.["history"]))
+  .map(({ name, value }) => ({ name, conversation: value as Json & { history: Json[] } }));
 
 describe("the named examples tell one story", () => {
   it("there are search examples and an export to compare", () => {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
   description,
+  type ExampleObject,
+  type MediaTypeObject,
   operations,
+  type ParameterObject,
   problemsOf,
   resolve,
   resolveIfReference,
-  type ExampleObject,
-  type MediaTypeObject,
-  type ParameterObject,
   type SchemaObject,
 } from "./support/description.js";
 
@@ -30,11 +30,11 @@ function bodies(): { at: string; media: MediaTypeObject }[] {
 
 function mediaTypeExamples(): ExampleCase[] {
   return bodies().flatMap(({ at, media }) =>
-      Object.entries(media.examples ?? {}).map(([name, example]) => ({
-        where: `${at} example "${name}"`,
-        schema: media.schema,
-        value: resolveIfReference(example).value,
-      })),
+    Object.entries(media.examples ?? {}).map(([name, example]) => ({
+      where: `${at} example "${name}"`,
+      schema: media.schema,
+      value: resolveIfReference(example).value,
+    })),
   );
 }
 
@@ -83,12 +83,14 @@ describe("named examples", () => {
   const all = [...mediaTypeExamples(), ...parameterExamples(), ...schemaExamples(), ...modelPageExamples()];
 
   it("exist for every body, parameter and model page", () => {
-    expect(bodies().filter(({ media }) => Object.keys(media.examples ?? {}).length === 0).map(({ at }) => at)).toEqual([]);
+    expect(
+      bodies()
+        .filter(({ media }) => Object.keys(media.examples ?? {}).length === 0)
+        .map(({ at }) => at),
+    ).toEqual([]);
     expect(bodies().length).toBeGreaterThan(0);
     expect(parameterExamples()).toHaveLength(10);
-    expect(modelPageExamples().map((example) => example.where)).toContain(
-      "model page ConversationExport example #/components/examples/ConversationExportFull",
-    );
+    expect(modelPageExamples().map((example) => example.where)).toContain("model page ConversationExport example #/components/examples/ConversationExportFull");
   });
 
   it.each(all.map((example) => [example.where, example] as const))("%s validates against its schema", (_where, example) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clone, description, problemsOf, resolve, type ExampleObject } from "./support/description.js";
+import { clone, description, type ExampleObject, problemsOf, resolve } from "./support/description.js";
 
 type Json = Record<string, unknown>;
 const fullExport = resolve<ExampleObject>("#/components/examples/ConversationExportFull").value as Json & { history: Json[] };

@@ -4,7 +4,7 @@
  * second import of Ajv or ajv-formats, a second JSON-pointer walk or a second token-replacing rule
  * fails here, naming the file.
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -37,7 +37,13 @@ const filesMatching = (pattern: RegExp): string[] => sources().filter((file) => 
 describe("one core under every surface", () => {
   it("reads the sources of every package and app (the sandbox, the CLI, the kit among them)", () => {
     const files = sources();
-    for (const file of ["packages/sandbox/src/description.ts", "packages/cli/src/description.ts", "packages/cli/src/mcp/schema-check.ts", "packages/conformance/src/description.ts", "openapi/src/ajv.ts"]) {
+    for (const file of [
+      "packages/sandbox/src/description.ts",
+      "packages/cli/src/description.ts",
+      "packages/cli/src/mcp/schema-check.ts",
+      "packages/conformance/src/description.ts",
+      "openapi/src/ajv.ts",
+    ]) {
       expect(files).toContain(file);
     }
   });
@@ -56,15 +62,23 @@ describe("one core under every surface", () => {
 
   it("the sandbox, the CLI, the MCP tools and the kit read the description through @bot-conversation/openapi", () => {
     const readers = ["packages/sandbox/src/description.ts", "packages/cli/src/description.ts", "packages/conformance/src/description.ts"];
-    for (const file of readers) expect(readFileSync(join(root, file), "utf8"), file).toMatch(/import \{[^}]*\breadDescription\b[^}]*\} from "@bot-conversation\/openapi"/);
-    expect(readFileSync(join(root, "packages/cli/src/mcp/schema-check.ts"), "utf8")).toMatch(/import \{[^}]*\bcreateAjv\b[^}]*\} from "@bot-conversation\/openapi\/ajv"/);
+    for (const file of readers)
+      expect(readFileSync(join(root, file), "utf8"), file).toMatch(/import \{[^}]*\breadDescription\b[^}]*\} from "@bot-conversation\/openapi"/);
+    expect(readFileSync(join(root, "packages/cli/src/mcp/schema-check.ts"), "utf8")).toMatch(
+      /import \{[^}]*\bcreateAjv\b[^}]*\} from "@bot-conversation\/openapi\/ajv"/,
+    );
   });
 
   it("one redactor: the token rule is written only in the client, and the CLI, MCP and the kit import it from @bot-conversation/client/text", () => {
     // The two halves of the rule: a long token replaced wherever it stands, a short one only where it stands alone.
     expect(filesMatching(/\.split\([A-Za-z_]+\)\.join\(/)).toEqual(["packages/client/src/internal/redact.ts"]);
     expect(filesMatching(/\(\?<!\[\\\\w-\]\)/)).toEqual(["packages/client/src/internal/redact.ts"]);
-    for (const file of ["packages/cli/src/io.ts", "packages/cli/src/output/writers.ts", "packages/cli/src/mcp/server.ts", "packages/conformance/src/redact.ts"]) {
+    for (const file of [
+      "packages/cli/src/io.ts",
+      "packages/cli/src/output/writers.ts",
+      "packages/cli/src/mcp/server.ts",
+      "packages/conformance/src/redact.ts",
+    ]) {
       expect(readFileSync(join(root, file), "utf8"), file).toMatch(/import \{[^}]*\bredact(Text|Json)\b[^}]*\} from "@bot-conversation\/client\/text"/);
     }
   });

@@ -3,8 +3,8 @@ import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { checkReadmeExamples, readmeTypeScriptBlocks } from "@bot-conversation/test-support/readme-examples";
+import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { expect, test, vi } from "vitest";
 
 vi.setConfig({ testTimeout: heavyTestTimeoutMs });

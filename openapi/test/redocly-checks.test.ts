@@ -39,12 +39,41 @@ describe("redocly lint", () => {
   });
 
   it.each([
-    ["an invalid example", "no-invalid-media-type-examples", "components/examples/FireNumberVariable.yaml", (text: string) => text.replace("orderTotal: 149.9", "orderTotal: [149.9]")],
-    ["a missing example", "rule/media-type-has-examples", "paths/channels_conversations.yaml", (text: string) => text.replace(/ {10}examples:\n( {12}\w+:\n {14}\$ref: .*\n)+/, "")],
-    ["an example without a summary", "rule/example-has-summary", "components/examples/FireBooleanVariable.yaml", (text: string) => text.replace(/^summary: .*\n/, "")],
-    ["a parameter without an example", "rule/parameter-has-example", "components/parameters/PageSize.yaml", (text: string) => text.replace(/^example: .*\n/m, "")],
+    [
+      "an invalid example",
+      "no-invalid-media-type-examples",
+      "components/examples/FireNumberVariable.yaml",
+      (text: string) => text.replace("orderTotal: 149.9", "orderTotal: [149.9]"),
+    ],
+    [
+      "a missing example",
+      "rule/media-type-has-examples",
+      "paths/channels_conversations.yaml",
+      (text: string) => text.replace(/ {10}examples:\n( {12}\w+:\n {14}\$ref: .*\n)+/, ""),
+    ],
+    [
+      "an example without a summary",
+      "rule/example-has-summary",
+      "components/examples/FireBooleanVariable.yaml",
+      (text: string) => text.replace(/^summary: .*\n/, ""),
+    ],
+    [
+      "a parameter without an example",
+      "rule/parameter-has-example",
+      "components/parameters/PageSize.yaml",
+      (text: string) => text.replace(/^example: .*\n/m, ""),
+    ],
     ["an undeclared tag", "operation-tag-defined", "paths/channels_conversations.yaml", (text: string) => text.replace("- Conversations", "- Chats")],
-    ["an unused component", "no-unused-components", "openapi.yaml", (text: string) => text.replace("components:\n", "components:\n  parameters:\n    Unused:\n      name: unused\n      in: query\n      description: Not used.\n      schema:\n        type: string\n      example: x\n")],
+    [
+      "an unused component",
+      "no-unused-components",
+      "openapi.yaml",
+      (text: string) =>
+        text.replace(
+          "components:\n",
+          "components:\n  parameters:\n    Unused:\n      name: unused\n      in: query\n      description: Not used.\n      schema:\n        type: string\n      example: x\n",
+        ),
+    ],
   ])("raises %s to an error (%s)", (name, ruleId, file, edit) => {
     const report = lintWithEdit(name.replaceAll(" ", "-"), file, edit);
     expect(report.problems.filter((problem) => problem.ruleId === ruleId).map((problem) => problem.severity)).toContain("error");

@@ -16,7 +16,17 @@ describe("readDescription: the one reader of the description", () => {
 
   it("lists an operation's parameters in the description's order, each `$ref` followed to its schema", () => {
     const parameters = reader.operation("searchConversations").parameters;
-    expect(parameters.map((parameter) => parameter.name)).toEqual(["agentStageId", "startFromDate", "startToDate", "latestMessageFromDate", "latestMessageToDate", "status", "channelId", "pageSize", "pageIndex"]);
+    expect(parameters.map((parameter) => parameter.name)).toEqual([
+      "agentStageId",
+      "startFromDate",
+      "startToDate",
+      "latestMessageFromDate",
+      "latestMessageToDate",
+      "status",
+      "channelId",
+      "pageSize",
+      "pageIndex",
+    ]);
     const status = parameters.find((parameter) => parameter.name === "status")!;
     expect(status).toMatchObject({ in: "query", required: false });
     // The status parameter's schema is a reference to the enumeration: followed to it.
@@ -46,13 +56,18 @@ describe("readDescription: the one reader of the description", () => {
 
 describe("createAjv: the one Ajv, whose date-time is parseDateTime", () => {
   const dateTime = createAjv().compile({ type: "string", format: "date-time" });
-  it.each(["2025-01-01T10:00:00+03", "2025-01-01T10:00:60Z", "2025-01-01 10:00:00Z", "2025-01-01", "2025-01-01T10:00:00", "2025-02-30T10:00:00Z", "2025-01-01T24:00:00Z"])(
-    "refuses %s, as parseDateTime does",
-    (text) => {
-      expect(parseDateTime(text)).toBeNaN();
-      expect(dateTime(text)).toBe(false);
-    },
-  );
+  it.each([
+    "2025-01-01T10:00:00+03",
+    "2025-01-01T10:00:60Z",
+    "2025-01-01 10:00:00Z",
+    "2025-01-01",
+    "2025-01-01T10:00:00",
+    "2025-02-30T10:00:00Z",
+    "2025-01-01T24:00:00Z",
+  ])("refuses %s, as parseDateTime does", (text) => {
+    expect(parseDateTime(text)).toBeNaN();
+    expect(dateTime(text)).toBe(false);
+  });
 
   it.each(["2025-01-01T10:00:00Z", "2025-01-01T10:00:00.123+03:00", "2025-01-01t10:00:00z"])("accepts %s", (text) => {
     expect(parseDateTime(text)).toBe(Date.parse(text.toUpperCase()));

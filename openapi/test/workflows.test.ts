@@ -13,7 +13,8 @@ const workflows = parse(readFileSync(new URL("../workflows/bot-conversation.araz
   workflows: { workflowId: string; inputs: Inputs | { $ref: string } }[];
 };
 const examples = description.components.examples as Record<string, { value: Record<string, unknown> }>;
-const parameterExample = (name: string) => (description as unknown as { components: { parameters: Record<string, { example: unknown }> } }).components.parameters[name]!.example;
+const parameterExample = (name: string) =>
+  (description as unknown as { components: { parameters: Record<string, { example: unknown }> } }).components.parameters[name]!.example;
 
 describe("the Arazzo workflows", () => {
   it("pass redocly lint with no problem", () => {

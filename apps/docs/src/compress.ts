@@ -15,7 +15,10 @@ export const precompressedEncodings = [
 export function precompress(files: readonly string[]): void {
   for (const file of files) {
     const content = readFileSync(file);
-    writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length } }));
+    writeFileSync(
+      `${file}.br`,
+      brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length } }),
+    );
     writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
   }
 }

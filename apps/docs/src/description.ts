@@ -1,4 +1,4 @@
-import { readDescription, type OpenApiDescription } from "@bot-conversation/openapi";
+import { type OpenApiDescription, readDescription } from "@bot-conversation/openapi";
 
 /** One reader per document, made on first use. */
 const readers = new WeakMap<object, OpenApiDescription>();

@@ -2,9 +2,9 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { watch } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { buildSite } from "./site.ts";
 import { samplesDirectory, templatePath } from "./paths.ts";
 import { serveSite } from "./serve.ts";
+import { buildSite } from "./site.ts";
 import { watchFile } from "./watch.ts";
 
 const openapiDirectory = fileURLToPath(new URL("../../../openapi/", import.meta.url));

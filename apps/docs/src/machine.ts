@@ -27,7 +27,14 @@ type Schema = {
   format?: string;
 };
 type Parameter = { $ref?: string; name: string; in: string; required?: boolean; description?: string; schema?: Schema };
-type Operation = { operationId: string; summary?: string; description?: string; parameters?: Parameter[]; requestBody?: { $ref?: string; description?: string; content?: Record<string, { schema?: Schema }> }; responses: Record<string, { $ref?: string; description?: string }> };
+type Operation = {
+  operationId: string;
+  summary?: string;
+  description?: string;
+  parameters?: Parameter[];
+  requestBody?: { $ref?: string; description?: string; content?: Record<string, { schema?: Schema }> };
+  responses: Record<string, { $ref?: string; description?: string }>;
+};
 /** The parts of the bundled description the pages are made from. */
 export interface Bundle {
   info: { title: string; summary?: string; description?: string; version: string };
@@ -37,7 +44,13 @@ export interface Bundle {
 }
 
 /** The files of the reference for machines, relative to the site's root. */
-export const machineFiles = { index: "llms.txt", json: "openapi/bot-conversation.json", yaml: "openapi/bot-conversation.yaml", operations: "operations", models: "models" } as const;
+export const machineFiles = {
+  index: "llms.txt",
+  json: "openapi/bot-conversation.json",
+  yaml: "openapi/bot-conversation.yaml",
+  operations: "operations",
+  models: "models",
+} as const;
 
 const methods = ["get", "post", "put", "patch", "delete"] as const;
 const oneLine = (text = "") => text.replaceAll(/\s*\n\s*/g, " ").trim();
@@ -45,7 +58,10 @@ const cell = (text = "") => oneLine(text).replaceAll("|", "\\|");
 /** A description as the page's own Markdown: its paragraphs and tables kept, each table row on its own line. */
 const markdown = (text = "") => text.trim();
 /** The first sentence of a description's first paragraph, for one line of `llms.txt` (a table or a list after it left out). */
-const firstSentence = (text = "") => oneLine(text.trim().split(/\n\s*\n/)[0]).split(". ")[0]!.replace(/[.:]$/, "");
+const firstSentence = (text = "") =>
+  oneLine(text.trim().split(/\n\s*\n/)[0])
+    .split(". ")[0]!
+    .replace(/[.:]$/, "");
 const refName = (ref: string) => ref.split("/").at(-1) ?? ref;
 
 /** A schema's type in a few words: a model's name (linked), an enumeration, a list of something. */
@@ -57,7 +73,9 @@ function typeOf(schema: Schema | undefined): string {
   for (const key of ["anyOf", "oneOf"] as const) if (schema[key]) return schema[key].map(typeOf).join(" or ");
   if (schema.allOf) return schema.allOf.map(typeOf).join(" and ");
   const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
-  return types.map((type) => (type === "array" ? `array of ${typeOf(schema.items)}` : schema.format ? `${type} (${schema.format})` : type)).join(" or ") || "any";
+  return (
+    types.map((type) => (type === "array" ? `array of ${typeOf(schema.items)}` : schema.format ? `${type} (${schema.format})` : type)).join(" or ") || "any"
+  );
 }
 
 /** Every field of a model, its own and those of the models it extends (`allOf`). */
@@ -87,11 +105,22 @@ function operationPage(bundle: Bundle, { method, path, operation, pathParameters
     "## Parameters",
     parameters.length === 0
       ? "None."
-      : ["| Name | In | Required | Type | Description |", "|---|---|---|---|---|", ...parameters.map((parameter) => `| \`${parameter.name}\` | ${parameter.in} | ${parameter.required ? "yes" : "no"} | ${cell(typeOf(parameter.schema))} | ${cell(parameter.description)} |`)].join("\n"),
+      : [
+          "| Name | In | Required | Type | Description |",
+          "|---|---|---|---|---|",
+          ...parameters.map(
+            (parameter) =>
+              `| \`${parameter.name}\` | ${parameter.in} | ${parameter.required ? "yes" : "no"} | ${cell(typeOf(parameter.schema))} | ${cell(parameter.description)} |`,
+          ),
+        ].join("\n"),
     "## Request body",
     bodySchema ? `JSON: ${typeOf(bodySchema)}. ${oneLine(body?.description)}`.trim() : "None.",
     "## Responses",
-    ["| Status | Description |", "|---|---|", ...Object.entries(operation.responses).map(([status, response]) => `| ${status} | ${cell(resolveReference(bundle, response).description)} |`)].join("\n"),
+    [
+      "| Status | Description |",
+      "|---|---|",
+      ...Object.entries(operation.responses).map(([status, response]) => `| ${status} | ${cell(resolveReference(bundle, response).description)} |`),
+    ].join("\n"),
     "",
   ].join("\n\n");
 }
@@ -102,7 +131,16 @@ function modelPage(bundle: Bundle, name: string, schema: Schema): string {
     `# ${name}`,
     markdown(schema.description),
     fields.length > 0
-      ? ["## Fields", ["| Field | Type | Required | Description |", "|---|---|---|---|", ...fields.map((field) => `| \`${field.name}\` | ${cell(typeOf(field.schema))} | ${field.required ? "yes" : "no"} | ${cell(field.schema.description)} |`)].join("\n")].join("\n\n")
+      ? [
+          "## Fields",
+          [
+            "| Field | Type | Required | Description |",
+            "|---|---|---|---|",
+            ...fields.map(
+              (field) => `| \`${field.name}\` | ${cell(typeOf(field.schema))} | ${field.required ? "yes" : "no"} | ${cell(field.schema.description)} |`,
+            ),
+          ].join("\n"),
+        ].join("\n\n")
       : `Type: ${typeOf(schema)}.`,
     "",
   ].join("\n\n");
@@ -110,8 +148,13 @@ function modelPage(bundle: Bundle, name: string, schema: Schema): string {
 
 /** The `llms.txt` index: what the service is, then a link to every page, each with a line of what it holds. */
 export function llmsIndex(bundle: Bundle): string {
-  const operations = operationsOf(bundle).map(({ method, path, operation }) => `- [${operation.summary ?? operation.operationId}](${machineFiles.operations}/${operation.operationId}.md): \`${method} ${path}\`. ${firstSentence(operation.description)}.`);
-  const models = Object.entries(bundle.components.schemas).map(([name, schema]) => `- [${name}](${machineFiles.models}/${name}.md): ${firstSentence(schema.description) || typeOf(schema)}`);
+  const operations = operationsOf(bundle).map(
+    ({ method, path, operation }) =>
+      `- [${operation.summary ?? operation.operationId}](${machineFiles.operations}/${operation.operationId}.md): \`${method} ${path}\`. ${firstSentence(operation.description)}.`,
+  );
+  const models = Object.entries(bundle.components.schemas).map(
+    ([name, schema]) => `- [${name}](${machineFiles.models}/${name}.md): ${firstSentence(schema.description) || typeOf(schema)}`,
+  );
   return [
     `# ${bundle.info.title}`,
     `> ${oneLine(bundle.info.summary ?? "")} Version ${bundle.info.version} of this description. Every operation needs the \`X-Token\` header.`,
@@ -121,7 +164,10 @@ export function llmsIndex(bundle: Bundle): string {
     "## Models",
     models.join("\n"),
     "## Description",
-    [`- [OpenAPI description (JSON)](${machineFiles.json}): the whole description, bundled into one file`, `- [OpenAPI description (YAML)](${machineFiles.yaml}): the same, as YAML`].join("\n"),
+    [
+      `- [OpenAPI description (JSON)](${machineFiles.json}): the whole description, bundled into one file`,
+      `- [OpenAPI description (YAML)](${machineFiles.yaml}): the same, as YAML`,
+    ].join("\n"),
     "",
   ].join("\n\n");
 }
@@ -132,8 +178,10 @@ export function writeMachineReference(distDirectory: string, bundle: Bundle, bun
   mkdirSync(join(distDirectory, machineFiles.models), { recursive: true });
   mkdirSync(join(distDirectory, "openapi"), { recursive: true });
   writeFileSync(join(distDirectory, machineFiles.index), llmsIndex(bundle));
-  for (const entry of operationsOf(bundle)) writeFileSync(join(distDirectory, machineFiles.operations, `${entry.operation.operationId}.md`), operationPage(bundle, entry));
-  for (const [name, schema] of Object.entries(bundle.components.schemas)) writeFileSync(join(distDirectory, machineFiles.models, `${name}.md`), modelPage(bundle, name, schema));
+  for (const entry of operationsOf(bundle))
+    writeFileSync(join(distDirectory, machineFiles.operations, `${entry.operation.operationId}.md`), operationPage(bundle, entry));
+  for (const [name, schema] of Object.entries(bundle.components.schemas))
+    writeFileSync(join(distDirectory, machineFiles.models, `${name}.md`), modelPage(bundle, name, schema));
   copyFileSync(bundleFiles.json, join(distDirectory, machineFiles.json));
   copyFileSync(bundleFiles.yaml, join(distDirectory, machineFiles.yaml));
 }

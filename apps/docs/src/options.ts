@@ -10,7 +10,11 @@ export interface ServeOptions {
 
 /** Reads `--host` / `--port`, then `DOCS_HOST` / `DOCS_PORT`; defaults to 127.0.0.1:`defaultPort`. */
 export function parseServeOptions(argv: readonly string[], env: NodeJS.ProcessEnv, defaultPort: number): ServeOptions {
-  const { values } = parseArgs({ args: argv[0] === "--" ? argv.slice(1) : [...argv], options: { host: { type: "string" }, port: { type: "string" } }, strict: true });
+  const { values } = parseArgs({
+    args: argv[0] === "--" ? argv.slice(1) : [...argv],
+    options: { host: { type: "string" }, port: { type: "string" } },
+    strict: true,
+  });
   const portText = values.port ?? env["DOCS_PORT"] ?? String(defaultPort);
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {

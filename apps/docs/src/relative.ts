@@ -19,7 +19,9 @@ export function relativeAddress(address: string): string {
 
 /** Rewrites a built page's own links and its viewer import to relative addresses; fails if one from the root is left. */
 export function withRelativeAddresses(html: string): string {
-  const page = html.replace(/\b(href|src)="(\/(?!\/)[^"]*)"/g, (_match, attribute: string, address: string) => `${attribute}="${relativeAddress(address)}"`).replace(/\bfrom "\/(?!\/)([^"]+)"/g, 'from "./$1"');
+  const page = html
+    .replace(/\b(href|src)="(\/(?!\/)[^"]*)"/g, (_match, attribute: string, address: string) => `${attribute}="${relativeAddress(address)}"`)
+    .replace(/\bfrom "\/(?!\/)([^"]+)"/g, 'from "./$1"');
   const left = /\b(?:href|src)="\/(?!\/)[^"]*"|\bfrom "\/[^"]*"/.exec(page);
   if (left) throw new Error(`the page still names an address from the host's root: ${left[0]}`);
   return page;

@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { distDirectory, templatePath } from "./paths.ts";
 import { runRedocly } from "./redocly.ts";
-import { sandboxControlPage } from "./sandbox-link.ts";
 import { withRelativeAddresses } from "./relative.ts";
+import { sandboxControlPage } from "./sandbox-link.ts";
 import { applyContentSecurityPolicy, useLocalViewer } from "./site.ts";
 import { servedViewer } from "./viewer.ts";
 
@@ -19,4 +19,3 @@ export async function buildSandboxControlPage(): Promise<void> {
   await runRedocly(["build-docs", "sandbox-control@v1", "--output", pagePath, "--template", templatePath]);
   writeFileSync(pagePath, applyContentSecurityPolicy(withRelativeAddresses(useLocalViewer(readFileSync(pagePath, "utf8"), servedViewer()))));
 }
-

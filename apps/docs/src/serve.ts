@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
-import { distDirectory } from "./paths.ts";
 import { parseServeOptions } from "./options.ts";
+import { distDirectory } from "./paths.ts";
 import { createStaticServer, listen } from "./server.ts";
 
 /** How long the process outlives the last stop signal (see below). */

@@ -18,11 +18,19 @@ const contentTypes: Record<string, string> = {
 };
 
 /** The precompressed copy of `file` to send for an `Accept-Encoding` header, if the build wrote one the client takes. */
-export async function precompressedCopy(file: string, acceptEncoding: string | undefined): Promise<{ file: string; encoding: string; size: number } | undefined> {
+export async function precompressedCopy(
+  file: string,
+  acceptEncoding: string | undefined,
+): Promise<{ file: string; encoding: string; size: number } | undefined> {
   const accepted = new Set(
     (acceptEncoding ?? "")
       .split(",")
-      .map((part) => part.trim().toLowerCase().split(/\s*;\s*/))
+      .map((part) =>
+        part
+          .trim()
+          .toLowerCase()
+          .split(/\s*;\s*/),
+      )
       .filter(([, quality]) => !/^q=0(\.0*)?$/.test(quality ?? ""))
       .map(([name]) => name),
   );

@@ -2,22 +2,22 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { precompress } from "./compress.ts";
 import { contentSecurityPolicy, policyPlaceholder } from "./csp.ts";
-import { machineSection, writeMachineReference, type Bundle } from "./machine.ts";
+import { type Bundle, machineSection, writeMachineReference } from "./machine.ts";
 import { notFoundPage } from "./not-found.ts";
 import { bundlePath, distDirectory, templatePath, yamlBundlePath } from "./paths.ts";
-import { runRedocly } from "./redocly.ts";
 import { redocOptions } from "./redoc-options.ts";
+import { runRedocly } from "./redocly.ts";
 import { withRelativeAddresses, withRelativeMarkdownLinks } from "./relative.ts";
 import { writeRedirectPages } from "./routes.ts";
 import { withCodeSamples } from "./samples.ts";
 import { withSandboxControlLink } from "./sandbox-link.ts";
 import { withSearchableText } from "./search-text.ts";
 import { withSection } from "./sections.ts";
+import { withPlainServerDescriptions } from "./servers.ts";
 import { withTryItPlaceholders, withTryItScript, writeTryItScripts } from "./try-it/build.ts";
 import type { FormBundle } from "./try-it/form.ts";
-import { withPlainServerDescriptions } from "./servers.ts";
-import { withWorkflows } from "./workflows.ts";
 import { integrity, servedViewer, viewerFileName } from "./viewer.ts";
+import { withWorkflows } from "./workflows.ts";
 
 /** Points the page at the local viewer (beside the page: `./redoc.standalone.js`) instead of Redocly's CDN, and sets its integrity to the served file. */
 export function useLocalViewer(html: string, viewer: { source: string; version: string }): string {
@@ -40,7 +40,11 @@ export async function buildSite(): Promise<void> {
   rmSync(distDirectory, { recursive: true, force: true });
   mkdirSync(distDirectory, { recursive: true });
   const bundle = JSON.parse(readFileSync(bundlePath, "utf8")) as Bundle;
-  const description = withTryItPlaceholders(withRelativeMarkdownLinks(withPlainServerDescriptions(withSearchableText(withSection(withSandboxControlLink(withWorkflows(withCodeSamples(bundle))), machineSection)))));
+  const description = withTryItPlaceholders(
+    withRelativeMarkdownLinks(
+      withPlainServerDescriptions(withSearchableText(withSection(withSandboxControlLink(withWorkflows(withCodeSamples(bundle))), machineSection))),
+    ),
+  );
   const descriptionPath = join(distDirectory, "openapi.json");
   writeFileSync(descriptionPath, `${JSON.stringify(description, null, 2)}\n`);
 

@@ -44,15 +44,26 @@ function workflowMarkdown(document: ArazzoDocument, workflow: ArazzoWorkflow, op
   const inputs = inputsOf(document, workflow);
   // Lists, not tables: a wide table scrolls sideways on a phone, out of reach of the keyboard.
   const inputItems = Object.entries(inputs.properties ?? {}).map(([name, input]) => {
-    const facts = [input.type, inputs.required?.includes(name) ? "required" : undefined, input.default === undefined ? undefined : `default ${code(JSON.stringify(input.default))}`, input.format === "password" ? "secret: masked in every report" : undefined];
+    const facts = [
+      input.type,
+      inputs.required?.includes(name) ? "required" : undefined,
+      input.default === undefined ? undefined : `default ${code(JSON.stringify(input.default))}`,
+      input.format === "password" ? "secret: masked in every report" : undefined,
+    ];
     return `- ${code(name)} (${facts.filter(Boolean).join(", ")}): ${line(input.description ?? "")}`;
   });
   const stepItems = workflow.steps.map((step, index) => {
     const operationId = step.operationId?.split(".").at(-1);
     const operation = operationId === undefined ? undefined : operations[operationId];
-    const target = operationId === undefined ? `runs the workflow ${code(step.workflowId ?? "")}` : `${code(`${operation?.method ?? "?"} ${operation?.path ?? operationId}`)} (${operationId})`;
+    const target =
+      operationId === undefined
+        ? `runs the workflow ${code(step.workflowId ?? "")}`
+        : `${code(`${operation?.method ?? "?"} ${operation?.path ?? operationId}`)} (${operationId})`;
     const criteria = (step.successCriteria ?? []).map((criterion) => `   - ${code(criterion.condition)}`);
-    return [`${index + 1}. ${code(step.stepId)}: ${target}. ${line(step.description ?? "")}`.trimEnd(), ...(criteria.length > 0 ? ["   Success criteria:", ...criteria] : [])].join("\n");
+    return [
+      `${index + 1}. ${code(step.stepId)}: ${target}. ${line(step.description ?? "")}`.trimEnd(),
+      ...(criteria.length > 0 ? ["   Success criteria:", ...criteria] : []),
+    ].join("\n");
   });
   const outputs = Object.entries(workflow.outputs ?? {}).map(([name, expression]) => `- ${code(name)}: ${code(expression)}`);
   return [
@@ -79,7 +90,10 @@ ${document.workflows.map((workflow) => workflowMarkdown(document, workflow, oper
 }
 
 /** Returns a copy of the bundled description whose `info.description` ends with the Workflows section, read from the Arazzo document. */
-export function withWorkflows<T extends { info: { description?: string }; paths: Record<string, Record<string, unknown>> }>(bundle: T, document: ArazzoDocument = parse(readFileSync(workflowsPath, "utf8")) as ArazzoDocument): T {
+export function withWorkflows<T extends { info: { description?: string }; paths: Record<string, Record<string, unknown>> }>(
+  bundle: T,
+  document: ArazzoDocument = parse(readFileSync(workflowsPath, "utf8")) as ArazzoDocument,
+): T {
   const operations: Operations = {};
   for (const [path, item] of Object.entries(bundle.paths)) {
     for (const [method, operation] of Object.entries(item)) {

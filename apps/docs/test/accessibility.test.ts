@@ -10,7 +10,10 @@ describe.each(Object.entries(viewports))("accessibility (%s)", (_name, viewport)
 
   it.each(addresses)("axe-core finds no serious or critical violation on %s", async (address) => {
     await loadRoute(site, address);
-    await site.page.locator(`[id="${address === "/" ? "api-content" : address.slice(1)}"]`).first().waitFor({ state: "attached" });
+    await site.page
+      .locator(`[id="${address === "/" ? "api-content" : address.slice(1)}"]`)
+      .first()
+      .waitFor({ state: "attached" });
     expect(await seriousViolations(site.page)).toEqual([]);
   });
 

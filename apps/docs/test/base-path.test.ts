@@ -66,7 +66,10 @@ describe(`the built site under ${subPath}, from a plain static host that has not
 
   it("llms.txt, linked from the page, and every page it links to, with theirs, are found under the base path", async () => {
     await loadFresh("#/section/for-machines");
-    const index = await site.page.locator(`a[href="${machineFiles.index}"]`).first().evaluate((link) => (link as HTMLAnchorElement).href);
+    const index = await site.page
+      .locator(`a[href="${machineFiles.index}"]`)
+      .first()
+      .evaluate((link) => (link as HTMLAnchorElement).href);
     expect(index).toBe(at(machineFiles.index));
     const pages = markdownLinks(await (await fetch(index)).text(), index);
     expect(pages.length).toBeGreaterThan(10);

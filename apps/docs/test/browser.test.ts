@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { viewerFileName } from "../src/viewer.ts";
-import { useSite, type OpenSite } from "./support/browser.ts";
+import { type OpenSite, useSite } from "./support/browser.ts";
 
 const screenshotDirectory = fileURLToPath(new URL("../screenshots/", import.meta.url));
 
@@ -87,8 +87,12 @@ describe("models", () => {
   it("the Resources table links each named schema to its model page", async () => {
     await openFromSidebar("#/section/resources", "Resources");
     const table = site.page.locator("table", { hasText: "Page envelope of a search result" }).first();
-    const links = await table.locator("a").evaluateAll((anchors) => anchors.map((anchor) => ({ name: anchor.textContent ?? "", href: anchor.getAttribute("href") ?? "" })));
-    expect(links.map(({ name }) => name)).toEqual(expect.arrayContaining(["ConversationSummary", "ConversationPage", "ExternalEventTrigger", "FireExternalEventRequest", "ConversationExport"]));
+    const links = await table
+      .locator("a")
+      .evaluateAll((anchors) => anchors.map((anchor) => ({ name: anchor.textContent ?? "", href: anchor.getAttribute("href") ?? "" })));
+    expect(links.map(({ name }) => name)).toEqual(
+      expect.arrayContaining(["ConversationSummary", "ConversationPage", "ExternalEventTrigger", "FireExternalEventRequest", "ConversationExport"]),
+    );
     for (const { name, href } of links) {
       // Each target is a model page: a sidebar entry under Models.
       const entry = site.page.locator(`a[href="${href}"] [data-text]`).first();
@@ -131,7 +135,12 @@ describe("weight", () => {
       const path = new URL(response.url()).pathname;
       if (path !== "/" && path !== `/${viewerFileName}`) return;
       const sizes = await response.request().sizes();
-      arrivals.push({ path, encoding: (await response.allHeaders())["content-encoding"], encodedBytes: sizes.responseBodySize, bytes: (await response.body()).length });
+      arrivals.push({
+        path,
+        encoding: (await response.allHeaders())["content-encoding"],
+        encodedBytes: sizes.responseBodySize,
+        bytes: (await response.body()).length,
+      });
     };
     // A first visit: nothing from the cache (a revalidated copy arrives as a bodiless 304).
     const devtools = await site.page.context().newCDPSession(site.page);

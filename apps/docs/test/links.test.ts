@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createStaticServer } from "../src/server.ts";
-import { requestsOutside, useSite, viewports, type OpenSite } from "./support/browser.ts";
+import { type OpenSite, requestsOutside, useSite, viewports } from "./support/browser.ts";
 import { createPlainStaticHost } from "./support/static-host.ts";
 
 /** Every route the page links to (sidebar, headings, search results share them: `#/section/errors`), from the rendered page, as addresses (`/section/errors`). */
@@ -20,10 +20,16 @@ async function targetOffset(site: OpenSite, address: string, base = "/"): Promis
   const target = site.page.locator(`[id="${id}"]`).first();
   await target.waitFor({ state: "attached", timeout: settleMs }).catch(() => undefined);
   // The viewer scrolls once it has laid the page out; wait for the target to come to rest at the top.
-  await site.page.waitForFunction((targetId) => {
-    const element = document.getElementById(targetId);
-    return element !== null && Math.abs(element.getBoundingClientRect().top) < 120;
-  }, id, { timeout: settleMs }).catch(() => undefined);
+  await site.page
+    .waitForFunction(
+      (targetId) => {
+        const element = document.getElementById(targetId);
+        return element !== null && Math.abs(element.getBoundingClientRect().top) < 120;
+      },
+      id,
+      { timeout: settleMs },
+    )
+    .catch(() => undefined);
   return site.page.evaluate((targetId) => document.getElementById(targetId)?.getBoundingClientRect().top ?? null, id);
 }
 

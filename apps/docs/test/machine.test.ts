@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { machineFiles, operationsOf, type Bundle } from "../src/machine.ts";
+import { type Bundle, machineFiles, operationsOf } from "../src/machine.ts";
 import { bundlePath, distDirectory, yamlBundlePath } from "../src/paths.ts";
 import { createStaticServer, listen } from "../src/server.ts";
 
@@ -18,16 +18,19 @@ describe("the reference for machines, checked against the description", () => {
     expect(index).toContain(`](${machineFiles.yaml})`);
   });
 
-  it.each(operationsOf(bundle).map((entry) => [entry.operation.operationId, entry] as const))("%s: linked from llms.txt, its page names its method, path, every parameter and every status", (operationId, { method, path, operation, pathParameters }) => {
-    expect(index).toContain(`](${machineFiles.operations}/${operationId}.md)`);
-    const page = built(`${machineFiles.operations}/${operationId}.md`);
-    expect(page).toContain(`\`${method} ${path}\``);
-    const parameters = [...pathParameters, ...(operation.parameters ?? [])].map((parameter) =>
-      parameter.$ref ? bundle.components.parameters![parameter.$ref.split("/").at(-1)!]! : parameter,
-    );
-    for (const parameter of parameters) expect(page, parameter.name).toContain(`| \`${parameter.name}\` | ${parameter.in} |`);
-    for (const status of Object.keys(operation.responses)) expect(page).toContain(`| ${status} |`);
-  });
+  it.each(operationsOf(bundle).map((entry) => [entry.operation.operationId, entry] as const))(
+    "%s: linked from llms.txt, its page names its method, path, every parameter and every status",
+    (operationId, { method, path, operation, pathParameters }) => {
+      expect(index).toContain(`](${machineFiles.operations}/${operationId}.md)`);
+      const page = built(`${machineFiles.operations}/${operationId}.md`);
+      expect(page).toContain(`\`${method} ${path}\``);
+      const parameters = [...pathParameters, ...(operation.parameters ?? [])].map((parameter) =>
+        parameter.$ref ? bundle.components.parameters![parameter.$ref.split("/").at(-1)!]! : parameter,
+      );
+      for (const parameter of parameters) expect(page, parameter.name).toContain(`| \`${parameter.name}\` | ${parameter.in} |`);
+      for (const status of Object.keys(operation.responses)) expect(page).toContain(`| ${status} |`);
+    },
+  );
 
   it.each(Object.keys(bundle.components.schemas))("model %s: linked from llms.txt, its page lists every field of the schema", (name) => {
     expect(index).toContain(`](${machineFiles.models}/${name}.md)`);
@@ -42,12 +45,15 @@ describe("the reference for machines, checked against the description", () => {
     for (const line of links) expect(line, line).not.toContain("|");
   });
 
-  it.each(Object.keys(bundle.components.schemas).filter((name) => bundle.components.schemas[name]!.description?.includes("|---")))("model %s: the table of its description keeps a line per row on its page", (name) => {
-    const page = built(`${machineFiles.models}/${name}.md`);
-    const rows = bundle.components.schemas[name]!.description!.split("\n").filter((line) => line.startsWith("|"));
-    expect(rows.length).toBeGreaterThan(2);
-    for (const row of rows) expect(page.split("\n"), row).toContain(row.trim());
-  });
+  it.each(Object.keys(bundle.components.schemas).filter((name) => bundle.components.schemas[name]!.description?.includes("|---")))(
+    "model %s: the table of its description keeps a line per row on its page",
+    (name) => {
+      const page = built(`${machineFiles.models}/${name}.md`);
+      const rows = bundle.components.schemas[name]!.description!.split("\n").filter((line) => line.startsWith("|"));
+      expect(rows.length).toBeGreaterThan(2);
+      for (const row of rows) expect(page.split("\n"), row).toContain(row.trim());
+    },
+  );
 
   it("the README tells of every machine file, llms.txt first", () => {
     const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");

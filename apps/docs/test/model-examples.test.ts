@@ -1,6 +1,6 @@
 import { documentValidator } from "@bot-conversation/openapi/ajv";
 import { describe, expect, it } from "vitest";
-import { loadRoute, useSite, viewports, type OpenSite } from "./support/browser.ts";
+import { loadRoute, type OpenSite, useSite, viewports } from "./support/browser.ts";
 import { modelPages, siteDescription } from "./support/model-pages.ts";
 
 const bundle = documentValidator(siteDescription);

@@ -16,11 +16,21 @@ it.each([
 });
 
 it("rewrites a page's links and its viewer import, and leaves no address from the host's root", () => {
-  const page = withRelativeAddresses(`<link rel="modulepreload" href="/redoc.standalone.js"><a href="/section/errors">Errors</a><script type="module">import { hydrate } from "/redoc.standalone.js";</script>`);
-  expect(page).toBe(`<link rel="modulepreload" href="redoc.standalone.js"><a href="#/section/errors">Errors</a><script type="module">import { hydrate } from "./redoc.standalone.js";</script>`);
+  const page = withRelativeAddresses(
+    `<link rel="modulepreload" href="/redoc.standalone.js"><a href="/section/errors">Errors</a><script type="module">import { hydrate } from "/redoc.standalone.js";</script>`,
+  );
+  expect(page).toBe(
+    `<link rel="modulepreload" href="redoc.standalone.js"><a href="#/section/errors">Errors</a><script type="module">import { hydrate } from "./redoc.standalone.js";</script>`,
+  );
 });
 
 it("makes the description's Markdown links to the site relative, and no others", () => {
-  const bundle = { info: { description: "[`ConversationSummary`](/conversation-summary), [Arazzo](https://spec.openapis.org/arazzo/latest.html), [control](/sandbox-control.html)" } };
-  expect(withRelativeMarkdownLinks(bundle).info.description).toBe("[`ConversationSummary`](#/conversation-summary), [Arazzo](https://spec.openapis.org/arazzo/latest.html), [control](sandbox-control.html)");
+  const bundle = {
+    info: {
+      description: "[`ConversationSummary`](/conversation-summary), [Arazzo](https://spec.openapis.org/arazzo/latest.html), [control](/sandbox-control.html)",
+    },
+  };
+  expect(withRelativeMarkdownLinks(bundle).info.description).toBe(
+    "[`ConversationSummary`](#/conversation-summary), [Arazzo](https://spec.openapis.org/arazzo/latest.html), [control](sandbox-control.html)",
+  );
 });

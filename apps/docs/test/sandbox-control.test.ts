@@ -10,9 +10,14 @@ const html = readFileSync(join(distDirectory, sandboxControlPage), "utf8");
 
 describe("the sandbox control API's page", () => {
   it("renders the control API's description: every route under /_sandbox/", () => {
-    const definition = JSON.parse(/const __redoc_definition = (\{.*\});\s*$/m.exec(html)?.[1] ?? "null") as { info: { title: string }; paths: Record<string, Record<string, { operationId: string }>> };
+    const definition = JSON.parse(/const __redoc_definition = (\{.*\});\s*$/m.exec(html)?.[1] ?? "null") as {
+      info: { title: string };
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
     expect(definition.info.title).toBe("Bot Conversation Sandbox control API");
-    const routes = Object.entries(definition.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => `${method.toUpperCase()} ${path} ${operation.operationId}`));
+    const routes = Object.entries(definition.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => `${method.toUpperCase()} ${path} ${operation.operationId}`),
+    );
     expect(routes.sort()).toEqual([
       "DELETE /_sandbox/faults clearSandboxFaults",
       "DELETE /_sandbox/fired-events clearSandboxFiredEvents",
@@ -27,7 +32,9 @@ describe("the sandbox control API's page", () => {
   });
 
   it("is self-contained like the main reference: no remote script or style, a policy with its inline scripts' hashes", () => {
-    const external = [...html.matchAll(/<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)="([^"]+)"/gi)].map((match) => match[1] ?? "").filter((url) => /^(https?:)?\/\//i.test(url));
+    const external = [...html.matchAll(/<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)="([^"]+)"/gi)]
+      .map((match) => match[1] ?? "")
+      .filter((url) => /^(https?:)?\/\//i.test(url));
     expect(external).toEqual([]);
     expect(html).not.toContain("cdn.redocly.com");
     const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1];
@@ -57,9 +64,16 @@ describe("reached from the main reference in Chromium", () => {
       "post/_sandbox/reset",
       "put/_sandbox/fixture",
     ];
-    const listed = () => page.locator('a[href^="#/"]').evaluateAll((links) => links.map((link) => (link.textContent ?? "").trim()).filter((text) => /^(get|post|put|patch|delete)\//.test(text)));
+    const listed = () =>
+      page
+        .locator('a[href^="#/"]')
+        .evaluateAll((links) => links.map((link) => (link.textContent ?? "").trim()).filter((text) => /^(get|post|put|patch|delete)\//.test(text)));
     // A tag's link toggles its group: only a group whose operations are not listed yet is opened.
-    for (const [tag, operation] of [["data", "post/_sandbox/reset"], ["inspection", "get/_sandbox/bots"], ["faults", "post/_sandbox/faults"]] as const) {
+    for (const [tag, operation] of [
+      ["data", "post/_sandbox/reset"],
+      ["inspection", "get/_sandbox/bots"],
+      ["faults", "post/_sandbox/faults"],
+    ] as const) {
       if (!(await listed()).includes(operation)) await page.locator(`a[href="#/${tag}"]`).first().click();
     }
     // The groups open as the viewer renders them: wait until every operation's link is there.

@@ -1,6 +1,6 @@
+import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fieldsAndValues } from "../src/search-text.ts";
-import type { Page } from "playwright-core";
 import { useSite, viewports } from "./support/browser.ts";
 import { siteDescription } from "./support/model-pages.ts";
 
@@ -17,14 +17,21 @@ const terms = [
 ].sort();
 
 /** Every word the description uses, to recognise two of them run together in a snippet. */
-const words = new Set(JSON.stringify(siteDescription).replaceAll("\\n", " ").split(/[^A-Za-z0-9]+/).filter((word) => word.length > 1));
+const words = new Set(
+  JSON.stringify(siteDescription)
+    .replaceAll("\\n", " ")
+    .split(/[^A-Za-z0-9]+/)
+    .filter((word) => word.length > 1),
+);
 
 /** A snippet's tokens that are two of the description's words glued together ("eachtrigger"). */
 function runTogether(snippet: string): string[] {
   return snippet
     .split(/[^A-Za-z0-9]+/)
     .filter((token) => token.length > 3 && !words.has(token))
-    .filter((token) => [...token].some((_, index) => index >= 2 && index <= token.length - 2 && words.has(token.slice(0, index)) && words.has(token.slice(index))));
+    .filter((token) =>
+      [...token].some((_, index) => index >= 2 && index <= token.length - 2 && words.has(token.slice(0, index)) && words.has(token.slice(index))),
+    );
 }
 
 /** Opens the search box on a page. */
@@ -40,9 +47,16 @@ async function search(page: Page, term: string): Promise<{ href: string; text: s
   // The dialog's results only: the page's own links are routes too (`#/conversation-export`).
   const results = page.locator('[data-testid="search-dialog"] a[href^="#/"]');
   await page
-    .waitForFunction((wanted) => [...document.querySelectorAll('[data-testid="search-dialog"] a[href^="#/"]')].some((link) => (link.textContent ?? "").toLowerCase().includes(wanted)), term.toLowerCase(), { timeout: 20_000 })
+    .waitForFunction(
+      (wanted) =>
+        [...document.querySelectorAll('[data-testid="search-dialog"] a[href^="#/"]')].some((link) => (link.textContent ?? "").toLowerCase().includes(wanted)),
+      term.toLowerCase(),
+      { timeout: 20_000 },
+    )
     .catch(() => undefined);
-  return results.evaluateAll((links) => links.map((link) => ({ href: link.getAttribute("href") ?? "", text: (link as HTMLElement).innerText.replace(/\s+/g, " ") })));
+  return results.evaluateAll((links) =>
+    links.map((link) => ({ href: link.getAttribute("href") ?? "", text: (link as HTMLElement).innerText.replace(/\s+/g, " ") })),
+  );
 }
 
 describe("search finds every field and enum value", () => {

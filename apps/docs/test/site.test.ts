@@ -54,9 +54,12 @@ describe("code samples", () => {
 describe("statements the seed does not make", () => {
   const text = JSON.stringify(description);
 
-  it.each(["Firing is not idempotent", "must not retry", "the service returns its first page", "Page 0", "Page 1"])("%s: not stated as the service's", (statement) => {
-    expect(text).not.toContain(statement);
-  });
+  it.each(["Firing is not idempotent", "must not retry", "the service returns its first page", "Page 0", "Page 1"])(
+    "%s: not stated as the service's",
+    (statement) => {
+      expect(text).not.toContain(statement);
+    },
+  );
 
   it("the retry advice and the first-request advice are marked as this toolkit's recommendation", () => {
     const recommendations = text.match(/This toolkit's recommendation[^.]*\./g) ?? [];

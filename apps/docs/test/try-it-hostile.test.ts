@@ -1,4 +1,4 @@
-import { startHostileServer, type HostileServer } from "@bot-conversation/test-support/hostile-server";
+import { type HostileServer, startHostileServer } from "@bot-conversation/test-support/hostile-server";
 import { afterEach, describe, expect, it } from "vitest";
 import { tryItTimeoutMs } from "../src/try-it/panel.ts";
 import { useSite } from "./support/browser.ts";

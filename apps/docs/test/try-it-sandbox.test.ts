@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { startSandboxServer, type RunningSandbox } from "@bot-conversation/sandbox";
+import { type RunningSandbox, startSandboxServer } from "@bot-conversation/sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "./support/axe.ts";
 import { loadRoute, useSite } from "./support/browser.ts";
@@ -41,7 +41,11 @@ describe("Try it, in Chromium, against the real sandbox", () => {
     const panel = site.page.locator('[data-try-it="searchConversations"]');
     await panel.locator("summary").click();
     const options = await panel.getByLabel("Server", { exact: true }).locator("option").allInnerTexts();
-    expect(options).toEqual(["The local sandbox started by pnpm start: http://127.0.0.1:4011", "The local Prism mock started by pnpm start: http://127.0.0.1:4010", "Another server (type its address)"]);
+    expect(options).toEqual([
+      "The local sandbox started by pnpm start: http://127.0.0.1:4011",
+      "The local Prism mock started by pnpm start: http://127.0.0.1:4010",
+      "Another server (type its address)",
+    ]);
   });
 
   it("a search shows its page of items as the sandbox answers it, and the curl line, run, makes the same request", async () => {
@@ -51,7 +55,9 @@ describe("Try it, in Chromium, against the real sandbox", () => {
     const page = JSON.parse(result.body) as { items: { id: string }[]; pageSize: number };
     expect(page.items).toHaveLength(2);
     expect(page).toEqual(await onSandbox(`/api/v2/channels/conversations?agentStageId=${bot.agentStageId}&pageSize=2`));
-    expect(result.curl).toBe(`curl '${sandbox.url}/api/v2/channels/conversations?agentStageId=${bot.agentStageId}&pageSize=2' --header "X-Token: $BOT_CONVERSATION_TOKEN"`);
+    expect(result.curl).toBe(
+      `curl '${sandbox.url}/api/v2/channels/conversations?agentStageId=${bot.agentStageId}&pageSize=2' --header "X-Token: $BOT_CONVERSATION_TOKEN"`,
+    );
     const { stdout } = await promisify(execFile)("sh", ["-c", result.curl], { env: { PATH: process.env["PATH"], BOT_CONVERSATION_TOKEN: token } });
     expect(JSON.parse(stdout)).toEqual(page);
     expect(await seriousViolations(site.page)).toEqual([]);
@@ -68,11 +74,19 @@ describe("Try it, in Chromium, against the real sandbox", () => {
     await onSandbox("/_sandbox/fired-events", "DELETE");
     const { items } = await onSandbox<{ items: { id: string }[] }>(`/api/v2/channels/conversations?agentStageId=${bot.agentStageId}&pageSize=1`);
     const panel = await openPanel("/external-events/fireexternalevent", "fireExternalEvent");
-    const result = await send(panel, { conversationId: items[0]!.id, externalEventId: "order-status-changed", externalEventPayload: '{ "orderNumber": "10482" }' });
+    const result = await send(panel, {
+      conversationId: items[0]!.id,
+      externalEventId: "order-status-changed",
+      externalEventPayload: '{ "orderNumber": "10482" }',
+    });
     expect(result.status).toMatch(/^200 OK/);
-    expect(result.curl).toContain(`--data '{"conversationId":"${items[0]!.id}","externalEventId":"order-status-changed","externalEventPayload":{"orderNumber":"10482"}}'`);
+    expect(result.curl).toContain(
+      `--data '{"conversationId":"${items[0]!.id}","externalEventId":"order-status-changed","externalEventPayload":{"orderNumber":"10482"}}'`,
+    );
     const journal = await onSandbox<{ conversationId: string; externalEventId: string; externalEventPayload: unknown }[]>("/_sandbox/fired-events");
-    expect(journal.map(({ conversationId, externalEventId, externalEventPayload }) => ({ conversationId, externalEventId, externalEventPayload }))).toEqual([{ conversationId: items[0]!.id, externalEventId: "order-status-changed", externalEventPayload: { orderNumber: "10482" } }]);
+    expect(journal.map(({ conversationId, externalEventId, externalEventPayload }) => ({ conversationId, externalEventId, externalEventPayload }))).toEqual([
+      { conversationId: items[0]!.id, externalEventId: "order-status-changed", externalEventPayload: { orderNumber: "10482" } },
+    ]);
   });
 
   it("a payload that is not JSON is refused by name, and nothing is fired", async () => {

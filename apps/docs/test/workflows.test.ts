@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { workflowsPath } from "../src/paths.ts";
-import { workflowsSectionHeading, type ArazzoDocument } from "../src/workflows.ts";
+import { type ArazzoDocument, workflowsSectionHeading } from "../src/workflows.ts";
 import { useSite } from "./support/browser.ts";
 
 const document = parse(readFileSync(workflowsPath, "utf8")) as ArazzoDocument;

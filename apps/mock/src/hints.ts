@@ -1,7 +1,7 @@
 import { stripVTControlCharacters } from "node:util";
 
 /** Where the mock's README explains each answer Prism gives about the description itself. */
-const readme = "apps/mock/README.md, \"Answers about the description, not the API\"";
+const readme = 'apps/mock/README.md, "Answers about the description, not the API"';
 
 /**
  * Reads Prism's log line by line and returns a hint for the lines where Prism answered about the

@@ -1,5 +1,5 @@
-import type { Readable, Writable } from "node:stream";
 import { createInterface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
 import { createHinter } from "./hints.ts";
 
 /** Copies Prism's log, line by line, to `output`, with a hint after each answer about the description (see `hints.ts`). */

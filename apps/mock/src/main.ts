@@ -1,6 +1,6 @@
 import { parseMockOptions } from "./options.ts";
 import { isPortFree } from "./port.ts";
-import { startMock, type RunningMock } from "./prism.ts";
+import { type RunningMock, startMock } from "./prism.ts";
 
 /** How long the launcher outlives the last stop signal. */
 const signalSettleMs = 250;

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll } from "vitest";
 import { defaultMockOptions, type MockOptions } from "./options.ts";
-import { startMockOnFreePort, type RunningMock } from "./prism.ts";
+import { type RunningMock, startMockOnFreePort } from "./prism.ts";
 
 /** Starts Prism on 127.0.0.1 and a free port before the file's tests and stops it after; call the result to get it. */
 export function useMock(options: Partial<Omit<MockOptions, "port">> = {}): () => RunningMock {

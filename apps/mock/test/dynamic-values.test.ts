@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { operations, type Operation } from "./support/bundle.ts";
+import { type Operation, operations } from "./support/bundle.ts";
 import { call, jsonBody, token, useMock } from "./support/mock.ts";
 
 /** Every object anywhere in a JSON value that carries JSON Schema keywords instead of data. */

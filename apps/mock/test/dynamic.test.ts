@@ -24,7 +24,10 @@ it.each(withBody)("$operationId generates a small, schema-valid body, the same o
 
 it("a generated search page is the same whatever page is asked for, so it cannot be walked (README, Dynamic mode)", async () => {
   const page = async (pageIndex: number) =>
-    (await (await fetch(`${mock().url}/api/v2/channels/conversations?pageSize=2&pageIndex=${pageIndex}`, { headers: { "X-Token": "mock-token" } })).json()) as { pageIndex: number; hasMore: boolean };
+    (await (await fetch(`${mock().url}/api/v2/channels/conversations?pageSize=2&pageIndex=${pageIndex}`, { headers: { "X-Token": "mock-token" } })).json()) as {
+      pageIndex: number;
+      hasMore: boolean;
+    };
   const first = await page(0);
   const later = await page(first.pageIndex + 1);
   // Prism keeps no state and echoes no parameter: the next page asked for is answered with the same body.

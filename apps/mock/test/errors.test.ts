@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { exampleValue, operations, schemaErrors, type Operation } from "./support/bundle.ts";
+import { exampleValue, type Operation, operations, schemaErrors } from "./support/bundle.ts";
 import { call, jsonBody, token, useMock } from "./support/mock.ts";
 
 const mock = useMock();

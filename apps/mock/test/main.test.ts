@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { afterEach, expect, it, vi } from "vitest";
 import { token } from "./support/mock.ts";
-import { watch, type WatchedProcess } from "./support/process.ts";
+import { type WatchedProcess, watch } from "./support/process.ts";
 
 vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 
@@ -49,42 +49,58 @@ async function startLauncher(): Promise<{ launcher: WatchedProcess; url: string;
   return { launcher: running, url, readyLine };
 }
 
-it("prints the URL when ready with no error in the log, answers, and stops cleanly on a double SIGINT", async () => {
-  const { launcher, url, readyLine } = await startLauncher();
-  expect(readyLine).toBe(`Mock ready at ${url}`);
-  // The readiness probe is a CORS preflight, which Prism answers without routing: no error logged.
-  expect(launcher.output()).not.toMatch(/✖|error|NO_PATH_MATCHED/i);
-  const response = await fetch(`${url}/api/v2/channels/conversations`, { headers: token });
-  expect(response.status).toBe(200);
-  // Ctrl-C under pnpm arrives twice (terminal and pnpm); the second must not kill the launcher mid-stop.
-  launcher.child.kill("SIGINT");
-  launcher.child.kill("SIGINT");
-  const [code, signal] = await launcher.exited;
-  expect({ code, signal }).toEqual({ code: 0, signal: null });
-  // Prism went down with the launcher: nothing listens on the port any more.
-  await expect(fetch(`${url}/`)).rejects.toThrow();
-}, processTestTimeoutMs);
+it(
+  "prints the URL when ready with no error in the log, answers, and stops cleanly on a double SIGINT",
+  async () => {
+    const { launcher, url, readyLine } = await startLauncher();
+    expect(readyLine).toBe(`Mock ready at ${url}`);
+    // The readiness probe is a CORS preflight, which Prism answers without routing: no error logged.
+    expect(launcher.output()).not.toMatch(/✖|error|NO_PATH_MATCHED/i);
+    const response = await fetch(`${url}/api/v2/channels/conversations`, { headers: token });
+    expect(response.status).toBe(200);
+    // Ctrl-C under pnpm arrives twice (terminal and pnpm); the second must not kill the launcher mid-stop.
+    launcher.child.kill("SIGINT");
+    launcher.child.kill("SIGINT");
+    const [code, signal] = await launcher.exited;
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    // Prism went down with the launcher: nothing listens on the port any more.
+    await expect(fetch(`${url}/`)).rejects.toThrow();
+  },
+  processTestTimeoutMs,
+);
 
 it.each([
   { prefer: "code=201", status: 404, hint: [/asks for a status this operation does not document/, /not the API's own 404/] },
   { prefer: "code=200, example=botNotFound", status: 500, hint: [/no example "botNotFound"/, /Prism's 500 problem\+json is about the description/] },
-])("prints a hint when Prefer: $prefer asks for what the operation does not document", async ({ prefer, status, hint }) => {
-  const { launcher, url } = await startLauncher();
-  const response = await fetch(`${url}/api/v1/runtime/simple/external/events/5f0c6d1e-8a4b-4f3e-9c2d-7b1a2e3f4d5c`, {
-    headers: { ...token, Prefer: prefer },
-  });
-  expect(response.status).toBe(status);
-  const line = await launcher.waitForLine(/^mock hint: /);
-  for (const pattern of hint) expect(line).toMatch(pattern);
-}, processTestTimeoutMs);
+])(
+  "prints a hint when Prefer: $prefer asks for what the operation does not document",
+  async ({ prefer, status, hint }) => {
+    const { launcher, url } = await startLauncher();
+    const response = await fetch(`${url}/api/v1/runtime/simple/external/events/5f0c6d1e-8a4b-4f3e-9c2d-7b1a2e3f4d5c`, {
+      headers: { ...token, Prefer: prefer },
+    });
+    expect(response.status).toBe(status);
+    const line = await launcher.waitForLine(/^mock hint: /);
+    for (const pattern of hint) expect(line).toMatch(pattern);
+  },
+  processTestTimeoutMs,
+);
 
-it("stops quietly on Ctrl-C when run as `pnpm start` (no ELIFECYCLE)", async () => {
-  running = watch("pnpm", ["run", "start", "--port", "0"], { cwd: packageDir, detached: true });
-  expect(await running.waitForLine(/^Mock ready at /)).toMatch(readyOnAnyPort);
-  const pid = running.child.pid;
-  if (pid === undefined) throw new Error("pnpm did not start");
-  // A terminal's Ctrl-C: SIGINT to the whole process group (pnpm, the launcher and Prism).
-  process.kill(-pid, "SIGINT");
-  const [code, signal] = await running.exited;
-  expect({ code, signal, output: running.output() }).toEqual({ code: 0, signal: null, output: expect.not.stringMatching(/ELIFECYCLE|ERR_PNPM|Command failed/) });
-}, processTestTimeoutMs);
+it(
+  "stops quietly on Ctrl-C when run as `pnpm start` (no ELIFECYCLE)",
+  async () => {
+    running = watch("pnpm", ["run", "start", "--port", "0"], { cwd: packageDir, detached: true });
+    expect(await running.waitForLine(/^Mock ready at /)).toMatch(readyOnAnyPort);
+    const pid = running.child.pid;
+    if (pid === undefined) throw new Error("pnpm did not start");
+    // A terminal's Ctrl-C: SIGINT to the whole process group (pnpm, the launcher and Prism).
+    process.kill(-pid, "SIGINT");
+    const [code, signal] = await running.exited;
+    expect({ code, signal, output: running.output() }).toEqual({
+      code: 0,
+      signal: null,
+      output: expect.not.stringMatching(/ELIFECYCLE|ERR_PNPM|Command failed/),
+    });
+  },
+  processTestTimeoutMs,
+);

@@ -85,7 +85,8 @@ describe("pnpm start on free ports", () => {
       const lines = output.split("\n");
       const lastReady = lines.findLastIndex((line) => readyLine.test(line));
       expect(lines.slice(0, lastReady + 1).filter((line) => !readyLine.test(line)).length).toBeLessThanOrEqual(10);
-      for (const url of urls) expect((await fetch(url, { method: "OPTIONS", headers: { origin: url, "access-control-request-method": "GET" } })).status).toBeLessThan(500);
+      for (const url of urls)
+        expect((await fetch(url, { method: "OPTIONS", headers: { origin: url, "access-control-request-method": "GET" } })).status).toBeLessThan(500);
       const exited = once(child, "exit");
       process.kill(-child.pid!, "SIGINT");
       await exited;

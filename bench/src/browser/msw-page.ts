@@ -2,9 +2,10 @@
  * The bench's page: the sandbox's MSW handlers in the browser, and a bare MSW handler answering the
  * same bytes, so the sandbox's cost per request is read against MSW's own in the same page.
  */
-import { http, HttpResponse } from "msw/http";
-import { setupWorker } from "msw/browser";
+
 import { createSandboxHandlers } from "@bot-conversation/sandbox/msw";
+import { setupWorker } from "msw/browser";
+import { HttpResponse, http } from "msw/http";
 
 declare global {
   interface Window {
@@ -20,7 +21,10 @@ window.benchReady = (async () => {
   const handlers = createSandboxHandlers({ state, baseUrl: "https://sandbox.bench" });
   await handlers.sandbox;
   const sandboxMs = performance.now() - started;
-  const worker = setupWorker(...handlers, http.get("https://bare.bench/*", () => HttpResponse.text(bareBody, { headers: { "content-type": "application/json" } })));
+  const worker = setupWorker(
+    ...handlers,
+    http.get("https://bare.bench/*", () => HttpResponse.text(bareBody, { headers: { "content-type": "application/json" } })),
+  );
   const workerStarted = performance.now();
   await worker.start({ quiet: true, onUnhandledFrame: "error" });
   // The bare handler answers exactly what the sandbox answers for the default search.

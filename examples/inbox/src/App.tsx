@@ -1,7 +1,7 @@
 import type { ConversationSummary } from "@bot-conversation/types";
 import { useState } from "react";
-import { settings } from "./client.ts";
 import { ConversationList } from "./ConversationList.tsx";
+import { settings } from "./client.ts";
 import { Filters, type SearchFilters } from "./Filters.tsx";
 import { Triggers } from "./Triggers.tsx";
 
@@ -13,7 +13,15 @@ export function App() {
     <main>
       <header>
         <h1>Inbox</h1>
-        <p className="target">{settings.inPage ? "Service: the sandbox inside this page (MSW), no server" : <>Service: <code>{settings.baseUrl}</code></>}</p>
+        <p className="target">
+          {settings.inPage ? (
+            "Service: the sandbox inside this page (MSW), no server"
+          ) : (
+            <>
+              Service: <code>{settings.baseUrl}</code>
+            </>
+          )}
+        </p>
       </header>
       <Filters filters={filters} onChange={(next) => (setFilters(next), setSelected(undefined))} />
       <div className="panes">

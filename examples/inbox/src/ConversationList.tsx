@@ -1,5 +1,5 @@
-import type { ConversationSummary } from "@bot-conversation/types";
 import { searchConversationsInfiniteQueryOptions } from "@bot-conversation/query";
+import type { ConversationSummary } from "@bot-conversation/types";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { client } from "./client.ts";
@@ -7,7 +7,15 @@ import { ErrorNotice } from "./ErrorNotice.tsx";
 import type { SearchFilters } from "./Filters.tsx";
 
 /** A bot's conversations, page after page as the list is scrolled to its end. */
-export function ConversationList({ filters, selectedId, onSelect }: { filters: SearchFilters; selectedId: string | undefined; onSelect: (conversation: ConversationSummary) => void }) {
+export function ConversationList({
+  filters,
+  selectedId,
+  onSelect,
+}: {
+  filters: SearchFilters;
+  selectedId: string | undefined;
+  onSelect: (conversation: ConversationSummary) => void;
+}) {
   const conversations = useInfiniteQuery(searchConversationsInfiniteQueryOptions(client, filters));
   const { data, error, hasNextPage, isFetchingNextPage, fetchNextPage, isFetchNextPageError, refetch } = conversations;
   const list = useRef<HTMLElement>(null);
@@ -42,8 +50,12 @@ export function ConversationList({ filters, selectedId, onSelect }: { filters: S
         {conversations.isPending && !error && <p>Loading conversations…</p>}
         {isFetchingNextPage && <p>Loading more…</p>}
         {error && conversations.isFetching && <p>Retrying…</p>}
-        {error && <ErrorNotice title="Conversations could not be loaded." error={error} onRetry={() => void (isFetchNextPageError ? fetchNextPage() : refetch())} />}
-        {data && !hasNextPage && !error && <p className="done">{items.length === 0 ? "No conversations match these filters." : `All ${items.length} conversations loaded.`}</p>}
+        {error && (
+          <ErrorNotice title="Conversations could not be loaded." error={error} onRetry={() => void (isFetchNextPageError ? fetchNextPage() : refetch())} />
+        )}
+        {data && !hasNextPage && !error && (
+          <p className="done">{items.length === 0 ? "No conversations match these filters." : `All ${items.length} conversations loaded.`}</p>
+        )}
       </div>
     </section>
   );

@@ -38,7 +38,13 @@ export function Filters({ filters, onChange }: { filters: SearchFilters; onChang
       </label>
       <label>
         Channel
-        <input name="channelId" list="channels" placeholder="Any" defaultValue={filters.channelId ?? ""} onChange={(event) => set("channelId", event.target.value.trim())} />
+        <input
+          name="channelId"
+          list="channels"
+          placeholder="Any"
+          defaultValue={filters.channelId ?? ""}
+          onChange={(event) => set("channelId", event.target.value.trim())}
+        />
         <datalist id="channels">
           {namedChannels.map((channel) => (
             <option key={channel} value={channel} />

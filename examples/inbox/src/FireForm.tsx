@@ -1,5 +1,5 @@
-import type { ExternalEventTrigger } from "@bot-conversation/types";
 import { fireExternalEventMutationOptions } from "@bot-conversation/query";
+import type { ExternalEventTrigger } from "@bot-conversation/types";
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { client } from "./client.ts";
@@ -35,7 +35,11 @@ export function FireForm({ conversationId, trigger }: { conversationId: string; 
       </button>
       {formError && <ErrorNotice title="Not sent." error={formError} />}
       {fire.error && <ErrorNotice title="The event was not fired." error={fire.error} />}
-      {fire.isSuccess && <p className="fired" role="status">Fired {trigger.externalEventName} into {conversationId}.</p>}
+      {fire.isSuccess && (
+        <p className="fired" role="status">
+          Fired {trigger.externalEventName} into {conversationId}.
+        </p>
+      )}
     </form>
   );
 }

@@ -1,5 +1,5 @@
-import type { ConversationSummary } from "@bot-conversation/types";
 import { externalEventTriggersQueryOptions } from "@bot-conversation/query";
+import type { ConversationSummary } from "@bot-conversation/types";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { client } from "./client.ts";

@@ -4,15 +4,15 @@
  */
 import { createBotConversationClient } from "@bot-conversation/client";
 import {
+  type BotConversationQueryError,
+  type ConversationPageParam,
   externalEventTriggersQueryOptions,
   fireExternalEventMutationOptions,
   searchConversationsInfiniteQueryOptions,
   searchConversationsQueryOptions,
-  type BotConversationQueryError,
-  type ConversationPageParam,
 } from "@bot-conversation/query";
 import type { ConversationPage, ExternalEventTrigger, FireExternalEventRequest } from "@bot-conversation/types";
-import { QueryClient, useInfiniteQuery, useMutation, useQuery, useSuspenseInfiniteQuery, useSuspenseQuery, type InfiniteData } from "@tanstack/react-query";
+import { type InfiniteData, QueryClient, useInfiniteQuery, useMutation, useQuery, useSuspenseInfiniteQuery, useSuspenseQuery } from "@tanstack/react-query";
 import { expectTypeOf, test } from "vitest";
 
 const client = createBotConversationClient({ baseUrl: "http://127.0.0.1:4011", token: "sandbox-token" });

@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { startHostileServer, type HostileServer } from "@bot-conversation/test-support/hostile-server";
+import { type HostileServer, startHostileServer } from "@bot-conversation/test-support/hostile-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultSettings, readSettings } from "../src/settings.ts";
-import { startInboxRig, type InboxRig } from "./support/inbox.ts";
+import { type InboxRig, startInboxRig } from "./support/inbox.ts";
 
 const buildToken = "build-SECRET-token-71c2";
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
@@ -17,13 +17,20 @@ let linked: HostileServer;
 let rig: InboxRig;
 
 beforeAll(async () => {
-  [own, linked] = await Promise.all([startHostileServer("echo-token", { headers: { "access-control-allow-origin": "*" } }), startHostileServer("echo-token", { headers: { "access-control-allow-origin": "*" } })]);
+  [own, linked] = await Promise.all([
+    startHostileServer("echo-token", { headers: { "access-control-allow-origin": "*" } }),
+    startHostileServer("echo-token", { headers: { "access-control-allow-origin": "*" } }),
+  ]);
   // A build with a token of its own, aimed at its own server, as a team would deploy it.
   const outDir = join(await mkdtemp(join(tmpdir(), "inbox-build-")), "dist");
-  await promisify(execFile)(process.execPath, [join(packageDir, "node_modules/vite/bin/vite.js"), "build", "--outDir", outDir, "--emptyOutDir", "--logLevel", "error"], {
-    cwd: packageDir,
-    env: { ...process.env, VITE_BOT_CONVERSATION_BASE_URL: own.url, VITE_BOT_CONVERSATION_TOKEN: buildToken },
-  });
+  await promisify(execFile)(
+    process.execPath,
+    [join(packageDir, "node_modules/vite/bin/vite.js"), "build", "--outDir", outDir, "--emptyOutDir", "--logLevel", "error"],
+    {
+      cwd: packageDir,
+      env: { ...process.env, VITE_BOT_CONVERSATION_BASE_URL: own.url, VITE_BOT_CONVERSATION_TOKEN: buildToken },
+    },
+  );
   rig = await startInboxRig(`${outDir}/`);
 });
 afterAll(async () => {

@@ -5,11 +5,11 @@
  * default data, is also the oracle of what each list should hold.
  */
 import { createBotConversationClient } from "@bot-conversation/client";
-import type { ConversationSummary } from "@bot-conversation/types";
 import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
+import type { ConversationSummary } from "@bot-conversation/types";
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { startInboxRig, type InboxRig, type OpenInbox, type Target } from "./support/inbox.ts";
+import { type InboxRig, type OpenInbox, startInboxRig, type Target } from "./support/inbox.ts";
 
 vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 
@@ -112,7 +112,10 @@ describe.each([0, 1] as const)("the inbox in Chromium, on target %i (0: the HTTP
     await page.getByLabel("Bot (agentStageId)").fill(busyBot);
     await page.getByLabel("Bot (agentStageId)").press("Enter");
     await expect.poll(() => page.locator(".count").textContent()).toBe(`${busyCount} conversations`);
-    expect(requests.filter((request) => request.startsWith(searchPath))).toEqual([`${searchPath}?agentStageId=${exampleBot}`, `${searchPath}?agentStageId=${busyBot}`]);
+    expect(requests.filter((request) => request.startsWith(searchPath))).toEqual([
+      `${searchPath}?agentStageId=${exampleBot}`,
+      `${searchPath}?agentStageId=${busyBot}`,
+    ]);
   });
 
   it("a fire with a value for each variable type shows as fired, and the sandbox's journal holds it with each value typed", async () => {
@@ -129,7 +132,13 @@ describe.each([0, 1] as const)("the inbox in Chromium, on target %i (0: the HTTP
     await expect.poll(() => page.getByRole("status").textContent()).toBe(`Fired Order status changed into ${conversationId}.`);
     const deliveryDate = await page.evaluate(() => new Date("2026-11-21T10:00:00").toISOString());
     const fired = (await inbox!.control("GET", "fired-events")) as { conversationId: string; externalEventId: string; externalEventPayload: unknown }[];
-    expect(fired.map((event) => ({ conversationId: event.conversationId, externalEventId: event.externalEventId, externalEventPayload: event.externalEventPayload }))).toEqual([
+    expect(
+      fired.map((event) => ({
+        conversationId: event.conversationId,
+        externalEventId: event.externalEventId,
+        externalEventPayload: event.externalEventPayload,
+      })),
+    ).toEqual([
       {
         conversationId,
         externalEventId: "order-status-changed",

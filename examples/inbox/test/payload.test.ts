@@ -1,4 +1,4 @@
-import { variableTypes, type ExternalEventTrigger } from "@bot-conversation/types";
+import { type ExternalEventTrigger, variableTypes } from "@bot-conversation/types";
 import { describe, expect, it } from "vitest";
 import { FormValueError, toPayload, toVariableValue } from "../src/payload.ts";
 
@@ -14,7 +14,11 @@ describe("toVariableValue: a form's text as the service's table of variable type
     // JSON that is not an object is sent: the service judges it (and answers 500 naming the variable).
     ["ComplexObject", { value: '"nowhere"' }, "nowhere"],
     ["PersonName", { value: "Jane Doe" }, "Jane Doe"],
-    ["File", { name: "invoice.pdf", fileUrl: "https://files.example.com/invoice.pdf" }, { name: "invoice.pdf", fileUrl: "https://files.example.com/invoice.pdf" }],
+    [
+      "File",
+      { name: "invoice.pdf", fileUrl: "https://files.example.com/invoice.pdf" },
+      { name: "invoice.pdf", fileUrl: "https://files.example.com/invoice.pdf" },
+    ],
     ["AType/NotKnown", { value: "as typed" }, "as typed"],
   ] as const)("%s %j is %j", (type, inputs, value) => {
     expect(toVariableValue(type, inputs)).toEqual(value);

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { readFile, readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { describe, expect, it, vi } from "vitest";
@@ -18,7 +18,11 @@ describe("README.md", () => {
     const copied = lines!.trim().split("\n");
     expect(copied).toHaveLength(3);
     const sources = await Promise.all((await readdir(`${appDir}src`)).map((name) => readFile(`${appDir}src/${name}`, "utf8")));
-    for (const line of copied) expect(sources.filter((source) => source.split("\n").some((sourceLine) => sourceLine.trim() === line)), line).toHaveLength(1);
+    for (const line of copied)
+      expect(
+        sources.filter((source) => source.split("\n").some((sourceLine) => sourceLine.trim() === line)),
+        line,
+      ).toHaveLength(1);
   });
 
   it("the query package's README shows the same three lines for React", async () => {
@@ -28,7 +32,11 @@ describe("README.md", () => {
 
   it("the dev command serves the app and MSW's worker script (on a free port here)", async () => {
     const [commands] = blocks("sh");
-    const dev = commands!.split("\n").find((line) => line.startsWith("pnpm "))!.split("#")[0]!.trim();
+    const dev = commands!
+      .split("\n")
+      .find((line) => line.startsWith("pnpm "))!
+      .split("#")[0]!
+      .trim();
     expect(dev).toBe("pnpm --filter @bot-conversation/example-inbox dev");
     const [command, ...args] = dev.split(" ");
     const child = spawn(command!, [...args, "--port", "0", "--host", "127.0.0.1"], { cwd: appDir, detached: true, stdio: ["ignore", "pipe", "pipe"] });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { readDescription } from "../../src/description.ts";
 import { documentValidator } from "../../src/ajv.ts";
+import { readDescription } from "../../src/description.ts";
 
 /** A JSON Schema 2020-12 schema as OpenAPI 3.1 writes it. */
 export type SchemaObject = Record<string, unknown>;

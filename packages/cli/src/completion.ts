@@ -1,5 +1,5 @@
 import { Argument, Command } from "commander";
-import { exitCodes, UsageError, write, type CommandIo } from "./io.js";
+import { type CommandIo, exitCodes, UsageError, write } from "./io.js";
 
 /** The shells `completion` writes for. */
 export const shells = ["bash", "zsh", "fish"] as const;
@@ -26,7 +26,16 @@ interface Entry {
 function entries(program: Command): Entry[] {
   return program.commands.map((command) => {
     const flags: Flag[] = command.options.flatMap((option) =>
-      option.long ? [{ flag: option.long, summary: option.description, takesValue: option.required || option.optional, ...(option.argChoices ? { values: option.argChoices } : {}) }] : [],
+      option.long
+        ? [
+            {
+              flag: option.long,
+              summary: option.description,
+              takesValue: option.required || option.optional,
+              ...(option.argChoices ? { values: option.argChoices } : {}),
+            },
+          ]
+        : [],
     );
     const argumentValues = command.registeredArguments[0]?.argChoices;
     return {
@@ -54,7 +63,11 @@ function fishScript(list: readonly Entry[]): string {
         return `${command} -n ${after} -l ${flag.flag.slice(2)} ${value} -d ${quoted(flag.summary)}`;
       });
       const values = entry.argumentValues;
-      const argument = values ? [`${command} -f -n ${quoted(`__fish_seen_subcommand_from ${entry.name}; and not __fish_seen_subcommand_from ${values.join(" ")}`)} -a ${quoted(values.join(" "))}`] : [];
+      const argument = values
+        ? [
+            `${command} -f -n ${quoted(`__fish_seen_subcommand_from ${entry.name}; and not __fish_seen_subcommand_from ${values.join(" ")}`)} -a ${quoted(values.join(" "))}`,
+          ]
+        : [];
       return [...flags, ...argument];
     }),
     "",

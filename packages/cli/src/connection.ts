@@ -1,8 +1,8 @@
-import { createBotConversationClient, type BotConversationClient } from "@bot-conversation/client";
-import { tokenFlags, tokenOf, type TokenFlags } from "@bot-conversation/client/command-line";
+import { type BotConversationClient, createBotConversationClient } from "@bot-conversation/client";
+import { type TokenFlags, tokenFlags, tokenOf } from "@bot-conversation/client/command-line";
 import { sanitizeText } from "@bot-conversation/client/text";
-import { Option, type Command } from "commander";
-import { UsageError, type CommandIo } from "./io.js";
+import { type Command, Option } from "commander";
+import { type CommandIo, UsageError } from "./io.js";
 
 /** The flags every command that calls the service takes. */
 export interface ConnectionFlags extends TokenFlags {
@@ -16,8 +16,7 @@ export interface ConnectionFlags extends TokenFlags {
 export function connectionOptions(command: Command): Command {
   command.addOption(new Option("--base-url <url>", "base address of the service, e.g. http://127.0.0.1:4011 (default: $BOT_CONVERSATION_BASE_URL)"));
   for (const flag of tokenFlags) command.option(flag.flags, flag.description);
-  return command
-    .option("--verbose", "print one line per request on stderr (method, path, status, request id, duration; never the token)");
+  return command.option("--verbose", "print one line per request on stderr (method, path, status, request id, duration; never the token)");
 }
 
 /** Every token read in this process (variable or file): redacted from anything the command prints. */

@@ -1,10 +1,10 @@
 import { createInterface } from "node:readline/promises";
-import type { FireExternalEventRequest } from "@bot-conversation/types";
 import { redactText, sanitizeText } from "@bot-conversation/client/text";
+import type { FireExternalEventRequest } from "@bot-conversation/types";
 import { Command, Option } from "commander";
-import { connect, connectionOptions, secrets, type ConnectionFlags } from "./connection.js";
-import { exitCodes, UsageError, write, type CommandIo } from "./io.js";
-import { outputOption, type OutputFormat } from "./output/format.js";
+import { type ConnectionFlags, connect, connectionOptions, secrets } from "./connection.js";
+import { type CommandIo, exitCodes, UsageError, write } from "./io.js";
+import { type OutputFormat, outputOption } from "./output/format.js";
 import { eventPayload, variableTexts } from "./variables.js";
 
 /** Flags of `fire`. */
@@ -27,7 +27,12 @@ export function newFireCommand(io: CommandIo, done: (code: number) => void): Com
       .requiredOption("--external-event-id <id>", "the trigger to fire")
       .addOption(new Option("--conversation-id <id>", "conversation to fire into").conflicts("externalConversationId"))
       .option("--external-conversation-id <id>", "conversation to fire into, by external identifier (<SESSION_ID>|livechat)")
-      .option("--var <name=value>", "a variable of the trigger, typed by its definition (repeatable)", (value: string, previous: string[]) => [...previous, value], [] as string[])
+      .option(
+        "--var <name=value>",
+        "a variable of the trigger, typed by its definition (repeatable)",
+        (value: string, previous: string[]) => [...previous, value],
+        [] as string[],
+      )
       .option("--yes", "fire without asking (needed off a terminal)"),
   )
     .addOption(outputOption())
@@ -41,10 +46,15 @@ export function newFireCommand(io: CommandIo, done: (code: number) => void): Com
 async function fire(flags: FireFlags, io: CommandIo): Promise<number> {
   const texts = variableTexts(flags.var);
   const target: Pick<FireExternalEventRequest, "conversationId" | "externalConversationId"> | undefined =
-    flags.conversationId !== undefined ? { conversationId: flags.conversationId } : flags.externalConversationId !== undefined ? { externalConversationId: flags.externalConversationId } : undefined;
+    flags.conversationId !== undefined
+      ? { conversationId: flags.conversationId }
+      : flags.externalConversationId !== undefined
+        ? { externalConversationId: flags.externalConversationId }
+        : undefined;
   if (!target) throw new UsageError("fire: expected --conversation-id <id> or --external-conversation-id <id>");
   const interactive = io.stdin?.isTTY === true && io.stderr.isTTY === true;
-  if (!flags.yes && !interactive) throw new UsageError("fire: expected --yes off a terminal (a fire runs the trigger's scenario and is not asked about on a pipe)");
+  if (!flags.yes && !interactive)
+    throw new UsageError("fire: expected --yes off a terminal (a fire runs the trigger's scenario and is not asked about on a pipe)");
   const { client } = connect(flags, io);
   const triggers = await client.listExternalEventTriggers(flags.agentStageId, { signal: io.signal });
   const trigger = triggers.find((candidate) => candidate.externalEventId === flags.externalEventId);
@@ -55,7 +65,13 @@ async function fire(flags: FireFlags, io: CommandIo): Promise<number> {
   const request = { externalEventId: trigger.externalEventId, ...target, externalEventPayload: eventPayload(trigger, texts) } as FireExternalEventRequest;
   // The trigger's name and id come from the service: shown sanitized, the token redacted.
   const shown = (text: string) => sanitizeText(redactText(text, [...secrets]));
-  if (!flags.yes && !(await confirmed(io, `Fire "${shown(trigger.externalEventName)}" (${shown(trigger.externalEventId)}) into ${shown(JSON.stringify(target))} with ${shown(JSON.stringify(request.externalEventPayload))}? [y/N] `))) {
+  if (
+    !flags.yes &&
+    !(await confirmed(
+      io,
+      `Fire "${shown(trigger.externalEventName)}" (${shown(trigger.externalEventId)}) into ${shown(JSON.stringify(target))} with ${shown(JSON.stringify(request.externalEventPayload))}? [y/N] `,
+    ))
+  ) {
     await write(io.stderr, "Not fired.\n");
     return exitCodes.failed;
   }

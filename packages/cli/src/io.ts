@@ -39,5 +39,9 @@ export async function write(stream: NodeJS.WritableStream, text: string): Promis
  */
 export function oneLine(error: unknown, secrets: readonly string[]): string {
   const text = error instanceof Error ? error.message : String(error);
-  return sanitizeText(redactText(text, secrets).replace(/\s*[\r\n]\s*/g, "; ").trim());
+  return sanitizeText(
+    redactText(text, secrets)
+      .replace(/\s*[\r\n]\s*/g, "; ")
+      .trim(),
+  );
 }

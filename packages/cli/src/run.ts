@@ -41,4 +41,10 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code === "EPIPE") process.exit(0);
   throw error;
 });
-process.exitCode = await runCommand(process.argv.slice(2), { stdout: standardOutput(), stderr: process.stderr, stdin: process.stdin, env: process.env, signal: stop.signal });
+process.exitCode = await runCommand(process.argv.slice(2), {
+  stdout: standardOutput(),
+  stderr: process.stderr,
+  stdin: process.stdin,
+  env: process.env,
+  signal: stop.signal,
+});

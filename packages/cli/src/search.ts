@@ -1,12 +1,12 @@
-import type { SearchConversationsQuery } from "@bot-conversation/types";
 import { setImmediate } from "node:timers/promises";
-import { Command, Option } from "commander";
 import { PaginationError } from "@bot-conversation/client";
-import { connect, connectionOptions, secrets, type ConnectionFlags } from "./connection.js";
-import { parametersOf, parameterValue, schemaOf, type Parameter } from "./description.js";
-import { exitCodes, UsageError, write, type CommandIo } from "./io.js";
-import { schemaColumns, type Column } from "./output/columns.js";
-import { csvRawOption, outputOption, recordWriter, type CommandColumns, type OutputFormat } from "./output/format.js";
+import type { SearchConversationsQuery } from "@bot-conversation/types";
+import { Command, Option } from "commander";
+import { type ConnectionFlags, connect, connectionOptions, secrets } from "./connection.js";
+import { type Parameter, parametersOf, parameterValue, schemaOf } from "./description.js";
+import { type CommandIo, exitCodes, UsageError, write } from "./io.js";
+import { type Column, schemaColumns } from "./output/columns.js";
+import { type CommandColumns, csvRawOption, type OutputFormat, outputOption, recordWriter } from "./output/format.js";
 import { exportProgress } from "./output/progress.js";
 
 /** The search's query parameters, from the description: one flag each. */
@@ -74,7 +74,10 @@ export function newSearchCommand(io: CommandIo, done: (code: number) => void): C
     .option("--max-pages <n>", "read at most this many pages; more left is an error (default: no bound but the envelope's totalPageCount)")
     .addOption(outputOption())
     .addOption(csvRawOption())
-    .addHelpText("after", "\nExample:\n  bot-conversation search --status Active --start-from-date 2026-11-18T00:00:00Z --all --output csv > conversations.csv\n")
+    .addHelpText(
+      "after",
+      "\nExample:\n  bot-conversation search --status Active --start-from-date 2026-11-18T00:00:00Z --all --output csv > conversations.csv\n",
+    )
     .action(async (flags: SearchFlags) => done(await search(flags, io)));
   return command;
 }
@@ -91,7 +94,10 @@ async function search(flags: SearchFlags, io: CommandIo): Promise<number> {
     await writer.end();
     // On a terminal, where the rest is: a pipe gets the records only.
     if (page.hasMore && io.stdout.isTTY && io.stderr.isTTY) {
-      await write(io.stderr, `${page.items.length} of ${page.totalItemCount} conversations; the next page: --page-index ${page.pageIndex + 1}; every page: --all\n`);
+      await write(
+        io.stderr,
+        `${page.items.length} of ${page.totalItemCount} conversations; the next page: --page-index ${page.pageIndex + 1}; every page: --all\n`,
+      );
     }
     return exitCodes.ok;
   }

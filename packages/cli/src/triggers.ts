@@ -1,10 +1,10 @@
 import type { ExternalEventTrigger } from "@bot-conversation/types";
 import { Command } from "commander";
-import { connect, connectionOptions, secrets, type ConnectionFlags } from "./connection.js";
+import { type ConnectionFlags, connect, connectionOptions, secrets } from "./connection.js";
 import { schemaOf } from "./description.js";
-import { exitCodes, type CommandIo } from "./io.js";
+import { type CommandIo, exitCodes } from "./io.js";
 import { schemaColumns } from "./output/columns.js";
-import { csvRawOption, outputOption, recordWriter, type CommandColumns, type OutputFormat } from "./output/format.js";
+import { type CommandColumns, csvRawOption, type OutputFormat, outputOption, recordWriter } from "./output/format.js";
 
 /** Columns of the triggers: the table shows each variable as `code: Type`; CSV holds `parameters` as JSON. */
 export const triggerColumns: CommandColumns = {
@@ -13,7 +13,10 @@ export const triggerColumns: CommandColumns = {
     { header: "externalEventName", get: (record) => (record as ExternalEventTrigger).externalEventName },
     {
       header: "variables",
-      get: (record) => Object.entries((record as ExternalEventTrigger).parameters).map(([code, parameter]) => `${code}: ${parameter.type}`).join(", "),
+      get: (record) =>
+        Object.entries((record as ExternalEventTrigger).parameters)
+          .map(([code, parameter]) => `${code}: ${parameter.type}`)
+          .join(", "),
     },
   ],
   csv: schemaColumns(schemaOf("ExternalEventTrigger")),
@@ -22,7 +25,9 @@ export const triggerColumns: CommandColumns = {
 /** The `triggers <agentStageId>` command. */
 export function newTriggersCommand(io: CommandIo, done: (code: number) => void): Command {
   return connectionOptions(
-    new Command("triggers").description("List the external event triggers of a bot, with the variables each accepts.").argument("<agentStageId>", "bot identifier"),
+    new Command("triggers")
+      .description("List the external event triggers of a bot, with the variables each accepts.")
+      .argument("<agentStageId>", "bot identifier"),
   )
     .addOption(outputOption())
     .addOption(csvRawOption())

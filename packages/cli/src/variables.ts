@@ -41,7 +41,10 @@ export function eventPayload(trigger: ExternalEventTrigger, texts: ReadonlyMap<s
   const payload = Object.fromEntries([...texts].map(([name, text]) => [name, typed(trigger.parameters[name]?.type, text)]));
   const problems = validateEventPayload(trigger, payload);
   if (problems.length > 0) {
-    const known = Object.entries(trigger.parameters).map(([code, parameter]) => `${code} (${parameter.type})`).join(", ") || "none";
+    const known =
+      Object.entries(trigger.parameters)
+        .map(([code, parameter]) => `${code} (${parameter.type})`)
+        .join(", ") || "none";
     throw new UsageError(`--var ${problems.map((problem) => problem.message).join("; --var ")} (the trigger's variables: ${known})`);
   }
   return payload as ExternalEventPayload;

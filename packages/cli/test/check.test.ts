@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The kit's own test servers: the sandbox in process, and a proxy that can break it.
-import { startFaultyProxy, type FaultyProxy } from "../../conformance/test/support/faulty-proxy.ts";
+import { type FaultyProxy, startFaultyProxy } from "../../conformance/test/support/faulty-proxy.ts";
 import { fixtureBot, useSandbox } from "../../conformance/test/support/sandbox.ts";
 
 const run = promisify(execFile);
@@ -31,7 +31,10 @@ describe("bot-conversation check", () => {
   let directory: string;
   beforeAll(async () => {
     http = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox().fetch });
-    broken = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox().fetch }, { request: (_, headers) => void headers.set("x-token", "sandbox-token") });
+    broken = await startFaultyProxy(
+      { baseUrl: "http://sandbox.test", fetch: sandbox().fetch },
+      { request: (_, headers) => void headers.set("x-token", "sandbox-token") },
+    );
     directory = await mkdtemp(join(tmpdir(), "conformance-"));
   });
   afterAll(async () => {
@@ -43,7 +46,23 @@ describe("bot-conversation check", () => {
   it("exits 0 when every check holds, and writes the JSON and JUnit reports", async () => {
     const json = join(directory, "report.json");
     const junit = join(directory, "report.xml");
-    const result = await command(["check", "--base-url", http.url, "--token", "sandbox-token", "--agent-stage-id", fixtureBot, "--seed", "4", "--rate", "0", "--json", json, "--junit", junit]);
+    const result = await command([
+      "check",
+      "--base-url",
+      http.url,
+      "--token",
+      "sandbox-token",
+      "--agent-stage-id",
+      fixtureBot,
+      "--seed",
+      "4",
+      "--rate",
+      "0",
+      "--json",
+      json,
+      "--junit",
+      junit,
+    ]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Result: every check that ran held (18 passed, 0 failed, 0 not judged, 8 not run).");
     const report = JSON.parse(await readFile(json, "utf8")) as { passed: boolean; seed: number };
@@ -64,7 +83,9 @@ describe("bot-conversation check", () => {
   });
 
   it("shows a progress bar on a terminal (a real pseudo-terminal, through script)", async () => {
-    const line = [process.execPath, cli, "check", "--base-url", http.url, "--token", "sandbox-token", "--max-requests", "60"].map((word) => `'${word}'`).join(" ");
+    const line = [process.execPath, cli, "check", "--base-url", http.url, "--token", "sandbox-token", "--max-requests", "60"]
+      .map((word) => `'${word}'`)
+      .join(" ");
     const { stdout } = await run("script", ["-qec", line, "/dev/null"], { cwd: root });
     expect(stdout).toMatch(/\d+\/60 requests \| searchConversations/);
     expect(stdout).toContain("Result: every check that ran held");
@@ -118,12 +139,11 @@ describe("bot-conversation check", () => {
     let seen = 0;
     let underWay!: () => void;
     const started = new Promise<void>((resolve) => (underWay = resolve));
-    const counting = await startFaultyProxy(
-      { baseUrl: "http://sandbox.test", fetch: sandbox().fetch },
-      { request: () => void (++seen === 10 && underWay()) },
-    );
+    const counting = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox().fetch }, { request: () => void (++seen === 10 && underWay()) });
     try {
-      const child = spawn(process.execPath, [cli, "check", "--base-url", counting.url, "--token", "sandbox-token", "--rate", "20"], { stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, [cli, "check", "--base-url", counting.url, "--token", "sandbox-token", "--rate", "20"], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let stdout = "";
       child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
       const exited = once(child, "exit");

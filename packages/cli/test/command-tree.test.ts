@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { tokenFlags } from "@bot-conversation/client/command-line";
 import { newCheckCommand } from "@bot-conversation/conformance/command";
 import { newSandboxCommand, sandboxStates, switchDefinitions } from "@bot-conversation/sandbox";
 import type { Command } from "commander";
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { program } from "../src/index.ts";
 import { schemaOf } from "../src/description.ts";
+import { program } from "../src/index.ts";
 import { outputFormats } from "../src/output/format.ts";
 import { runCli } from "./support/cli.ts";
 
@@ -28,7 +28,8 @@ function sources(): { path: string; text: string }[] {
     for (const entry of readdirSync(directory, { withFileTypes: true })) {
       const path = join(directory, entry.name);
       if (entry.isDirectory() && !["node_modules", "dist", "generated"].includes(entry.name)) walk(path);
-      else if (entry.isFile() && /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts")) found.push({ path: path.slice(root.length), text: readFileSync(path, "utf8") });
+      else if (entry.isFile() && /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts"))
+        found.push({ path: path.slice(root.length), text: readFileSync(path, "utf8") });
     }
   };
   for (const group of ["packages"]) {

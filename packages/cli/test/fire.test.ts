@@ -11,7 +11,12 @@ describe("triggers", () => {
     const env = envOf(sandbox());
     const ndjson = await runCli(["triggers", "bot-1"], env);
     expect(ndjson.code).toBe(0);
-    expect(ndjson.stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as unknown)).toEqual(fixture.bots[0]?.triggers);
+    expect(
+      ndjson.stdout
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual(fixture.bots[0]?.triggers);
     expect(JSON.parse((await runCli(["triggers", "bot-1", "--output", "json"], env)).stdout)).toEqual(fixture.bots[0]?.triggers);
     const csv = (await runCli(["triggers", "bot-1", "--output", "csv"], env)).stdout.split("\r\n");
     expect(csv[0]).toBe("externalEventId,externalEventName,parameters");
@@ -31,7 +36,20 @@ describe("triggers", () => {
 describe("fire", () => {
   it("types each --var by the trigger's definition and fires once", async () => {
     const run = await runCli(
-      [...fire, "--var", "amount=149.9", "--var", "confirmed=true", "--var", "note=42", "--var", "paidAt=2026-11-20T10:00:00+03:00", "--var", 'order={"id":7}', "--yes"],
+      [
+        ...fire,
+        "--var",
+        "amount=149.9",
+        "--var",
+        "confirmed=true",
+        "--var",
+        "note=42",
+        "--var",
+        "paidAt=2026-11-20T10:00:00+03:00",
+        "--var",
+        'order={"id":7}',
+        "--yes",
+      ],
       envOf(sandbox()),
     );
     expect(run).toMatchObject({ code: 0, stderr: "" });
@@ -42,17 +60,39 @@ describe("fire", () => {
   });
 
   it("fires by external conversation identifier with no variables", async () => {
-    const run = await runCli(["fire", "--agent-stage-id", "bot-1", "--external-event-id", "callback-requested", "--external-conversation-id", "s-3|livechat", "--yes", "--output", "table"], envOf(sandbox()));
+    const run = await runCli(
+      [
+        "fire",
+        "--agent-stage-id",
+        "bot-1",
+        "--external-event-id",
+        "callback-requested",
+        "--external-conversation-id",
+        "s-3|livechat",
+        "--yes",
+        "--output",
+        "table",
+      ],
+      envOf(sandbox()),
+    );
     expect(run).toMatchObject({ code: 0, stdout: "Fired callback-requested into s-3|livechat.\n", stderr: "" });
     expect((await firedEvents(sandbox())).at(-1)).toMatchObject({ externalEventId: "callback-requested", conversationId: "c-3" });
   });
 
   const refusals: [string, string[], RegExp][] = [
-    ["a wrong-typed value", ["--var", "amount=lots"], /^error: --var amount: expected Number; got "lots" \(the trigger's variables: amount \(Number\), confirmed \(Boolean\)/],
+    [
+      "a wrong-typed value",
+      ["--var", "amount=lots"],
+      /^error: --var amount: expected Number; got "lots" \(the trigger's variables: amount \(Number\), confirmed \(Boolean\)/,
+    ],
     ["a wrong-typed boolean", ["--var", "confirmed=yes"], /^error: --var confirmed: expected Boolean; got "yes"/],
     ["a wrong-typed object", ["--var", "order=[1]"], /^error: --var order: expected ComplexObject; got \[1\]/],
     ["a bad date-time", ["--var", "paidAt=tomorrow"], /^error: --var paidAt: expected DateTime; got "tomorrow"/],
-    ["an unknown variable", ["--var", "colour=red"], /^error: --var colour: not a variable of trigger order-paid; got "colour"|^error: --var colour: not a variable of trigger order-paid/],
+    [
+      "an unknown variable",
+      ["--var", "colour=red"],
+      /^error: --var colour: not a variable of trigger order-paid; got "colour"|^error: --var colour: not a variable of trigger order-paid/,
+    ],
     ["a --var without =", ["--var", "amount"], /^error: --var: expected name=value; got "amount"\n$/],
     ["an unknown flag", ["--vars", "amount=1"], /^error: unknown option '--vars' \(Did you mean --var\?\)\n$/],
     ["a variable given twice", ["--var", "amount=1", "--var", "amount=2"], /^error: --var amount: given twice; expected each variable once\n$/],
@@ -68,14 +108,23 @@ describe("fire", () => {
 
   it("an unknown trigger names the bot's triggers; nothing fired", async () => {
     const before = await firedEvents(sandbox());
-    const run = await runCli(["fire", "--agent-stage-id", "bot-1", "--external-event-id", "order-shipped", "--conversation-id", "c-1", "--yes"], envOf(sandbox()));
-    expect(run).toMatchObject({ code: 2, stderr: 'error: --external-event-id: bot bot-1 has no trigger "order-shipped"; expected one of: order-paid, callback-requested\n' });
+    const run = await runCli(
+      ["fire", "--agent-stage-id", "bot-1", "--external-event-id", "order-shipped", "--conversation-id", "c-1", "--yes"],
+      envOf(sandbox()),
+    );
+    expect(run).toMatchObject({
+      code: 2,
+      stderr: 'error: --external-event-id: bot bot-1 has no trigger "order-shipped"; expected one of: order-paid, callback-requested\n',
+    });
     expect(await firedEvents(sandbox())).toEqual(before);
   });
 
   it("off a terminal without --yes, or without a conversation, or with both identifiers: refused before any request", async () => {
     const before = await firedEvents(sandbox());
-    expect(await runCli([...fire, "--var", "amount=1"], envOf(sandbox()))).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: fire: expected --yes off a terminal/) });
+    expect(await runCli([...fire, "--var", "amount=1"], envOf(sandbox()))).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^error: fire: expected --yes off a terminal/),
+    });
     expect(await runCli(["fire", "--agent-stage-id", "bot-1", "--external-event-id", "order-paid", "--yes"], envOf(sandbox()))).toMatchObject({
       code: 2,
       stderr: "error: fire: expected --conversation-id <id> or --external-conversation-id <id>\n",
@@ -88,7 +137,10 @@ describe("fire", () => {
 
   it("the service's refusal (an unknown conversation) is one line with its detail, exit 1, never retried", async () => {
     const before = await firedEvents(sandbox());
-    const run = await runCli(["fire", "--agent-stage-id", "bot-1", "--external-event-id", "callback-requested", "--conversation-id", "c-404", "--yes", "--verbose"], envOf(sandbox()));
+    const run = await runCli(
+      ["fire", "--agent-stage-id", "bot-1", "--external-event-id", "callback-requested", "--conversation-id", "c-404", "--yes", "--verbose"],
+      envOf(sandbox()),
+    );
     expect(run.code).toBe(1);
     const errors = run.stderr.split("\n").filter((line) => line.startsWith("error:"));
     expect(errors).toHaveLength(1);

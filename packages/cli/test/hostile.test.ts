@@ -1,17 +1,17 @@
 import { execFileSync } from "node:child_process";
 import { mkdtemp, truncate, writeFile } from "node:fs/promises";
-import { maxTokenFileBytes } from "@bot-conversation/client/command-line";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { maxTokenFileBytes } from "@bot-conversation/client/command-line";
+import { agentInjection, formulas, type HostileMode, type HostileServer, hostileText, startHostileServer } from "@bot-conversation/test-support/hostile-server";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { agentInjection, formulas, hostileText, startHostileServer, type HostileMode, type HostileServer } from "@bot-conversation/test-support/hostile-server";
 import { parse } from "csv-parse/sync";
 import { afterEach, describe, expect, it } from "vitest";
 import { maxResultBytes, maxStringCharacters } from "../src/mcp/limits.ts";
 import { thirdPartyNotice } from "../src/mcp/tools.ts";
-import { binPath, runCli } from "./support/cli.ts";
 import { peakRssFile, peakRssPreload, runBinMeasured } from "./support/child.ts";
+import { binPath, runCli } from "./support/cli.ts";
 import { envOf, useSandbox } from "./support/sandbox.ts";
 
 const secret = "tok-SECRET-hostile-123";
@@ -75,7 +75,10 @@ describe("hostile text never acts on the terminal", () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).not.toMatch(raw);
     expect(unknown.stderr).toMatch(/^error: --external-event-id: bot bot-1 has no trigger "nope"; expected one of: orderhi\\x1b\[2Jx.*end\n$/);
-    const badVar = await runCli(["fire", "--agent-stage-id", "bot-1", "--external-event-id", `order${hostileText}`, "--conversation-id", "c-1", "--var", "x=1", "--yes"], env);
+    const badVar = await runCli(
+      ["fire", "--agent-stage-id", "bot-1", "--external-event-id", `order${hostileText}`, "--conversation-id", "c-1", "--var", "x=1", "--yes"],
+      env,
+    );
     expect(badVar.code).toBe(2);
     expect(badVar.stderr).not.toMatch(raw);
     expect(badVar.stderr).toContain("(the trigger's variables: codehi\\x1b[2J");
@@ -84,7 +87,10 @@ describe("hostile text never acts on the terminal", () => {
 
   it("check through the CLI under GITHUB_ACTIONS=true: no raw control character, no line of the server's starting a workflow command", async () => {
     const { server } = await hostile("workflow-commands");
-    const run = await runCli(["check", "--base-url", server.url, "--max-requests", "30", "--rate", "0"], { BOT_CONVERSATION_TOKEN: secret, GITHUB_ACTIONS: "true" });
+    const run = await runCli(["check", "--base-url", server.url, "--max-requests", "30", "--rate", "0"], {
+      BOT_CONVERSATION_TOKEN: secret,
+      GITHUB_ACTIONS: "true",
+    });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain("Received: 200 not json\\r ::error");
     expect(run.stdout).not.toMatch(raw);
@@ -105,7 +111,9 @@ describe("CSV follows OWASP's CSV-injection advice", () => {
 
   it("--csv-raw's help says why it is unsafe", async () => {
     const help = await runCli(["search", "--help"], {});
-    expect(help.stdout.replace(/\s+/g, " ")).toContain("--csv-raw CSV cells exactly as sent; unsafe: a cell starting with = + - @ (or TAB, CR) runs as a formula when a spreadsheet opens the file");
+    expect(help.stdout.replace(/\s+/g, " ")).toContain(
+      "--csv-raw CSV cells exactly as sent; unsafe: a cell starting with = + - @ (or TAB, CR) runs as a formula when a spreadsheet opens the file",
+    );
   });
 });
 
@@ -123,7 +131,9 @@ describe("every read is bounded", () => {
     const { server } = await hostile("endless-body");
     const run = await runBinMeasured(["check", "--base-url", server.url, "--max-requests", "30", "--rate", "0"], { BOT_CONVERSATION_TOKEN: secret });
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`error: The server at ${server.url} cannot be read: GET /api/v2/channels/conversations answered 200, its body over maxResponseBytes (16777216 bytes)\n`);
+    expect(run.stderr).toBe(
+      `error: The server at ${server.url} cannot be read: GET /api/v2/channels/conversations answered 200, its body over maxResponseBytes (16777216 bytes)\n`,
+    );
     expect(run.peakRss).toBeLessThan(maxPeakRss);
   });
 
@@ -132,7 +142,10 @@ describe("every read is bounded", () => {
     const rss = await peakRssFile();
     const mcp = await connectMcp(server.url, [], { PEAK_RSS_FILE: rss.file }, ["--import", peakRssPreload]);
     const result = (await mcp.callTool({ name: "search_conversations", arguments: {} })) as ToolResult;
-    expect(result).toMatchObject({ isError: true, content: [{ text: "GET /api/v2/channels/conversations answered 200, its body over maxResponseBytes (16777216 bytes)" }] });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ text: "GET /api/v2/channels/conversations answered 200, its body over maxResponseBytes (16777216 bytes)" }],
+    });
     await mcp.close();
     expect(await rss.read()).toBeLessThan(maxPeakRss);
   });
@@ -252,7 +265,11 @@ describe("mcp against a hostile server", () => {
     const structured = result.structuredContent as { items: { id: string; latestMessageText: string }[]; truncated?: unknown };
     expect(Buffer.byteLength(JSON.stringify(structured))).toBeLessThanOrEqual(maxResultBytes);
     expect(structured.items.map((item) => item.id)).toEqual(["c-injection", "c-large"]);
-    expect(structured.items[1]?.latestMessageText).toMatch(new RegExp(`^x{${maxStringCharacters}}… \\[cut: ${10 * 1024 * 1024 - maxStringCharacters} more characters; the whole record: bot-conversation search --output ndjson\\]$`));
+    expect(structured.items[1]?.latestMessageText).toMatch(
+      new RegExp(
+        `^x{${maxStringCharacters}}… \\[cut: ${10 * 1024 * 1024 - maxStringCharacters} more characters; the whole record: bot-conversation search --output ndjson\\]$`,
+      ),
+    );
     expect(structured.truncated).toBeUndefined();
     // One copy: the text content is a short summary, not the JSON again, and holds none of the third party's text.
     expect(result.content).toEqual([{ type: "text", text: "2 conversations of 2 matching (page 0). They are in the structured content." }]);
@@ -278,14 +295,22 @@ describe("mcp against a hostile server", () => {
   it("a hand-made cursor with extra parameters (x-token, foo) is refused and nothing is sent", async () => {
     const { server } = await hostile("echo-token");
     const mcp = await connectMcp(server.url);
-    for (const [extra, named] of [[{ "x-token": "other" }, '"x-token"'], [{ foo: "1" }, '"foo"']] as const) {
+    for (const [extra, named] of [
+      [{ "x-token": "other" }, '"x-token"'],
+      [{ foo: "1" }, '"foo"'],
+    ] as const) {
       const cursor = Buffer.from(JSON.stringify({ pageIndex: 1, ...extra })).toString("base64url");
       const result = (await mcp.callTool({ name: "search_conversations", arguments: { cursor } })) as ToolResult;
-      expect(result).toMatchObject({ isError: true, content: [{ text: `cursor: expected the nextCursor of a previous search_conversations result; it holds ${named}, not parameters of the search` }] });
+      expect(result).toMatchObject({
+        isError: true,
+        content: [{ text: `cursor: expected the nextCursor of a previous search_conversations result; it holds ${named}, not parameters of the search` }],
+      });
     }
     const badValue = Buffer.from(JSON.stringify({ pageIndex: 1, status: "Nope" })).toString("base64url");
     const refused = (await mcp.callTool({ name: "search_conversations", arguments: { cursor: badValue } })) as ToolResult;
-    expect(refused.content[0]?.text).toBe('cursor: expected the nextCursor of a previous search_conversations result; its status: expected one of Active, Closed, Operator; got "Nope"');
+    expect(refused.content[0]?.text).toBe(
+      'cursor: expected the nextCursor of a previous search_conversations result; its status: expected one of Active, Closed, Operator; got "Nope"',
+    );
     expect(server.requests).toEqual([]);
   });
 
@@ -305,7 +330,10 @@ describe("mcp against a hostile server", () => {
     const mcp = await connectMcp(server.url, ["--allow-fire"]);
     const search = (await mcp.callTool({ name: "search_conversations", arguments: {} })) as ToolResult;
     const triggers = (await mcp.callTool({ name: "list_external_event_triggers", arguments: { agentStageId: "bot-1" } })) as ToolResult;
-    const fire = (await mcp.callTool({ name: "fire_external_event", arguments: { agentStageId: "bot-1", externalEventId: "order-paid", conversationId: "c-1" } })) as ToolResult;
+    const fire = (await mcp.callTool({
+      name: "fire_external_event",
+      arguments: { agentStageId: "bot-1", externalEventId: "order-paid", conversationId: "c-1" },
+    })) as ToolResult;
     expect(JSON.stringify(search.structuredContent)).toContain("your token is [redacted]");
     expect(fire.isError).toBe(true);
     for (const result of [search, triggers, fire]) expect(JSON.stringify(result)).not.toContain(secret);

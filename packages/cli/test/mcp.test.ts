@@ -1,11 +1,11 @@
 import { createServer } from "node:http";
 import { createBotConversationClient } from "@bot-conversation/client";
+import { documentValidator } from "@bot-conversation/openapi/ajv";
+import { conversation, page } from "@bot-conversation/test-support/hostile-server";
+import { listenOnLoopback } from "@bot-conversation/test-support/loopback";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import { conversation, page } from "@bot-conversation/test-support/hostile-server";
-import { listenOnLoopback } from "@bot-conversation/test-support/loopback";
-import { documentValidator } from "@bot-conversation/openapi/ajv";
 import { afterEach, describe, expect, it } from "vitest";
 import { description } from "../src/description.ts";
 import { thirdPartyNotice } from "../src/mcp/tools.ts";
@@ -24,7 +24,12 @@ const open: Client[] = [];
  * (and throws when one does not fit).
  */
 async function connect(baseUrl: string, ...flags: string[]): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [binPath, "mcp", "--base-url", baseUrl, ...flags], env: { BOT_CONVERSATION_TOKEN: token }, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [binPath, "mcp", "--base-url", baseUrl, ...flags],
+    env: { BOT_CONVERSATION_TOKEN: token },
+    stderr: "pipe",
+  });
   const client = new Client({ name: "cli-test", version: "1.0.0" });
   await client.connect(transport);
   open.push(client);
@@ -48,7 +53,16 @@ describe("bot-conversation mcp", () => {
     expect(tools.map((tool) => tool.name)).toEqual(["search_conversations", "list_external_event_triggers"]);
     const search = tools[0];
     expect(Object.keys(search?.inputSchema.properties ?? {})).toEqual([
-      "agentStageId", "startFromDate", "startToDate", "latestMessageFromDate", "latestMessageToDate", "status", "channelId", "pageSize", "pageIndex", "cursor",
+      "agentStageId",
+      "startFromDate",
+      "startToDate",
+      "latestMessageFromDate",
+      "latestMessageToDate",
+      "status",
+      "channelId",
+      "pageSize",
+      "pageIndex",
+      "cursor",
     ]);
     expect(search?.inputSchema.properties?.["status"]).toMatchObject({ enum: ["Active", "Closed", "Operator"] });
     expect(search?.inputSchema.properties?.["pageSize"]).toMatchObject({ type: "integer", minimum: 1 });
@@ -59,21 +73,32 @@ describe("bot-conversation mcp", () => {
     expect(all.map((tool) => tool.name)).toEqual(["search_conversations", "list_external_event_triggers", "fire_external_event"]);
     const fire = all[2];
     expect(fire?.annotations).toMatchObject({ destructiveHint: true, idempotentHint: false, readOnlyHint: false });
-    expect(Object.keys(fire?.inputSchema.properties ?? {})).toEqual(["agentStageId", "conversationId", "externalConversationId", "externalEventId", "externalEventPayload"]);
+    expect(Object.keys(fire?.inputSchema.properties ?? {})).toEqual([
+      "agentStageId",
+      "conversationId",
+      "externalConversationId",
+      "externalEventId",
+      "externalEventPayload",
+    ]);
     // Every tool declares what its structured result holds, made of the description's schemas.
     expect(all.map((tool) => [tool.name, tool.outputSchema?.required])).toEqual([
       ["search_conversations", ["items", "pageIndex", "pageSize", "totalItemCount"]],
       ["list_external_event_triggers", ["triggers"]],
       ["fire_external_event", ["fired", "externalEventId"]],
     ]);
-    expect(all[0]?.outputSchema?.properties?.["items"]).toMatchObject({ type: "array", items: { title: "ConversationSummary", required: expect.arrayContaining(["id", "status", "startedOn"]) } });
+    expect(all[0]?.outputSchema?.properties?.["items"]).toMatchObject({
+      type: "array",
+      items: { title: "ConversationSummary", required: expect.arrayContaining(["id", "status", "startedOn"]) },
+    });
     expect(all[1]?.outputSchema?.properties?.["triggers"]).toMatchObject({ type: "array", items: { title: "ExternalEventTrigger" } });
   });
 
   it("descriptions are written for an agent: what the tool does, what a result holds, how to read on; no operationId, no variant the tool lacks, no sentence twice", async () => {
     const { tools } = await (await connect(generated().url, "--allow-fire")).listTools();
     const texts = (value: unknown): string[] =>
-      typeof value !== "object" || value === null ? [] : Object.entries(value).flatMap(([key, entry]) => (key === "description" && typeof entry === "string" ? [entry] : texts(entry)));
+      typeof value !== "object" || value === null
+        ? []
+        : Object.entries(value).flatMap(([key, entry]) => (key === "description" && typeof entry === "string" ? [entry] : texts(entry)));
     for (const tool of tools) {
       const all = texts(tool);
       for (const text of all) {
@@ -96,7 +121,13 @@ describe("bot-conversation mcp", () => {
     const results: [string, ToolResult][] = [
       ["search_conversations", (await mcp.callTool({ name: "search_conversations", arguments: { pageSize: 2 } })) as ToolResult],
       ["list_external_event_triggers", (await mcp.callTool({ name: "list_external_event_triggers", arguments: { agentStageId: "bot-1" } })) as ToolResult],
-      ["fire_external_event", (await mcp.callTool({ name: "fire_external_event", arguments: { agentStageId: "bot-1", externalEventId: "order-paid", conversationId: "c-2", externalEventPayload: { amount: 1, confirmed: true } } })) as ToolResult],
+      [
+        "fire_external_event",
+        (await mcp.callTool({
+          name: "fire_external_event",
+          arguments: { agentStageId: "bot-1", externalEventId: "order-paid", conversationId: "c-2", externalEventPayload: { amount: 1, confirmed: true } },
+        })) as ToolResult,
+      ],
     ];
     for (const [name, result] of results) {
       expect(result.isError, name).toBeFalsy();
@@ -117,7 +148,10 @@ describe("bot-conversation mcp", () => {
     try {
       const mcp = await connect(server.url);
       const result = (await mcp.callTool({ name: "search_conversations", arguments: {} })) as ToolResult;
-      expect(result).toMatchObject({ isError: true, content: [{ text: `The server's answer does not fit the description: items.0.status: expected one of Active, Closed, Operator; got "Weird"` }] });
+      expect(result).toMatchObject({
+        isError: true,
+        content: [{ text: `The server's answer does not fit the description: items.0.status: expected one of Active, Closed, Operator; got "Weird"` }],
+      });
       expect(result.structuredContent).toBeUndefined();
     } finally {
       await Promise.all(open.splice(0).map((client) => client.close()));
@@ -135,7 +169,16 @@ describe("bot-conversation mcp", () => {
       const { items, nextCursor } = result.structuredContent as { items: { id: string }[]; nextCursor?: string };
       for (const item of items) expect(bundle.problemsOf({ $ref: "#/components/schemas/ConversationSummary" }, item)).toEqual([]);
       // The result is sent once: the text content is a one-line summary of the structured one.
-      expect(result.content).toEqual([{ type: "text", text: expect.stringMatching(new RegExp(`^${items.length} conversations of \\d+ matching \\(page \\d+\\)(; more: pass nextCursor as cursor)?\\. They are in the structured content\\.$`)) }]);
+      expect(result.content).toEqual([
+        {
+          type: "text",
+          text: expect.stringMatching(
+            new RegExp(
+              `^${items.length} conversations of \\d+ matching \\(page \\d+\\)(; more: pass nextCursor as cursor)?\\. They are in the structured content\\.$`,
+            ),
+          ),
+        },
+      ]);
       ids.push(...items.map((item) => item.id));
       if (nextCursor === undefined) break;
       result = (await mcp.callTool({ name: "search_conversations", arguments: { cursor: nextCursor } })) as ToolResult;
@@ -157,7 +200,10 @@ describe("bot-conversation mcp", () => {
     expect(badDate.content[0]?.text).toBe('startFromDate: expected an ISO 8601 date-time such as 2026-11-18T00:00:00+03:00; got "yesterday"');
     // The client's date rule, not ajv-formats' looser one (which takes an hour-only offset).
     const hourOffset = (await mcp.callTool({ name: "search_conversations", arguments: { startFromDate: "2025-01-01T10:00:00+03" } })) as ToolResult;
-    expect(hourOffset).toMatchObject({ isError: true, content: [{ text: 'startFromDate: expected an ISO 8601 date-time such as 2026-11-18T00:00:00+03:00; got "2025-01-01T10:00:00+03"' }] });
+    expect(hourOffset).toMatchObject({
+      isError: true,
+      content: [{ text: 'startFromDate: expected an ISO 8601 date-time such as 2026-11-18T00:00:00+03:00; got "2025-01-01T10:00:00+03"' }],
+    });
     const several = (await mcp.callTool({ name: "search_conversations", arguments: { status: "Nope", pageSize: "ten", foo: 1 } })) as ToolResult;
     expect(several.content[0]?.text?.split("; got ").length).toBeGreaterThan(2);
     expect(several.content[0]?.text).toContain('status: expected one of Active, Closed, Operator; got "Nope"');
@@ -165,7 +211,10 @@ describe("bot-conversation mcp", () => {
     expect(several.content[0]?.text).toContain("foo: not an argument of this tool (it takes agentStageId, startFromDate");
     const noBot = (await mcp.callTool({ name: "list_external_event_triggers", arguments: {} })) as ToolResult;
     expect(noBot.content[0]?.text).toBe("agentStageId: expected a non-empty string; got nothing");
-    const nullValue = (await mcp.callTool({ name: "fire_external_event", arguments: { agentStageId: "bot-1", externalEventId: "order-paid", conversationId: "c-1", externalEventPayload: { amount: null } } })) as ToolResult;
+    const nullValue = (await mcp.callTool({
+      name: "fire_external_event",
+      arguments: { agentStageId: "bot-1", externalEventId: "order-paid", conversationId: "c-1", externalEventPayload: { amount: null } },
+    })) as ToolResult;
     expect(nullValue.content[0]?.text).toBe("externalEventPayload.amount: expected a non-empty string, a number, true or false, or an object; got null");
     const unknownBot = (await mcp.callTool({ name: "list_external_event_triggers", arguments: { agentStageId: "bot-9" } })) as ToolResult;
     expect(unknownBot).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/answered 404: .*bot-9/) }] });
@@ -205,9 +254,19 @@ describe("bot-conversation mcp", () => {
       arguments: { agentStageId: "bot-1", externalEventId: "order-paid", conversationId: "c-2", externalEventPayload: { amount: 12.5, confirmed: false } },
     })) as ToolResult;
     expect(fired).toMatchObject({ structuredContent: { fired: true, externalEventId: "order-paid", conversationId: "c-2" } });
-    expect((await firedEvents(withFixture())).at(-1)).toMatchObject({ externalEventId: "order-paid", conversationId: "c-2", externalEventPayload: { amount: 12.5, confirmed: false } });
+    expect((await firedEvents(withFixture())).at(-1)).toMatchObject({
+      externalEventId: "order-paid",
+      conversationId: "c-2",
+      externalEventPayload: { amount: 12.5, confirmed: false },
+    });
     const readOnly = await connect(withFixture().url);
-    const refused = (await readOnly.callTool({ name: "fire_external_event", arguments: { agentStageId: "bot-1", externalEventId: "callback-requested", conversationId: "c-2" } })) as ToolResult;
-    expect(refused).toMatchObject({ isError: true, content: [{ text: 'name: expected one of search_conversations, list_external_event_triggers; got "fire_external_event"' }] });
+    const refused = (await readOnly.callTool({
+      name: "fire_external_event",
+      arguments: { agentStageId: "bot-1", externalEventId: "callback-requested", conversationId: "c-2" },
+    })) as ToolResult;
+    expect(refused).toMatchObject({
+      isError: true,
+      content: [{ text: 'name: expected one of search_conversations, list_external_event_triggers; got "fire_external_event"' }],
+    });
   });
 });

@@ -27,7 +27,10 @@ describe("the export's progress bar", () => {
   });
 
   it("nothing on stderr when it is not a terminal, or when the records go to the terminal", () => {
-    for (const [stderrIsTerminal, stdoutIsTerminal] of [[false, false], [true, true]] as const) {
+    for (const [stderrIsTerminal, stdoutIsTerminal] of [
+      [false, false],
+      [true, true],
+    ] as const) {
       const stderr = terminal();
       Object.assign(stderr, { isTTY: stderrIsTerminal });
       const progress = exportProgress(stderr, { isTTY: stdoutIsTerminal });

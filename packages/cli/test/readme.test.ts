@@ -28,7 +28,11 @@ describe("README", () => {
     expect(blocks.length).toBeGreaterThanOrEqual(5);
     const script = ["set -euo pipefail", ...blocks].join("\n").replaceAll("http://127.0.0.1:4011", sandbox().url);
     const before = (await firedEvents(sandbox())).length;
-    const { stdout } = await promisify(execFile)("bash", ["-c", script], { cwd: bin, env: { PATH: `${bin}:${process.env["PATH"]}`, HOME: bin }, maxBuffer: 64 * 2 ** 20 });
+    const { stdout } = await promisify(execFile)("bash", ["-c", script], {
+      cwd: bin,
+      env: { PATH: `${bin}:${process.env["PATH"]}`, HOME: bin },
+      maxBuffer: 64 * 2 ** 20,
+    });
     expect(stdout).toContain("Result: every check that ran held");
     expect(await firedEvents(sandbox())).toHaveLength(before + 1);
     expect(await readFile(join(bin, "closed.csv"), "utf8")).toMatch(/^id,channelId,status,/);

@@ -32,11 +32,16 @@ describe("bot-conversation: the sandbox's own help and errors, and the Node chec
   it("on a Node.js older than the one it needs, one line naming the version it needs, exit 1", async () => {
     // This Node is new enough, so the check runs with a minimum above it.
     const check = `import { requireNode } from "@bot-conversation/sandbox/node-version"; requireNode("bot-conversation", [99, 0]); console.log("not reached");`;
-    const result = await run(process.execPath, ["--input-type=module", "-e", check], { cwd: fileURLToPath(new URL("..", import.meta.url)) }).catch((error: { code: number; stdout: string; stderr: string }) => error);
+    const result = await run(process.execPath, ["--input-type=module", "-e", check], { cwd: fileURLToPath(new URL("..", import.meta.url)) }).catch(
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
     expect(result).toMatchObject({ code: 1, stdout: "", stderr: `bot-conversation needs Node.js 99.0 or later; this is Node.js ${process.versions.node}.\n` });
   });
 
-  it.each([["large", 10_000], ["empty", 0]] as const)("sandbox --state %s starts and serves %i conversations (issue 29)", { timeout: 60_000 }, async (state, count) => {
+  it.each([
+    ["large", 10_000],
+    ["empty", 0],
+  ] as const)("sandbox --state %s starts and serves %i conversations (issue 29)", { timeout: 60_000 }, async (state, count) => {
     const child = spawn(process.execPath, [cli, "sandbox", "--port", "0", "--state", state], { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -50,7 +55,9 @@ describe("bot-conversation: the sandbox's own help and errors, and the Node chec
         });
         void exited.then(() => reject(new Error(`exited before it was ready:\n${output}`)));
       });
-      const page = (await (await fetch(`${url}/api/v2/channels/conversations?pageSize=1`, { headers: { "x-token": "sandbox-token" } })).json()) as { totalItemCount: number };
+      const page = (await (await fetch(`${url}/api/v2/channels/conversations?pageSize=1`, { headers: { "x-token": "sandbox-token" } })).json()) as {
+        totalItemCount: number;
+      };
       expect(page.totalItemCount).toBe(count);
     } finally {
       child.kill("SIGTERM");

@@ -2,13 +2,13 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBotConversationClient } from "@bot-conversation/client";
-import type { ConversationSummary, SearchConversationsQuery } from "@bot-conversation/types";
 import { documentValidator } from "@bot-conversation/openapi/ajv";
+import type { ConversationSummary, SearchConversationsQuery } from "@bot-conversation/types";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { description } from "../src/description.ts";
-import { conversationColumns } from "../src/search.ts";
 import { cellText } from "../src/output/columns.ts";
+import { conversationColumns } from "../src/search.ts";
 import { runBinToFile, runCli } from "./support/cli.ts";
 import { envOf, token, useCountingServer, useSandbox } from "./support/sandbox.ts";
 
@@ -30,7 +30,11 @@ async function tokenFile(text: string): Promise<string> {
   return file;
 }
 
-const lines = (text: string) => text.split("\n").filter(Boolean).map((line) => JSON.parse(line) as ConversationSummary);
+const lines = (text: string) =>
+  text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as ConversationSummary);
 
 describe("search", () => {
   it("--all streams NDJSON when piped: the same conversations, in order, as a walk with the client, each line valid against the description", async () => {
@@ -63,7 +67,20 @@ describe("search", () => {
   it("every filter is a flag; counts equal the client's walk with the same query", async () => {
     const query = { status: "Active", channelId: "directline", startFromDate: "2026-01-01T00:00:00Z", latestMessageToDate: "2027-01-01T00:00:00Z" } as const;
     const run = await runCli(
-      ["search", "--all", "--status", "Active", "--channel-id", "directline", "--start-from-date", query.startFromDate, "--latest-message-to-date", query.latestMessageToDate, "--page-size", "5"],
+      [
+        "search",
+        "--all",
+        "--status",
+        "Active",
+        "--channel-id",
+        "directline",
+        "--start-from-date",
+        query.startFromDate,
+        "--latest-message-to-date",
+        query.latestMessageToDate,
+        "--page-size",
+        "5",
+      ],
       envOf(sandbox()),
     );
     expect(run.code).toBe(0);
@@ -82,7 +99,9 @@ describe("search", () => {
   it("--output json is one array of the same records", async () => {
     const run = await runCli(["search", "--all", "--output", "json", "--page-size", "50"], envOf(sandbox()));
     expect(JSON.parse(run.stdout)).toEqual(await walk({ pageSize: 50 }));
-    expect(JSON.parse((await runCli(["search", "--output", "json", "--status", "Active", "--channel-id", "no-such-channel"], envOf(sandbox()))).stdout)).toEqual([]);
+    expect(
+      JSON.parse((await runCli(["search", "--output", "json", "--status", "Active", "--channel-id", "no-such-channel"], envOf(sandbox()))).stdout),
+    ).toEqual([]);
   });
 
   it("--output csv parses back: the description's columns, nested objects by dotted path, arrays as JSON", async () => {
@@ -120,13 +139,29 @@ describe("search: bad input is one line naming the flag and what was expected, e
     ["a bad date", ["--start-from-date", "yesterday"], /^error: --start-from-date: expected an ISO 8601 date-time such as .+; got "yesterday"$/],
     ["a date without a time", ["--latest-message-to-date", "2026-11-20"], /^error: --latest-message-to-date: expected an ISO 8601 date-time/],
     // The client's date rule (parseDateTime), not ajv-formats' looser one: each of these passed the flag check and was sent.
-    ["an hour-only offset", ["--start-from-date", "2025-01-01T10:00:00+03"], /^error: --start-from-date: expected an ISO 8601 date-time such as .+; got "2025-01-01T10:00:00\+03"$/],
-    ["a leap second", ["--start-from-date", "2025-01-01T10:00:60Z"], /^error: --start-from-date: expected an ISO 8601 date-time such as .+; got "2025-01-01T10:00:60Z"$/],
-    ["a space for T", ["--start-to-date", "2025-01-01 10:00:00Z"], /^error: --start-to-date: expected an ISO 8601 date-time such as .+; got "2025-01-01 10:00:00Z"$/],
+    [
+      "an hour-only offset",
+      ["--start-from-date", "2025-01-01T10:00:00+03"],
+      /^error: --start-from-date: expected an ISO 8601 date-time such as .+; got "2025-01-01T10:00:00\+03"$/,
+    ],
+    [
+      "a leap second",
+      ["--start-from-date", "2025-01-01T10:00:60Z"],
+      /^error: --start-from-date: expected an ISO 8601 date-time such as .+; got "2025-01-01T10:00:60Z"$/,
+    ],
+    [
+      "a space for T",
+      ["--start-to-date", "2025-01-01 10:00:00Z"],
+      /^error: --start-to-date: expected an ISO 8601 date-time such as .+; got "2025-01-01 10:00:00Z"$/,
+    ],
     ["an unknown status", ["--status", "Open"], /^error: --status: expected one of Active, Closed, Operator; got "Open"$/],
     ["an unknown flag", ["--stauts", "Active"], /^error: unknown option '--stauts' \(Did you mean --status\?\)$/],
     ["a bad limit", ["--limit", "1.5"], /^error: --limit: expected an integer of at least 1; got "1.5"$/],
-    ["an unknown output", ["--output", "xml"], /^error: option '--output <format>' argument 'xml' is invalid\. Allowed choices are table, json, ndjson, csv\.$/],
+    [
+      "an unknown output",
+      ["--output", "xml"],
+      /^error: option '--output <format>' argument 'xml' is invalid\. Allowed choices are table, json, ndjson, csv\.$/,
+    ],
   ];
   it.each(cases)("%s", async (_name, args, message) => {
     const run = await runCli(["search", ...args], { BOT_CONVERSATION_BASE_URL: counting.url(), BOT_CONVERSATION_TOKEN: token });
@@ -139,12 +174,18 @@ describe("search: bad input is one line naming the flag and what was expected, e
 
   it("a missing token or base URL", async () => {
     const noToken = await runCli(["search"], { BOT_CONVERSATION_BASE_URL: counting.url() });
-    expect(noToken).toMatchObject({ code: 2, stderr: "error: no token: pass --token-file <path> or --token <token>, or set BOT_CONVERSATION_TOKEN; expected the access token sent in X-Token\n" });
+    expect(noToken).toMatchObject({
+      code: 2,
+      stderr: "error: no token: pass --token-file <path> or --token <token>, or set BOT_CONVERSATION_TOKEN; expected the access token sent in X-Token\n",
+    });
     const noUrl = await runCli(["search"], { BOT_CONVERSATION_TOKEN: token });
     expect(noUrl.code).toBe(2);
     expect(noUrl.stderr).toMatch(/^error: no base URL: pass --base-url <url> or set BOT_CONVERSATION_BASE_URL/);
     const missingFile = await runCli(["search", "--base-url", counting.url(), "--token-file", "/nonexistent/token"], {});
-    expect(missingFile).toMatchObject({ code: 2, stderr: "error: --token-file /nonexistent/token: cannot read it (ENOENT); expected a regular file of at most 4096 bytes holding the access token\n" });
+    expect(missingFile).toMatchObject({
+      code: 2,
+      stderr: "error: --token-file /nonexistent/token: cannot read it (ENOENT); expected a regular file of at most 4096 bytes holding the access token\n",
+    });
     expect(counting.requests()).toBe(0);
   });
 });
@@ -171,7 +212,9 @@ describe("search: the service's refusals", () => {
   });
 
   it("--token works as check's does (trimmed, wins over the variable); a wrong one is never printed", async () => {
-    const run = await runCli(["search", "--page-size", "5", "--output", "json", "--base-url", sandbox().url, "--token", ` ${token} `], { BOT_CONVERSATION_TOKEN: "not-this-one" });
+    const run = await runCli(["search", "--page-size", "5", "--output", "json", "--base-url", sandbox().url, "--token", ` ${token} `], {
+      BOT_CONVERSATION_TOKEN: "not-this-one",
+    });
     expect(run).toMatchObject({ code: 0, stderr: "" });
     expect(JSON.parse(run.stdout)).toHaveLength(5);
     const wrong = "wrong-flag-token-7d31c0";

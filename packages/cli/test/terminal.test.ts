@@ -1,7 +1,7 @@
 import { mkdtemp, readFile } from "node:fs/promises";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServer } from "node:http";
 import { listenOnLoopback } from "@bot-conversation/test-support/loopback";
 import { describe, expect, it } from "vitest";
 import { binPath } from "./support/cli.ts";
@@ -83,7 +83,10 @@ describe("on a terminal (tmux)", () => {
     const silent = await listenOnLoopback(createServer((request) => void (request.url?.startsWith("/api/v2/channels/conversations") && arrived())));
     try {
       const file = join(await mkdtemp(join(tmpdir(), "cli-export-")), "out.ndjson");
-      stopTerminal.start(`${command} search --all --page-size 10 > ${file}; echo "exit=$?"`, { BOT_CONVERSATION_BASE_URL: silent.url, BOT_CONVERSATION_TOKEN: token });
+      stopTerminal.start(`${command} search --all --page-size 10 > ${file}; echo "exit=$?"`, {
+        BOT_CONVERSATION_BASE_URL: silent.url,
+        BOT_CONVERSATION_TOKEN: token,
+      });
       await searching;
       stopTerminal.keys("C-c");
       const screen = await stopTerminal.waitFor(/exit=\d+/, 4_000);

@@ -10,10 +10,10 @@ import createClient, { type Client, type FetchOptions } from "openapi-fetch";
 import { checkClientOptions, checkFireRequest, checkQuery, checkSegment, toJson } from "./internal/checks.js";
 import { describeValue, mistake } from "./internal/describe.js";
 import { toPage } from "./internal/page.js";
-import { readResponse, type BodyCheck, type TextResult } from "./internal/response.js";
-import { createTransport, type Call, type Logger, type TokenSource } from "./internal/transport.js";
+import { type BodyCheck, readResponse, type TextResult } from "./internal/response.js";
+import { type Call, createTransport, type Logger, type TokenSource } from "./internal/transport.js";
 import { toTriggerList } from "./internal/triggers.js";
-import { iterateConversationPages, iterateConversations, type IterateOptions } from "./pagination.js";
+import { type IterateOptions, iterateConversationPages, iterateConversations } from "./pagination.js";
 import { EventValidationError, validateEventPayload } from "./payload.js";
 
 /** Options of `createBotConversationClient`; each is checked at creation (a `TypeError` names a wrong one). */

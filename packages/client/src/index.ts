@@ -1,14 +1,15 @@
 /** Typed client of the Bot Conversation Service, on openapi-fetch. */
 export {
-  createBotConversationClient,
   type BotConversationClient,
   type BotConversationClientOptions,
+  createBotConversationClient,
   type FireOptions,
   type RequestOptions,
 } from "./client.js";
 export {
   AbortError,
   ApiError,
+  type ApiErrorInit,
   AuthenticationError,
   BotConversationError,
   ConnectionError,
@@ -19,9 +20,8 @@ export {
   ServerError,
   TimeoutError,
   UnexpectedResponseError,
-  type ApiErrorInit,
 } from "./errors.js";
 export { defaultMaxResponseBytes, limitResponse } from "./internal/limit.js";
 export type { Logger, TokenSource } from "./internal/transport.js";
-export { nextPageIndex, type IterateOptions } from "./pagination.js";
-export { EventValidationError, parseDateTime, platformConversationId, validateEventPayload, type PayloadProblem } from "./payload.js";
+export { type IterateOptions, nextPageIndex } from "./pagination.js";
+export { EventValidationError, type PayloadProblem, parseDateTime, platformConversationId, validateEventPayload } from "./payload.js";

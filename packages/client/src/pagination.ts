@@ -1,8 +1,8 @@
 import type { ConversationPage, ConversationSummary, SearchConversationsQuery } from "@bot-conversation/types";
+import type { RequestOptions } from "./client.js";
 import { PaginationError } from "./errors.js";
 import { mistake } from "./internal/describe.js";
 import { isCount } from "./internal/page.js";
-import type { RequestOptions } from "./client.js";
 
 /** Options of `iterateConversationPages` and `iterateConversations`. */
 export interface IterateOptions {

@@ -1,5 +1,5 @@
-import type { ExternalEventTrigger, VariableType } from "@bot-conversation/types";
 import { parseDateTime } from "@bot-conversation/openapi/date-time";
+import type { ExternalEventTrigger, VariableType } from "@bot-conversation/types";
 import { BotConversationError } from "./errors.js";
 import { describeValue, isJsonObject, requireText } from "./internal/describe.js";
 
@@ -42,16 +42,20 @@ const formats: Record<VariableType, (value: unknown) => unknown> = {
  * valid). A variable of a type this client does not know (a newer service's type) is not checked: its
  * value passes as given and the service judges it, so a new type never blocks a fire (the client's choice).
  */
-export function validateEventPayload(
-  trigger: ExternalEventTrigger,
-  payload: Readonly<Record<string, unknown>> | undefined,
-): PayloadProblem[] {
+export function validateEventPayload(trigger: ExternalEventTrigger, payload: Readonly<Record<string, unknown>> | undefined): PayloadProblem[] {
   return Object.entries(payload ?? {}).flatMap(([variableCode, value]) => {
     // Object.prototype has no `type`: an inherited name such as `constructor` is not a variable either.
     const expectedType = trigger.parameters[variableCode]?.type ?? null;
     if (expectedType && (!Object.hasOwn(formats, expectedType) || formats[expectedType](value))) return [];
     const received = describeValue(value);
-    return [{ variableCode, expectedType, received, message: `${variableCode}: ${expectedType ? `expected ${expectedType}${expectedType === "File" ? " (name with extension, fileUrl a URL)" : ""}` : `not a variable of trigger ${trigger.externalEventId}`}; got ${received}` }];
+    return [
+      {
+        variableCode,
+        expectedType,
+        received,
+        message: `${variableCode}: ${expectedType ? `expected ${expectedType}${expectedType === "File" ? " (name with extension, fileUrl a URL)" : ""}` : `not a variable of trigger ${trigger.externalEventId}`}; got ${received}`,
+      },
+    ];
   });
 }
 

@@ -43,7 +43,8 @@ export function sanitizeText(text: string): string {
  * at least 1.
  */
 export function truncateText(text: string, maxCharacters: number, ellipsis = "…"): string {
-  if (!(Number.isSafeInteger(maxCharacters) && maxCharacters >= 1)) throw new TypeError(`maxCharacters: expected a whole number of at least 1; got ${maxCharacters}`);
+  if (!(Number.isSafeInteger(maxCharacters) && maxCharacters >= 1))
+    throw new TypeError(`maxCharacters: expected a whole number of at least 1; got ${maxCharacters}`);
   const pieces: string[] = [];
   let length = 0;
   // for...of walks code points: a surrogate pair is one piece.
@@ -75,6 +76,7 @@ const pieceLength = (piece: string): number => (piece.startsWith("\\") && piece.
 export function tokenFromFile(text: string, source: string): string {
   const token = text.trim();
   if (!token) throw new TypeError(`${source}: the file is empty; expected one line holding the access token`);
-  if (/[\r\n]/.test(token)) throw new TypeError(`${source}: the file holds ${token.split(/\r\n|\r|\n/).length} lines; expected one line holding the access token (nothing else)`);
+  if (/[\r\n]/.test(token))
+    throw new TypeError(`${source}: the file holds ${token.split(/\r\n|\r|\n/).length} lines; expected one line holding the access token (nothing else)`);
   return token;
 }

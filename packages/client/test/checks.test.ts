@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createBotConversationClient, type BotConversationClientOptions } from "../src/index.js";
+import { type BotConversationClientOptions, createBotConversationClient } from "../src/index.js";
 import { everyForm } from "./support/forms.js";
 import { startServer, type TestServer } from "./support/server.js";
 
@@ -30,7 +30,9 @@ describe("options are checked when the client is created: a TypeError names the 
     ["a baseUrl of another scheme", { baseUrl: "ftp://127.0.0.1" }, "baseUrl: expected an http(s) URL, no credentials, query or fragment; got string"],
     ["a baseUrl with a query", { baseUrl: "http://127.0.0.1:4010/?a=1" }, "baseUrl: expected an http(s) URL, no credentials, query or fragment; got string"],
   ] as [string, Partial<Record<keyof BotConversationClientOptions, unknown>>, string][])("%s", (_label, options, message) => {
-    expect(() => createBotConversationClient({ baseUrl: "http://127.0.0.1:4010", token: "t", ...options } as BotConversationClientOptions)).toThrow(new TypeError(message));
+    expect(() => createBotConversationClient({ baseUrl: "http://127.0.0.1:4010", token: "t", ...options } as BotConversationClientOptions)).toThrow(
+      new TypeError(message),
+    );
   });
 
   test("a baseUrl with user:password is refused without copying the password", () => {
@@ -56,17 +58,53 @@ describe("caller mistakes in a call are TypeErrors naming the argument, and noth
   const cyclic: Record<string, unknown> = { orderNumber: "1" };
   cyclic["self"] = cyclic;
   test.each([
-    ["a Date in the search", () => client().searchConversations({ agentStageId: "bot", startFromDate: new Date("2026-11-20") as unknown as string }), "query.startFromDate: expected a non-empty string or a whole number; got object"],
-    ["an empty agentStageId in the search", () => client().searchConversations({ agentStageId: "" }), 'query.agentStageId: expected a non-empty string or a whole number; got ""'],
-    ["a pageSize that is not a whole number", () => client().searchConversations({ pageSize: Number.NaN }), "query.pageSize: expected a non-empty string or a whole number; got NaN"],
+    [
+      "a Date in the search",
+      () => client().searchConversations({ agentStageId: "bot", startFromDate: new Date("2026-11-20") as unknown as string }),
+      "query.startFromDate: expected a non-empty string or a whole number; got object",
+    ],
+    [
+      "an empty agentStageId in the search",
+      () => client().searchConversations({ agentStageId: "" }),
+      'query.agentStageId: expected a non-empty string or a whole number; got ""',
+    ],
+    [
+      "a pageSize that is not a whole number",
+      () => client().searchConversations({ pageSize: Number.NaN }),
+      "query.pageSize: expected a non-empty string or a whole number; got NaN",
+    ],
     ["an empty agentStageId in the trigger list", () => client().listExternalEventTriggers(""), 'agentStageId: expected a non-empty string; got ""'],
     ["`..` as an agentStageId", () => client().listExternalEventTriggers(".."), 'agentStageId: expected an identifier; got ".."'],
-    ["a fire with neither conversation identifier", () => client().fireExternalEvent({ externalEventId: "e" } as never), "request.externalConversationId: expected a non-empty string; got undefined"],
-    ["a fire with an empty conversationId", () => client().fireExternalEvent({ conversationId: "", externalEventId: "e" }), 'request.conversationId: expected a non-empty string; got ""'],
-    ["a fire with an empty externalEventId", () => client().fireExternalEvent({ conversationId: "c", externalEventId: "" }), 'request.externalEventId: expected a non-empty string; got ""'],
-    ["a fire with an empty externalConversationId", () => client().fireExternalEvent({ externalConversationId: " ", externalEventId: "e" }), 'request.externalConversationId: expected a non-empty string; got " "'],
-    ["a bigint in the payload", () => client().fireExternalEvent({ conversationId: "c", externalEventId: "e", externalEventPayload: { orderTotal: 10n as never } }), "request: Do not know how to serialize a BigInt"],
-    ["a cyclic payload", () => client().fireExternalEvent({ conversationId: "c", externalEventId: "e", externalEventPayload: cyclic as never }), /^request: Converting circular structure to JSON/],
+    [
+      "a fire with neither conversation identifier",
+      () => client().fireExternalEvent({ externalEventId: "e" } as never),
+      "request.externalConversationId: expected a non-empty string; got undefined",
+    ],
+    [
+      "a fire with an empty conversationId",
+      () => client().fireExternalEvent({ conversationId: "", externalEventId: "e" }),
+      'request.conversationId: expected a non-empty string; got ""',
+    ],
+    [
+      "a fire with an empty externalEventId",
+      () => client().fireExternalEvent({ conversationId: "c", externalEventId: "" }),
+      'request.externalEventId: expected a non-empty string; got ""',
+    ],
+    [
+      "a fire with an empty externalConversationId",
+      () => client().fireExternalEvent({ externalConversationId: " ", externalEventId: "e" }),
+      'request.externalConversationId: expected a non-empty string; got " "',
+    ],
+    [
+      "a bigint in the payload",
+      () => client().fireExternalEvent({ conversationId: "c", externalEventId: "e", externalEventPayload: { orderTotal: 10n as never } }),
+      "request: Do not know how to serialize a BigInt",
+    ],
+    [
+      "a cyclic payload",
+      () => client().fireExternalEvent({ conversationId: "c", externalEventId: "e", externalEventPayload: cyclic as never }),
+      /^request: Converting circular structure to JSON/,
+    ],
   ])("%s", async (_label, call, message) => {
     const before = server.requests.length;
     const error = await call().catch((caught: unknown) => caught);
@@ -77,12 +115,16 @@ describe("caller mistakes in a call are TypeErrors naming the argument, and noth
   });
 
   test("an agentStageId with a slash is encoded into one path segment", async () => {
-    await client().listExternalEventTriggers("a/b?c").catch(() => undefined);
+    await client()
+      .listExternalEventTriggers("a/b?c")
+      .catch(() => undefined);
     expect(server.requests.at(-1)?.url).toBe("/api/v1/runtime/simple/external/events/a%2Fb%3Fc");
   });
 
   test("an ISO 8601 string in the search is sent as given", async () => {
-    await client().searchConversations({ startFromDate: "2026-11-20T00:00:00+03:00" }).catch(() => undefined);
+    await client()
+      .searchConversations({ startFromDate: "2026-11-20T00:00:00+03:00" })
+      .catch(() => undefined);
     expect(new URL(server.requests.at(-1)!.url, server.url).searchParams.get("startFromDate")).toBe("2026-11-20T00:00:00+03:00");
   });
 });

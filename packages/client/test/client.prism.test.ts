@@ -1,13 +1,7 @@
-import { createRequire } from "node:module";
 import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { describe, expect, inject, test } from "vitest";
-import {
-  ApiError,
-  AuthenticationError,
-  createBotConversationClient,
-  NotFoundError,
-  platformConversationId,
-} from "../src/index.js";
+import { ApiError, AuthenticationError, createBotConversationClient, NotFoundError, platformConversationId } from "../src/index.js";
 
 const bundle = JSON.parse(await readFile(createRequire(import.meta.url).resolve("@bot-conversation/openapi/openapi.json"), "utf8")) as {
   components: { examples: Record<string, { value: unknown }> };
@@ -111,8 +105,6 @@ describe("against a real Prism mock of the bundled description", () => {
     expect(queries).toEqual([undefined, 1]);
   });
 });
-
-
 
 describe("a refusal from Prism says its own reason in the error's message", () => {
   test("a search with a status the description does not list", async () => {

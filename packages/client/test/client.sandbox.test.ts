@@ -5,15 +5,15 @@
  * before these tests (`packages/client/turbo.json`).
  */
 import { afterAll, describe, expect, test } from "vitest";
-import { startSandboxServer, type RunningSandbox, type SandboxOptions } from "../../sandbox/src/index.ts";
+import { type RunningSandbox, type SandboxOptions, startSandboxServer } from "../../sandbox/src/index.ts";
 import {
   AuthenticationError,
+  type BotConversationClient,
   createBotConversationClient,
   NotFoundError,
   platformConversationId,
   ServerError,
   TimeoutError,
-  type BotConversationClient,
 } from "../src/index.js";
 
 const token = "sandbox-token";
@@ -28,7 +28,11 @@ async function sandbox(options: Partial<SandboxOptions> = {}, clientOptions: { t
   servers.push(server);
   const client = createBotConversationClient({ baseUrl: server.url, token, ...clientOptions });
   const control = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${server.url}/_sandbox/${path}`, { method, headers: { "x-token": token, "content-type": "application/json" }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const response = await fetch(`${server.url}/_sandbox/${path}`, {
+      method,
+      headers: { "x-token": token, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     return response.status === 204 ? undefined : ((await response.json()) as unknown);
   };
   return { server, client, control };
@@ -62,7 +66,9 @@ describe("against the sandbox", () => {
   test("a refused fire's message names the variable and the type it expects, from the sandbox's 500", async () => {
     const { client } = await sandbox();
     const { conversation } = await someConversation(client);
-    const error = await client.fireExternalEvent({ conversationId: conversation.id, externalEventId: "order-status-changed", externalEventPayload: { orderTotal: "ten" } }).catch((caught: unknown) => caught);
+    const error = await client
+      .fireExternalEvent({ conversationId: conversation.id, externalEventId: "order-status-changed", externalEventPayload: { orderTotal: "ten" } })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ServerError);
     expect((error as Error).message).toContain("orderTotal: expected Number");
   });
@@ -90,7 +96,10 @@ describe("against the sandbox", () => {
     const { conversation, agentStageId } = await someConversation(client, "platform");
     const [trigger] = await client.listExternalEventTriggers(agentStageId);
     await client.fireExternalEvent({ conversationId: conversation.id, externalEventId: trigger!.externalEventId }, { trigger: trigger! });
-    await client.fireExternalEvent({ externalConversationId: platformConversationId(conversation.channelData!.platform.session.id), externalEventId: trigger!.externalEventId });
+    await client.fireExternalEvent({
+      externalConversationId: platformConversationId(conversation.channelData!.platform.session.id),
+      externalEventId: trigger!.externalEventId,
+    });
     expect(await control("GET", "fired-events")).toMatchObject([{ conversationId: conversation.id }, { conversationId: conversation.id }]);
   });
 
@@ -98,8 +107,12 @@ describe("against the sandbox", () => {
     const { client, control } = await sandbox();
     const { conversation, agentStageId } = await someConversation(client);
     const [trigger] = await client.listExternalEventTriggers(agentStageId);
-    await expect(client.fireExternalEvent({ conversationId: "no-such-conversation", externalEventId: trigger!.externalEventId })).rejects.toBeInstanceOf(NotFoundError);
-    const error = await client.fireExternalEvent({ conversationId: conversation.id, externalEventId: trigger!.externalEventId, externalEventPayload: { deliveryDate: "next Tuesday" } }).catch((caught: unknown) => caught);
+    await expect(client.fireExternalEvent({ conversationId: "no-such-conversation", externalEventId: trigger!.externalEventId })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    const error = await client
+      .fireExternalEvent({ conversationId: conversation.id, externalEventId: trigger!.externalEventId, externalEventPayload: { deliveryDate: "next Tuesday" } })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ServerError);
     expect(error).toMatchObject({ status: 500, body: { errors: [{ path: "$.externalEventPayload.deliveryDate" }] } });
     expect(await control("GET", "fired-events")).toEqual([]);
@@ -112,7 +125,9 @@ describe("against the sandbox", () => {
     const { conversation, agentStageId } = await someConversation(client);
     const [trigger] = await client.listExternalEventTriggers(agentStageId);
     await control("POST", "faults", { operationId: "fireExternalEvent", status: 503, times: 1 });
-    await expect(client.fireExternalEvent({ conversationId: conversation.id, externalEventId: trigger!.externalEventId })).rejects.toMatchObject({ status: 503 });
+    await expect(client.fireExternalEvent({ conversationId: conversation.id, externalEventId: trigger!.externalEventId })).rejects.toMatchObject({
+      status: 503,
+    });
     // One attempt used the fault; the next fire goes through, so none was retried behind the caller's back.
     await client.fireExternalEvent({ conversationId: conversation.id, externalEventId: trigger!.externalEventId });
     expect(await control("GET", "fired-events")).toHaveLength(1);

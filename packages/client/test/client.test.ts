@@ -1,11 +1,11 @@
-import type { ExternalEventTrigger } from "@bot-conversation/types";
 import { inspect } from "node:util";
+import type { ExternalEventTrigger } from "@bot-conversation/types";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { retryTiming } from "../src/internal/transport.js";
 import {
   AbortError,
   ApiError,
   AuthenticationError,
+  type BotConversationClientOptions,
   ConnectionError,
   createBotConversationClient,
   EventValidationError,
@@ -13,12 +13,16 @@ import {
   ServerError,
   TimeoutError,
   UnexpectedResponseError,
-  type BotConversationClientOptions,
 } from "../src/index.js";
+import { retryTiming } from "../src/internal/transport.js";
 import { noteResponse } from "./support/arrival.js";
-import { sendJson, startServer, type Handler, type TestServer } from "./support/server.js";
+import { type Handler, sendJson, startServer, type TestServer } from "./support/server.js";
 
-const trigger: ExternalEventTrigger = { externalEventId: "order-status-changed", externalEventName: "Order status changed", parameters: { orderTotal: { name: "Total", type: "Number" } } };
+const trigger: ExternalEventTrigger = {
+  externalEventId: "order-status-changed",
+  externalEventName: "Order status changed",
+  parameters: { orderTotal: { name: "Total", type: "Number" } },
+};
 const page = { items: [], hasMore: false, pageIndex: 0, pageSize: 20, totalItemCount: 0, totalPageCount: 0, fromItemInclusive: 0, toItemExclusive: 0 };
 const fire = { conversationId: "c-1", externalEventId: "order-status-changed" } as const;
 
@@ -147,7 +151,10 @@ describe("timeouts and aborts", () => {
   });
 
   test("a token function that never settles is ended by timeoutMs, and nothing is sent", async () => {
-    const { client, server } = await setUp((_request, response) => sendJson(response, 200, page), { token: () => new Promise<string>(() => {}), timeoutMs: 100 });
+    const { client, server } = await setUp((_request, response) => sendJson(response, 200, page), {
+      token: () => new Promise<string>(() => {}),
+      timeoutMs: 100,
+    });
     const error = await client.searchConversations().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as Error).message).toBe("GET request timed out after 100 ms");
@@ -163,7 +170,9 @@ describe("timeouts and aborts", () => {
   });
 
   test("an abort between pages ends the iteration with an AbortError, and no further page is requested", async () => {
-    const { client, server } = await setUp((_request, response, index) => sendJson(response, 200, { ...page, hasMore: true, pageIndex: index, totalItemCount: 100, totalPageCount: 100 }));
+    const { client, server } = await setUp((_request, response, index) =>
+      sendJson(response, 200, { ...page, hasMore: true, pageIndex: index, totalItemCount: 100, totalPageCount: 100 }),
+    );
     const controller = new AbortController();
     const error = await (async () => {
       for await (const _ of client.iterateConversationPages({}, { signal: controller.signal })) controller.abort();
@@ -267,8 +276,7 @@ describe("the token", () => {
   test("a token function is called before every attempt, so a refreshed token is used", async () => {
     let refreshes = 0;
     const { client, server } = await setUp(
-      (request, response) =>
-        request.headers["x-token"] === "token-2" ? sendJson(response, 200, page) : sendJson(response, 503, {}, { "retry-after": "0" }),
+      (request, response) => (request.headers["x-token"] === "token-2" ? sendJson(response, 200, page) : sendJson(response, 503, {}, { "retry-after": "0" })),
       { token: async () => `token-${++refreshes}` },
     );
     await expect(client.searchConversations()).resolves.toEqual(page);
@@ -315,7 +323,12 @@ describe("the token", () => {
 
   test.each([
     ["a token that is also a JSON number in the body", "123", { count: 123, note: "id 123" }, { count: 123, note: "id [redacted]" }],
-    ["a one-letter token, which only stands-alone occurrences match", "e", { message: "nope e", e: "e-mail" }, { message: "nope [redacted]", "[redacted]": "e-mail" }],
+    [
+      "a one-letter token, which only stands-alone occurrences match",
+      "e",
+      { message: "nope e", e: "e-mail" },
+      { message: "nope [redacted]", "[redacted]": "e-mail" },
+    ],
   ])("%s never breaks the error into a SyntaxError", async (_label, token, body, redacted) => {
     const { client } = await setUp((_request, response) => sendJson(response, 404, body), { token });
     const error = await client.searchConversations().catch((caught: unknown) => caught);

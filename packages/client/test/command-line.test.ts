@@ -21,14 +21,18 @@ describe("readTokenFile: the one rule, bounded", () => {
 
   test("a second line is refused, naming the flag and the file, quoting nothing of it", () => {
     const path = file("two.txt", "tok-SECRET-123\nsecond\n");
-    expect(() => readTokenFile(path)).toThrow(new TypeError(`--token-file ${path}: the file holds 2 lines; expected one line holding the access token (nothing else)`));
+    expect(() => readTokenFile(path)).toThrow(
+      new TypeError(`--token-file ${path}: the file holds 2 lines; expected one line holding the access token (nothing else)`),
+    );
     expect(() => readTokenFile(path)).not.toThrow(/SECRET/);
   });
 
   test("a FIFO with no writer is refused at once, not waited on", () => {
     const fifo = join(scratch, "fifo");
     execFileSync("mkfifo", [fifo]);
-    expect(() => readTokenFile(fifo)).toThrow(new TypeError(`--token-file ${fifo}: is a FIFO (a named pipe); expected a regular file of at most ${maxTokenFileBytes} bytes holding the access token`));
+    expect(() => readTokenFile(fifo)).toThrow(
+      new TypeError(`--token-file ${fifo}: is a FIFO (a named pipe); expected a regular file of at most ${maxTokenFileBytes} bytes holding the access token`),
+    );
   });
 
   test.each([
@@ -40,7 +44,9 @@ describe("readTokenFile: the one rule, bounded", () => {
 
   test("a file over the limit is refused by its size, unread (a sparse 8 GiB file too)", () => {
     const large = file("large.txt", "x".repeat(maxTokenFileBytes + 1));
-    expect(() => readTokenFile(large)).toThrow(`--token-file ${large}: holds ${maxTokenFileBytes + 1} bytes; expected a regular file of at most ${maxTokenFileBytes} bytes`);
+    expect(() => readTokenFile(large)).toThrow(
+      `--token-file ${large}: holds ${maxTokenFileBytes + 1} bytes; expected a regular file of at most ${maxTokenFileBytes} bytes`,
+    );
     const huge = file("huge.txt", "");
     truncateSync(huge, 8 * 2 ** 30);
     expect(() => readTokenFile(huge)).toThrow(`--token-file ${huge}: holds ${8 * 2 ** 30} bytes`);
@@ -48,7 +54,9 @@ describe("readTokenFile: the one rule, bounded", () => {
 
   test("a missing file names the flag, the path and the error code", () => {
     const missing = join(scratch, "missing.txt");
-    expect(() => readTokenFile(missing, "tokenFile")).toThrow(new TypeError(`tokenFile ${missing}: cannot read it (ENOENT); expected a regular file of at most ${maxTokenFileBytes} bytes holding the access token`));
+    expect(() => readTokenFile(missing, "tokenFile")).toThrow(
+      new TypeError(`tokenFile ${missing}: cannot read it (ENOENT); expected a regular file of at most ${maxTokenFileBytes} bytes holding the access token`),
+    );
   });
 });
 
@@ -63,8 +71,14 @@ describe("tokenOf: --token-file, else --token, else BOT_CONVERSATION_TOKEN", () 
   });
 
   test("none, or only white space, is a TypeError naming the three", () => {
-    for (const [flags, env] of [[{}, {}], [{ token: " " }, {}], [{}, { BOT_CONVERSATION_TOKEN: "" }]] as const) {
-      expect(() => tokenOf(flags, env)).toThrow(new TypeError("no token: pass --token-file <path> or --token <token>, or set BOT_CONVERSATION_TOKEN; expected the access token sent in X-Token"));
+    for (const [flags, env] of [
+      [{}, {}],
+      [{ token: " " }, {}],
+      [{}, { BOT_CONVERSATION_TOKEN: "" }],
+    ] as const) {
+      expect(() => tokenOf(flags, env)).toThrow(
+        new TypeError("no token: pass --token-file <path> or --token <token>, or set BOT_CONVERSATION_TOKEN; expected the access token sent in X-Token"),
+      );
     }
   });
 });

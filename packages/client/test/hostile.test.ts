@@ -1,4 +1,4 @@
-import { startHostileServer, type HostileServer } from "@bot-conversation/test-support/hostile-server";
+import { type HostileServer, startHostileServer } from "@bot-conversation/test-support/hostile-server";
 import { afterEach, describe, expect, test } from "vitest";
 import { createBotConversationClient, PaginationError, ResponseTooLargeError } from "../src/index.js";
 
@@ -27,7 +27,9 @@ describe("a hostile server: every read is bounded", () => {
   });
 
   test("maxResponseBytes is checked when the client is created", () => {
-    expect(() => createBotConversationClient({ baseUrl: "http://127.0.0.1:9", token: "t", maxResponseBytes: 0 })).toThrow(/^maxResponseBytes: expected a whole number from 1 to 1099511627776; got 0$/);
+    expect(() => createBotConversationClient({ baseUrl: "http://127.0.0.1:9", token: "t", maxResponseBytes: 0 })).toThrow(
+      /^maxResponseBytes: expected a whole number from 1 to 1099511627776; got 0$/,
+    );
   });
 
   test.each([

@@ -13,7 +13,9 @@ const page = { items: [], hasMore: false, pageIndex: 0, pageSize: 20, totalItemC
 describe("the logger option", () => {
   test("one redacted line per attempt: method, path, attempt, status, request id, duration", async () => {
     server = await startServer((request, response, index) =>
-      index === 0 ? sendJson(response, 503, {}, { "retry-after": "0", "x-request-id": `echo-${request.headers["x-token"]}` }) : sendJson(response, 200, page, { "x-request-id": "r-2" }),
+      index === 0
+        ? sendJson(response, 503, {}, { "retry-after": "0", "x-request-id": `echo-${request.headers["x-token"]}` })
+        : sendJson(response, 200, page, { "x-request-id": "r-2" }),
     );
     const lines: string[] = [];
     const client = createBotConversationClient({ baseUrl: server.url, token: "tok-SECRET-123", logger: (line) => lines.push(line) });
@@ -47,13 +49,18 @@ describe("the response of a successful call, without client.raw", () => {
     server = await startServer((_request, response) => sendJson(response, 200, page, { "x-request-id": "req-7", "x-rate-limit-remaining": "99" }));
     const client = createBotConversationClient({ baseUrl: server.url, token: "t" });
     const seen: unknown[] = [];
-    const result = await client.searchConversations({}, { onResponse: (response) => seen.push([response.status, response.headers.get("x-request-id"), response.headers.get("x-rate-limit-remaining")]) });
+    const result = await client.searchConversations(
+      {},
+      { onResponse: (response) => seen.push([response.status, response.headers.get("x-request-id"), response.headers.get("x-rate-limit-remaining")]) },
+    );
     expect(result).toEqual(page);
     expect(seen).toEqual([[200, "req-7", "99"]]);
   });
 
   test("for a fire, and for each page of an iteration", async () => {
-    server = await startServer((request, response) => (request.method === "POST" ? response.writeHead(200, { "x-request-id": "fire-1" }).end() : sendJson(response, 200, page, { "x-request-id": "page-1" })));
+    server = await startServer((request, response) =>
+      request.method === "POST" ? response.writeHead(200, { "x-request-id": "fire-1" }).end() : sendJson(response, 200, page, { "x-request-id": "page-1" }),
+    );
     const client = createBotConversationClient({ baseUrl: server.url, token: "t" });
     const ids: (string | null)[] = [];
     await client.fireExternalEvent({ conversationId: "c", externalEventId: "e" }, { onResponse: (response) => ids.push(response.headers.get("x-request-id")) });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { ConnectionError, createBotConversationClient, OutcomeUnknownError, TimeoutError } from "../src/index.js";
 import { noteResponse } from "./support/arrival.js";
-import { startRawServer, type RawServer } from "./support/raw-server.js";
+import { type RawServer, startRawServer } from "./support/raw-server.js";
 
 let server: RawServer | undefined;
 afterEach(async () => {
@@ -63,7 +63,9 @@ describe("a fire answered 200 whose body then fails: delivered, outcome unknown"
     vi.useRealTimers();
     await server!.close();
     const reset = await cutShort("200 OK", "reset");
-    await expect(reset.settle(reset.client.searchConversations())).rejects.toThrow(/^GET \/api\/v2\/channels\/conversations answered 200, then failed: terminated/);
+    await expect(reset.settle(reset.client.searchConversations())).rejects.toThrow(
+      /^GET \/api\/v2\/channels\/conversations answered 200, then failed: terminated/,
+    );
   });
 
   test("a fire that got no status line at all stays a ConnectionError", async () => {

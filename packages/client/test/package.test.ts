@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
+import { lintPackage } from "@bot-conversation/test-support/lint-package";
 import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { expect, test, vi } from "vitest";
-import { lintPackage } from "@bot-conversation/test-support/lint-package";
 
 vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 

@@ -8,7 +8,16 @@ afterEach(async () => {
   server = undefined;
 });
 
-const page = { items: [{ id: "a" }], hasMore: false, pageIndex: 0, pageSize: 20, totalItemCount: 1, totalPageCount: 1, fromItemInclusive: 0, toItemExclusive: 1 };
+const page = {
+  items: [{ id: "a" }],
+  hasMore: false,
+  pageIndex: 0,
+  pageSize: 20,
+  totalItemCount: 1,
+  totalPageCount: 1,
+  fromItemInclusive: 0,
+  toItemExclusive: 1,
+};
 
 test.each([
   ["null", null, "expected an object; got null"],

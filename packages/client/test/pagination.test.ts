@@ -66,7 +66,9 @@ describe("iterateConversations", () => {
   test.each([Number.NaN, -1, 1.5, Infinity, "3"])("maxPages %s is a TypeError naming it, before any request", async (maxPages) => {
     const { client } = await pagesFrom((asked) => pageOf(asked ?? 0, ["x"], true));
     const iterator = client.iterateConversations({}, { maxPages: maxPages as number });
-    await expect(iterator.next()).rejects.toThrow(new TypeError(`maxPages: expected a whole number; got ${typeof maxPages === "string" ? JSON.stringify(maxPages) : String(maxPages)}`));
+    await expect(iterator.next()).rejects.toThrow(
+      new TypeError(`maxPages: expected a whole number; got ${typeof maxPages === "string" ? JSON.stringify(maxPages) : String(maxPages)}`),
+    );
     expect(server!.requests).toHaveLength(0);
   });
 
@@ -83,7 +85,11 @@ describe("nothing from a page that is not the one asked for reaches the caller",
   test.each([
     ["the same pageIndex again", () => pageOf(0, ["dup-1", "dup-2"], true), "pageIndex: asked for 1; got 0"],
     ["an earlier pageIndex", (asked?: number) => (asked === undefined ? pageOf(3, ["a"], true) : pageOf(1, ["back"], true)), "pageIndex: asked for 4; got 1"],
-    ["a jump from page 1 to 7", (asked?: number) => (asked === undefined ? pageOf(1, ["a"], true) : pageOf(7, ["skipped-ahead"], true)), "pageIndex: asked for 2; got 7"],
+    [
+      "a jump from page 1 to 7",
+      (asked?: number) => (asked === undefined ? pageOf(1, ["a"], true) : pageOf(7, ["skipped-ahead"], true)),
+      "pageIndex: asked for 2; got 7",
+    ],
   ])("%s: PaginationError before the bad page is yielded, and no page is asked for twice", async (_label, answer, message) => {
     const { client, askedFor } = await pagesFrom(answer);
     const { ids, error } = await readAll(client.iterateConversations());

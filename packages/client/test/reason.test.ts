@@ -13,11 +13,23 @@ const prismValidation = {
   title: "Invalid request",
   status: 422,
   detail: "Your request is not valid and no HTTP validation response was found in the spec, so Prism is generating this error for you.",
-  validation: [{ location: ["query", "status"], severity: "Error", code: "enum", message: "Request query parameter status must be equal to one of the allowed values: Active, Closed, Operator" }],
+  validation: [
+    {
+      location: ["query", "status"],
+      severity: "Error",
+      code: "enum",
+      message: "Request query parameter status must be equal to one of the allowed values: Active, Closed, Operator",
+    },
+  ],
 };
 
 test.each([
-  ["a validation entry (Prism)", 422, prismValidation, ': "Request query parameter status must be equal to one of the allowed values: Active, Closed, Operator"'],
+  [
+    "a validation entry (Prism)",
+    422,
+    prismValidation,
+    ': "Request query parameter status must be equal to one of the allowed values: Active, Closed, Operator"',
+  ],
   ["a problem+json detail", 404, { title: "Not Found", detail: "No bot 5f0c6d1e" }, ': "No bot 5f0c6d1e"'],
   ["a problem+json title alone", 400, { type: "about:blank", title: "Bad Request" }, ': "Bad Request"'],
   ["a message field", 401, { message: "Authorization failed. Check the X-Token header." }, ': "Authorization failed. Check the X-Token header."'],

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { ApiError, ConnectionError, createBotConversationClient, UnexpectedResponseError } from "../src/index.js";
-import { startRawServer, type RawServer } from "./support/raw-server.js";
 import { everyForm } from "./support/forms.js";
+import { type RawServer, startRawServer } from "./support/raw-server.js";
 import { sendJson, startServer, type TestServer } from "./support/server.js";
 
 let server: TestServer | RawServer | undefined;
@@ -13,7 +13,12 @@ afterEach(async () => {
 /** A node:http server that answers every request with `status`, echoing the X-Token it received in a header and in the body. */
 async function echoing(status: number) {
   server = await startServer((request, response) =>
-    sendJson(response, status, { message: `token ${request.headers["x-token"]} refused`, echoed: request.headers["x-token"] }, { "x-echo": String(request.headers["x-token"]) }),
+    sendJson(
+      response,
+      status,
+      { message: `token ${request.headers["x-token"]} refused`, echoed: request.headers["x-token"] },
+      { "x-echo": String(request.headers["x-token"]) },
+    ),
   );
   return server;
 }

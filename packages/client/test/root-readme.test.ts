@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
+import { checkReadmeExamples } from "@bot-conversation/test-support/readme-examples";
 import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { expect, test, vi } from "vitest";
-import { checkReadmeExamples } from "@bot-conversation/test-support/readme-examples";
 
 vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 

@@ -25,7 +25,8 @@ describe("truncateText: cut by characters, never inside a surrogate pair or an e
   test("an emoji (a surrogate pair) is one character, kept whole or dropped whole", () => {
     expect(truncateText("👋👋👋👋", 3)).toBe("👋👋…");
     expect(truncateText("a👋", 2)).toBe("a👋");
-    for (let max = 1; max < 12; max++) expect(truncateText("ab👋cd👋👋ef", max)).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+    for (let max = 1; max < 12; max++)
+      expect(truncateText("ab👋cd👋👋ef", max)).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
   });
 
   test("an escape is never cut: a cut that would fall inside `\\x1b` drops all of it", () => {
@@ -55,7 +56,9 @@ describe("tokenFromFile: one rule for --token-file", () => {
   });
 
   test("an empty file or a second line is refused, naming the source and never quoting the text", () => {
-    expect(() => tokenFromFile(" \n", "--token-file t")).toThrow(new TypeError("--token-file t: the file is empty; expected one line holding the access token"));
+    expect(() => tokenFromFile(" \n", "--token-file t")).toThrow(
+      new TypeError("--token-file t: the file is empty; expected one line holding the access token"),
+    );
     expect(() => tokenFromFile("tok-SECRET-123\nsecond", "--token-file t")).toThrow(
       new TypeError("--token-file t: the file holds 2 lines; expected one line holding the access token (nothing else)"),
     );

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { AbortError, TimeoutError } from "../src/errors.js";
-import { createTransport, type Call } from "../src/internal/transport.js";
+import { type Call, createTransport } from "../src/internal/transport.js";
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
@@ -65,7 +65,9 @@ describe("the wait before a retry (fake clock)", () => {
       fetch: async () => new Response(new ReadableStream({ cancel: () => caller.abort() }), { status: 503, headers: { "retry-after": "30" } }),
     });
     let outcome: unknown = "still waiting";
-    void send(new Request("http://127.0.0.1/x", { signal: caller.signal }), { path: "/x", tokens: new Set<string>() }).catch((error: unknown) => (outcome = error));
+    void send(new Request("http://127.0.0.1/x", { signal: caller.signal }), { path: "/x", tokens: new Set<string>() }).catch(
+      (error: unknown) => (outcome = error),
+    );
     await vi.advanceTimersByTimeAsync(1);
     expect(outcome).toBeInstanceOf(AbortError);
   });

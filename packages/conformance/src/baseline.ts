@@ -30,17 +30,23 @@ export function parseBaseline(value: unknown, where: string): Baseline {
   if (!Array.isArray(failures)) throw new Error(`${where}.failures: expected an array`);
   failures.forEach((entry: unknown, index) => {
     const known = entry as Partial<KnownFailure> | null;
-    if (!known || typeof known.check !== "string" || !isCheckName(known.check)) throw new Error(`${where}.failures[${index}].check: expected a check name; got ${JSON.stringify(known?.check)}`);
-    if (typeof known.operationId !== "string" || typeof known.message !== "string") throw new Error(`${where}.failures[${index}]: expected operationId and message strings`);
+    if (!known || typeof known.check !== "string" || !isCheckName(known.check))
+      throw new Error(`${where}.failures[${index}].check: expected a check name; got ${JSON.stringify(known?.check)}`);
+    if (typeof known.operationId !== "string" || typeof known.message !== "string")
+      throw new Error(`${where}.failures[${index}]: expected operationId and message strings`);
   });
   const findings = object.findings ?? {};
-  if (typeof findings !== "object" || findings === null || Array.isArray(findings)) throw new Error(`${where}.findings: expected an object of finding name to value`);
+  if (typeof findings !== "object" || findings === null || Array.isArray(findings))
+    throw new Error(`${where}.findings: expected an object of finding name to value`);
   return { failures: failures as KnownFailure[], findings: findings as Record<string, unknown> };
 }
 
 /** Whether the baseline lists this failure of this check. */
 export function isKnownFailure(baseline: Baseline | undefined, check: CheckName, failure: Failure): boolean {
-  return baseline?.failures.some((known) => known.check === check && known.operationId === failure.operationId && known.message === shapeOf(failure.message)) ?? false;
+  return (
+    baseline?.failures.some((known) => known.check === check && known.operationId === failure.operationId && known.message === shapeOf(failure.message)) ??
+    false
+  );
 }
 
 /** Marks the failures the baseline lists as known; returns how many are new. */
@@ -57,7 +63,9 @@ export function applyBaseline(checks: readonly CheckResult[], baseline: Baseline
 
 /** The baseline of a run: every failure it found and every finding it made. */
 export function baselineOf(checks: readonly CheckResult[], findings: readonly Finding[]): Baseline {
-  const failures = checks.flatMap((check) => check.failures.map((failure) => ({ check: check.name, operationId: failure.operationId, message: shapeOf(failure.message) })));
+  const failures = checks.flatMap((check) =>
+    check.failures.map((failure) => ({ check: check.name, operationId: failure.operationId, message: shapeOf(failure.message) })),
+  );
   const unique = failures.filter((failure, index) => failures.findIndex((other) => JSON.stringify(other) === JSON.stringify(failure)) === index);
   return { failures: unique, findings: Object.fromEntries(findings.map((finding) => [finding.name, finding.value])) };
 }

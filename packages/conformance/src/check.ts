@@ -2,11 +2,13 @@
 import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { exitCodes, tokenOf } from "@bot-conversation/client/command-line";
 import { sanitizeText } from "@bot-conversation/client/text";
-import { baselineOf, parseBaseline, type Baseline } from "./baseline.ts";
-import { readConfig, type CheckConfig } from "./config.ts";
+import { type Baseline, baselineOf, parseBaseline } from "./baseline.ts";
+import type { CheckFlags, CommandIo } from "./command.ts";
+import { type CheckConfig, readConfig } from "./config.ts";
 import { loadDescription } from "./description.ts";
-import { networkFetch, type NetworkFetch } from "./network.ts";
-import { resolveOptions, UsageError, type ConformanceOptions } from "./options.ts";
+import { type NetworkFetch, networkFetch } from "./network.ts";
+import { type ConformanceOptions, resolveOptions, UsageError } from "./options.ts";
+import { redactToken } from "./redact.ts";
 import { githubAnnotations, githubSummary } from "./report/github.ts";
 import { htmlReport } from "./report/html.ts";
 import { humanReport } from "./report/human.ts";
@@ -14,9 +16,7 @@ import { jsonReport } from "./report/json.ts";
 import { junitReport } from "./report/junit.ts";
 import { planText } from "./report/plan.ts";
 import { progressBar } from "./report/progress.ts";
-import { redactToken } from "./redact.ts";
-import { runConformance, ServerUnusableError, type ConformanceReport } from "./runner.ts";
-import type { CheckFlags, CommandIo } from "./command.ts";
+import { type ConformanceReport, runConformance, ServerUnusableError } from "./runner.ts";
 
 /** `Name: value` headers as an object; throws naming a malformed one. */
 function parseHeaders(headers: readonly string[]): Record<string, string> {
@@ -45,7 +45,10 @@ async function readBaseline(path: string, update: boolean): Promise<Baseline | u
 }
 
 /** The command's options: the flags over the config file's values. */
-async function optionsOf(flags: CheckFlags, io: CommandIo): Promise<{ options: ConformanceOptions; merged: CheckFlags & CheckConfig; close: () => Promise<void> }> {
+async function optionsOf(
+  flags: CheckFlags,
+  io: CommandIo,
+): Promise<{ options: ConformanceOptions; merged: CheckFlags & CheckConfig; close: () => Promise<void> }> {
   let config: CheckConfig = {};
   if (flags.config) {
     try {

@@ -21,21 +21,32 @@ export interface CommandIo {
   readonly env?: NodeJS.ProcessEnv;
 }
 
-const integer = (name: string, minimum: number) => (value: string): number => {
-  const parsed = Number(value);
-  if (!/^-?\d+$/.test(value) || parsed < minimum) throw new InvalidArgumentError(`expected an integer of at least ${minimum} for ${name}; got ${JSON.stringify(value)}`);
-  return parsed;
-};
+const integer =
+  (name: string, minimum: number) =>
+  (value: string): number => {
+    const parsed = Number(value);
+    if (!/^-?\d+$/.test(value) || parsed < minimum)
+      throw new InvalidArgumentError(`expected an integer of at least ${minimum} for ${name}; got ${JSON.stringify(value)}`);
+    return parsed;
+  };
 
-const number = (name: string, positive = false) => (value: string): number => {
-  const parsed = Number(value);
-  if (value.trim() === "" || !Number.isFinite(parsed) || parsed < 0 || (positive && parsed === 0)) {
-    throw new InvalidArgumentError(`expected a number ${positive ? "above" : "of at least"} 0 for ${name}; got ${JSON.stringify(value)}`);
-  }
-  return parsed;
-};
+const number =
+  (name: string, positive = false) =>
+  (value: string): number => {
+    const parsed = Number(value);
+    if (value.trim() === "" || !Number.isFinite(parsed) || parsed < 0 || (positive && parsed === 0)) {
+      throw new InvalidArgumentError(`expected a number ${positive ? "above" : "of at least"} 0 for ${name}; got ${JSON.stringify(value)}`);
+    }
+    return parsed;
+  };
 
-const names = (value: string, previous: string[] = []): string[] => [...previous, ...value.split(",").map((name) => name.trim()).filter(Boolean)];
+const names = (value: string, previous: string[] = []): string[] => [
+  ...previous,
+  ...value
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean),
+];
 const repeat = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 /** Flags of `check`, as commander parses them (the same names as a `--config` file's keys). */

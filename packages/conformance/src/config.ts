@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parse } from "yaml";
-import { parseDecisions, type AcceptedDecisions } from "./decisions.ts";
+import { type AcceptedDecisions, parseDecisions } from "./decisions.ts";
 
 type Kind = "string" | "number" | "boolean" | "strings";
 
@@ -48,7 +48,11 @@ export type CheckConfig = { readonly [Key in keyof typeof keys]?: KindTypes[(typ
 };
 
 const matches = (kind: Kind, value: unknown): boolean =>
-  kind === "strings" ? Array.isArray(value) && value.every((entry) => typeof entry === "string") : kind === "number" ? typeof value === "number" && Number.isFinite(value) : typeof value === kind;
+  kind === "strings"
+    ? Array.isArray(value) && value.every((entry) => typeof entry === "string")
+    : kind === "number"
+      ? typeof value === "number" && Number.isFinite(value)
+      : typeof value === kind;
 
 /** Reads a JSON or YAML config file; throws a one-line message naming the file and the first bad key. */
 export function readConfig(path: string): CheckConfig {
@@ -72,7 +76,8 @@ export function readConfig(path: string): CheckConfig {
     if (key === "token") throw new Error(`--config ${path}: token: a token is never read from a config; use BOT_CONVERSATION_TOKEN or tokenFile`);
     const kind: Kind | undefined = keys[key as keyof typeof keys];
     if (!kind) throw new Error(`--config ${path}: unknown key ${JSON.stringify(key)}; expected one of ${[...Object.keys(keys), "decisions"].join(", ")}`);
-    if (!matches(kind, value)) throw new Error(`--config ${path}: ${key}: expected ${kind === "strings" ? "an array of strings" : `a ${kind}`}; got ${JSON.stringify(value)}`);
+    if (!matches(kind, value))
+      throw new Error(`--config ${path}: ${key}: expected ${kind === "strings" ? "an array of strings" : `a ${kind}`}; got ${JSON.stringify(value)}`);
   }
   try {
     return { ...(entries as CheckConfig), decisions: parseDecisions(entries["decisions"], "decisions") };

@@ -51,13 +51,22 @@ export function coverageOf(description: Description, log: readonly LoggedExchang
       status: key,
       documented: true,
       // An exact key takes its status; a range or default takes what no exact key took.
-      responses: mine.filter((entry) => (key === "default" ? !keys.some((other) => under(other, entry.status)) : under(key, entry.status) && (key === String(entry.status) || !keys.includes(String(entry.status))))).length,
+      responses: mine.filter((entry) =>
+        key === "default"
+          ? !keys.some((other) => under(other, entry.status))
+          : under(key, entry.status) && (key === String(entry.status) || !keys.includes(String(entry.status))),
+      ).length,
     }));
-    const seenUndocumented = [...new Set(mine.map((entry) => entry.status))].filter((status) => !keys.some((key) => under(key, status)) && !keys.includes("default"));
-    for (const status of seenUndocumented) statuses.push({ status: String(status), documented: false, responses: mine.filter((entry) => entry.status === status).length });
+    const seenUndocumented = [...new Set(mine.map((entry) => entry.status))].filter(
+      (status) => !keys.some((key) => under(key, status)) && !keys.includes("default"),
+    );
+    for (const status of seenUndocumented)
+      statuses.push({ status: String(status), documented: false, responses: mine.filter((entry) => entry.status === status).length });
     const parameters = operation.parameters.map((parameter): ParameterCoverage => {
       const carrying = parameter.in === "path" ? mine : mine.filter((entry) => entry.parameters.includes(parameter.name));
-      const withData = carrying.filter((entry) => (operation.id === "searchConversations" ? entry.returnedData : entry.status >= 200 && entry.status < 300)).length;
+      const withData = carrying.filter((entry) =>
+        operation.id === "searchConversations" ? entry.returnedData : entry.status >= 200 && entry.status < 300,
+      ).length;
       return { name: parameter.name, in: parameter.in, requests: carrying.length, withData };
     });
     const withData = mine.filter((entry) => (operation.id === "searchConversations" ? entry.returnedData : entry.status >= 200 && entry.status < 300)).length;
@@ -82,10 +91,14 @@ export function weakDataWarnings(coverage: readonly OperationCoverage[]): string
 export function coverageText(coverage: readonly OperationCoverage[]): string[] {
   const lines: string[] = [];
   for (const operation of coverage) {
-    const statuses = operation.statuses.map((entry) => `${entry.status}${entry.documented ? "" : " (undocumented)"} ${entry.responses > 0 ? `✓${entry.responses}` : "-"}`).join(", ");
+    const statuses = operation.statuses
+      .map((entry) => `${entry.status}${entry.documented ? "" : " (undocumented)"} ${entry.responses > 0 ? `✓${entry.responses}` : "-"}`)
+      .join(", ");
     lines.push(`  ${operation.operationId} (${operation.route}): ${operation.requests} requests, ${operation.withData} with data`, `    statuses: ${statuses}`);
     if (operation.parameters.length > 0) {
-      lines.push(`    parameters: ${operation.parameters.map((parameter) => `${parameter.name} ${parameter.requests} sent / ${parameter.withData} with data`).join(", ")}`);
+      lines.push(
+        `    parameters: ${operation.parameters.map((parameter) => `${parameter.name} ${parameter.requests} sent / ${parameter.withData} with data`).join(", ")}`,
+      );
     }
   }
   return lines;

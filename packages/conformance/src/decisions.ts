@@ -25,7 +25,8 @@ export const decisionKeys: Readonly<Record<keyof AcceptedDecisions, string>> = {
 /** Reads accepted decisions from a parsed config, throwing a message naming the first bad field. */
 export function parseDecisions(value: unknown, where: string): AcceptedDecisions {
   if (value === undefined) return {};
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`${where}: expected an object of decisions; got ${JSON.stringify(value)}`);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new Error(`${where}: expected an object of decisions; got ${JSON.stringify(value)}`);
   const entries = value as Record<string, unknown>;
   for (const key of Object.keys(entries)) {
     if (!(key in decisionKeys)) throw new Error(`${where}.${key}: unknown decision; expected one of ${Object.keys(decisionKeys).join(", ")}`);
@@ -37,7 +38,10 @@ export function parseDecisions(value: unknown, where: string): AcceptedDecisions
   if (maxPageSize !== undefined && !(Number.isInteger(maxPageSize) && (maxPageSize as number) >= 1)) bad("maxPageSize");
   if (dateRangeBounds !== undefined && dateRangeBounds !== "inclusive" && dateRangeBounds !== "exclusive") bad("dateRangeBounds");
   if (triggerListShape !== undefined && !["array", "single", "wrapped"].includes(triggerListShape as string)) bad("triggerListShape");
-  if (errorMediaTypes !== undefined && !(Array.isArray(errorMediaTypes) && errorMediaTypes.every((type) => typeof type === "string" && /^[\w.+-]+\/[\w.+-]+$/.test(type)))) {
+  if (
+    errorMediaTypes !== undefined &&
+    !(Array.isArray(errorMediaTypes) && errorMediaTypes.every((type) => typeof type === "string" && /^[\w.+-]+\/[\w.+-]+$/.test(type)))
+  ) {
     bad("errorMediaTypes");
   }
   return entries as AcceptedDecisions;

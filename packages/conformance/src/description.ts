@@ -93,12 +93,14 @@ export function loadDescription(path = descriptionPath): Description {
   const operations = new Map<string, Operation>();
   for (const { id, method, path, pointer: base, node: operation, parameters: declared } of reader.operations) {
     if (method !== "get" && method !== "post") continue;
-    const parameters = declared.map((parameter): Parameter => ({
-      name: parameter.name,
-      in: parameter.in as "query" | "path",
-      required: parameter.required,
-      schema: parameter.schema,
-    }));
+    const parameters = declared.map(
+      (parameter): Parameter => ({
+        name: parameter.name,
+        in: parameter.in as "query" | "path",
+        required: parameter.required,
+        schema: parameter.schema,
+      }),
+    );
     const requestContent = (operation["requestBody"] as { content?: Record<string, unknown> } | undefined)?.content ?? {};
     const requestMediaTypes = Object.keys(requestContent);
     const responses = new Map<string, DocumentedResponse>();
@@ -110,7 +112,12 @@ export function loadDescription(path = descriptionPath): Description {
         const headerPointer = pointerOf(`${responsePointer}/headers/${pointerSegment(name)}`);
         const header = resolve(headerPointer);
         const hasSchema = header["schema"] !== undefined;
-        return { name, required: header["required"] === true, schema: hasSchema ? resolve(`${headerPointer}/schema`) : {}, schemaPointer: hasSchema ? `${headerPointer}/schema` : undefined };
+        return {
+          name,
+          required: header["required"] === true,
+          schema: hasSchema ? resolve(`${headerPointer}/schema`) : {},
+          schemaPointer: hasSchema ? `${headerPointer}/schema` : undefined,
+        };
       });
       const mediaTypes = Object.keys(content);
       const first = mediaTypes[0];
@@ -123,8 +130,7 @@ export function loadDescription(path = descriptionPath): Description {
       method: method.toUpperCase() as "GET" | "POST",
       path,
       parameters,
-      requestBodyPointer:
-        firstRequestType === undefined ? undefined : `${pointerOf(`${base}/requestBody`)}/content/${pointerSegment(firstRequestType)}/schema`,
+      requestBodyPointer: firstRequestType === undefined ? undefined : `${pointerOf(`${base}/requestBody`)}/content/${pointerSegment(firstRequestType)}/schema`,
       requestMediaTypes,
       responses,
     });

@@ -20,8 +20,16 @@ export async function discoverMaximumPageSize(session: Session, add: AddFinding)
   const asked = 1000;
   const answer = await search(session, { pageSize: String(asked) });
   if (!answer) return;
-  if (!answer.page) add("max_page_size", `pageSize=${asked} is refused with ${answer.status}: there is a maximum below ${asked}.`, { answer: "refused", status: answer.status });
-  else if (answer.page.pageSize < asked) add("max_page_size", `pageSize=${asked} is served with pageSize ${answer.page.pageSize}: the server caps the page size.`, { answer: "capped", pageSize: answer.page.pageSize });
+  if (!answer.page)
+    add("max_page_size", `pageSize=${asked} is refused with ${answer.status}: there is a maximum below ${asked}.`, {
+      answer: "refused",
+      status: answer.status,
+    });
+  else if (answer.page.pageSize < asked)
+    add("max_page_size", `pageSize=${asked} is served with pageSize ${answer.page.pageSize}: the server caps the page size.`, {
+      answer: "capped",
+      pageSize: answer.page.pageSize,
+    });
   else add("max_page_size", `pageSize=${asked} is served as asked: no maximum up to ${asked}.`, { answer: "accepted", pageSize: answer.page.pageSize });
 }
 
@@ -46,7 +54,9 @@ export async function discoverUnlistedParameters(session: Session, add: AddFindi
   if (!answer) return;
   add(
     "unlisted_query_parameters",
-    answer.page ? "A query parameter the description does not list is ignored (200)." : `A query parameter the description does not list is refused with ${answer.status}.`,
+    answer.page
+      ? "A query parameter the description does not list is ignored (200)."
+      : `A query parameter the description does not list is refused with ${answer.status}.`,
     answer.page ? "ignored" : "rejected",
   );
 }

@@ -1,11 +1,18 @@
 import { parseDateTime } from "@bot-conversation/client";
 import { decisionOfFinding } from "@bot-conversation/openapi";
 import type { ConversationSummary } from "@bot-conversation/types";
-import { caseFor, mediaTypeOf, type Exchange } from "./case.ts";
+import { caseFor, type Exchange, mediaTypeOf } from "./case.ts";
 import { hasOffset } from "./checks/filters.ts";
 import { pageOf } from "./checks/paging.ts";
-import { discoverDateFilterForms, discoverDateRangeEnd, discoverHeadAndOptions, discoverMaximumPageSize, discoverUnlistedParameters, type AddFinding } from "./discovery-probes.ts";
 import { operationOf } from "./description.ts";
+import {
+  type AddFinding,
+  discoverDateFilterForms,
+  discoverDateRangeEnd,
+  discoverHeadAndOptions,
+  discoverMaximumPageSize,
+  discoverUnlistedParameters,
+} from "./discovery-probes.ts";
 import type { Session } from "./session.ts";
 import { readTriggerList } from "./trigger-list.ts";
 
@@ -74,7 +81,11 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
     .sort((left, right) => right.length - left.length)[0];
   if (sample && sample.length > 2) {
     const holding = orders.filter(([, compare]) => sample.every((item, index) => index === 0 || compare(sample[index - 1]!, item) <= 0)).map(([name]) => name);
-    add("item_order", holding.length > 0 ? `The items of a page are in ${holding.join(", ")} order.` : "The items follow none of startedOn, latestMessageOn or id order.", holding);
+    add(
+      "item_order",
+      holding.length > 0 ? `The items of a page are in ${holding.join(", ")} order.` : "The items follow none of startedOn, latestMessageOn or id order.",
+      holding,
+    );
   }
 
   await discoverStatusCase(session, add);
@@ -86,17 +97,33 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
 
   if (input.unknownBotSearch !== undefined) {
     const empty = input.unknownBotSearch === 200;
-    add("unknown_bot_search", empty ? "A search for an unknown agentStageId is 200 with no conversation." : `A search for an unknown agentStageId is refused with ${input.unknownBotSearch}.`, empty ? "empty page" : input.unknownBotSearch);
+    add(
+      "unknown_bot_search",
+      empty
+        ? "A search for an unknown agentStageId is 200 with no conversation."
+        : `A search for an unknown agentStageId is refused with ${input.unknownBotSearch}.`,
+      empty ? "empty page" : input.unknownBotSearch,
+    );
   }
   if (input.unknownBotWrongToken !== undefined) {
     const status = input.unknownBotWrongToken;
     const sentence =
-      status === 401 ? "The trigger list of an unknown bot with a wrong token is 401: the token is checked before the bot is looked up." : status === 404 ? "The trigger list of an unknown bot with a wrong token is 404: the bot is looked up before the token is checked." : `The trigger list of an unknown bot with a wrong token is ${status}.`;
+      status === 401
+        ? "The trigger list of an unknown bot with a wrong token is 401: the token is checked before the bot is looked up."
+        : status === 404
+          ? "The trigger list of an unknown bot with a wrong token is 404: the bot is looked up before the token is checked."
+          : `The trigger list of an unknown bot with a wrong token is ${status}.`;
     add("auth_order", sentence, status === 401 ? "token first" : status === 404 ? "lookup first" : status);
   }
   if (input.unlistedVariable !== undefined) {
     const accepted = input.unlistedVariable >= 200 && input.unlistedVariable < 300;
-    add("unlisted_variable", accepted ? "A variable the trigger does not list is ignored: the event fired (200)." : `A variable the trigger does not list is refused with ${input.unlistedVariable}.`, accepted ? "ignored" : "rejected");
+    add(
+      "unlisted_variable",
+      accepted
+        ? "A variable the trigger does not list is ignored: the event fired (200)."
+        : `A variable the trigger does not list is refused with ${input.unlistedVariable}.`,
+      accepted ? "ignored" : "rejected",
+    );
   }
 
   if (input.triggerList) {
@@ -119,7 +146,9 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
     if (layouts.has(key)) continue;
     const body = error.json;
     const shape = !error.isJson
-      ? error.text === "" ? "an empty body" : `a ${mediaTypeOf(error.headers) || "untyped"} body that is not JSON`
+      ? error.text === ""
+        ? "an empty body"
+        : `a ${mediaTypeOf(error.headers) || "untyped"} body that is not JSON`
       : typeof body === "object" && body !== null && !Array.isArray(body)
         ? `a JSON object with ${Object.keys(body).sort().join(", ") || "no fields"}`
         : `JSON ${Array.isArray(body) ? "array" : typeof body}`;
@@ -133,10 +162,18 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
   if (items.length > 0) {
     add(
       "inbound_direction_spelling",
-      directions.length > 0 ? `latestMessageDirection other than ${outbound.join(", ")}: ${directions.map((value) => JSON.stringify(value)).join(", ")}.` : `Only ${outbound.join(", ")} was seen in latestMessageDirection.`,
+      directions.length > 0
+        ? `latestMessageDirection other than ${outbound.join(", ")}: ${directions.map((value) => JSON.stringify(value)).join(", ")}.`
+        : `Only ${outbound.join(", ")} was seen in latestMessageDirection.`,
       directions,
     );
-    const nicknames = [...new Set(items.flatMap((item) => (item.members ?? []).map((member) => (member.nickname === null ? "null" : Array.isArray(member.nickname) ? "array" : typeof member.nickname))))];
+    const nicknames = [
+      ...new Set(
+        items.flatMap((item) =>
+          (item.members ?? []).map((member) => (member.nickname === null ? "null" : Array.isArray(member.nickname) ? "array" : typeof member.nickname)),
+        ),
+      ),
+    ];
     const latest = items.map((item) => item.latestMessageOn as unknown).filter((value): value is string => typeof value === "string");
     const offsetLess = latest.filter((value) => !hasOffset(value));
     add(
@@ -182,11 +219,23 @@ async function discoverStatusCase(session: Session, add: AddFinding): Promise<vo
   if (!lowerPage) {
     add("status_letter_case", `status=${status.toLowerCase()} is refused with ${lower.exchange.status}: letter case matters.`, "significant");
   } else if (exactPage && exactPage.totalItemCount > 0 && lowerPage.totalItemCount === exactPage.totalItemCount) {
-    add("status_letter_case", `status=${status.toLowerCase()} finds the same ${lowerPage.totalItemCount} conversations as status=${status}: letter case is ignored.`, "ignored");
+    add(
+      "status_letter_case",
+      `status=${status.toLowerCase()} finds the same ${lowerPage.totalItemCount} conversations as status=${status}: letter case is ignored.`,
+      "ignored",
+    );
   } else if (exactPage && exactPage.totalItemCount > 0 && lowerPage.totalItemCount === 0) {
-    add("status_letter_case", `status=${status.toLowerCase()} finds nothing while status=${status} finds ${exactPage.totalItemCount}: letter case matters.`, "significant");
+    add(
+      "status_letter_case",
+      `status=${status.toLowerCase()} finds nothing while status=${status} finds ${exactPage.totalItemCount}: letter case matters.`,
+      "significant",
+    );
   } else {
-    add("status_letter_case", `status=${status.toLowerCase()} gives ${lowerPage.totalItemCount} conversations and status=${status} ${exactPage?.totalItemCount ?? "no page"}: undecided.`, "undecided");
+    add(
+      "status_letter_case",
+      `status=${status.toLowerCase()} gives ${lowerPage.totalItemCount} conversations and status=${status} ${exactPage?.totalItemCount ?? "no page"}: undecided.`,
+      "undecided",
+    );
   }
 }
 
@@ -195,15 +244,23 @@ function precedenceOf(statuses: { byConversationId?: number; byExternalConversat
   const { byConversationId: known, byExternalConversationId: external } = statuses;
   const ok = (status: number | undefined): boolean => status !== undefined && status < 300;
   if (known !== undefined && external !== undefined) {
-    if (ok(known) && !ok(external)) return ["With both identifiers, conversationId decides (a wrong externalConversationId is ignored; a wrong conversationId is 404).", "conversationId"];
-    if (!ok(known) && ok(external)) return ["With both identifiers, externalConversationId decides (a wrong conversationId is ignored; a wrong externalConversationId is 404).", "externalConversationId"];
+    if (ok(known) && !ok(external))
+      return ["With both identifiers, conversationId decides (a wrong externalConversationId is ignored; a wrong conversationId is 404).", "conversationId"];
+    if (!ok(known) && ok(external))
+      return [
+        "With both identifiers, externalConversationId decides (a wrong conversationId is ignored; a wrong externalConversationId is 404).",
+        "externalConversationId",
+      ];
     if (ok(known) && ok(external)) return ["With both identifiers, either one finding the conversation is enough.", "either"];
     return [`With both identifiers, both must match (${known} and ${external}).`, "both"];
   }
   if (known !== undefined) {
     return ok(known)
       ? ["With a known conversationId and an unknown externalConversationId the event fires: conversationId decides.", "conversationId"]
-      : [`With a known conversationId and an unknown externalConversationId the answer is ${known}: externalConversationId is consulted.`, "externalConversationId"];
+      : [
+          `With a known conversationId and an unknown externalConversationId the answer is ${known}: externalConversationId is consulted.`,
+          "externalConversationId",
+        ];
   }
   return ok(external)
     ? ["With an unknown conversationId and a known externalConversationId the event fires: externalConversationId decides.", "externalConversationId"]

@@ -106,14 +106,19 @@ export function dataQuery(operation: Operation, observed: Observed): fc.Arbitrar
     else if (parameter.schema["format"] === "date-time" && seenDate) {
       // A "from" bound at or before a seen date, a "to" bound at or after it: the conversation stays inside.
       const direction = /From/.test(name) ? -1 : 1;
-      candidates[name] = fc.tuple(seenDate, fc.integer({ min: 0, max: 7 * day })).map(([instant, shift]) => new Date(instant + direction * shift).toISOString());
+      candidates[name] = fc
+        .tuple(seenDate, fc.integer({ min: 0, max: 7 * day }))
+        .map(([instant, shift]) => new Date(instant + direction * shift).toISOString());
     }
   }
   const names = Object.keys(candidates);
   const base = observed.pageBase ?? 0;
   return fc
     .record({
-      bot: observed.agentStageIds.length > 0 && parameters.has("agentStageId") ? fc.option(fc.constantFrom(...observed.agentStageIds), { freq: 5 }) : fc.constant(null),
+      bot:
+        observed.agentStageIds.length > 0 && parameters.has("agentStageId")
+          ? fc.option(fc.constantFrom(...observed.agentStageIds), { freq: 5 })
+          : fc.constant(null),
       chosen: fc.subarray(names, { maxLength: Math.min(2, names.length) }),
       values: fc.record(candidates),
       pageSize: parameters.has("pageSize") ? fc.option(fc.integer({ min: 1, max: Math.min(50, observed.maxPageSize ?? 50) }), { freq: 2 }) : fc.constant(null),
@@ -173,8 +178,7 @@ export interface TriggerVariable {
 }
 
 /** Whether `value` has the format of the variable's type; the client's `validateEventPayload` is the one judge. */
-export const fitsType = (variable: TriggerVariable, value: unknown): boolean =>
-  validateEventPayload(variable.trigger, { [variable.code]: value }).length === 0;
+export const fitsType = (variable: TriggerVariable, value: unknown): boolean => validateEventPayload(variable.trigger, { [variable.code]: value }).length === 0;
 
 /** Values in the format of the variable's type. */
 export function rightValue(variable: TriggerVariable): fc.Arbitrary<unknown> {
@@ -208,7 +212,9 @@ export function invalidBody(
   valid: Record<string, unknown>,
   isInvalid: (body: unknown) => boolean,
 ): fc.Arbitrary<{ body: Record<string, unknown>; change: string }> {
-  const properties = Object.entries((variant["properties"] as Record<string, Schema> | undefined) ?? {}).map(([name, schema]) => [name, resolve(schema)] as const);
+  const properties = Object.entries((variant["properties"] as Record<string, Schema> | undefined) ?? {}).map(
+    ([name, schema]) => [name, resolve(schema)] as const,
+  );
   const required = (variant["required"] as string[] | undefined) ?? [];
   const without = (name: string): Record<string, unknown> => Object.fromEntries(Object.entries(valid).filter(([key]) => key !== name));
   const changes: fc.Arbitrary<{ body: Record<string, unknown>; change: string }>[] = [

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { Agent, ProxyAgent, fetch as undiciFetch, type Dispatcher } from "undici";
+import { Agent, type Dispatcher, ProxyAgent, fetch as undiciFetch } from "undici";
 
 /** How requests reach the server: through a proxy, trusting another CA, or not checking certificates. */
 export interface NetworkOptions {
@@ -49,6 +49,9 @@ export function networkFetch(options: NetworkOptions): NetworkFetch | undefined 
     dispatcher = new Agent({ connect: tls });
   }
   const fetch = ((input: string | URL | Request, init?: RequestInit) =>
-    undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher })) as unknown as typeof globalThis.fetch;
+    undiciFetch(input as Parameters<typeof undiciFetch>[0], {
+      ...(init as Parameters<typeof undiciFetch>[1]),
+      dispatcher,
+    })) as unknown as typeof globalThis.fetch;
   return { fetch, close: () => dispatcher.close() };
 }

@@ -1,6 +1,6 @@
 import { defaultMaxResponseBytes } from "@bot-conversation/client";
 import type { Baseline } from "./baseline.ts";
-import { checkNames, isCheckName, type CheckName } from "./checks/index.ts";
+import { type CheckName, checkNames, isCheckName } from "./checks/index.ts";
 import type { AcceptedDecisions } from "./decisions.ts";
 
 /** Options of a conformance run; only `baseUrl` and `token` are required. */
@@ -66,7 +66,18 @@ export interface Progress {
 }
 
 /** Options whose absence means "not asked for", kept optional after resolving. */
-type OptionalOptions = "agentStageId" | "conversationId" | "externalConversationId" | "exportPath" | "onProgress" | "maxResponseTimeMs" | "maxTimeMs" | "maxFailures" | "baseline" | "checks" | "excludeChecks";
+type OptionalOptions =
+  | "agentStageId"
+  | "conversationId"
+  | "externalConversationId"
+  | "exportPath"
+  | "onProgress"
+  | "maxResponseTimeMs"
+  | "maxTimeMs"
+  | "maxFailures"
+  | "baseline"
+  | "checks"
+  | "excludeChecks";
 
 /** The options with their defaults applied. */
 export type ResolvedOptions = Required<Omit<ConformanceOptions, OptionalOptions>> &
@@ -97,7 +108,8 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`baseUrl: expected an http or https URL; got ${url.protocol}`);
   // Credentials in the URL would be printed in every report and curl line: refused, never quoted (as the client does).
-  if (url.username || url.password) throw new UsageError("baseUrl: expected no user name or password in the URL (the token goes in X-Token, other credentials in --header)");
+  if (url.username || url.password)
+    throw new UsageError("baseUrl: expected no user name or password in the URL (the token goes in X-Token, other credentials in --header)");
   if (typeof options.token !== "string" || options.token.trim() === "") throw new UsageError("token: expected a non-empty token");
   if (options.allowFire && !options.conversationId && !options.externalConversationId) {
     throw new UsageError("allowFire: expected conversationId or externalConversationId, the conversation to fire into");
@@ -109,7 +121,8 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
     const given = options[option];
     if (given === undefined) return undefined;
     const unknown = given.filter((name) => !isCheckName(name));
-    if (unknown.length > 0) throw new UsageError(`${option}: unknown check ${unknown.map((name) => JSON.stringify(name)).join(", ")}; the checks are ${checkNames.join(", ")}`);
+    if (unknown.length > 0)
+      throw new UsageError(`${option}: unknown check ${unknown.map((name) => JSON.stringify(name)).join(", ")}; the checks are ${checkNames.join(", ")}`);
     return given as CheckName[];
   };
   const only = names("checks");
@@ -118,7 +131,8 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
   if (selected.size === 0) throw new UsageError("checks: no check is left to run after --checks and --exclude-checks");
   for (const name of Object.keys(options.headers ?? {})) {
     if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`headers: ${JSON.stringify(name)} is not a header name`);
-    if (["x-token", "content-type", "accept"].includes(name.toLowerCase())) throw new UsageError(`headers: ${name} is set by the kit itself (the token comes from --token or BOT_CONVERSATION_TOKEN)`);
+    if (["x-token", "content-type", "accept"].includes(name.toLowerCase()))
+      throw new UsageError(`headers: ${name} is set by the kit itself (the token comes from --token or BOT_CONVERSATION_TOKEN)`);
   }
   const optionalPositive = (name: string, value: number | undefined): void => {
     if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw new UsageError(`${name}: expected a positive number; got ${value}`);

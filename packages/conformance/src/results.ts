@@ -1,5 +1,5 @@
-import { curlOf, requestLineOf, type Exchange } from "./case.ts";
-import { checkCatalog, checkNames, type CheckName } from "./checks/index.ts";
+import { curlOf, type Exchange, requestLineOf } from "./case.ts";
+import { type CheckName, checkCatalog, checkNames } from "./checks/index.ts";
 import { notApplicable, type Verdict } from "./checks/types.ts";
 
 /** One way a check failed, with the requests that show it. */
@@ -61,7 +61,18 @@ export class Results {
   readonly checks = new Map<CheckName, CheckResult>(
     checkNames.map((name) => [
       name,
-      { name, description: checkCatalog[name].description, rule: checkCatalog[name].rule, passed: 0, failed: 0, notJudged: 0, notJudgedReasons: [], failures: [], skipped: undefined, status: "not run" },
+      {
+        name,
+        description: checkCatalog[name].description,
+        rule: checkCatalog[name].rule,
+        passed: 0,
+        failed: 0,
+        notJudged: 0,
+        notJudgedReasons: [],
+        failures: [],
+        skipped: undefined,
+        status: "not run",
+      },
     ]),
   );
   private readonly sizes = new Map<Failure, number>();
@@ -168,5 +179,8 @@ export function sameShape(left: string, right: string): boolean {
 
 /** A message with its quoted values and numbers blanked: what a baseline matches on. */
 export function shapeOf(message: string): string {
-  return message.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/\d{4}-\d\d-\d\dT[\d:.]+(Z|[+-]\d\d:\d\d)?/g, "<date>").replace(/-?\d+(\.\d+)?/g, "0");
+  return message
+    .replace(/"(?:[^"\\]|\\.)*"/g, '""')
+    .replace(/\d{4}-\d\d-\d\dT[\d:.]+(Z|[+-]\d\d:\d\d)?/g, "<date>")
+    .replace(/-?\d+(\.\d+)?/g, "0");
 }

@@ -1,14 +1,14 @@
 import { applyBaseline, isKnownFailure } from "./baseline.ts";
 import { requestLineOf, tokenFor } from "./case.ts";
 import type { CheckName } from "./checks/index.ts";
-import { coverageOf, weakDataWarnings, type OperationCoverage } from "./coverage.ts";
-import { loadDescription, type Description } from "./description.ts";
+import { coverageOf, type OperationCoverage, weakDataWarnings } from "./coverage.ts";
+import { type Description, loadDescription } from "./description.ts";
 import { discover, type Finding } from "./discovery.ts";
-import { resolveOptions, type ConformanceOptions } from "./options.ts";
-import { checksLeftOut, phases, type Phase, type RunState } from "./phases/index.ts";
-import { Results, type CheckResult } from "./results.ts";
-import { Session } from "./session.ts";
+import { type ConformanceOptions, resolveOptions } from "./options.ts";
+import { checksLeftOut, type Phase, phases, type RunState } from "./phases/index.ts";
 import { redactTokenJson } from "./redact.ts";
+import { type CheckResult, Results } from "./results.ts";
+import { Session } from "./session.ts";
 import { BudgetExhaustedError, createTransport, RateLimitedError, StoppedError, UnreachableError } from "./transport.ts";
 
 /** Time and requests of one phase of the run. */
@@ -135,7 +135,13 @@ export async function runConformance(options: ConformanceOptions, description: D
   // (Ctrl-C, --max-time) still reports, with every check not run.
   let probed = false;
   try {
-    const probe = await transport.send({ operationId: "searchConversations", method: "GET", path: description.operations.get("searchConversations")!.path, query: {}, authentication: "token" });
+    const probe = await transport.send({
+      operationId: "searchConversations",
+      method: "GET",
+      path: description.operations.get("searchConversations")!.path,
+      query: {},
+      authentication: "token",
+    });
     if (probe.status === 401) throw new ServerUnusableError(`The server at ${resolved.baseUrl} refused the token (401 on searchConversations); check --token.`);
     session.judge(probe);
     probed = true;
@@ -147,7 +153,9 @@ export async function runConformance(options: ConformanceOptions, description: D
       clearTimeout(timer);
       resolved.signal.removeEventListener("abort", onAbort);
       if (error instanceof UnreachableError) {
-        throw new ServerUnusableError(`The server at ${resolved.baseUrl} ${/maxResponseBytes/.test(error.message) ? "cannot be read" : "is unreachable"}: ${error.message}`);
+        throw new ServerUnusableError(
+          `The server at ${resolved.baseUrl} ${/maxResponseBytes/.test(error.message) ? "cannot be read" : "is unreachable"}: ${error.message}`,
+        );
       }
       throw error;
     }
@@ -173,7 +181,8 @@ export async function runConformance(options: ConformanceOptions, description: D
     resolved.signal.removeEventListener("abort", onAbort);
   }
   // Discovery reads what was already seen; run it on the partial data when the run was cut short.
-  const findings = state.findings.length > 0 || session.knowledge.pages.length === 0 ? state.findings : await discover(session, state.discovery).catch(() => []);
+  const findings =
+    state.findings.length > 0 || session.knowledge.pages.length === 0 ? state.findings : await discover(session, state.discovery).catch(() => []);
   const stopped: StopReason | undefined = stopReason ?? (transport.sent >= resolved.maxRequests ? "budget" : undefined);
   if (resolved.maxResponseTimeMs === undefined) results.skip("max_response_time", "opt-in: pass --max-response-time <ms>");
   if (![...description.operations.values()].some((operation) => [...operation.responses.values()].some((response) => response.headers.length > 0))) {
@@ -186,22 +195,30 @@ export async function runConformance(options: ConformanceOptions, description: D
   const count = (status: CheckResult["status"]): number => checks.filter((check) => check.status === status).length;
   // The whole report once more through the redactor: a token echoed anywhere (a header's name or value, a
   // finding, a warning) reaches no report, whatever path brought it in.
-  return redactTokenJson<ConformanceReport>({
-    baseUrl: resolved.baseUrl,
-    seed: resolved.seed,
-    allowFire: resolved.allowFire,
-    requests: transport.sent,
-    durationMs: performance.now() - started,
-    stopped,
-    checks,
-    counts: { passed: count("passed"), failed: count("failed"), notJudged: count("not judged"), notRun: count("not run") },
-    findings: findings.map((finding) => ({ ...finding, ...(resolved.baseline ? { accepted: JSON.stringify(resolved.baseline.findings[finding.name]) === JSON.stringify(finding.value) } : {}) })),
-    warnings,
-    sideEffects: session.knowledge.log.flatMap((entry) => (entry.exchange ? [{ request: requestLineOf(resolved.baseUrl, entry.exchange.case), status: entry.status }] : [])),
-    coverage,
-    phases: timings,
-    newFailures,
-    // A run that reached no verdict (stopped before any answer, or every check not judged) verified nothing: it does not pass.
-    passed: newFailures === 0 && count("passed") + count("failed") > 0,
-  }, resolved.token);
+  return redactTokenJson<ConformanceReport>(
+    {
+      baseUrl: resolved.baseUrl,
+      seed: resolved.seed,
+      allowFire: resolved.allowFire,
+      requests: transport.sent,
+      durationMs: performance.now() - started,
+      stopped,
+      checks,
+      counts: { passed: count("passed"), failed: count("failed"), notJudged: count("not judged"), notRun: count("not run") },
+      findings: findings.map((finding) => ({
+        ...finding,
+        ...(resolved.baseline ? { accepted: JSON.stringify(resolved.baseline.findings[finding.name]) === JSON.stringify(finding.value) } : {}),
+      })),
+      warnings,
+      sideEffects: session.knowledge.log.flatMap((entry) =>
+        entry.exchange ? [{ request: requestLineOf(resolved.baseUrl, entry.exchange.case), status: entry.status }] : [],
+      ),
+      coverage,
+      phases: timings,
+      newFailures,
+      // A run that reached no verdict (stopped before any answer, or every check not judged) verified nothing: it does not pass.
+      passed: newFailures === 0 && count("passed") + count("failed") > 0,
+    },
+    resolved.token,
+  );
 }

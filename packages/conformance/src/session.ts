@@ -1,14 +1,14 @@
 import fc from "fast-check";
 import type { Authentication, Case, Exchange } from "./case.ts";
 import { hasOffset } from "./checks/filters.ts";
-import { responseChecks, type CheckName } from "./checks/index.ts";
+import { type CheckName, responseChecks } from "./checks/index.ts";
 import { noAnswer } from "./checks/response.ts";
 import type { CheckContext, ExchangeCheck, Verdict } from "./checks/types.ts";
 import type { AcceptedDecisions } from "./decisions.ts";
 import type { Description } from "./description.ts";
 import type { Observed } from "./generate.ts";
 import type { Results } from "./results.ts";
-import { BudgetExhaustedError, StoppedError, UnreachableError, type Transport } from "./transport.ts";
+import { BudgetExhaustedError, StoppedError, type Transport, UnreachableError } from "./transport.ts";
 
 /** What the run has learnt about the server so far. */
 export interface Knowledge extends Observed {
@@ -123,16 +123,26 @@ export class Session {
 
   /** Context for checks. */
   get context(): CheckContext {
-    return { description: this.description, pageBase: this.knowledge.pageBase, defaultPageSize: this.knowledge.defaultPageSize, decisions: this.settings.decisions, maxResponseTimeMs: this.settings.maxResponseTimeMs };
+    return {
+      description: this.description,
+      pageBase: this.knowledge.pageBase,
+      defaultPageSize: this.knowledge.defaultPageSize,
+      decisions: this.settings.decisions,
+      maxResponseTimeMs: this.settings.maxResponseTimeMs,
+    };
   }
 
   /**
    * Sends a case and applies the response checks and `checks` to the answer. Returns the exchange and
    * the checks that failed on it, or undefined when no answer came (recorded under `not_a_server_error`).
    */
-  async exchange(request: Case, checks: ReadonlyArray<readonly [CheckName, ExchangeCheck]> = []): Promise<{ exchange: Exchange; failed: CheckName[] } | undefined> {
+  async exchange(
+    request: Case,
+    checks: ReadonlyArray<readonly [CheckName, ExchangeCheck]> = [],
+  ): Promise<{ exchange: Exchange; failed: CheckName[] } | undefined> {
     // max_response_time already failed for this operation: its failure is known, and each further call would cost as long.
-    if ([...this.slow].some((id) => request.operationId === id || request.operationId.endsWith(` ${this.description.operations.get(id)?.path}`))) return undefined;
+    if ([...this.slow].some((id) => request.operationId === id || request.operationId.endsWith(` ${this.description.operations.get(id)?.path}`)))
+      return undefined;
     let exchange: Exchange;
     try {
       exchange = await this.transport.send(request);
@@ -210,7 +220,10 @@ export class Session {
 
   private learn(exchange: Exchange): void {
     for (const name of exchange.headers.keys()) this.knowledge.headerNames.add(name.toLowerCase());
-    const items = exchange.case.operationId === "searchConversations" && exchange.status === 200 && exchange.isJson ? (exchange.json as { items?: unknown } | null)?.items : undefined;
+    const items =
+      exchange.case.operationId === "searchConversations" && exchange.status === 200 && exchange.isJson
+        ? (exchange.json as { items?: unknown } | null)?.items
+        : undefined;
     const fired = exchange.case.operationId === "fireExternalEvent" && exchange.status >= 200 && exchange.status < 300;
     this.knowledge.log.push({
       operationId: exchange.case.operationId,

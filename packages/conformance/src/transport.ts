@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { limitResponse, ResponseTooLargeError } from "@bot-conversation/client";
-import { tokenFor, urlOf, type Case, type Exchange } from "./case.ts";
+import { type Case, type Exchange, tokenFor, urlOf } from "./case.ts";
 import { redactToken } from "./redact.ts";
 
 /** The request budget is spent: `--max-requests` reached. */
@@ -105,7 +105,10 @@ export function createTransport(options: TransportOptions): Transport {
     // Halve the rate (an unlimited run drops to 25 per second): a server that limits once will limit again at the same pace.
     interval = interval > 0 ? interval * 2 : 40;
     rateLimits.push({ status, retryAfterMs: wait, afterRequests: sent, slowedTo: Math.round((1000 / interval) * 10) / 10 });
-    if (wait > maxWaitMs) throw new RateLimitedError(`the server asked to wait ${Math.ceil(wait / 1000)} s (Retry-After), more than the ${maxWaitMs / 1000} s the kit waits for one answer`);
+    if (wait > maxWaitMs)
+      throw new RateLimitedError(
+        `the server asked to wait ${Math.ceil(wait / 1000)} s (Retry-After), more than the ${maxWaitMs / 1000} s the kit waits for one answer`,
+      );
     if (attempt >= maxRetries) throw new RateLimitedError(`the server still answered ${status} after ${maxRetries} waits of its Retry-After`);
     if (options.deadline !== undefined && Date.now() + wait > options.deadline) {
       throw new RateLimitedError(`the server asked to wait ${Math.ceil(wait / 1000)} s (Retry-After), past the end of --max-time`);
@@ -181,7 +184,16 @@ export function createTransport(options: TransportOptions): Transport {
       }
       // The token redacted from the body, and from the header names and values, before anything is kept: no check or report sees it.
       const received = new Headers([...response.headers].map(([name, value]): [string, string] => [redact(name), redact(value)]));
-      const exchange: Exchange = { case: request, status: response.status, headers: received, text, json, isJson, elapsedMs: performance.now() - started, ...(invalidUtf8 ? { invalidUtf8 } : {}) };
+      const exchange: Exchange = {
+        case: request,
+        status: response.status,
+        headers: received,
+        text,
+        json,
+        isJson,
+        elapsedMs: performance.now() - started,
+        ...(invalidUtf8 ? { invalidUtf8 } : {}),
+      };
       options.onExchange?.(exchange);
       return exchange;
     } catch (error) {

@@ -1,20 +1,20 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { curlOf } from "../src/case.ts";
 import type { Case, Exchange } from "../src/case.ts";
+import { curlOf } from "../src/case.ts";
+import { pastMaximum } from "../src/checks/data.ts";
+import { bodyEncoding } from "../src/checks/encoding.ts";
+import { notFound, payloadAcceptance, payloadRejection, payloadShapeRejection } from "../src/checks/fire.ts";
 import { envelopeMath, filterMatch } from "../src/checks/index.ts";
-import { noAnswer, notAServerError, statusCodeConformance } from "../src/checks/response.ts";
 import { unsupportedMethod } from "../src/checks/methods.ts";
 import { acceptNegotiation } from "../src/checks/negotiation.ts";
-import { maxResponseTime } from "../src/checks/timing.ts";
-import { bodyEncoding } from "../src/checks/encoding.ts";
-import { retryAfterMs } from "../src/transport.ts";
-import { notApplicable, notJudged } from "../src/checks/types.ts";
-import { pagingWalk } from "../src/checks/paging.ts";
 import { botWithinAll, emptySearchPage, filterCombination, filterInclusion, findsNoConversation } from "../src/checks/oracles.ts";
-import { notFound, payloadAcceptance, payloadRejection, payloadShapeRejection } from "../src/checks/fire.ts";
-import { pastMaximum } from "../src/checks/data.ts";
+import { pagingWalk } from "../src/checks/paging.ts";
+import { noAnswer, notAServerError, statusCodeConformance } from "../src/checks/response.ts";
+import { maxResponseTime } from "../src/checks/timing.ts";
+import { notApplicable, notJudged } from "../src/checks/types.ts";
 import { loadDescription } from "../src/description.ts";
+import { retryAfterMs } from "../src/transport.ts";
 
 const description = loadDescription();
 
@@ -41,13 +41,37 @@ const page = (fields: Record<string, unknown>, count: number) => ({
 describe("envelope_math", () => {
   it.each([
     ["a full first page", 0, page({ hasMore: true, totalItemCount: 25, totalPageCount: 3, toItemExclusive: 10 }, 10), {}, undefined],
-    ["the last page, counting from 1", 1, page({ pageIndex: 3, totalItemCount: 25, totalPageCount: 3, fromItemInclusive: 20, toItemExclusive: 25 }, 5), { pageIndex: "3" }, undefined],
+    [
+      "the last page, counting from 1",
+      1,
+      page({ pageIndex: 3, totalItemCount: 25, totalPageCount: 3, fromItemInclusive: 20, toItemExclusive: 25 }, 5),
+      { pageIndex: "3" },
+      undefined,
+    ],
     ["no match at all", 0, page({}, 0), {}, undefined],
-    ["a page past the end, empty", 0, page({ pageIndex: 7, totalItemCount: 5, totalPageCount: 1, fromItemInclusive: 5, toItemExclusive: 5 }, 0), { pageIndex: "7" }, undefined],
+    [
+      "a page past the end, empty",
+      0,
+      page({ pageIndex: 7, totalItemCount: 5, totalPageCount: 1, fromItemInclusive: 5, toItemExclusive: 5 }, 0),
+      { pageIndex: "7" },
+      undefined,
+    ],
     ["hasMore on the last page", 0, page({ hasMore: true }, 4), {}, "hasMore: expected false, got true"],
-    ["a page count off by one", 0, page({ totalItemCount: 25, totalPageCount: 4, hasMore: true, toItemExclusive: 10 }, 10), {}, "totalPageCount (ceil(totalItemCount / pageSize)): expected 3, got 4"],
+    [
+      "a page count off by one",
+      0,
+      page({ totalItemCount: 25, totalPageCount: 4, hasMore: true, toItemExclusive: 10 }, 10),
+      {},
+      "totalPageCount (ceil(totalItemCount / pageSize)): expected 3, got 4",
+    ],
     ["another page than asked", 0, page({}, 4), { pageIndex: "2" }, "pageIndex (as requested): expected 2, got 0"],
-    ["items past the page size", 0, page({ pageSize: 3, totalPageCount: 2, hasMore: true, toItemExclusive: 3 }, 4), {}, "items: expected at most pageSize 3, got 4"],
+    [
+      "items past the page size",
+      0,
+      page({ pageSize: 3, totalPageCount: 2, hasMore: true, toItemExclusive: 3 }, 4),
+      {},
+      "items: expected at most pageSize 3, got 4",
+    ],
   ])("%s (first page %i)", (_, pageBase, body, query, problem) => {
     const result = envelopeMath(exchange("searchConversations", 200, body, query), { description, pageBase, decisions: {} });
     if (problem === undefined) expect(result).toBeUndefined();
@@ -95,18 +119,35 @@ describe("curl reproductions", () => {
     ["empty", ["-H", "X-Token;"]],
     ["wrong", ["-H", "X-Token: conformance-wrong-token"]],
   ] as const)("with the token %s, the line carries $BOT_CONVERSATION_TOKEN and bash expands it where it belongs", (authentication, headers) => {
-    const line = curlOf("http://127.0.0.1:1/base", { operationId: "searchConversations", method: "GET", path: "/api/v2/channels/conversations", query: { status: "Closed" }, authentication });
+    const line = curlOf("http://127.0.0.1:1/base", {
+      operationId: "searchConversations",
+      method: "GET",
+      path: "/api/v2/channels/conversations",
+      query: { status: "Closed" },
+      authentication,
+    });
     expect(line).not.toContain("abc-secret-1");
     // curl replaced by a function that prints its arguments, one a line.
-    const words = execFileSync("bash", ["-c", `curl() { printf '%s\\n' "$@"; }; ${line}`], { env: { BOT_CONVERSATION_TOKEN: "abc-secret-1", PATH: process.env["PATH"] } }).toString().trim().split("\n");
+    const words = execFileSync("bash", ["-c", `curl() { printf '%s\\n' "$@"; }; ${line}`], {
+      env: { BOT_CONVERSATION_TOKEN: "abc-secret-1", PATH: process.env["PATH"] },
+    })
+      .toString()
+      .trim()
+      .split("\n");
     for (const header of headers) expect(words).toContain(header);
-    expect(words.at(-1)).toBe(`http://127.0.0.1:1/base/api/v2/channels/conversations?status=Closed${authentication === "query" ? "&X-Token=abc-secret-1" : ""}`);
+    expect(words.at(-1)).toBe(
+      `http://127.0.0.1:1/base/api/v2/channels/conversations?status=Closed${authentication === "query" ? "&X-Token=abc-secret-1" : ""}`,
+    );
   });
 });
 
 describe("the checks added for real deployments", () => {
   const context = { description, pageBase: 0, decisions: {} };
-  const withHeaders = (base: Exchange, headers: Record<string, string>, more: Partial<Case> = {}): Exchange => ({ ...base, headers: new Headers(headers), case: { ...base.case, ...more } });
+  const withHeaders = (base: Exchange, headers: Record<string, string>, more: Partial<Case> = {}): Exchange => ({
+    ...base,
+    headers: new Headers(headers),
+    case: { ...base.case, ...more },
+  });
 
   it.each([
     [405, { allow: "GET, HEAD" }, undefined],
@@ -127,7 +168,12 @@ describe("the checks added for real deployments", () => {
     [200, "text/html", "<p>hi</p>", "expected 406 or a documented media type (application/json) for Accept: text/html; got 200 with text/html"],
     [200, "text/plain", "hi", notJudged("answered in text/plain, neither asked for nor documented (content_type_conformance)")],
   ])("accept_negotiation: %i in %s", (status, type, text, verdict) => {
-    const answer: Exchange = { ...exchange("searchConversations", status, undefined), headers: new Headers({ "content-type": type }), text, case: { ...exchange("searchConversations", status, undefined).case, accept: "text/html" } };
+    const answer: Exchange = {
+      ...exchange("searchConversations", status, undefined),
+      headers: new Headers({ "content-type": type }),
+      text,
+      case: { ...exchange("searchConversations", status, undefined).case, accept: "text/html" },
+    };
     expect(acceptNegotiation(answer, context)).toEqual(verdict);
   });
 
@@ -135,15 +181,21 @@ describe("the checks added for real deployments", () => {
     const slow = { ...exchange("searchConversations", 200, {}), elapsedMs: 1500.4 };
     expect(maxResponseTime(slow, context)).toBe(notApplicable);
     expect(maxResponseTime(slow, { ...context, maxResponseTimeMs: 2000 })).toBeUndefined();
-    expect(maxResponseTime(slow, { ...context, maxResponseTimeMs: 1000 })).toBe("expected a response within 1000 ms (--max-response-time); got one after 1500 ms");
+    expect(maxResponseTime(slow, { ...context, maxResponseTimeMs: 1000 })).toBe(
+      "expected a response within 1000 ms (--max-response-time); got one after 1500 ms",
+    );
   });
 
   it("filter_match at a bound's exact instant: held unless the accepted decision says bounds are exclusive; another notation is the same instant", () => {
     const body = { ...page({}, 0), items: [item("edge", "2026-11-20T06:15:02.000Z")] };
     const query = { startFromDate: "2026-11-20T09:15:02.000+03:00" };
     expect(filterMatch(exchange("searchConversations", 200, body, query), context)).toBeUndefined();
-    expect(filterMatch(exchange("searchConversations", 200, body, query), { ...context, decisions: { dateRangeBounds: "exclusive" } })).toContain("which the accepted decision dateRangeBounds: exclusive leaves out");
-    expect(filterMatch(exchange("searchConversations", 200, body, { startFromDate: "2026-11-20T09:15:02.001+03:00" }), context)).toContain('item "edge": startedOn 2026-11-20T06:15:02.000Z is before');
+    expect(filterMatch(exchange("searchConversations", 200, body, query), { ...context, decisions: { dateRangeBounds: "exclusive" } })).toContain(
+      "which the accepted decision dateRangeBounds: exclusive leaves out",
+    );
+    expect(filterMatch(exchange("searchConversations", 200, body, { startFromDate: "2026-11-20T09:15:02.001+03:00" }), context)).toContain(
+      'item "edge": startedOn 2026-11-20T06:15:02.000Z is before',
+    );
   });
 });
 
@@ -165,13 +217,23 @@ describe("Retry-After and body_encoding", () => {
     ["application/json", true, "expected a UTF-8 body; got bytes that are not valid UTF-8"],
   ] as const)("Content-Type %s, invalid UTF-8 %s", (contentType, invalidUtf8, verdict) => {
     const base = exchange("searchConversations", 200, { items: [] });
-    expect(bodyEncoding({ ...base, headers: new Headers({ "content-type": contentType }), ...(invalidUtf8 ? { invalidUtf8 } : {}) }, { description, pageBase: 0, decisions: {} })).toBe(verdict);
+    expect(
+      bodyEncoding(
+        { ...base, headers: new Headers({ "content-type": contentType }), ...(invalidUtf8 ? { invalidUtf8 } : {}) },
+        { description, pageBase: 0, decisions: {} },
+      ),
+    ).toBe(verdict);
   });
 });
 
 /** A search page of the given items (`ids`), with its envelope's totals. */
 const pageOfIds = (ids: string[], fields: Record<string, unknown> = {}): Exchange =>
-  exchange("searchConversations", 200, { ...page({ totalItemCount: ids.length }, 0), items: ids.map((id) => item(id)), toItemExclusive: ids.length, ...fields });
+  exchange("searchConversations", 200, {
+    ...page({ totalItemCount: ids.length }, 0),
+    items: ids.map((id) => item(id)),
+    toItemExclusive: ids.length,
+    ...fields,
+  });
 
 describe("the checks that judge what a phase gathered: each a function of the exchanges", () => {
   const context = { description, pageBase: 0, decisions: {} };
@@ -190,7 +252,9 @@ describe("the checks that judge what a phase gathered: each a function of the ex
     const known = item("c-7");
     const query = { startFromDate: "2026-11-20T08:59:59.999Z", startToDate: "2026-11-20T09:00:00.001Z" };
     expect(filterInclusion(known, "startedOn", query)(pageOfIds(["c-7"]), context)).toBeUndefined();
-    expect(filterInclusion(known, "startedOn", query)(pageOfIds(["c-1"], { totalItemCount: 5 }), context)).toEqual(notJudged("the conversation may be on a later page of the period's results"));
+    expect(filterInclusion(known, "startedOn", query)(pageOfIds(["c-1"], { totalItemCount: 5 }), context)).toEqual(
+      notJudged("the conversation may be on a later page of the period's results"),
+    );
     expect(filterInclusion(known, "startedOn", query)(pageOfIds(["c-1"]), context)).toBe(
       'expected conversation "c-7" (startedOn 2026-11-20T09:00:00Z) among the results of startFromDate=2026-11-20T08:59:59.999Z&startToDate=2026-11-20T09:00:00.001Z; got 1 conversations without it',
     );
@@ -207,26 +271,40 @@ describe("the checks that judge what a phase gathered: each a function of the ex
 
   it("bot_filter_match and empty_search_page", () => {
     expect(findsNoConversation("an unknown agentStageId")(pageOfIds([]), context)).toBeUndefined();
-    expect(findsNoConversation("an unknown agentStageId")(pageOfIds(["x"]), context)).toBe("expected no conversation for an unknown agentStageId; got totalItemCount 1 with 1 items");
+    expect(findsNoConversation("an unknown agentStageId")(pageOfIds(["x"]), context)).toBe(
+      "expected no conversation for an unknown agentStageId; got totalItemCount 1 with 1 items",
+    );
     expect(findsNoConversation("an unknown agentStageId")(exchange("searchConversations", 404, { title: "no" }), context)).toBe(notApplicable);
     expect(botWithinAll(pageOfIds(["a"]), pageOfIds(["a", "b"]))).toBeUndefined();
-    expect(botWithinAll(pageOfIds(["a", "b"]), pageOfIds(["a"]))).toBe("expected the bot's 2 conversations to be among all 1; got more for one bot than for all");
+    expect(botWithinAll(pageOfIds(["a", "b"]), pageOfIds(["a"]))).toBe(
+      "expected the bot's 2 conversations to be among all 1; got more for one bot than for all",
+    );
     expect(emptySearchPage(pageOfIds([]), context)).toBeUndefined();
-    expect(emptySearchPage(exchange("searchConversations", 400, { title: "bad" }), context)).toBe("expected 200 with an empty page for a search that matches nothing; got 400");
+    expect(emptySearchPage(exchange("searchConversations", 400, { title: "bad" }), context)).toBe(
+      "expected 200 with an empty page for a search that matches nothing; got 400",
+    );
     expect(emptySearchPage(exchange("searchConversations", 503, undefined), context)).toBe(notApplicable);
   });
 
   it("the not-found and payload checks, a request that got no answer, and a page size past the accepted maximum", () => {
     expect(noAnswer("connection refused")(exchange("searchConversations", 0, undefined), context)).toBe("expected a response; got none (connection refused)");
     expect(notFound("an unknown agentStageId")(exchange("listExternalEventTriggers", 404, { title: "no" }), context)).toBeUndefined();
-    expect(notFound("an unknown agentStageId")(exchange("listExternalEventTriggers", 200, []), context)).toBe("expected 404 for an unknown agentStageId; got 200");
+    expect(notFound("an unknown agentStageId")(exchange("listExternalEventTriggers", 200, []), context)).toBe(
+      "expected 404 for an unknown agentStageId; got 200",
+    );
     expect(payloadRejection("amount (Number) = true")(exchange("fireExternalEvent", 500, { detail: "amount" }), context)).toBeUndefined();
-    expect(payloadRejection("amount (Number) = true")(exchange("fireExternalEvent", 500, undefined), context)).toBe("expected the 500 for amount (Number) = true to carry details; got an empty body");
+    expect(payloadRejection("amount (Number) = true")(exchange("fireExternalEvent", 500, undefined), context)).toBe(
+      "expected the 500 for amount (Number) = true to carry details; got an empty body",
+    );
     expect(payloadAcceptance("amount (Number) = 1")(exchange("fireExternalEvent", 200, undefined), context)).toBeUndefined();
     expect(payloadAcceptance("amount (Number) = 1")(exchange("fireExternalEvent", 200, {}), context)).toBe("expected an empty body with the 200; got 2 bytes");
     expect(payloadShapeRejection([], "an array")(exchange("fireExternalEvent", 400, { title: "bad" }), context)).toBeUndefined();
-    expect(payloadShapeRejection([], "an array")(exchange("fireExternalEvent", 200, undefined), context)).toBe("expected 500 for externalEventPayload = [] (an array; a 4xx also holds); got 200");
+    expect(payloadShapeRejection([], "an array")(exchange("fireExternalEvent", 200, undefined), context)).toBe(
+      "expected 500 for externalEventPayload = [] (an array; a 4xx also holds); got 200",
+    );
     expect(pastMaximum(100)(pageOfIds(["a"], { pageSize: 100 }), context)).toBeUndefined();
-    expect(pastMaximum(100)(pageOfIds(["a"], { pageSize: 101 }), context)).toBe("expected pageSize=101, past the maximum 100, to be refused (4xx) or capped at 100; got 200 with pageSize 101 and 1 items");
+    expect(pastMaximum(100)(pageOfIds(["a"], { pageSize: 101 }), context)).toBe(
+      "expected pageSize=101, past the maximum 100, to be refused (4xx) or capped at 100; got 200 with pageSize 101 and 1 items",
+    );
   });
 });

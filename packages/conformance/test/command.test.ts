@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createSandbox } from "@bot-conversation/sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { check } from "./support/command.ts";
-import { startFaultyProxy, type FaultyProxy } from "./support/faulty-proxy.ts";
+import { type FaultyProxy, startFaultyProxy } from "./support/faulty-proxy.ts";
 import { exampleFixture, fixtureBot, useSandbox } from "./support/sandbox.ts";
 
 const sandbox = useSandbox();
@@ -17,7 +17,10 @@ describe("bot-conversation check: usage", () => {
   let directory: string;
   beforeAll(async () => {
     seen = [];
-    http = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox().fetch }, { request: (_, headers) => void seen.push(new Headers(headers)) });
+    http = await startFaultyProxy(
+      { baseUrl: "http://sandbox.test", fetch: sandbox().fetch },
+      { request: (_, headers) => void seen.push(new Headers(headers)) },
+    );
     directory = await mkdtemp(join(tmpdir(), "conformance-command-"));
   });
   afterAll(async () => {
@@ -29,14 +32,38 @@ describe("bot-conversation check: usage", () => {
     const run = await check(["--help"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/\nExamples?:\n {2}bot-conversation check /);
-    for (const flag of ["--max-response-time", "--max-time", "--max-failures", "--checks", "--exclude-checks", "--config", "--baseline", "--update-baseline", "--html", "--header", "--proxy", "--ca-cert", "--insecure", "--token-file", "--dry-run"]) {
+    for (const flag of [
+      "--max-response-time",
+      "--max-time",
+      "--max-failures",
+      "--checks",
+      "--exclude-checks",
+      "--config",
+      "--baseline",
+      "--update-baseline",
+      "--html",
+      "--header",
+      "--proxy",
+      "--ca-cert",
+      "--insecure",
+      "--token-file",
+      "--dry-run",
+    ]) {
       expect(run.stdout).toContain(flag);
     }
   });
 
   const usage: ReadonlyArray<[string, () => string[], string]> = [
-    ["an unknown --agent-stage-id", () => ["--base-url", http.url, "--token", token, "--agent-stage-id", "no-such-bot"], '--agent-stage-id "no-such-bot": the server knows no such bot'],
-    ["an unknown --conversation-id", () => ["--base-url", http.url, "--token", token, "--agent-stage-id", fixtureBot, "--allow-fire", "--conversation-id", "no-such-conversation"], '--conversation-id "no-such-conversation": no such conversation'],
+    [
+      "an unknown --agent-stage-id",
+      () => ["--base-url", http.url, "--token", token, "--agent-stage-id", "no-such-bot"],
+      '--agent-stage-id "no-such-bot": the server knows no such bot',
+    ],
+    [
+      "an unknown --conversation-id",
+      () => ["--base-url", http.url, "--token", token, "--agent-stage-id", fixtureBot, "--allow-fire", "--conversation-id", "no-such-conversation"],
+      '--conversation-id "no-such-conversation": no such conversation',
+    ],
     ["an unknown check", () => ["--base-url", http.url, "--token", token, "--checks", "ignored_auth,no_such_check"], 'checks: unknown check "no_such_check"'],
     ["a malformed header", () => ["--base-url", http.url, "--token", token, "--header", "no colon"], "--header \"no colon\": expected 'Name: value'"],
     ["the token as a header", () => ["--base-url", http.url, "--token", token, "--header", "X-Token: other"], "headers: X-Token is set by the kit itself"],
@@ -104,7 +131,10 @@ describe("bot-conversation check: usage", () => {
   });
 
   it("--max-failures stops early and --json still gets the (partial) report", async () => {
-    const broken = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox().fetch }, { request: (_, headers) => void headers.set("x-token", token) });
+    const broken = await startFaultyProxy(
+      { baseUrl: "http://sandbox.test", fetch: sandbox().fetch },
+      { request: (_, headers) => void headers.set("x-token", token) },
+    );
     try {
       const json = join(directory, "partial.json");
       const run = await check(["--base-url", broken.url, "--token", token, "--max-failures", "1", "--json", json, ...fast]);
@@ -120,7 +150,10 @@ describe("bot-conversation check: usage", () => {
   it("a rate limit that does not fit in the run's bounds ends it with exit 3 and a report that says why, no check failed on the 429", async () => {
     const limited = await startFaultyProxy(
       { baseUrl: "http://sandbox.test", fetch: sandbox().fetch },
-      { request: (url) => (url.searchParams.has("pageIndex") ? { status: 429, headers: { "retry-after": "120", "content-type": "application/json" }, body: "{}" } : undefined) },
+      {
+        request: (url) =>
+          url.searchParams.has("pageIndex") ? { status: 429, headers: { "retry-after": "120", "content-type": "application/json" }, body: "{}" } : undefined,
+      },
     );
     try {
       const json = join(directory, "limited.json");
@@ -128,7 +161,11 @@ describe("bot-conversation check: usage", () => {
       expect(run.code).toBe(3);
       expect(run.stdout).toContain("The server's rate limit kept the run from finishing within its bounds");
       expect(run.stdout).toContain("the server asked to wait 120 s (Retry-After), more than the 60 s the kit waits for one answer");
-      const report = JSON.parse(await readFile(json, "utf8")) as { stopped: string; findings: { name: string; value: unknown }[]; checks: { status: string }[] };
+      const report = JSON.parse(await readFile(json, "utf8")) as {
+        stopped: string;
+        findings: { name: string; value: unknown }[];
+        checks: { status: string }[];
+      };
       expect(report.stopped).toBe("rate-limit");
       expect(report.findings.find((finding) => finding.name === "rate_limit")?.value).toEqual({ status: 429, retryAfterSeconds: 120 });
       expect(report.checks.filter((entry) => entry.status === "failed")).toEqual([]);
@@ -163,7 +200,10 @@ describe("bot-conversation check: usage", () => {
       const run = await check(["--base-url", slow.url, "--token", token, "--max-time", "1", "--max-response-time", "100", "--json", json, ...fast]);
       expect(run.code).toBe(1);
       expect(run.stdout).toContain("The time limit (--max-time) was reached");
-      const report = JSON.parse(await readFile(json, "utf8")) as { stopped: string; checks: { name: string; status: string; failures: { message: string }[] }[] };
+      const report = JSON.parse(await readFile(json, "utf8")) as {
+        stopped: string;
+        checks: { name: string; status: string; failures: { message: string }[] }[];
+      };
       expect(report.stopped).toBe("time");
       const slowest = report.checks.find((entry) => entry.name === "max_response_time")!;
       expect(slowest.status).toBe("failed");

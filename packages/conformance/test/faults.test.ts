@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { runConformance, type CheckName, type ConformanceReport } from "../src/index.ts";
 import { loadDescription } from "../src/description.ts";
-import { editJson, startFaultyProxy, type Fault } from "./support/faulty-proxy.ts";
+import { type CheckName, type ConformanceReport, runConformance } from "../src/index.ts";
+import { editJson, type Fault, startFaultyProxy } from "./support/faulty-proxy.ts";
 import { exampleBot, usePrism } from "./support/prism.ts";
 
 const prism = usePrism();
@@ -61,7 +61,10 @@ const faults: ReadonlyArray<{ name: string; check: CheckName; fault: Fault }> = 
   {
     name: "an extra property in the export",
     check: "response_schema_conformance",
-    fault: { response: (url, response) => void (url.pathname.startsWith("/conformance-test/export/") && editJson(response, (body) => ({ ...(body as object), extra: true }))) },
+    fault: {
+      response: (url, response) =>
+        void (url.pathname.startsWith("/conformance-test/export/") && editJson(response, (body) => ({ ...(body as object), extra: true }))),
+    },
   },
   {
     name: "a negative or non-integer pageSize accepted (dropped before Prism sees it)",
@@ -81,7 +84,8 @@ const faults: ReadonlyArray<{ name: string; check: CheckName; fault: Fault }> = 
   },
 ];
 
-const run = (baseUrl: string): Promise<ConformanceReport> => runConformance({ baseUrl, token: "fault-token", seed: 11, examples: 40, agentStageId: exampleBot, exportPath, rate: 0 });
+const run = (baseUrl: string): Promise<ConformanceReport> =>
+  runConformance({ baseUrl, token: "fault-token", seed: 11, examples: 40, agentStageId: exampleBot, exportPath, rate: 0 });
 const failing = (report: ConformanceReport): Set<string> => new Set(report.checks.filter((check) => check.failed > 0).map((check) => check.name));
 
 describe("faults put in front of Prism, one at a time", () => {

@@ -1,9 +1,9 @@
 import { createAjv } from "@bot-conversation/openapi/ajv";
+import { variableTypes } from "@bot-conversation/types";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadDescription, operationOf } from "../src/description.ts";
-import { variableTypes } from "@bot-conversation/types";
-import { dataQuery, fitsType, invalidQuery, rightValue, searchQuery, validQuery, type Observed } from "../src/generate.ts";
+import { dataQuery, fitsType, invalidQuery, type Observed, rightValue, searchQuery, validQuery } from "../src/generate.ts";
 import { variableTypeTable } from "../src/variable-values.ts";
 
 const description = loadDescription();
@@ -13,12 +13,16 @@ const parameters = new Map(search.parameters.map((parameter) => [parameter.name,
 const observed: Observed = { agentStageIds: ["bot-1"], channelIds: ["directline"], dates: ["2026-11-20T09:15:02+03:00"] };
 
 /** A query-string value read back as its schema's type (integers are digits in a query string). */
-const typed = (name: string, value: string): unknown => (search.parameters.find((parameter) => parameter.name === name)?.schema["type"] === "integer" && /^-?\d+$/.test(value) ? Number(value) : value);
+const typed = (name: string, value: string): unknown =>
+  search.parameters.find((parameter) => parameter.name === name)?.schema["type"] === "integer" && /^-?\d+$/.test(value) ? Number(value) : value;
 const valid = (name: string, value: string): boolean => parameters.get(name)!(typed(name, value));
 
 describe("generated search queries", () => {
   it("valid queries are valid against every parameter's schema", () => {
-    fc.assert(fc.property(validQuery(search, observed), (query) => Object.entries(query).every(([name, value]) => valid(name, value))), { seed: 1, numRuns: 300 });
+    fc.assert(
+      fc.property(validQuery(search, observed), (query) => Object.entries(query).every(([name, value]) => valid(name, value))),
+      { seed: 1, numRuns: 300 },
+    );
   });
 
   it("invalid queries break exactly the parameter they name, and never by letter case alone", () => {
@@ -48,22 +52,35 @@ describe("generated search queries", () => {
 
   it("with no data seen, generated searches are still valid", () => {
     const none: Observed = { agentStageIds: [], channelIds: [], dates: [] };
-    fc.assert(fc.property(searchQuery(search, none), (query) => Object.entries(query).every(([name, value]) => valid(name, value))), { seed: 4, numRuns: 200 });
+    fc.assert(
+      fc.property(searchQuery(search, none), (query) => Object.entries(query).every(([name, value]) => valid(name, value))),
+      { seed: 4, numRuns: 200 },
+    );
   });
 
   it("pageIndex starts at the server's first page once it is known", () => {
-    fc.assert(fc.property(validQuery(search, { ...observed, pageBase: 1 }), (query) => query["pageIndex"] === undefined || Number(query["pageIndex"]) >= 1), { seed: 2, numRuns: 200 });
+    fc.assert(
+      fc.property(validQuery(search, { ...observed, pageBase: 1 }), (query) => query["pageIndex"] === undefined || Number(query["pageIndex"]) >= 1),
+      { seed: 2, numRuns: 200 },
+    );
   });
 });
 
 describe("the variable-type table", () => {
-  const trigger = { externalEventId: "t", externalEventName: "T", parameters: Object.fromEntries(variableTypes.map((type) => [type.toLowerCase(), { name: type, type }])) };
+  const trigger = {
+    externalEventId: "t",
+    externalEventName: "T",
+    parameters: Object.fromEntries(variableTypes.map((type) => [type.toLowerCase(), { name: type, type }])),
+  };
   const variable = (type: (typeof variableTypes)[number]) => ({ trigger, code: type.toLowerCase(), type });
 
   it.each(variableTypes)("every near miss of %s is refused by the client's validateEventPayload, and the accepted values pass it", (type) => {
     const row = variableTypeTable[type];
     expect(row.nearMisses.length).toBeGreaterThanOrEqual(2);
     for (const nearMiss of row.nearMisses) expect(fitsType(variable(type), nearMiss.value), nearMiss.what).toBe(false);
-    fc.assert(fc.property(rightValue(variable(type)), (value) => fitsType(variable(type), value)), { seed: 1, numRuns: 50 });
+    fc.assert(
+      fc.property(rightValue(variable(type)), (value) => fitsType(variable(type), value)),
+      { seed: 1, numRuns: 50 },
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startHostileServer, type HostileServer } from "@bot-conversation/test-support/hostile-server";
+import { type HostileServer, startHostileServer } from "@bot-conversation/test-support/hostile-server";
 import { afterEach, describe, expect, it } from "vitest";
 import { check } from "./support/command.ts";
 
@@ -21,10 +21,13 @@ async function checkWithReports(env: NodeJS.ProcessEnv = {}, extra: string[] = [
   const directory = await mkdtemp(join(tmpdir(), "kit-hostile-"));
   const files = { json: join(directory, "r.json"), junit: join(directory, "r.xml"), html: join(directory, "r.html"), summary: join(directory, "summary.md") };
   await writeFile(files.summary, "");
-  const run = await check(["--base-url", server!.url, "--token", token, ...fast, "--json", files.json, "--junit", files.junit, "--html", files.html, ...extra], {
-    GITHUB_STEP_SUMMARY: files.summary,
-    ...env,
-  });
+  const run = await check(
+    ["--base-url", server!.url, "--token", token, ...fast, "--json", files.json, "--junit", files.junit, "--html", files.html, ...extra],
+    {
+      GITHUB_STEP_SUMMARY: files.summary,
+      ...env,
+    },
+  );
   const reports = {
     json: await readFile(files.json, "utf8"),
     junit: await readFile(files.junit, "utf8"),
@@ -50,7 +53,11 @@ describe("check against a hostile server", () => {
     for (const report of [reports.junit, reports.html, reports.summary]) expect(report).not.toMatch(raw);
     expect(reports.html).toContain("\\x1b[2J");
     // The JSON report is for machines: the body's text kept exact.
-    expect(JSON.parse(reports.json).checks.some((entry: { failures: { responseExcerpt: string }[] }) => entry.failures.some((failure) => failure.responseExcerpt.includes("\u001b[2J")))).toBe(true);
+    expect(
+      JSON.parse(reports.json).checks.some((entry: { failures: { responseExcerpt: string }[] }) =>
+        entry.failures.some((failure) => failure.responseExcerpt.includes("\u001b[2J")),
+      ),
+    ).toBe(true);
   });
 
   it("a token echoed in a header's value and name and in the data: absent from every report, the summary and the output", async () => {
@@ -87,7 +94,9 @@ describe("check against a hostile server", () => {
     server = await startHostileServer("endless-body");
     const run = await check(["--base-url", server.url, "--token", token, ...fast]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`error: The server at ${server.url} cannot be read: GET /api/v2/channels/conversations answered 200, its body over maxResponseBytes (16777216 bytes)\n`);
+    expect(run.stderr).toBe(
+      `error: The server at ${server.url} cannot be read: GET /api/v2/channels/conversations answered 200, its body over maxResponseBytes (16777216 bytes)\n`,
+    );
     expect(server.written()).toBeLessThan(128 * 1024 * 1024);
   });
 });

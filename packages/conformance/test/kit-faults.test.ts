@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { runConformance, type CheckName, type ConformanceOptions, type ConformanceReport } from "../src/index.ts";
 import { loadDescription } from "../src/description.ts";
-import { editJson, startFaultyProxy, type Fault, type ProxiedResponse } from "./support/faulty-proxy.ts";
+import { type CheckName, type ConformanceOptions, type ConformanceReport, runConformance } from "../src/index.ts";
+import { editJson, type Fault, type ProxiedResponse, startFaultyProxy } from "./support/faulty-proxy.ts";
 import { fixtureBot, fixtureConversation, useSandbox } from "./support/sandbox.ts";
 
 const sandbox = useSandbox();
@@ -13,7 +13,11 @@ const isFire = (url: URL): boolean => url.pathname === firePath;
 const isTriggerList = (url: URL): boolean => url.pathname.startsWith("/api/v1/runtime/simple/external/events/");
 const seeds = Array.from({ length: 20 }, (_, index) => index + 1);
 const fired = (): ProxiedResponse => ({ status: 200, headers: {}, body: "" });
-const jsonAnswer = (status: number, body: unknown): ProxiedResponse => ({ status, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const jsonAnswer = (status: number, body: unknown): ProxiedResponse => ({
+  status,
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(body),
+});
 const payloadOf = (body: string): unknown => (JSON.parse(body || "{}") as { externalEventPayload?: unknown }).externalEventPayload;
 const failing = (report: ConformanceReport): string[] => report.checks.filter((check) => check.failed > 0).map((check) => check.name);
 /** The seed and the first failure of each failing check, for an assertion's message. */
@@ -48,113 +52,167 @@ const channels = ["directline", "platform", "messenger_a", "messenger_b"];
 const firing: Partial<ConformanceOptions> = { allowFire: true };
 
 /** One fault per class of what server teams ship, the check meant to catch it, and the checks that may rightly catch it too. */
-const faults: ReadonlyArray<{ name: string; check: CheckName; related?: CheckName[]; fault: Fault; options?: Partial<ConformanceOptions>; warning?: RegExp }> = [
-  { name: "a Number taking true and numeric strings", check: "payload_validation_rejection", fault: laxVariable("orderTotal", (value) => typeof value === "boolean" || (typeof value === "string" && Number.isFinite(Number(value)))), options: firing },
-  { name: "a DateTime taking a date alone or a time without an offset", check: "payload_validation_rejection", fault: laxVariable("deliveryDate", (value) => typeof value === "string" && /^\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\d)?$/.test(value)), options: firing },
-  { name: "a File taking a name without an extension", check: "payload_validation_rejection", fault: laxVariable("invoice", (value) => typeof value === "object" && value !== null && typeof (value as { name?: unknown }).name === "string"), options: firing },
-  {
-    name: "a fire without a payload refused once the trigger and conversation are found",
-    check: "payload_optional",
-    fault: {
-      request: async (url, _headers, upstream, body) => {
-        if (!isFire(url) || payloadOf(body) !== undefined) return undefined;
-        const answer = await upstream(url);
-        return answer.status === 200 ? jsonAnswer(500, { message: "externalEventPayload is required" }) : answer;
+const faults: ReadonlyArray<{ name: string; check: CheckName; related?: CheckName[]; fault: Fault; options?: Partial<ConformanceOptions>; warning?: RegExp }> =
+  [
+    {
+      name: "a Number taking true and numeric strings",
+      check: "payload_validation_rejection",
+      fault: laxVariable("orderTotal", (value) => typeof value === "boolean" || (typeof value === "string" && Number.isFinite(Number(value)))),
+      options: firing,
+    },
+    {
+      name: "a DateTime taking a date alone or a time without an offset",
+      check: "payload_validation_rejection",
+      fault: laxVariable("deliveryDate", (value) => typeof value === "string" && /^\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\d)?$/.test(value)),
+      options: firing,
+    },
+    {
+      name: "a File taking a name without an extension",
+      check: "payload_validation_rejection",
+      fault: laxVariable("invoice", (value) => typeof value === "object" && value !== null && typeof (value as { name?: unknown }).name === "string"),
+      options: firing,
+    },
+    {
+      name: "a fire without a payload refused once the trigger and conversation are found",
+      check: "payload_optional",
+      fault: {
+        request: async (url, _headers, upstream, body) => {
+          if (!isFire(url) || payloadOf(body) !== undefined) return undefined;
+          const answer = await upstream(url);
+          return answer.status === 200 ? jsonAnswer(500, { message: "externalEventPayload is required" }) : answer;
+        },
+      },
+      options: firing,
+    },
+    {
+      name: "a payload that is an array or a string accepted",
+      check: "payload_shape_rejection",
+      fault: {
+        request: (url, _headers, _upstream, body) =>
+          isFire(url) && (["string", "number"].includes(typeof payloadOf(body)) || Array.isArray(payloadOf(body))) ? fired() : undefined,
+      },
+      options: firing,
+    },
+    {
+      name: "an external conversation id matched by its session whatever the suffix",
+      check: "unknown_conversation_not_found",
+      fault: {
+        request: (url, _headers, upstream, body) => {
+          const request = JSON.parse(body || "{}") as { externalConversationId?: unknown };
+          const id = request.externalConversationId;
+          if (!isFire(url) || typeof id !== "string" || !id.includes("|") || id.endsWith("|livechat")) return undefined;
+          return upstream(url, JSON.stringify({ ...request, externalConversationId: `${id.split("|")[0]}|livechat` }));
+        },
+      },
+      options: firing,
+    },
+    {
+      name: "the token compared without letter case",
+      check: "ignored_auth",
+      fault: { request: (_url, headers) => void (headers.get("x-token")?.toLowerCase() === "sandbox-token" && headers.set("x-token", "sandbox-token")) },
+    },
+    {
+      name: "white space removed from the token",
+      check: "ignored_auth",
+      fault: { request: (_url, headers) => void (headers.has("x-token") && headers.set("x-token", headers.get("x-token")!.replace(/\s+/g, ""))) },
+    },
+    {
+      name: "the token not checked on later pages of a filtered search",
+      check: "ignored_auth",
+      fault: {
+        request: (url, headers) =>
+          void (
+            isSearch(url) &&
+            Number(url.searchParams.get("pageIndex") ?? 0) > 0 &&
+            url.searchParams.has("status") &&
+            headers.set("x-token", "sandbox-token")
+          ),
       },
     },
-    options: firing,
-  },
-  {
-    name: "a payload that is an array or a string accepted",
-    check: "payload_shape_rejection",
-    fault: { request: (url, _headers, _upstream, body) => (isFire(url) && (["string", "number"].includes(typeof payloadOf(body)) || Array.isArray(payloadOf(body))) ? fired() : undefined) },
-    options: firing,
-  },
-  {
-    name: "an external conversation id matched by its session whatever the suffix",
-    check: "unknown_conversation_not_found",
-    fault: {
-      request: (url, _headers, upstream, body) => {
-        const request = JSON.parse(body || "{}") as { externalConversationId?: unknown };
-        const id = request.externalConversationId;
-        if (!isFire(url) || typeof id !== "string" || !id.includes("|") || id.endsWith("|livechat")) return undefined;
-        return upstream(url, JSON.stringify({ ...request, externalConversationId: `${id.split("|")[0]}|livechat` }));
+    {
+      name: "channelId dropped when status is sent too",
+      check: "filter_combination",
+      related: ["filter_match"],
+      fault: { request: (url) => void (isSearch(url) && url.searchParams.has("status") && url.searchParams.delete("channelId")) },
+    },
+    {
+      name: "a later page of a search with two filters repeating the first page",
+      check: "filter_combination",
+      fault: {
+        request: async (url, _headers, upstream) => {
+          const filters = ["status", "channelId", "startFromDate", "latestMessageToDate"].filter((name) => url.searchParams.has(name));
+          if (!isSearch(url) || filters.length < 2 || Number(url.searchParams.get("pageIndex") ?? 0) === 0) return undefined;
+          const answer = await upstream(url);
+          const first = new URL(url);
+          first.searchParams.set("pageIndex", "0");
+          const firstItems = (JSON.parse((await upstream(first)).body) as { items: unknown[] }).items;
+          if (answer.status === 200)
+            editJson(answer, (page) => ({ ...(page as object), items: firstItems.slice(0, (page as { items: unknown[] }).items.length) }));
+          return answer;
+        },
       },
     },
-    options: firing,
-  },
-  { name: "the token compared without letter case", check: "ignored_auth", fault: { request: (_url, headers) => void (headers.get("x-token")?.toLowerCase() === "sandbox-token" && headers.set("x-token", "sandbox-token")) } },
-  { name: "white space removed from the token", check: "ignored_auth", fault: { request: (_url, headers) => void (headers.has("x-token") && headers.set("x-token", headers.get("x-token")!.replace(/\s+/g, ""))) } },
-  {
-    name: "the token not checked on later pages of a filtered search",
-    check: "ignored_auth",
-    fault: { request: (url, headers) => void (isSearch(url) && Number(url.searchParams.get("pageIndex") ?? 0) > 0 && url.searchParams.has("status") && headers.set("x-token", "sandbox-token")) },
-  },
-  {
-    name: "channelId dropped when status is sent too",
-    check: "filter_combination",
-    related: ["filter_match"],
-    fault: { request: (url) => void (isSearch(url) && url.searchParams.has("status") && url.searchParams.delete("channelId")) },
-  },
-  {
-    name: "a later page of a search with two filters repeating the first page",
-    check: "filter_combination",
-    fault: {
-      request: async (url, _headers, upstream) => {
-        const filters = ["status", "channelId", "startFromDate", "latestMessageToDate"].filter((name) => url.searchParams.has(name));
-        if (!isSearch(url) || filters.length < 2 || Number(url.searchParams.get("pageIndex") ?? 0) === 0) return undefined;
-        const answer = await upstream(url);
-        const first = new URL(url);
-        first.searchParams.set("pageIndex", "0");
-        const firstItems = (JSON.parse((await upstream(first)).body) as { items: unknown[] }).items;
-        if (answer.status === 200) editJson(answer, (page) => ({ ...(page as object), items: firstItems.slice(0, (page as { items: unknown[] }).items.length) }));
-        return answer;
+    { name: "agentStageId ignored", check: "bot_filter_match", fault: { request: (url) => void (isSearch(url) && url.searchParams.delete("agentStageId")) } },
+    {
+      name: "a search that matches nothing answered 404",
+      check: "empty_search_page",
+      fault: {
+        response: (url, response) =>
+          void (
+            isSearch(url) &&
+            response.status === 200 &&
+            response.body !== "" &&
+            (JSON.parse(response.body) as { totalItemCount: number }).totalItemCount === 0 &&
+            Object.assign(response, jsonAnswer(404, { message: "no conversations" }))
+          ),
       },
     },
-  },
-  { name: "agentStageId ignored", check: "bot_filter_match", fault: { request: (url) => void (isSearch(url) && url.searchParams.delete("agentStageId")) } },
-  {
-    name: "a search that matches nothing answered 404",
-    check: "empty_search_page",
-    fault: {
-      response: (url, response) =>
-        void (isSearch(url) && response.status === 200 && response.body !== "" && (JSON.parse(response.body) as { totalItemCount: number }).totalItemCount === 0 && Object.assign(response, jsonAnswer(404, { message: "no conversations" }))),
-    },
-  },
-  {
-    name: "a channel matched by prefix",
-    check: "filter_match",
-    fault: {
-      request: (url) => {
-        const asked = url.searchParams.get("channelId");
-        const widened = asked ? channels.find((channel) => channel.startsWith(asked)) : undefined;
-        if (isSearch(url) && widened) url.searchParams.set("channelId", widened);
-        return undefined;
+    {
+      name: "a channel matched by prefix",
+      check: "filter_match",
+      fault: {
+        request: (url) => {
+          const asked = url.searchParams.get("channelId");
+          const widened = asked ? channels.find((channel) => channel.startsWith(asked)) : undefined;
+          if (isSearch(url) && widened) url.searchParams.set("channelId", widened);
+          return undefined;
+        },
       },
     },
-  },
-  { name: "startedOn written with a space instead of T", check: "response_schema_conformance", fault: editItems((item) => void (item["startedOn"] = String(item["startedOn"]).replace("T", " "))) },
-  {
-    name: "search bodies in Latin-1 bytes",
-    check: "body_encoding",
-    fault: {
-      response: (url, response) => {
-        if (!isSearch(url) || response.status !== 200) return;
-        editJson(response, (page) => ({ ...(page as object), items: (page as { items: Record<string, unknown>[] }).items.map((item) => ({ ...item, latestMessageText: `${String(item["latestMessageText"])} café` })) }));
-        response.bytes = new Uint8Array(Buffer.from(response.body, "latin1"));
+    {
+      name: "startedOn written with a space instead of T",
+      check: "response_schema_conformance",
+      fault: editItems((item) => void (item["startedOn"] = String(item["startedOn"]).replace("T", " "))),
+    },
+    {
+      name: "search bodies in Latin-1 bytes",
+      check: "body_encoding",
+      fault: {
+        response: (url, response) => {
+          if (!isSearch(url) || response.status !== 200) return;
+          editJson(response, (page) => ({
+            ...(page as object),
+            items: (page as { items: Record<string, unknown>[] }).items.map((item) => ({
+              ...item,
+              latestMessageText: `${String(item["latestMessageText"])} café`,
+            })),
+          }));
+          response.bytes = new Uint8Array(Buffer.from(response.body, "latin1"));
+        },
       },
     },
-  },
-  {
-    name: "hasMore always false (the kit's look-up of a conversation on a later page)",
-    check: "envelope_math",
-    related: ["paging_walk", "filter_combination", "filter_inclusion"],
-    fault: { response: (url, response) => void (isSearch(url) && response.status === 200 && editJson(response, (page) => ({ ...(page as object), hasMore: false }))) },
-    options: { ...firing, conversationId: "conversation-050" },
-    // The run goes on (no usage error, exit 2): the look-up that paging broke is a warning, the paging a failure.
-    warning: /conversation-050.*the server's paging ended after 20 of the 57 conversations/,
-  },
-];
+    {
+      name: "hasMore always false (the kit's look-up of a conversation on a later page)",
+      check: "envelope_math",
+      related: ["paging_walk", "filter_combination", "filter_inclusion"],
+      fault: {
+        response: (url, response) => void (isSearch(url) && response.status === 200 && editJson(response, (page) => ({ ...(page as object), hasMore: false }))),
+      },
+      options: { ...firing, conversationId: "conversation-050" },
+      // The run goes on (no usage error, exit 2): the look-up that paging broke is a warning, the paging a failure.
+      warning: /conversation-050.*the server's paging ended after 20 of the 57 conversations/,
+    },
+  ];
 
 /** Runs every seed side by side against one proxy: read-only unless the options allow firing. */
 async function runSeeds(fault: Fault, options: Partial<ConformanceOptions> = {}): Promise<ConformanceReport[]> {
@@ -162,7 +220,17 @@ async function runSeeds(fault: Fault, options: Partial<ConformanceOptions> = {})
   try {
     return await Promise.all(
       seeds.map((seed) =>
-        runConformance({ baseUrl: proxy.url, token: "sandbox-token", seed, examples: 4, maxRequests: 600, rate: 0, agentStageId: fixtureBot, ...fixtureConversation, ...options }),
+        runConformance({
+          baseUrl: proxy.url,
+          token: "sandbox-token",
+          seed,
+          examples: 4,
+          maxRequests: 600,
+          rate: 0,
+          agentStageId: fixtureBot,
+          ...fixtureConversation,
+          ...options,
+        }),
       ),
     );
   } finally {
@@ -179,7 +247,10 @@ describe("what server teams ship, one fault at a time, across 20 seeds", () => {
     for (const report of await runSeeds(fault, options)) {
       const failed = failing(report);
       expect(failed, `seed ${report.seed}`).toContain(check);
-      expect(failed.filter((name) => name !== check && !(related as string[]).includes(name)), why(report)).toEqual([]);
+      expect(
+        failed.filter((name) => name !== check && !(related as string[]).includes(name)),
+        why(report),
+      ).toEqual([]);
       expect(report.checks.find((result) => result.name === check)!.failures[0]!.rule).not.toBe("");
       if (warning) expect(report.warnings.join("\n")).toMatch(warning);
     }
@@ -189,10 +260,23 @@ describe("what server teams ship, one fault at a time, across 20 seeds", () => {
 /** Points the seed leaves open, answered another way than the sandbox does: a finding each, never a failure. */
 const openPoints: ReadonlyArray<{ name: string; fault: Fault | (() => Fault); finding: string; value: unknown; options?: Partial<ConformanceOptions> }> = [
   { name: "HEAD answered as GET and OPTIONS refused (the sandbox's own answers)", fault: {}, finding: "head_and_options", value: { HEAD: 200, OPTIONS: 405 } },
-  { name: "an unlisted variable rejected with the 500 (the sandbox's own answer)", fault: {}, finding: "unlisted_variable", value: "rejected", options: firing },
+  {
+    name: "an unlisted variable rejected with the 500 (the sandbox's own answer)",
+    fault: {},
+    finding: "unlisted_variable",
+    value: "rejected",
+    options: firing,
+  },
   {
     name: "HEAD refused and OPTIONS answered with 204",
-    fault: { request: (url, _headers, _upstream, _body, method) => (isSearch(url) && method === "HEAD" ? { status: 405, headers: { allow: "GET" }, body: "" } : isSearch(url) && method === "OPTIONS" ? { status: 204, headers: { allow: "GET" }, body: "" } : undefined) },
+    fault: {
+      request: (url, _headers, _upstream, _body, method) =>
+        isSearch(url) && method === "HEAD"
+          ? { status: 405, headers: { allow: "GET" }, body: "" }
+          : isSearch(url) && method === "OPTIONS"
+            ? { status: 204, headers: { allow: "GET" }, body: "" }
+            : undefined,
+    },
     finding: "head_and_options",
     value: { HEAD: 405, OPTIONS: 204 },
   },
@@ -201,7 +285,13 @@ const openPoints: ReadonlyArray<{ name: string; fault: Fault | (() => Fault); fi
     fault: {
       request: (url, _headers, upstream, body) => {
         const request = JSON.parse(body || "{}") as { externalEventPayload?: Record<string, unknown> };
-        if (!isFire(url) || typeof request.externalEventPayload !== "object" || request.externalEventPayload === null || !("conformanceUnlisted" in request.externalEventPayload)) return undefined;
+        if (
+          !isFire(url) ||
+          typeof request.externalEventPayload !== "object" ||
+          request.externalEventPayload === null ||
+          !("conformanceUnlisted" in request.externalEventPayload)
+        )
+          return undefined;
         delete request.externalEventPayload["conformanceUnlisted"];
         return upstream(url, JSON.stringify(request));
       },
@@ -210,7 +300,12 @@ const openPoints: ReadonlyArray<{ name: string; fault: Fault | (() => Fault); fi
     value: "ignored",
     options: firing,
   },
-  { name: "latestMessageOn without an offset", fault: editItems((item) => void (item["latestMessageOn"] = String(item["latestMessageOn"]).replace(/(Z|[+-]\d\d:\d\d)$/, ""))), finding: "date_time_offsets", value: expect.objectContaining({ latestMessageOn: expect.objectContaining({ withOffset: 0 }) }) },
+  {
+    name: "latestMessageOn without an offset",
+    fault: editItems((item) => void (item["latestMessageOn"] = String(item["latestMessageOn"]).replace(/(Z|[+-]\d\d:\d\d)$/, ""))),
+    finding: "date_time_offsets",
+    value: expect.objectContaining({ latestMessageOn: expect.objectContaining({ withOffset: 0 }) }),
+  },
   {
     name: "the trigger list wrapped in an object",
     fault: { response: (url, response) => void (isTriggerList(url) && response.status === 200 && editJson(response, (triggers) => ({ triggers }))) },
@@ -247,7 +342,9 @@ const openPoints: ReadonlyArray<{ name: string; fault: Fault | (() => Fault); fi
     name: "a 503 with Retry-After once, as a server shedding load answers",
     fault: () => {
       let requests = 0;
-      return { request: () => (++requests === 30 ? { status: 503, headers: { "retry-after": "1", "content-type": "application/json" }, body: "{}" } : undefined) };
+      return {
+        request: () => (++requests === 30 ? { status: 503, headers: { "retry-after": "1", "content-type": "application/json" }, body: "{}" } : undefined),
+      };
     },
     finding: "rate_limit",
     value: { status: 503, retryAfterSeconds: 1 },
@@ -263,7 +360,16 @@ describe("open points answered either way, across 20 seeds: a finding, never a f
             seeds.map(async (seed) => {
               const proxy = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox().fetch }, fault());
               try {
-                return await runConformance({ baseUrl: proxy.url, token: "sandbox-token", seed, examples: 6, rate: 0, agentStageId: fixtureBot, ...fixtureConversation, ...options });
+                return await runConformance({
+                  baseUrl: proxy.url,
+                  token: "sandbox-token",
+                  seed,
+                  examples: 6,
+                  rate: 0,
+                  agentStageId: fixtureBot,
+                  ...fixtureConversation,
+                  ...options,
+                });
               } finally {
                 await proxy.close();
               }

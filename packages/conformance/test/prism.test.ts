@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { humanReport, jsonReport, junitReport, runConformance, type ConformanceReport } from "../src/index.ts";
+import { type ConformanceReport, humanReport, jsonReport, junitReport, runConformance } from "../src/index.ts";
 import { editJson, startFaultyProxy } from "./support/faulty-proxy.ts";
 import { exampleBot, exampleConversation, usePrism } from "./support/prism.ts";
 
@@ -20,8 +20,14 @@ describe("against the real Prism mock", () => {
     expect(authFailures.map((failure) => failure.message)).toEqual(expect.arrayContaining([expect.stringContaining("with a wrong X-Token; got 200")]));
     expect(authFailures.some((failure) => failure.message.includes("without X-Token"))).toBe(false);
     const envelope = report.checks.find((check) => check.name === "envelope_math")!.failures;
-    expect(envelope.map((failure) => failure.message)).toEqual(expect.arrayContaining([expect.stringMatching(/pageIndex \(as requested\): expected \d+, got 0/)]));
-    expect(report.checks.filter((check) => check.name.startsWith("unknown_t") || check.name.startsWith("payload")).every((check) => check.skipped?.includes("--allow-fire"))).toBe(true);
+    expect(envelope.map((failure) => failure.message)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/pageIndex \(as requested\): expected \d+, got 0/)]),
+    );
+    expect(
+      report.checks
+        .filter((check) => check.name.startsWith("unknown_t") || check.name.startsWith("payload"))
+        .every((check) => check.skipped?.includes("--allow-fire")),
+    ).toBe(true);
     expect(report.passed).toBe(false);
     expect(finding(report, "page_index_base")).toBe(0);
     expect(finding(report, "status_letter_case")).toBe("significant");
@@ -70,7 +76,12 @@ describe("against the real Prism mock", () => {
     // In front of Prism, a server that echoes the token as a trigger's display name.
     const echoing = await startFaultyProxy(
       { baseUrl: prism().url },
-      { response: (url, response) => url.pathname.includes("/events/") && response.status === 200 && editJson(response, (body) => (body as object[]).map((trigger) => ({ ...trigger, externalEventName: "t" }))) },
+      {
+        response: (url, response) =>
+          url.pathname.includes("/events/") &&
+          response.status === 200 &&
+          editJson(response, (body) => (body as object[]).map((trigger) => ({ ...trigger, externalEventName: "t" }))),
+      },
     );
     try {
       const report = await runConformance({ baseUrl: echoing.url, token: "t", seed: 7, examples: 10, agentStageId: exampleBot, rate: 0 });

@@ -8,7 +8,7 @@ import { createSandbox, type Sandbox } from "@bot-conversation/sandbox";
 import { checkReadmeExamples } from "@bot-conversation/test-support/readme-examples";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkNames } from "../src/index.ts";
-import { startFaultyProxy, type FaultyProxy } from "./support/faulty-proxy.ts";
+import { type FaultyProxy, startFaultyProxy } from "./support/faulty-proxy.ts";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 const run = promisify(execFile);
@@ -61,7 +61,10 @@ describe("README", () => {
     const bin = await mkdtemp(join(tmpdir(), "conformance-readme-"));
     try {
       // `bot-conversation check` as the CLI runs it: this package's command, its source run by Node.
-      await writeFile(join(bin, "check.ts"), `import { runCheckCommand } from ${JSON.stringify(join(packageDir, "src/index.ts"))};\nprocess.exitCode = await runCheckCommand(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });\n`);
+      await writeFile(
+        join(bin, "check.ts"),
+        `import { runCheckCommand } from ${JSON.stringify(join(packageDir, "src/index.ts"))};\nprocess.exitCode = await runCheckCommand(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env });\n`,
+      );
       await writeFile(join(bin, "bot-conversation"), `#!/bin/sh\nexec "${process.execPath}" "${join(bin, "check.ts")}" "$@"\n`);
       await chmod(join(bin, "bot-conversation"), 0o755);
       const script = ["set -euo pipefail", ...blocks].join("\n").replaceAll("http://127.0.0.1:4011", server.url);
@@ -72,7 +75,8 @@ describe("README", () => {
       expect(baseline.failures).toEqual([]);
       expect(await readFile(join(bin, "report.html"), "utf8")).toContain("<!doctype html>");
       expect(await readFile(join(bin, "report.xml"), "utf8")).toContain('classname="findings"');
-      for (const file of ["report.html", "report.xml", "report.json", "baseline.json"]) expect(await readFile(join(bin, file), "utf8")).not.toContain("sandbox-token");
+      for (const file of ["report.html", "report.xml", "report.json", "baseline.json"])
+        expect(await readFile(join(bin, file), "utf8")).not.toContain("sandbox-token");
     } finally {
       await rm(bin, { recursive: true, force: true });
     }

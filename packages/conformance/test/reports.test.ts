@@ -7,8 +7,8 @@ import { promisify } from "node:util";
 import { launchChromium } from "@bot-conversation/test-support/browser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadDescription } from "../src/description.ts";
-import { check, type CommandRun } from "./support/command.ts";
-import { editJson, startFaultyProxy, type FaultyProxy } from "./support/faulty-proxy.ts";
+import { type CommandRun, check } from "./support/command.ts";
+import { editJson, type FaultyProxy, startFaultyProxy } from "./support/faulty-proxy.ts";
 import { fixtureBot, useSandbox } from "./support/sandbox.ts";
 
 const run = promisify(execFile);
@@ -38,12 +38,15 @@ describe("reports of a real run with failures (JUnit, GitHub Actions, HTML)", ()
       {
         response: (url, response) => {
           if (url.pathname !== searchPath || response.status !== 200) return;
-          const later = Number(url.searchParams.get("pageIndex") ?? "0") > 0 && [...url.searchParams.keys()].every((name) => ["agentStageId", "pageSize", "pageIndex"].includes(name));
-          if (later) editJson(response, (page) => {
-            const items = (page as { items: { id: string }[] }).items;
-            if (items.length > 1) items[items.length - 1] = { ...items[items.length - 1]!, id: "conversation-000" };
-            return page;
-          });
+          const later =
+            Number(url.searchParams.get("pageIndex") ?? "0") > 0 &&
+            [...url.searchParams.keys()].every((name) => ["agentStageId", "pageSize", "pageIndex"].includes(name));
+          if (later)
+            editJson(response, (page) => {
+              const items = (page as { items: { id: string }[] }).items;
+              if (items.length > 1) items[items.length - 1] = { ...items[items.length - 1]!, id: "conversation-000" };
+              return page;
+            });
           if (url.searchParams.get("status") === "Closed") response.headers["content-type"] = "text/plain";
         },
       },
@@ -51,11 +54,37 @@ describe("reports of a real run with failures (JUnit, GitHub Actions, HTML)", ()
     directory = await mkdtemp(join(tmpdir(), "conformance-reports-"));
     const file = (name: string): string => join(directory, name);
     const command = await check(
-      ["--base-url", proxy.url, "--token", token, "--agent-stage-id", fixtureBot, "--rate", "0", "--examples", "10", "--seed", "2", "--html", file("report.html"), "--junit", file("report.xml"), "--json", file("report.json")],
+      [
+        "--base-url",
+        proxy.url,
+        "--token",
+        token,
+        "--agent-stage-id",
+        fixtureBot,
+        "--rate",
+        "0",
+        "--examples",
+        "10",
+        "--seed",
+        "2",
+        "--html",
+        file("report.html"),
+        "--junit",
+        file("report.xml"),
+        "--json",
+        file("report.json"),
+      ],
       { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: file("summary.md") },
     );
     const read = (name: string): Promise<string> => readFile(file(name), "utf8");
-    outputs = { command, html: await read("report.html"), junit: await read("report.xml"), json: await read("report.json"), summary: await read("summary.md"), htmlPath: file("report.html") };
+    outputs = {
+      command,
+      html: await read("report.html"),
+      junit: await read("report.xml"),
+      json: await read("report.json"),
+      summary: await read("summary.md"),
+      htmlPath: file("report.html"),
+    };
   });
   afterAll(async () => {
     await proxy.close();
@@ -70,19 +99,27 @@ describe("reports of a real run with failures (JUnit, GitHub Actions, HTML)", ()
   });
 
   it("never writes the token anywhere", () => {
-    for (const text of [outputs.command.stdout, outputs.command.stderr, outputs.html, outputs.junit, outputs.json, outputs.summary]) expect(text).not.toContain(token);
+    for (const text of [outputs.command.stdout, outputs.command.stderr, outputs.html, outputs.junit, outputs.json, outputs.summary])
+      expect(text).not.toContain(token);
   });
 
   it("JUnit: a test case per failure with message and body, findings as test cases, not-run checks skipped with their reason", () => {
-    expect(outputs.junit).toMatch(/<testcase classname="conformance.paging_walk" name="paging_walk #1 \(searchConversations\)"[^>]*>\s*<failure message="expected the walk to yield totalItemCount distinct conversations; got \d+ duplicate items[^"]*" type="paging_walk"><!\[CDATA\[Sent: GET /);
+    expect(outputs.junit).toMatch(
+      /<testcase classname="conformance.paging_walk" name="paging_walk #1 \(searchConversations\)"[^>]*>\s*<failure message="expected the walk to yield totalItemCount distinct conversations; got \d+ duplicate items[^"]*" type="paging_walk"><!\[CDATA\[Sent: GET /,
+    );
     expect(outputs.junit).toContain("Rule: Seed, Page envelope");
     expect(outputs.junit).toMatch(/<testcase classname="findings" name="default_page_size"/);
-    expect(outputs.junit).toMatch(/<testcase classname="conformance.payload_acceptance" name="payload_acceptance"[^>]*>\s*<skipped\/>\s*<system-out>\s*<!\[CDATA\[not run: firing is off/);
+    expect(outputs.junit).toMatch(
+      /<testcase classname="conformance.payload_acceptance" name="payload_acceptance"[^>]*>\s*<skipped\/>\s*<system-out>\s*<!\[CDATA\[not run: firing is off/,
+    );
   });
 
   it("GitHub Actions: an ::error annotation per failure on stdout, and a Markdown job summary", () => {
     const annotations = outputs.command.stdout.split("\n").filter((line) => line.startsWith("::"));
-    expect(annotations.filter((line) => line.startsWith("::error ")).map((line) => /^::error title=([a-z_]+) /.exec(line)?.[1])).toEqual(["content_type_conformance", "paging_walk"]);
+    expect(annotations.filter((line) => line.startsWith("::error ")).map((line) => /^::error title=([a-z_]+) /.exec(line)?.[1])).toEqual([
+      "content_type_conformance",
+      "paging_walk",
+    ]);
     expect(annotations.every((line) => !line.slice(2).includes("\n"))).toBe(true);
     expect(annotations.find((line) => line.includes("paging_walk"))).toMatch(/::expected the walk.*%0ASent: GET .*%0ARule: /);
     expect(outputs.summary).toContain(`## Conformance of ${proxy.url}`);

@@ -1,7 +1,7 @@
 import { createSandbox } from "@bot-conversation/sandbox";
 import { describe, expect, it } from "vitest";
-import { runConformance } from "../src/index.ts";
 import { loadDescription } from "../src/description.ts";
+import { runConformance } from "../src/index.ts";
 import { startFaultyProxy } from "./support/faulty-proxy.ts";
 import { exampleFixture, fixtureBot, fixtureConversation, useSandbox } from "./support/sandbox.ts";
 
@@ -14,7 +14,11 @@ describe("safe against a real service", () => {
     const methods = new Set<string>();
     const own = await createSandbox({ fixture: exampleFixture() });
     try {
-      const report = await runConformance({ ...base, baseUrl: "http://sandbox.test", fetch: (input, init) => (methods.add(init?.method ?? "GET"), own.fetch(input as Request, init)) });
+      const report = await runConformance({
+        ...base,
+        baseUrl: "http://sandbox.test",
+        fetch: (input, init) => (methods.add(init?.method ?? "GET"), own.fetch(input as Request, init)),
+      });
       // HEAD and OPTIONS are safe by HTTP's own rules: discovery asks what the server answers to them.
       expect([...methods].sort()).toEqual(["DELETE", "GET", "HEAD", "OPTIONS"]);
       expect(report.sideEffects).toEqual([]);
@@ -29,7 +33,10 @@ describe("safe against a real service", () => {
     // The 500 for a wrong value becomes a 200: the server fired it.
     const accepting = await startFaultyProxy(
       { baseUrl: "http://sandbox.test", fetch: sandbox().fetch },
-      { response: (url, response) => void (url.pathname === firePath && response.status === 500 && Object.assign(response, { status: 200, body: "", headers: {} })) },
+      {
+        response: (url, response) =>
+          void (url.pathname === firePath && response.status === 500 && Object.assign(response, { status: 200, body: "", headers: {} })),
+      },
     );
     try {
       const report = await runConformance({ ...base, baseUrl: accepting.url, allowFire: true, ...fixtureConversation });
@@ -42,7 +49,13 @@ describe("safe against a real service", () => {
       const passed = (name: string): number => report.checks.find((check) => check.name === name)!.passed;
       const found = (name: string): unknown => report.findings.find((finding) => finding.name === name)?.value;
       // Every fire the server accepted: wrong values, right values, fires without a payload, the precedence probe and the unlisted variable.
-      expect(report.sideEffects.length).toBe(rejection.failed + passed("payload_acceptance") + passed("payload_optional") + (found("identifier_precedence") ? 1 : 0) + (found("unlisted_variable") === "ignored" ? 1 : 0));
+      expect(report.sideEffects.length).toBe(
+        rejection.failed +
+          passed("payload_acceptance") +
+          passed("payload_optional") +
+          (found("identifier_precedence") ? 1 : 0) +
+          (found("unlisted_variable") === "ignored" ? 1 : 0),
+      );
       for (const failure of rejection.failures) expect(accepted).toContain(failure.sent);
       expect(accepted.every((request) => request.startsWith(`POST ${accepting.url}${firePath} {`))).toBe(true);
     } finally {
@@ -56,7 +69,10 @@ describe("safe against a real service", () => {
       const report = await runConformance({ ...base, baseUrl: "http://sandbox.test", fetch: empty.fetch });
       const named = report.warnings.map((warning) => warning.split(" ")[0]);
       expect(named.sort()).toEqual(["agentStageId", "channelId", "latestMessageFromDate", "latestMessageToDate", "startFromDate", "startToDate", "status"]);
-      expect(report.checks.find((check) => check.name === "filter_inclusion")).toMatchObject({ status: "not run", skipped: "no search returned a conversation to look for by its dates" });
+      expect(report.checks.find((check) => check.name === "filter_inclusion")).toMatchObject({
+        status: "not run",
+        skipped: "no search returned a conversation to look for by its dates",
+      });
     } finally {
       await empty.close();
     }
@@ -65,14 +81,31 @@ describe("safe against a real service", () => {
   it("coverage: every operation, its documented statuses and its parameters, with what returned data", async () => {
     const report = await runConformance({ ...base, baseUrl: "http://sandbox.test", fetch: sandbox().fetch, allowFire: true, ...fixtureConversation });
     const search = report.coverage.find((operation) => operation.operationId === "searchConversations")!;
-    expect(search.parameters.map((parameter) => parameter.name).sort()).toEqual(["agentStageId", "channelId", "latestMessageFromDate", "latestMessageToDate", "pageIndex", "pageSize", "startFromDate", "startToDate", "status"]);
+    expect(search.parameters.map((parameter) => parameter.name).sort()).toEqual([
+      "agentStageId",
+      "channelId",
+      "latestMessageFromDate",
+      "latestMessageToDate",
+      "pageIndex",
+      "pageSize",
+      "startFromDate",
+      "startToDate",
+      "status",
+    ]);
     for (const parameter of search.parameters) expect(parameter.withData, parameter.name).toBeGreaterThan(0);
     // Searches are built to return data: most of the pages served hold conversations.
     const served = search.statuses.find((status) => status.status === "200")!.responses;
     expect(search.withData / served).toBeGreaterThan(0.6);
     expect(search.statuses.filter((status) => status.responses > 0).map((status) => status.status)).toEqual(["200", "401", "4XX"]);
     const fire = report.coverage.find((operation) => operation.operationId === "fireExternalEvent")!;
-    expect(fire.statuses.map((status) => [status.status, status.responses > 0])).toEqual(expect.arrayContaining([["200", true], ["401", true], ["404", true], ["500", true]]));
+    expect(fire.statuses.map((status) => [status.status, status.responses > 0])).toEqual(
+      expect.arrayContaining([
+        ["200", true],
+        ["401", true],
+        ["404", true],
+        ["500", true],
+      ]),
+    );
     expect(report.warnings).toEqual([]);
   });
 });
@@ -80,7 +113,10 @@ describe("safe against a real service", () => {
 describe("variants of the token", () => {
   it.each(["12345678", "t"])("a token %s whose re-cased or spaced variant HTTP reads as the token itself is never sent as a wrong one", async (token) => {
     // A server whose token is this one: the proxy lets it (and only it) in as the sandbox's.
-    const proxy = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox().fetch }, { request: (_url, headers) => void (headers.get("x-token") === token && headers.set("x-token", "sandbox-token")) });
+    const proxy = await startFaultyProxy(
+      { baseUrl: "http://sandbox.test", fetch: sandbox().fetch },
+      { request: (_url, headers) => void (headers.get("x-token") === token && headers.set("x-token", "sandbox-token")) },
+    );
     try {
       const report = await runConformance({ ...base, token, baseUrl: proxy.url });
       expect(report.checks.filter((check) => check.failed > 0).map((check) => check.name)).toEqual([]);

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { runConformance, type CheckName, type ConformanceOptions, type ConformanceReport } from "../src/index.ts";
 import { loadDescription } from "../src/description.ts";
-import { editJson, startFaultyProxy, type Fault } from "./support/faulty-proxy.ts";
+import { type CheckName, type ConformanceOptions, type ConformanceReport, runConformance } from "../src/index.ts";
+import { editJson, type Fault, startFaultyProxy } from "./support/faulty-proxy.ts";
 import { fixtureBot, fixtureConversation, sandboxExportPath, useSandbox } from "./support/sandbox.ts";
 
 const sandbox = useSandbox();
@@ -10,17 +10,23 @@ const searchPath = description.operations.get("searchConversations")!.path;
 const statuses = description.resolve("#/components/schemas/ConversationStatus")["enum"] as string[];
 const isSearch = (url: URL): boolean => url.pathname === searchPath;
 const firePath = description.operations.get("fireExternalEvent")!.path;
-const editPage = (edit: (page: Record<string, unknown>) => void): NonNullable<Fault["response"]> => (url, response) => {
-  if (isSearch(url) && response.status === 200)
-    editJson(response, (page) => {
-      edit(page as Record<string, unknown>);
-      return page;
-    });
-};
+const editPage =
+  (edit: (page: Record<string, unknown>) => void): NonNullable<Fault["response"]> =>
+  (url, response) => {
+    if (isSearch(url) && response.status === 200)
+      editJson(response, (page) => {
+        edit(page as Record<string, unknown>);
+        return page;
+      });
+  };
 
 /** Each fault put between the kit and a correct server, and the one check meant to catch it. */
 const faults: ReadonlyArray<{ name: string; check: CheckName; related?: CheckName[]; fault: Fault }> = [
-  { name: "paging math (totalPageCount one too many)", check: "envelope_math", fault: { response: editPage((page) => void (page["totalPageCount"] = Number(page["totalPageCount"]) + 1)) } },
+  {
+    name: "paging math (totalPageCount one too many)",
+    check: "envelope_math",
+    fault: { response: editPage((page) => void (page["totalPageCount"] = Number(page["totalPageCount"]) + 1)) },
+  },
   {
     name: "a filter ignored (a valid status is checked, then dropped)",
     check: "filter_match",
@@ -81,7 +87,17 @@ const faults: ReadonlyArray<{ name: string; check: CheckName; related?: CheckNam
 ];
 
 const run = (baseUrl: string): Promise<ConformanceReport> =>
-  runConformance({ baseUrl, token: "sandbox-token", seed: 9, examples: 30, rate: 0, agentStageId: fixtureBot, allowFire: true, ...fixtureConversation, exportPath: sandboxExportPath });
+  runConformance({
+    baseUrl,
+    token: "sandbox-token",
+    seed: 9,
+    examples: 30,
+    rate: 0,
+    agentStageId: fixtureBot,
+    allowFire: true,
+    ...fixtureConversation,
+    exportPath: sandboxExportPath,
+  });
 const failing = (report: ConformanceReport): string[] => report.checks.filter((check) => check.failed > 0).map((check) => check.name);
 
 describe("a proxy in front of the sandbox, breaking one thing at a time", () => {
@@ -98,7 +114,12 @@ describe("a proxy in front of the sandbox, breaking one thing at a time", () => 
     const proxy = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox().fetch }, fault);
     try {
       const report = await run(proxy.url);
-      expect(failing(report), JSON.stringify(report.checks.filter((result) => result.failed > 0).map((result) => [result.name, result.failures[0]?.message, result.failures[0]?.sent]))).toEqual([check, ...related]);
+      expect(
+        failing(report),
+        JSON.stringify(
+          report.checks.filter((result) => result.failed > 0).map((result) => [result.name, result.failures[0]?.message, result.failures[0]?.sent]),
+        ),
+      ).toEqual([check, ...related]);
       expect(report.checks.find((result) => result.name === check)!.failures[0]!.curl).toContain(proxy.url);
     } finally {
       await proxy.close();
@@ -128,12 +149,23 @@ const textDates: Fault = {
     if (answer.status !== 200) return answer;
     const field = (name: string): "startedOn" | "latestMessageOn" => (name.startsWith("start") ? "startedOn" : "latestMessageOn");
     const items = (JSON.parse(answer.body) as { items: Record<string, string>[] }).items.filter((item) =>
-      dates.every((name) => (name.endsWith("FromDate") ? item[field(name)]! >= url.searchParams.get(name)! : item[field(name)]! <= url.searchParams.get(name)!)),
+      dates.every((name) =>
+        name.endsWith("FromDate") ? item[field(name)]! >= url.searchParams.get(name)! : item[field(name)]! <= url.searchParams.get(name)!,
+      ),
     );
     const from = Math.min(pageIndex * pageSize, items.length);
     const to = Math.min(from + pageSize, items.length);
     const totalPageCount = Math.ceil(items.length / pageSize);
-    const page = { items: items.slice(from, to), hasMore: pageIndex + 1 < totalPageCount, pageIndex, pageSize, totalItemCount: items.length, totalPageCount, fromItemInclusive: from, toItemExclusive: to };
+    const page = {
+      items: items.slice(from, to),
+      hasMore: pageIndex + 1 < totalPageCount,
+      pageIndex,
+      pageSize,
+      totalItemCount: items.length,
+      totalPageCount,
+      fromItemInclusive: from,
+      toItemExclusive: to,
+    };
     return { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(page) };
   },
 };
@@ -151,7 +183,14 @@ const misses: ReadonlyArray<{ name: string; check: CheckName; related?: CheckNam
     name: "latestMessageToDate ignored",
     check: "filter_match",
     // Validated, then ignored: a value that is no date is still refused.
-    fault: { request: (url) => void (isSearch(url) && Number.isFinite(Date.parse(url.searchParams.get("latestMessageToDate") ?? "")) && url.searchParams.delete("latestMessageToDate")) },
+    fault: {
+      request: (url) =>
+        void (
+          isSearch(url) &&
+          Number.isFinite(Date.parse(url.searchParams.get("latestMessageToDate") ?? "")) &&
+          url.searchParams.delete("latestMessageToDate")
+        ),
+    },
   },
 ];
 
@@ -196,12 +235,17 @@ describe("the faults an earlier kit missed, across 20 seeds", () => {
     try {
       // Read-only runs with a small budget, the seeds side by side: the edge phase comes first, so it is always in.
       const reports = await Promise.all(
-        seeds.map((seed) => runConformance({ baseUrl: proxy.url, token: "sandbox-token", seed, examples: 8, maxRequests: 200, rate: 0, agentStageId: fixtureBot, ...options })),
+        seeds.map((seed) =>
+          runConformance({ baseUrl: proxy.url, token: "sandbox-token", seed, examples: 8, maxRequests: 200, rate: 0, agentStageId: fixtureBot, ...options }),
+        ),
       );
       for (const report of reports) {
         const failed = failing(report);
         expect(failed, `seed ${report.seed}`).toContain(check);
-        expect(failed.filter((name) => name !== check && !(related as string[]).includes(name)), `seed ${report.seed}`).toEqual([]);
+        expect(
+          failed.filter((name) => name !== check && !(related as string[]).includes(name)),
+          `seed ${report.seed}`,
+        ).toEqual([]);
         const failure = report.checks.find((result) => result.name === check)!.failures[0]!;
         expect(failure.sent).toContain(proxy.url);
         expect(failure.rule).not.toBe("");

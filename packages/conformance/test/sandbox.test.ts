@@ -1,7 +1,7 @@
 import { createSandbox } from "@bot-conversation/sandbox";
 import { describe, expect, it } from "vitest";
-import { checkNames, runConformance, type ConformanceOptions, type ConformanceReport } from "../src/index.ts";
 import { pageChecks, responseChecks } from "../src/checks/index.ts";
+import { type ConformanceOptions, type ConformanceReport, checkNames, runConformance } from "../src/index.ts";
 import { phases } from "../src/phases/index.ts";
 import { exampleFixture, fixtureBot, fixtureConversation, sandboxExportPath, useSandbox } from "./support/sandbox.ts";
 
@@ -33,7 +33,8 @@ describe("against the sandbox", () => {
     // The description documents no response header, so that check has nothing to hold a server to, and says so.
     const headers = report.checks.find((check) => check.name === "response_headers_conformance")!;
     expect(headers).toMatchObject({ status: "not run", skipped: "the description documents no response header" });
-    for (const name of checkNames.filter((name) => name !== headers.name)) expect(report.checks.find((check) => check.name === name)!.passed, name).toBeGreaterThan(0);
+    for (const name of checkNames.filter((name) => name !== headers.name))
+      expect(report.checks.find((check) => check.name === name)!.passed, name).toBeGreaterThan(0);
     expect(report.counts).toEqual({ passed: checkNames.length - 1, failed: 0, notJudged: 0, notRun: 1 });
     expect(report.warnings).toEqual([]);
     expect(report.passed).toBe(true);
@@ -104,16 +105,37 @@ describe("against the sandbox", () => {
     expect(first.phases.map((timing) => timing.phase).filter((phase) => phase.startsWith("fireExternalEvent"))).toEqual([]);
     const firingOff = "firing is off: pass --allow-fire with --conversation-id";
     expect(first.checks.filter((check) => check.skipped === firingOff).map((check) => [check.name, check.status])).toEqual(
-      ["unknown_trigger_not_found", "unknown_conversation_not_found", "payload_validation_rejection", "payload_acceptance", "payload_optional", "payload_shape_rejection"].map((name) => [name, "not run"]),
+      [
+        "unknown_trigger_not_found",
+        "unknown_conversation_not_found",
+        "payload_validation_rejection",
+        "payload_acceptance",
+        "payload_optional",
+        "payload_shape_rejection",
+      ].map((name) => [name, "not run"]),
     );
     const negative = first.checks.find((check) => check.name === "negative_data_rejection")!;
     expect([negative.status, negative.skipped]).toEqual(["passed", undefined]);
   });
 
   it("firing allowed but no bot given: the phases that need the bot's triggers do not run, and their checks say so", async () => {
-    const report = await runConformance({ baseUrl: "http://sandbox.test", fetch: sandbox().fetch, token: "sandbox-token", seed: 5, examples: 5, rate: 0, allowFire: true, ...fixtureConversation });
+    const report = await runConformance({
+      baseUrl: "http://sandbox.test",
+      fetch: sandbox().fetch,
+      token: "sandbox-token",
+      seed: 5,
+      examples: 5,
+      rate: 0,
+      allowFire: true,
+      ...fixtureConversation,
+    });
     const needsBot = "needs --agent-stage-id: the variables come from the bot's triggers";
-    expect(report.checks.filter((check) => check.skipped === needsBot).map((check) => check.name)).toEqual(["payload_validation_rejection", "payload_acceptance", "payload_optional", "payload_shape_rejection"]);
+    expect(report.checks.filter((check) => check.skipped === needsBot).map((check) => check.name)).toEqual([
+      "payload_validation_rejection",
+      "payload_acceptance",
+      "payload_optional",
+      "payload_shape_rejection",
+    ]);
     expect(report.phases.map((timing) => timing.phase)).toContain("fireExternalEvent: unknown trigger and conversation");
   });
 
@@ -121,7 +143,9 @@ describe("against the sandbox", () => {
     const own = await createSandbox({ fixture: exampleFixture() });
     try {
       const report = await fullRun(own.fetch);
-      const fired = (await (await own.fetch(`http://sandbox.test/_sandbox/fired-events`, { headers: { "x-token": "sandbox-token" } })).json()) as { conversationId: string }[];
+      const fired = (await (await own.fetch(`http://sandbox.test/_sandbox/fired-events`, { headers: { "x-token": "sandbox-token" } })).json()) as {
+        conversationId: string;
+      }[];
       const accepted = report.checks.find((check) => check.name === "payload_acceptance")!.passed;
       expect(fired.length).toBeGreaterThanOrEqual(accepted);
       expect(new Set(fired.map((event) => event.conversationId))).toEqual(new Set([fixtureConversation.conversationId]));

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { client } from "../generated/hey-api/client.gen.ts";
 import { bundlePath } from "../src/paths.ts";
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { parse } from "yaml";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import type { ZodType } from "zod";
 import * as zodSchemas from "../generated/orval/zod-schemas.ts";
 import { bundlePath } from "../src/paths.ts";

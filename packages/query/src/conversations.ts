@@ -1,13 +1,13 @@
-import { nextPageIndex, PaginationError, type BotConversationClient } from "@bot-conversation/client";
+import { type BotConversationClient, nextPageIndex, PaginationError } from "@bot-conversation/client";
 import type { ConversationPage, SearchConversationsQuery } from "@bot-conversation/types";
 import type { DataTag, InfiniteData, InfiniteQueryObserverOptions, OmitKeyof, QueryFunction, QueryObserverOptions } from "@tanstack/query-core";
 import {
-  searchConversationsInfiniteKey,
-  searchConversationsKey,
   type BotConversationQueryError,
   type ConversationPageParam,
   type SearchConversationsInfiniteKey,
   type SearchConversationsKey,
+  searchConversationsInfiniteKey,
+  searchConversationsKey,
 } from "./keys.js";
 
 /** Options of one page of a search, for `useQuery`, `queryClient.fetchQuery` and every other adapter. */
@@ -62,7 +62,10 @@ export function searchConversationsQueryOptions(client: BotConversationClient, q
  * `PaginationError` before any request, so a list that loads while its end is in view cannot loop on
  * a server whose `hasMore` never ends. `retry: false`, as for `searchConversationsQueryOptions`.
  */
-export function searchConversationsInfiniteQueryOptions(client: BotConversationClient, query: SearchConversationsQuery = {}): SearchConversationsInfiniteQueryOptions {
+export function searchConversationsInfiniteQueryOptions(
+  client: BotConversationClient,
+  query: SearchConversationsQuery = {},
+): SearchConversationsInfiniteQueryOptions {
   const { pageIndex, ...filters } = query;
   return {
     queryKey: searchConversationsInfiniteKey(query),

@@ -1,7 +1,7 @@
 import type { BotConversationClient } from "@bot-conversation/client";
 import type { ExternalEventTrigger, FireExternalEventRequest } from "@bot-conversation/types";
 import type { MutationOptions } from "@tanstack/query-core";
-import { fireExternalEventKey, type BotConversationQueryError } from "./keys.js";
+import { type BotConversationQueryError, fireExternalEventKey } from "./keys.js";
 
 /** Options of firing an external event, for `useMutation`, `MutationObserver` and every other adapter. */
 export type FireExternalEventMutationOptions = MutationOptions<void, BotConversationQueryError, FireExternalEventRequest> & {
@@ -21,7 +21,10 @@ export interface FireExternalEventMutationSettings {
  * twice (the client never retries a fire either). A payload the service refuses is a `ServerError`
  * whose `details` are the service's; an unknown conversation or trigger a `NotFoundError`.
  */
-export function fireExternalEventMutationOptions(client: BotConversationClient, settings: FireExternalEventMutationSettings = {}): FireExternalEventMutationOptions {
+export function fireExternalEventMutationOptions(
+  client: BotConversationClient,
+  settings: FireExternalEventMutationSettings = {},
+): FireExternalEventMutationOptions {
   return {
     mutationKey: fireExternalEventKey,
     mutationFn: (request) => client.fireExternalEvent(request, settings.trigger ? { trigger: settings.trigger } : {}),

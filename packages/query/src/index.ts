@@ -1,23 +1,24 @@
 /** TanStack Query option factories over the Bot Conversation client, framework-neutral (typed with `@tanstack/query-core`). */
+
 export {
-  botConversationKey,
-  conversationsKey,
-  externalEventTriggersKey,
-  fireExternalEventKey,
-  searchConversationsInfiniteKey,
-  searchConversationsKey,
-  type BotConversationQueryError,
-  type ConversationPageParam,
-  type ConversationsKey,
-  type ExternalEventTriggersKey,
-  type SearchConversationsInfiniteKey,
-  type SearchConversationsKey,
-} from "./keys.js";
-export {
-  searchConversationsInfiniteQueryOptions,
-  searchConversationsQueryOptions,
   type SearchConversationsInfiniteQueryOptions,
   type SearchConversationsQueryOptions,
+  searchConversationsInfiniteQueryOptions,
+  searchConversationsQueryOptions,
 } from "./conversations.js";
-export { externalEventTriggersQueryOptions, type ExternalEventTriggersQueryOptions } from "./triggers.js";
-export { fireExternalEventMutationOptions, type FireExternalEventMutationOptions, type FireExternalEventMutationSettings } from "./fire.js";
+export { type FireExternalEventMutationOptions, type FireExternalEventMutationSettings, fireExternalEventMutationOptions } from "./fire.js";
+export {
+  type BotConversationQueryError,
+  botConversationKey,
+  type ConversationPageParam,
+  type ConversationsKey,
+  conversationsKey,
+  type ExternalEventTriggersKey,
+  externalEventTriggersKey,
+  fireExternalEventKey,
+  type SearchConversationsInfiniteKey,
+  type SearchConversationsKey,
+  searchConversationsInfiniteKey,
+  searchConversationsKey,
+} from "./keys.js";
+export { type ExternalEventTriggersQueryOptions, externalEventTriggersQueryOptions } from "./triggers.js";

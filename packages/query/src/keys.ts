@@ -39,7 +39,11 @@ export function conversationsKey(agentStageId?: string): ConversationsKey {
 
 /** The key of one page of a search: `["bot-conversation", "conversations", agentStageId ?? null, "page", query]`, typed with its data. */
 export function searchConversationsKey(query: SearchConversationsQuery = {}): DataTag<SearchConversationsKey, ConversationPage, BotConversationQueryError> {
-  return ["bot-conversation", "conversations", query.agentStageId ?? null, "page", query] as SearchConversationsKey as DataTag<SearchConversationsKey, ConversationPage, BotConversationQueryError>;
+  return ["bot-conversation", "conversations", query.agentStageId ?? null, "page", query] as SearchConversationsKey as DataTag<
+    SearchConversationsKey,
+    ConversationPage,
+    BotConversationQueryError
+  >;
 }
 
 /** The key of an infinite search: `["bot-conversation", "conversations", agentStageId ?? null, "infinite", query]`, typed with its data. */
@@ -55,7 +59,11 @@ export function searchConversationsInfiniteKey(
 
 /** The key of a bot's trigger list: `["bot-conversation", "triggers", agentStageId]`, typed with its data. */
 export function externalEventTriggersKey(agentStageId: string): DataTag<ExternalEventTriggersKey, ExternalEventTrigger[], BotConversationQueryError> {
-  return ["bot-conversation", "triggers", agentStageId] as ExternalEventTriggersKey as DataTag<ExternalEventTriggersKey, ExternalEventTrigger[], BotConversationQueryError>;
+  return ["bot-conversation", "triggers", agentStageId] as ExternalEventTriggersKey as DataTag<
+    ExternalEventTriggersKey,
+    ExternalEventTrigger[],
+    BotConversationQueryError
+  >;
 }
 
 /** The mutation key of firing an external event, for `useIsMutating` or `mutationCache` filters. */

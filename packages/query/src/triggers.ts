@@ -1,7 +1,7 @@
 import type { BotConversationClient } from "@bot-conversation/client";
 import type { ExternalEventTrigger } from "@bot-conversation/types";
 import type { DataTag, OmitKeyof, QueryFunction, QueryObserverOptions } from "@tanstack/query-core";
-import { externalEventTriggersKey, type BotConversationQueryError, type ExternalEventTriggersKey } from "./keys.js";
+import { type BotConversationQueryError, type ExternalEventTriggersKey, externalEventTriggersKey } from "./keys.js";
 
 /** Options of a bot's trigger list, for `useQuery`, `queryClient.fetchQuery` and every other adapter. */
 export type ExternalEventTriggersQueryOptions = OmitKeyof<

@@ -1,14 +1,14 @@
 import type { BotConversationClient } from "@bot-conversation/client";
 import type { ConversationPage } from "@bot-conversation/types";
-import { CancelledError, InfiniteQueryObserver, QueryClient, type InfiniteData } from "@tanstack/query-core";
+import { CancelledError, type InfiniteData, InfiniteQueryObserver, QueryClient } from "@tanstack/query-core";
 import { afterEach, describe, expect, expectTypeOf, it, vi } from "vitest";
 import {
+  type ConversationPageParam,
   conversationsKey,
   searchConversationsInfiniteKey,
   searchConversationsInfiniteQueryOptions,
   searchConversationsKey,
   searchConversationsQueryOptions,
-  type ConversationPageParam,
 } from "../src/index.ts";
 import { busiestBot, startTestSandbox, type TestSandbox } from "./support/sandbox.ts";
 
@@ -66,7 +66,9 @@ describe("searchConversationsInfiniteQueryOptions", () => {
     expect(last.hasNextPage).toBe(false);
     // One request a page: the first without pageIndex, each next with the page after the last one returned; none after the end.
     expect(sandbox.requests).toEqual(
-      pages.map((_, index) => `GET /api/v2/channels/conversations?agentStageId=${bot.agentStageId}&pageSize=7${index === 0 ? "" : `&pageIndex=${index + pageBase}`}`),
+      pages.map(
+        (_, index) => `GET /api/v2/channels/conversations?agentStageId=${bot.agentStageId}&pageSize=7${index === 0 ? "" : `&pageIndex=${index + pageBase}`}`,
+      ),
     );
     const cached = queryClient.getQueryData(searchConversationsInfiniteKey({ agentStageId: bot.agentStageId, pageSize: 7 }));
     expectTypeOf(cached).toEqualTypeOf<InfiniteData<ConversationPage, ConversationPageParam> | undefined>();

@@ -2,10 +2,10 @@ import { ApiError, NotFoundError, ServerError } from "@bot-conversation/client";
 import { MutationObserver, QueryClient, QueryObserver } from "@tanstack/query-core";
 import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
 import {
+  type BotConversationQueryError,
   externalEventTriggersQueryOptions,
   fireExternalEventMutationOptions,
   searchConversationsQueryOptions,
-  type BotConversationQueryError,
 } from "../src/index.ts";
 import { startTestSandbox, type TestSandbox } from "./support/sandbox.ts";
 
@@ -19,8 +19,7 @@ afterEach(async () => {
 });
 
 /** A query client whose defaults would retry everything at once, so that only the factories' own `retry` keeps a request from repeating. */
-const eagerQueryClient = () =>
-  new QueryClient({ defaultOptions: { queries: { retry: 3, retryDelay: 0 }, mutations: { retry: 3, retryDelay: 0 } } });
+const eagerQueryClient = () => new QueryClient({ defaultOptions: { queries: { retry: 3, retryDelay: 0 }, mutations: { retry: 3, retryDelay: 0 } } });
 
 /** The first conversation of the example bot. */
 async function firstConversation(current: TestSandbox): Promise<string> {
@@ -44,7 +43,9 @@ describe("typed errors of the client come through", () => {
     sandbox = await startTestSandbox();
     // @ts-expect-error: the type allows the capitalised values only; the service's 400 is what is tested.
     const options = searchConversationsQueryOptions(sandbox.client, { status: "active" });
-    const error = await eagerQueryClient().fetchQuery(options).catch((caught: unknown) => caught);
+    const error = await eagerQueryClient()
+      .fetchQuery(options)
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(400);
     expect(JSON.stringify((error as ApiError).body)).toContain("status");
@@ -81,7 +82,9 @@ describe("fireExternalEventMutationOptions", () => {
     const options = fireExternalEventMutationOptions(sandbox.client);
     expect(options.retry).toBe(false);
     const observer = new MutationObserver(eagerQueryClient(), options);
-    const error = await observer.mutate({ conversationId, externalEventId: "callback-requested", externalEventPayload: { callbackTime: "tomorrow" } }).catch((caught: unknown) => caught);
+    const error = await observer
+      .mutate({ conversationId, externalEventId: "callback-requested", externalEventPayload: { callbackTime: "tomorrow" } })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ServerError);
     expect((error as ServerError).status).toBe(500);
     expect(JSON.stringify((error as ServerError).details)).toContain("callbackTime");
@@ -106,7 +109,9 @@ describe("fireExternalEventMutationOptions", () => {
     const [trigger] = await sandbox.client.listExternalEventTriggers(bot);
     sandbox.requests.length = 0;
     const observer = new MutationObserver(eagerQueryClient(), fireExternalEventMutationOptions(sandbox.client, { trigger: trigger! }));
-    const error = await observer.mutate({ conversationId, externalEventId: trigger!.externalEventId, externalEventPayload: { orderTotal: "149.90" } }).catch((caught: unknown) => caught);
+    const error = await observer
+      .mutate({ conversationId, externalEventId: trigger!.externalEventId, externalEventPayload: { orderTotal: "149.90" } })
+      .catch((caught: unknown) => caught);
     expect((error as Error).name).toBe("EventValidationError");
     expect((error as Error).message).toContain("orderTotal");
     expect(sandbox.requests).toEqual([]);

@@ -1,5 +1,5 @@
 import { createBotConversationClient, PaginationError } from "@bot-conversation/client";
-import { startHostileServer, type HostileServer } from "@bot-conversation/test-support/hostile-server";
+import { type HostileServer, startHostileServer } from "@bot-conversation/test-support/hostile-server";
 import { InfiniteQueryObserver, QueryClient } from "@tanstack/query-core";
 import { afterEach, expect, it } from "vitest";
 import { searchConversationsInfiniteQueryOptions } from "../src/index.ts";

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { startSandboxServer, type RunningSandbox } from "@bot-conversation/sandbox";
+import { type RunningSandbox, startSandboxServer } from "@bot-conversation/sandbox";
 import { checkReadmeExamples, readmeTypeScriptBlocks } from "@bot-conversation/test-support/readme-examples";
 import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { getReleasePlan } from "@changesets/get-release-plan";
 import { checkBreakingChanges, defaultBaseline, defaultRevision } from "@bot-conversation/openapi/check-breaking";
+import { getReleasePlan } from "@changesets/get-release-plan";
 
 /** The published packages generated from the description: they ship a major when the description breaks. */
 export const generatedPackages = ["@bot-conversation/types", "@bot-conversation/client"] as const;
@@ -74,7 +74,10 @@ export async function checkMajorGuard({ workspaceRoot, baseline = defaultBaselin
   const descriptionMajor = majorOf(description.revisionVersion);
   for (const planned of packages) {
     if (majorOf(planned.plannedVersion) < descriptionMajor) {
-      const why = description.majorChanges.length > 0 ? `the description has ${description.majorChanges.length} breaking change(s) since ${description.baseVersion}` : "the packages never lag behind the description's major";
+      const why =
+        description.majorChanges.length > 0
+          ? `the description has ${description.majorChanges.length} breaking change(s) since ${description.baseVersion}`
+          : "the packages never lag behind the description's major";
       problems.push(
         `${planned.name} would ship as ${planned.plannedVersion}, but the description is ${description.revisionVersion} and ${why}: add a major changeset (pnpm changeset)`,
       );

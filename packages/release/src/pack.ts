@@ -22,7 +22,14 @@ export function packCommand(destination: string): string[] {
  * a proxy fails those requests instead, they are retried at once, not after 10 s and then a minute
  * each (npm's defaults), which once held an install for 9 minutes.
  */
-export const npmInstallOptions = ["--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", "--fetch-retry-mintimeout=100", "--fetch-retry-maxtimeout=1000"];
+export const npmInstallOptions = [
+  "--no-audit",
+  "--no-fund",
+  "--prefer-offline",
+  "--loglevel=error",
+  "--fetch-retry-mintimeout=100",
+  "--fetch-retry-maxtimeout=1000",
+];
 
 /** Runs `packCommand` from the workspace root and returns the absolute paths of the tarballs it wrote. */
 export async function packPublishedPackages(destination: string): Promise<string[]> {

@@ -5,18 +5,18 @@
  * the query package's first example over the peer dependency npm installed,
  * and `tsc --strict` over a program using types and client under `nodenext` and `bundler` resolution.
  */
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { createInterface } from "node:readline";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultMockOptions, type RunningMock, startMockOnFreePort } from "@bot-conversation/mock";
 import { node22 } from "@bot-conversation/node-22";
-import { defaultMockOptions, startMockOnFreePort, type RunningMock } from "@bot-conversation/mock";
 import { readmeTypeScriptBlocks } from "@bot-conversation/test-support/readme-examples";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workspaceRoot } from "../src/major-guard.ts";
 import { npmInstallOptions, packCommand, packPublishedPackages } from "../src/pack.ts";
 import { publicPackages } from "../src/packages.ts";
@@ -34,7 +34,11 @@ let mock: RunningMock;
 
 /** The README examples, each with the default mock address replaced by the test mock's. */
 async function examples(): Promise<{ file: string; readme: string; line: number }[]> {
-  const readmes = { root: join(workspaceRoot, "README.md"), client: join(workspaceRoot, "packages", "client", "README.md"), openapi: join(workspaceRoot, "openapi", "README.md") };
+  const readmes = {
+    root: join(workspaceRoot, "README.md"),
+    client: join(workspaceRoot, "packages", "client", "README.md"),
+    openapi: join(workspaceRoot, "openapi", "README.md"),
+  };
   const found = [];
   for (const [readme, path] of Object.entries(readmes)) {
     for (const [index, block] of (await readmeTypeScriptBlocks(path)).entries()) {
@@ -47,7 +51,11 @@ async function examples(): Promise<{ file: string; readme: string; line: number 
 }
 
 /** The environment of a command run in the user's project on one Node: that Node first on the PATH, so npx and the bins' `#!/usr/bin/env node` use it. */
-const onNode = (major: keyof typeof nodes): NodeJS.ProcessEnv => ({ ...process.env, PATH: `${dirname(nodes[major])}:${process.env["PATH"] ?? ""}`, npm_config_update_notifier: "false" });
+const onNode = (major: keyof typeof nodes): NodeJS.ProcessEnv => ({
+  ...process.env,
+  PATH: `${dirname(nodes[major])}:${process.env["PATH"] ?? ""}`,
+  npm_config_update_notifier: "false",
+});
 
 /** Runs a command in the user's project and resolves to its exit code and output, whatever the code. */
 async function inApp(file: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -58,7 +66,12 @@ async function inApp(file: string, args: string[], env: NodeJS.ProcessEnv): Prom
 
 /** `npx bot-conversation-sandbox --port 0` on one Node, resolved once it prints its ready line. */
 async function startSandbox(major: keyof typeof nodes): Promise<{ url: string; child: ChildProcess; stop: () => Promise<void> }> {
-  const child = spawn("npx", ["--no-install", "bot-conversation-sandbox", "--port", "0"], { cwd: app, env: onNode(major), stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn("npx", ["--no-install", "bot-conversation-sandbox", "--port", "0"], {
+    cwd: app,
+    env: onNode(major),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = once(child, "exit");
@@ -107,7 +120,10 @@ describe("every public package, installed with npm into a project outside the wo
     expect(await readFile(join(workspaceRoot, "README.md"), "utf8")).toContain(packCommand("/tmp/bot-conversation").join(" "));
     for (const name of publicPackages) {
       const installed = JSON.parse(await readFile(join(app, "node_modules", name, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
-      expect(Object.values(installed.dependencies ?? {}).filter((version) => /^(workspace|catalog):/.test(version)), name).toEqual([]);
+      expect(
+        Object.values(installed.dependencies ?? {}).filter((version) => /^(workspace|catalog):/.test(version)),
+        name,
+      ).toEqual([]);
     }
   });
 
@@ -121,14 +137,18 @@ describe("every public package, installed with npm into a project outside the wo
         'import type { ConversationSummary, ExternalEventTrigger } from "@bot-conversation/types";',
         'const client = createBotConversationClient({ baseUrl: "http://127.0.0.1:4011", token: "sandbox-token" });',
         'const first: ConversationSummary | undefined = (await client.searchConversations({ status: "Active" })).items[0];',
-        "const triggers: ExternalEventTrigger[] = await client.listExternalEventTriggers(first?.id ?? \"bot\");",
+        'const triggers: ExternalEventTrigger[] = await client.listExternalEventTriggers(first?.id ?? "bot");',
         "export const found = [first?.status, triggers.length];",
         "export const isMissing = (error: unknown): boolean => error instanceof NotFoundError && error.status === 404;",
         "",
       ].join("\n"),
     );
     const module = resolution === "nodenext" ? "nodenext" : "esnext";
-    const compiled = await inApp(join(app, "node_modules", ".bin", "tsc"), ["--strict", "--noEmit", "--module", module, "--moduleResolution", resolution, "--target", "es2022", "--types", "node", join(project, "program.ts")], onNode(24));
+    const compiled = await inApp(
+      join(app, "node_modules", ".bin", "tsc"),
+      ["--strict", "--noEmit", "--module", module, "--moduleResolution", resolution, "--target", "es2022", "--types", "node", join(project, "program.ts")],
+      onNode(24),
+    );
     expect(compiled.stdout).toBe("");
     expect(compiled.code).toBe(0);
   });
@@ -146,7 +166,10 @@ describe("every public package, installed with npm into a project outside the wo
   it("runs every example, as written, against the mock that pnpm start serves", async () => {
     for (const example of await examples()) {
       const result = await inApp(process.execPath, [example.file], { ...onNode(24), BOT_CONVERSATION_TOKEN: "mock-token" });
-      expect({ example: `${example.readme} README line ${example.line}`, stderr: result.stderr }).toEqual({ example: `${example.readme} README line ${example.line}`, stderr: "" });
+      expect({ example: `${example.readme} README line ${example.line}`, stderr: result.stderr }).toEqual({
+        example: `${example.readme} README line ${example.line}`,
+        stderr: "",
+      });
     }
   });
 
@@ -154,14 +177,26 @@ describe("every public package, installed with npm into a project outside the wo
     const readme = await readFile(join(workspaceRoot, "packages", "cli", "README.md"), "utf8");
     type HostConfig = { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> };
     const configs = [...readme.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((match) => Object.values((JSON.parse(match[1]!) as HostConfig).mcpServers)[0]!);
-    expect(configs.map(({ command, args }) => [command, ...args].slice(0, 4))).toEqual([["/home/you/my-app/node_modules/.bin/bot-conversation", "mcp", "--base-url", "http://127.0.0.1:4011"], ["npx", "-y", "@bot-conversation/cli", "mcp"]]);
+    expect(configs.map(({ command, args }) => [command, ...args].slice(0, 4))).toEqual([
+      ["/home/you/my-app/node_modules/.bin/bot-conversation", "mcp", "--base-url", "http://127.0.0.1:4011"],
+      ["npx", "-y", "@bot-conversation/cli", "mcp"],
+    ]);
     const today = configs[0]!;
     // The host's start: the command by its absolute path, from another folder, with the configuration's env.
-    const server = spawn(today.command.replace("/home/you/my-app", app), today.args, { cwd: outside, env: { ...onNode(24), ...today.env }, stdio: ["pipe", "pipe", "pipe"] });
+    const server = spawn(today.command.replace("/home/you/my-app", app), today.args, {
+      cwd: outside,
+      env: { ...onNode(24), ...today.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     try {
       const lines = createInterface({ input: server.stdout });
       const send = (message: object) => server.stdin.write(`${JSON.stringify(message)}\n`);
-      send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "install-outside", version: "1.0.0" } } });
+      send({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "install-outside", version: "1.0.0" } },
+      });
       const answers = lines[Symbol.asyncIterator]();
       const initialized = JSON.parse((await answers.next()).value as string) as { id: number; result: { serverInfo: { name: string } } };
       expect(initialized.id).toBe(1);
@@ -187,26 +222,48 @@ describe("every public package, installed with npm into a project outside the wo
       try {
         // The root README's client example, as written but for the address and the token.
         const [example] = await readmeTypeScriptBlocks(join(workspaceRoot, "README.md"));
-        await writeFile(join(app, `readme-example-${major}.mjs`), example!.source.replaceAll("http://127.0.0.1:4010", sandbox.url).replaceAll("mock-token", "sandbox-token"));
+        await writeFile(
+          join(app, `readme-example-${major}.mjs`),
+          example!.source.replaceAll("http://127.0.0.1:4010", sandbox.url).replaceAll("mock-token", "sandbox-token"),
+        );
         const walked = await inApp("node", [`readme-example-${major}.mjs`], onNode(major));
         expect({ code: walked.code, stderr: walked.stderr }).toEqual({ code: 0, stderr: "" });
         expect(walked.stdout.trim().split("\n")).toHaveLength(3);
 
-        const checked = await inApp("npx", ["--no-install", "bot-conversation", "check", "--base-url", sandbox.url, "--token", "sandbox-token", "--max-requests", "300", "--rate", "0"], onNode(major));
+        const checked = await inApp(
+          "npx",
+          ["--no-install", "bot-conversation", "check", "--base-url", sandbox.url, "--token", "sandbox-token", "--max-requests", "300", "--rate", "0"],
+          onNode(major),
+        );
         expect(checked.stdout).toContain("Result: every check that ran held");
         expect(checked.code).toBe(0);
 
         // The CLI's own commands from the tarball: an NDJSON export piped, and the MCP server's help.
-        const searched = await inApp("npx", ["--no-install", "bot-conversation", "search", "--base-url", sandbox.url, "--limit", "3"], { ...onNode(major), BOT_CONVERSATION_TOKEN: "sandbox-token" });
+        const searched = await inApp("npx", ["--no-install", "bot-conversation", "search", "--base-url", sandbox.url, "--limit", "3"], {
+          ...onNode(major),
+          BOT_CONVERSATION_TOKEN: "sandbox-token",
+        });
         // npx's own notes (npm warn ...) aside, nothing on stderr.
-        expect({ code: searched.code, stderr: searched.stderr.split("\n").filter((line) => line && !line.startsWith("npm warn")) }).toEqual({ code: 0, stderr: [] });
-        expect(searched.stdout.trim().split("\n").map((line) => (JSON.parse(line) as { id: string }).id)).toHaveLength(3);
+        expect({ code: searched.code, stderr: searched.stderr.split("\n").filter((line) => line && !line.startsWith("npm warn")) }).toEqual({
+          code: 0,
+          stderr: [],
+        });
+        expect(
+          searched.stdout
+            .trim()
+            .split("\n")
+            .map((line) => (JSON.parse(line) as { id: string }).id),
+        ).toHaveLength(3);
 
         // The query package's first README example (plain JavaScript), on @tanstack/query-core as npm installed its peer dependency.
         const [queryExample] = await readmeTypeScriptBlocks(join(workspaceRoot, "packages", "query", "README.md"));
         await writeFile(join(app, `query-readme-example-${major}.mjs`), queryExample!.source.replaceAll("http://127.0.0.1:4011", sandbox.url));
         const queried = await inApp("node", [`query-readme-example-${major}.mjs`], { ...onNode(major), BOT_CONVERSATION_TOKEN: "sandbox-token" });
-        expect({ code: queried.code, stderr: queried.stderr, stdout: queried.stdout }).toEqual({ code: 0, stderr: "", stdout: "2 3\norder-status-changed callback-requested\n" });
+        expect({ code: queried.code, stderr: queried.stderr, stdout: queried.stdout }).toEqual({
+          code: 0,
+          stderr: "",
+          stdout: "2 3\norder-status-changed callback-requested\n",
+        });
       } finally {
         await sandbox.stop();
       }

@@ -5,14 +5,14 @@
  * installed at its lowest version, the same examples run on it.
  */
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { type RunningSandbox, startSandboxServer } from "@bot-conversation/sandbox";
+import { readmeTypeScriptBlocks } from "@bot-conversation/test-support/readme-examples";
 import semver from "semver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSandboxServer, type RunningSandbox } from "@bot-conversation/sandbox";
-import { readmeTypeScriptBlocks } from "@bot-conversation/test-support/readme-examples";
 import { installFromClone, installSection, manifestOf, packageDirectories, readmePeers, tarballsNeeded, tarballsSentence } from "../src/install-from-clone.ts";
 import { workspaceRoot } from "../src/major-guard.ts";
 import { npmInstallOptions, packPublishedPackages } from "../src/pack.ts";
@@ -50,14 +50,20 @@ async function followReadme(name: (typeof publicPackages)[number], app: string):
   const destination = join(outside, `packs-${name.split("/")[1]}`);
   const script = block
     .filter((line) => line !== "pnpm build")
-    .map((line) => line.replaceAll(`/tmp/${name.replace("@bot-conversation/", "bot-conversation-")}`, destination).replace("cd ~/my-app", `cd ${app}`).replace("npm install ", `npm install ${npmInstallOptions.join(" ")} `))
+    .map((line) =>
+      line
+        .replaceAll(`/tmp/${name.replace("@bot-conversation/", "bot-conversation-")}`, destination)
+        .replace("cd ~/my-app", `cd ${app}`)
+        .replace("npm install ", `npm install ${npmInstallOptions.join(" ")} `),
+    )
     .join("\n");
   await run("bash", ["-euo", "pipefail", "-c", script], { cwd: workspaceRoot, maxBuffer: 16 * 2 ** 20 });
   return (await readdir(destination)).sort();
 }
 
 /** The version of a package installed in an app. */
-const installedVersion = async (app: string, name: string) => (JSON.parse(await readFile(join(app, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+const installedVersion = async (app: string, name: string) =>
+  (JSON.parse(await readFile(join(app, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
 
 /** Runs an example in an app on this Node (24) and resolves to what it printed. */
 async function runExample(app: string, file: string, source: string): Promise<{ stdout: string; stderr: string }> {
@@ -80,7 +86,9 @@ const peerExamples: Record<string, { file: string; source: () => Promise<string>
 };
 
 /** Every peer range of every public package, e.g. `["@bot-conversation/sandbox", "msw", "^3.0.0"]`. */
-const peerRanges = publicPackages.flatMap((name) => Object.entries(manifestOf(name).peerDependencies ?? {}).map(([peer, range]) => [name, peer, range] as const));
+const peerRanges = publicPackages.flatMap((name) =>
+  Object.entries(manifestOf(name).peerDependencies ?? {}).map(([peer, range]) => [name, peer, range] as const),
+);
 
 describe("each package's README names the tarballs it needs and packs them in one command", () => {
   it.each(publicPackages)("%s", async (name) => {
@@ -103,7 +111,12 @@ describe("the query README, followed alone in an empty app", () => {
   });
 
   it("packs exactly its four tarballs, and npm installs them with the newest @tanstack/query-core its range allows", async () => {
-    expect(tarballs.map((file) => file.replace(/-\d+\.\d+\.\d+.*\.tgz$/, ""))).toEqual(["bot-conversation-client", "bot-conversation-openapi", "bot-conversation-query", "bot-conversation-types"]);
+    expect(tarballs.map((file) => file.replace(/-\d+\.\d+\.\d+.*\.tgz$/, ""))).toEqual([
+      "bot-conversation-client",
+      "bot-conversation-openapi",
+      "bot-conversation-query",
+      "bot-conversation-types",
+    ]);
     const range = manifestOf("@bot-conversation/query").peerDependencies!["@tanstack/query-core"]!;
     const { stdout } = await run("npm", ["view", `@tanstack/query-core@${range}`, "version", "--json"], { cwd: app });
     const versions = [JSON.parse(stdout) as string | string[]].flat();

@@ -1,8 +1,8 @@
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultRevision } from "@bot-conversation/openapi/check-breaking";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkMajorGuard, generatedPackages, workspaceRoot } from "../src/major-guard.ts";
 
 let fixtures: string;

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { readFile, readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -27,7 +27,11 @@ async function manifest(directory: string): Promise<Manifest> {
 /** Every workspace package that is not private, with its folder. */
 async function publishedPackages(): Promise<{ directory: string; manifest: Manifest }[]> {
   const groups = ["packages", "apps"];
-  const directories = ["openapi", "bench", ...(await Promise.all(groups.map(async (group) => (await readdir(join(workspaceRoot, group))).map((name) => `${group}/${name}`)))).flat()];
+  const directories = [
+    "openapi",
+    "bench",
+    ...(await Promise.all(groups.map(async (group) => (await readdir(join(workspaceRoot, group))).map((name) => `${group}/${name}`)))).flat(),
+  ];
   const all = await Promise.all(directories.map(async (directory) => ({ directory, manifest: await manifest(directory).catch(() => undefined) })));
   return all.flatMap(({ directory, manifest }) => (manifest && !manifest.private ? [{ directory, manifest }] : []));
 }

@@ -12,7 +12,10 @@ import { describe, expect, it } from "vitest";
 import { workspaceRoot } from "../src/major-guard.ts";
 
 const { stdout } = await promisify(execFile)("git", ["ls-files", "--cached", "--others", "--exclude-standard", "*README.md"], { cwd: workspaceRoot });
-const readmes = stdout.trim().split("\n").filter((path) => path !== "");
+const readmes = stdout
+  .trim()
+  .split("\n")
+  .filter((path) => path !== "");
 
 /** The anchors GitHub gives a Markdown file's headings (fenced code left out). */
 function anchorsOf(file: string): Set<string> {
@@ -23,7 +26,9 @@ function anchorsOf(file: string): Set<string> {
 
 /** The relative links of a Markdown file (fenced and inline code left out), as `[target, anchor]`. */
 function relativeLinks(file: string): [string, string | undefined][] {
-  const text = readFileSync(file, "utf8").replace(/^```[\s\S]*?^```$/gm, "").replace(/`[^`\n]*`/g, "");
+  const text = readFileSync(file, "utf8")
+    .replace(/^```[\s\S]*?^```$/gm, "")
+    .replace(/`[^`\n]*`/g, "");
   return [...text.matchAll(/\]\(([^)\s]+)\)/g)]
     .map((match) => match[1]!)
     .filter((target) => !/^[a-z]+:/i.test(target))

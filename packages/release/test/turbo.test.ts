@@ -29,7 +29,10 @@ async function rerunBy(folder: string): Promise<string[]> {
   writeFileSync(probe, "a change\n");
   const after = await taskHashes();
   rmSync(probe);
-  return [...before].filter(([task, hash]) => after.get(task) !== hash).map(([task]) => task).sort();
+  return [...before]
+    .filter(([task, hash]) => after.get(task) !== hash)
+    .map(([task]) => task)
+    .sort();
 }
 
 const tasksOf = (...names: string[]) => names.flatMap((name) => [`@bot-conversation/${name}#build`, `@bot-conversation/${name}#test`]);
@@ -55,7 +58,12 @@ describe("turbo re-runs only what a change reaches", () => {
   // The description's test reads every package's and app's src (one Ajv, one reader, one redactor: openapi/test/one-core.test.ts).
   it("a change under packages/client re-runs the client's tasks and its dependants' only, and the description's test", async () => {
     expect(await rerunBy("packages/client/src")).toEqual(
-      [...tasksOf("client", "query", "example-inbox", "sandbox", "conformance", "cli", "docs"), "@bot-conversation/release#test", "@bot-conversation/mock#test", "@bot-conversation/openapi#test"].sort(),
+      [
+        ...tasksOf("client", "query", "example-inbox", "sandbox", "conformance", "cli", "docs"),
+        "@bot-conversation/release#test",
+        "@bot-conversation/mock#test",
+        "@bot-conversation/openapi#test",
+      ].sort(),
     );
   });
 

@@ -1,5 +1,5 @@
-import { pointerKeys, readDescription, type OpenApiDescription } from "@bot-conversation/openapi";
-import { documentValidator, type DocumentValidator, type ErrorObject } from "@bot-conversation/openapi/ajv";
+import { type OpenApiDescription, pointerKeys, readDescription } from "@bot-conversation/openapi";
+import { type DocumentValidator, documentValidator, type ErrorObject } from "@bot-conversation/openapi/ajv";
 import bundledControl from "./generated/sandbox-control.json" with { type: "json" };
 import bundledService from "./generated/service.json" with { type: "json" };
 
@@ -41,7 +41,10 @@ export const controlDescription = bundledControl as unknown as typeof serviceDes
 
 /** Each description read and validated through `@bot-conversation/openapi` (its reader, its one Ajv), with Ajv's `verbose` errors for `describeErrors`. */
 const documents = new Map<object, { reader: OpenApiDescription; validator: DocumentValidator }>(
-  [serviceDescription, controlDescription].map((document) => [document, { reader: readDescription(document), validator: documentValidator(document, { verbose: true }) }]),
+  [serviceDescription, controlDescription].map((document) => [
+    document,
+    { reader: readDescription(document), validator: documentValidator(document, { verbose: true }) },
+  ]),
 );
 
 function documentOf(document: object): { reader: OpenApiDescription; validator: DocumentValidator } {
@@ -81,7 +84,9 @@ export function operationParameters(document: typeof serviceDescription, operati
 export function requestBodySchema(document: typeof serviceDescription, operationId: string): SchemaObject {
   const { reader } = documentOf(document);
   const { pointer } = reader.operation(operationId);
-  const body = reader.resolveNode((reader.at(pointer) as { requestBody?: SchemaObject }).requestBody ?? {}) as { content?: Record<string, { schema?: SchemaObject }> };
+  const body = reader.resolveNode((reader.at(pointer) as { requestBody?: SchemaObject }).requestBody ?? {}) as {
+    content?: Record<string, { schema?: SchemaObject }>;
+  };
   const schema = body.content?.["application/json"]?.schema;
   if (!schema) throw new Error(`${operationId} has no JSON request body`);
   return schema;
@@ -113,7 +118,14 @@ function describeErrors(errors: readonly ErrorObject[], root: string, validator:
     explained.set(
       error,
       variant === undefined
-        ? [{ path: appendJsonPath(at, propertyName), message: `must be one of ${Object.keys(mapping).map((key) => JSON.stringify(key)).join(", ")}` }]
+        ? [
+            {
+              path: appendJsonPath(at, propertyName),
+              message: `must be one of ${Object.keys(mapping)
+                .map((key) => JSON.stringify(key))
+                .join(", ")}`,
+            },
+          ]
         : checker({ $ref: variant }, validator)(error.data, at),
     );
   }
@@ -125,7 +137,12 @@ function describeErrors(errors: readonly ErrorObject[], root: string, validator:
     if (["oneOf", "anyOf", "if"].includes(error.keyword)) continue;
     if (discriminated.some((outer) => within(error.instancePath, outer.instancePath))) continue;
     // In a nullable `anyOf: [X, {type: "null"}]`, "must be null" only repeats that X failed.
-    if (error.keyword === "type" && error.schema === "null" && errors.some((other) => other !== error && other.instancePath === error.instancePath && other.keyword !== "anyOf")) continue;
+    if (
+      error.keyword === "type" &&
+      error.schema === "null" &&
+      errors.some((other) => other !== error && other.instancePath === error.instancePath && other.keyword !== "anyOf")
+    )
+      continue;
     const defect = { path: toJsonPath(root, error.instancePath, error), message: messageOf(error) };
     if (!seen.has(`${defect.path} ${defect.message}`)) {
       seen.add(`${defect.path} ${defect.message}`);
@@ -147,7 +164,7 @@ function within(path: string, outer: string): boolean {
 function toJsonPath(root: string, instancePath: string, error?: ErrorObject): string {
   const segments = pointerKeys(instancePath);
   if (error && (error.keyword === "required" || error.keyword === "unevaluatedProperties" || error.keyword === "additionalProperties")) {
-    const property = (error.params as { missingProperty?: string; unevaluatedProperty?: string; additionalProperty?: string });
+    const property = error.params as { missingProperty?: string; unevaluatedProperty?: string; additionalProperty?: string };
     segments.push(property.missingProperty ?? property.unevaluatedProperty ?? property.additionalProperty ?? "");
   }
   return segments.reduce(appendJsonPath, root);

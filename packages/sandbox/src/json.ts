@@ -15,7 +15,14 @@ export const maxJsonDepth = 64;
 export function parseJson(text: string, what: string): Checked<unknown> {
   const depth = nestingDepth(text);
   if (depth > maxJsonDepth) {
-    return { ok: false, status: 400, detail: `${what} is nested too deeply.`, defects: [{ path: "$", message: `must nest arrays and objects at most ${maxJsonDepth} levels deep (the sandbox's limit); got more than ${maxJsonDepth}` }] };
+    return {
+      ok: false,
+      status: 400,
+      detail: `${what} is nested too deeply.`,
+      defects: [
+        { path: "$", message: `must nest arrays and objects at most ${maxJsonDepth} levels deep (the sandbox's limit); got more than ${maxJsonDepth}` },
+      ],
+    };
   }
   try {
     return { ok: true, value: JSON.parse(text) as unknown };

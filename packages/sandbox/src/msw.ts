@@ -3,11 +3,11 @@
  * browser page (`setupWorker`), a test runner (`setupServer`) or jsdom, with no server. Nothing here
  * touches the file system, so a bundler can take it into a page as it is.
  */
-import { http, type HttpHandler } from "msw/http";
+import { type HttpHandler, http } from "msw/http";
 import { openSandbox, type Sandbox } from "./core.ts";
 import { checkFixture } from "./data/fixture.ts";
-import { resolveOptions, type SandboxOptions } from "./options.ts";
 import { generatedSource } from "./data/source.ts";
+import { resolveOptions, type SandboxOptions } from "./options.ts";
 
 /** The options of `createSandboxHandlers`: the sandbox's own (but `data`, and `fixture` only as an object), and where to answer. */
 export type SandboxHandlersOptions = Partial<Omit<SandboxOptions, "data" | "fixture" | "allowOrigins" | "allowHosts">> & {
@@ -38,7 +38,8 @@ export function createSandboxHandlers(given: SandboxHandlersOptions = {}): Sandb
   const { baseUrl, ...rest } = given;
   if ("data" in rest) throw new TypeError("data: a file is not kept by the MSW handlers; use the sandbox command or createSandbox for --data");
   for (const key of ["allowOrigins", "allowHosts"]) {
-    if (key in rest) throw new TypeError(`${key}: the MSW handlers answer inside the page or process, which no other origin or host reaches; it guards the HTTP server only`);
+    if (key in rest)
+      throw new TypeError(`${key}: the MSW handlers answer inside the page or process, which no other origin or host reaches; it guards the HTTP server only`);
   }
   if (typeof rest.fixture === "string") throw new TypeError("fixture: expected a fixture object (the MSW handlers read no files); got a path");
   if (baseUrl !== undefined && !(typeof baseUrl === "string" && URL.canParse(baseUrl) && /^https?:/.test(baseUrl))) {

@@ -4,7 +4,7 @@
  * are the sandbox's own choices, not facts about the service.
  */
 
-import { sandboxAnswers, type DecisionId, type SandboxAnswer } from "@bot-conversation/openapi";
+import { type DecisionId, type SandboxAnswer, sandboxAnswers } from "@bot-conversation/openapi";
 
 /** How the sandbox answers each open point of the service. */
 export interface SandboxSwitches {
@@ -91,7 +91,9 @@ export function checkSwitches(given: Partial<SandboxSwitches>): SandboxSwitches 
     const text = value === null ? "none" : String(value);
     const parsed = parseSwitch(definition, text);
     if (parsed !== value && !(typeof value === "number" && parsed === value)) {
-      throw new TypeError(`${definition.key}: expected ${Array.isArray(definition.values) ? `one of ${definition.values.join(", ")}` : `a ${definition.values}`}; got ${JSON.stringify(value)}`);
+      throw new TypeError(
+        `${definition.key}: expected ${Array.isArray(definition.values) ? `one of ${definition.values.join(", ")}` : `a ${definition.values}`}; got ${JSON.stringify(value)}`,
+      );
     }
     checked[definition.key] = parsed;
   }

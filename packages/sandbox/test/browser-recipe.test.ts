@@ -7,7 +7,7 @@
  * `vite` in Chromium, the sandbox answers in the page.
  */
 import { execFile } from "node:child_process";
-import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -50,11 +50,15 @@ async function buildRecipe(nodeEnvironment: "production" | "development"): Promi
   const outDir = join(app, `dist-${nodeEnvironment}`);
   const { NODE_ENV: _vitest, ...environment } = process.env;
   const vite = join(dirname(fileURLToPath(import.meta.resolve("vite/package.json"))), "bin", "vite.js");
-  await run(process.execPath, [vite, "build", "--outDir", outDir, "--logLevel", "warn"], { cwd: app, env: nodeEnvironment === "development" ? { ...environment, NODE_ENV: "development" } : environment });
+  await run(process.execPath, [vite, "build", "--outDir", outDir, "--logLevel", "warn"], {
+    cwd: app,
+    env: nodeEnvironment === "development" ? { ...environment, NODE_ENV: "development" } : environment,
+  });
   return builtFiles(outDir);
 }
 /** The gzipped weight of a build's scripts, in KiB. */
-const scriptsKiB = (files: Map<string, Buffer>) => [...files].filter(([file]) => file.endsWith(".js")).reduce((sum, [, bytes]) => sum + gzipSync(bytes).length, 0) / 1024;
+const scriptsKiB = (files: Map<string, Buffer>) =>
+  [...files].filter(([file]) => file.endsWith(".js")).reduce((sum, [, bytes]) => sum + gzipSync(bytes).length, 0) / 1024;
 
 beforeAll(async () => {
   app = await mkdtemp(join(tmpdir(), "sandbox-recipe-"));
@@ -75,7 +79,7 @@ beforeAll(async () => {
   await symlink(dirname(fileURLToPath(import.meta.resolve("msw/package.json"))), join(app, "node_modules", "msw"));
   await symlink(dirname(fileURLToPath(import.meta.resolve("vite/package.json"))), join(app, "node_modules", "vite"));
 });
-afterAll(() => process.env["KEEP_RECIPE_APP"] ? undefined : rm(app, { recursive: true, force: true }));
+afterAll(() => (process.env["KEEP_RECIPE_APP"] ? undefined : rm(app, { recursive: true, force: true })));
 
 describe("the README's page recipe, built by Vite", () => {
   let production: Map<string, Buffer>;
@@ -114,7 +118,28 @@ describe("the README's page recipe, built by Vite", () => {
 describe("the README's page recipe, as TypeScript", () => {
   it("type-checks with tsc --strict and Vite's client types", async () => {
     const tsc = join(dirname(fileURLToPath(import.meta.resolve("typescript/package.json"))), "bin", "tsc");
-    const checked = await run(process.execPath, [tsc, "--strict", "--noEmit", "--module", "esnext", "--moduleResolution", "bundler", "--target", "es2022", "--lib", "es2022,dom", "--types", "vite/client", "--skipLibCheck", "src/main.ts", "vite.config.ts"], { cwd: app })
+    const checked = await run(
+      process.execPath,
+      [
+        tsc,
+        "--strict",
+        "--noEmit",
+        "--module",
+        "esnext",
+        "--moduleResolution",
+        "bundler",
+        "--target",
+        "es2022",
+        "--lib",
+        "es2022,dom",
+        "--types",
+        "vite/client",
+        "--skipLibCheck",
+        "src/main.ts",
+        "vite.config.ts",
+      ],
+      { cwd: app },
+    )
       .then(({ stdout }) => stdout)
       .catch((error: { stdout: string }) => error.stdout);
     expect(checked).toBe("");
@@ -143,7 +168,9 @@ describe("the README's page recipe under vite, in Chromium", () => {
       await page.goto(server.resolvedUrls!.local[0]!);
       const items = page.locator("#conversations li");
       await items.nth(4).waitFor();
-      const response = await expected.fetch(new Request("http://sandbox.invalid/api/v2/channels/conversations?status=Active&pageSize=5", { headers: { "X-Token": "sandbox-token" } }));
+      const response = await expected.fetch(
+        new Request("http://sandbox.invalid/api/v2/channels/conversations?status=Active&pageSize=5", { headers: { "X-Token": "sandbox-token" } }),
+      );
       const { items: conversations } = (await response.json()) as { items: { id: string; status: string }[] };
       expect(await items.allTextContents()).toEqual(conversations.map((conversation) => `${conversation.id} ${conversation.status}`));
       expect(errors).toEqual([]);

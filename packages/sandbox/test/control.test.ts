@@ -34,7 +34,9 @@ describe("POST /_sandbox/reset", () => {
 
   test("clears the fired events", async () => {
     const [conversationId] = await ids();
-    const [trigger] = (await (await sandbox.call(`/_sandbox/conversations/${conversationId}/export`)).json() as ConversationExport).members.filter((member) => member.role === "Bot");
+    const [trigger] = ((await (await sandbox.call(`/_sandbox/conversations/${conversationId}/export`)).json()) as ConversationExport).members.filter(
+      (member) => member.role === "Bot",
+    );
     const triggers = (await (await sandbox.call(`/api/v1/runtime/simple/external/events/${trigger!.id}`)).json()) as { externalEventId: string }[];
     expect((await sandbox.call(firePath, json("POST", { conversationId, externalEventId: triggers[0]!.externalEventId }))).status).toBe(200);
     expect(await (await sandbox.call("/_sandbox/fired-events")).json()).toHaveLength(1);
@@ -68,7 +70,10 @@ describe("PUT /_sandbox/fixture", () => {
 
   test("a bad fixture is a 400 listing the JSON path and problem of every defect, and nothing changes", async () => {
     await sandbox.call("/_sandbox/fixture", json("PUT", exampleFixture()));
-    const bad = exampleFixture() as unknown as { bots: { agentStageId: unknown }[]; conversations: { agentStageId: string; startedOn: string; conversation: Record<string, unknown> & { history: Record<string, unknown>[] } }[] };
+    const bad = exampleFixture() as unknown as {
+      bots: { agentStageId: unknown }[];
+      conversations: { agentStageId: string; startedOn: string; conversation: Record<string, unknown> & { history: Record<string, unknown>[] } }[];
+    };
     bad.bots[0]!.agentStageId = 5;
     bad.conversations[0]!.startedOn = "yesterday";
     bad.conversations[0]!.conversation["mood"] = "happy";
@@ -78,27 +83,39 @@ describe("PUT /_sandbox/fixture", () => {
     const response = await checked("loadSandboxFixture", await sandbox.call("/_sandbox/fixture", json("PUT", bad)));
     expect(response.status).toBe(400);
     const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
-    expect(((await response.json()) as { errors: { path: string }[] }).errors.sort(byPath)).toEqual([
-      { path: "$.bots[0].agentStageId", message: "must be string" },
-      { path: "$.conversations[0].startedOn", message: 'must match format "date-time": a date and time with seconds and a UTC offset, e.g. 2026-11-20T09:15:02+03:00' },
-      { path: "$.conversations[0].conversation.mood", message: "is not allowed here" },
-      { path: "$.conversations[0].conversation.history[0].eventName", message: expect.stringMatching(/^must be one of "successfull-service", /) },
-      { path: "$.conversations[1].conversation.history[0].text", message: "must be string" },
-      { path: "$.conversations[1].agentStageId", message: 'no bot "nobody" in $.bots' },
-      // The bot's identifier is not a string, so no bot has the identifier its conversation names.
-      { path: "$.conversations[0].agentStageId", message: 'no bot "5f0c6d1e-8a4b-4f3e-9c2d-7b1a2e3f4d5c" in $.bots' },
-    ].sort(byPath));
+    expect(((await response.json()) as { errors: { path: string }[] }).errors.sort(byPath)).toEqual(
+      [
+        { path: "$.bots[0].agentStageId", message: "must be string" },
+        {
+          path: "$.conversations[0].startedOn",
+          message: 'must match format "date-time": a date and time with seconds and a UTC offset, e.g. 2026-11-20T09:15:02+03:00',
+        },
+        { path: "$.conversations[0].conversation.mood", message: "is not allowed here" },
+        { path: "$.conversations[0].conversation.history[0].eventName", message: expect.stringMatching(/^must be one of "successfull-service", /) },
+        { path: "$.conversations[1].conversation.history[0].text", message: "must be string" },
+        { path: "$.conversations[1].agentStageId", message: 'no bot "nobody" in $.bots' },
+        // The bot's identifier is not a string, so no bot has the identifier its conversation names.
+        { path: "$.conversations[0].agentStageId", message: 'no bot "5f0c6d1e-8a4b-4f3e-9c2d-7b1a2e3f4d5c" in $.bots' },
+      ].sort(byPath),
+    );
     expect(await ids()).toEqual(["0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c", "second-conversation"]);
   });
 
   test("what a schema cannot see is a defect too: duplicates and unknown bots", async () => {
     const bad = exampleFixture();
-    const duplicated = { ...bad, bots: [...bad.bots, bad.bots[1]!], conversations: [...bad.conversations, { ...bad.conversations[0]!, agentStageId: "nobody" }] };
+    const duplicated = {
+      ...bad,
+      bots: [...bad.bots, bad.bots[1]!],
+      conversations: [...bad.conversations, { ...bad.conversations[0]!, agentStageId: "nobody" }],
+    };
     const response = await sandbox.call("/_sandbox/fixture", json("PUT", duplicated));
     expect(((await response.json()) as { errors: unknown[] }).errors).toEqual([
       { path: "$.bots[2].agentStageId", message: 'duplicate agentStageId "bot-without-triggers", first at $.bots[1].agentStageId' },
       { path: "$.conversations[2].agentStageId", message: 'no bot "nobody" in $.bots' },
-      { path: "$.conversations[2].conversation.id", message: 'duplicate conversation id "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c", first at $.conversations[0].conversation.id' },
+      {
+        path: "$.conversations[2].conversation.id",
+        message: 'duplicate conversation id "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c", first at $.conversations[0].conversation.id',
+      },
       { path: "$.conversations[2].conversation.channelData.platform.session.id", message: expect.stringContaining("duplicate platform session id") },
     ]);
   });
@@ -125,10 +142,17 @@ describe("GET /_sandbox/fired-events", () => {
     await fire("0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c", "callback-requested");
     await fire("second-conversation", "order-status-changed");
     await fire("second-conversation", "callback-requested");
-    const list = async (query: string) => ((await (await checked("listSandboxFiredEvents", await sandbox.call(`/_sandbox/fired-events${query}`))).json()) as { conversationId: string; externalEventId: string; receivedAt: string }[]);
+    const list = async (query: string) =>
+      (await (await checked("listSandboxFiredEvents", await sandbox.call(`/_sandbox/fired-events${query}`))).json()) as {
+        conversationId: string;
+        externalEventId: string;
+        receivedAt: string;
+      }[];
     const all = await list("");
     expect(all.map((event) => `${event.conversationId} ${event.externalEventId}`)).toEqual([
-      "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c callback-requested", "second-conversation order-status-changed", "second-conversation callback-requested",
+      "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c callback-requested",
+      "second-conversation order-status-changed",
+      "second-conversation callback-requested",
     ]);
     expect(all.map((event) => event.receivedAt)).toEqual([...all.map((event) => event.receivedAt)].sort());
     expect(await list("?conversationId=second-conversation")).toEqual(all.slice(1));
@@ -140,7 +164,10 @@ describe("GET /_sandbox/fired-events", () => {
 
 describe("POST and DELETE /_sandbox/faults", () => {
   test("the next matching requests answer the status with Retry-After; others are untouched", async () => {
-    const armed = await checked("addSandboxFault", await sandbox.call("/_sandbox/faults", json("POST", { operationId: "searchConversations", status: 429, retryAfter: 2, times: 2 })));
+    const armed = await checked(
+      "addSandboxFault",
+      await sandbox.call("/_sandbox/faults", json("POST", { operationId: "searchConversations", status: 429, retryAfter: 2, times: 2 })),
+    );
     expect(armed.status).toBe(201);
     expect(await armed.json()).toEqual({ operationId: "searchConversations", status: 429, retryAfter: 2, delayMs: 0, times: 2 });
     expect((await sandbox.call("/api/v1/runtime/simple/external/events/x")).status).toBe(404);
@@ -267,7 +294,9 @@ describe("authentication", () => {
     await sandbox.call("/_sandbox/reset", json("POST", {}));
     const bots = (await (await sandbox.call("/_sandbox/bots")).json()) as { agentStageId: string; externalEventIds: string[]; conversations: number }[];
     expect(bots.length).toBe(3);
-    expect(bots.reduce((sum, bot) => sum + bot.conversations, 0)).toBe((await sandbox.call("/api/v2/channels/conversations").then((response) => response.json()) as { totalItemCount: number }).totalItemCount);
+    expect(bots.reduce((sum, bot) => sum + bot.conversations, 0)).toBe(
+      ((await sandbox.call("/api/v2/channels/conversations").then((response) => response.json())) as { totalItemCount: number }).totalItemCount,
+    );
     for (const bot of bots) {
       const triggers = (await (await sandbox.call(`/api/v1/runtime/simple/external/events/${bot.agentStageId}`)).json()) as { externalEventId: string }[];
       expect(bot.externalEventIds).toEqual(triggers.map((trigger) => trigger.externalEventId));

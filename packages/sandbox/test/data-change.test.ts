@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { createSandbox, launchSandbox, type Sandbox } from "../src/index.ts";
 import { maxRecordedText } from "../src/http/journal.ts";
+import { createSandbox, launchSandbox, type Sandbox } from "../src/index.ts";
 import { exampleFixture } from "./support/fixture.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "sandbox-change-"));
@@ -34,12 +34,17 @@ function slowFire(sandbox: Sandbox, body: unknown) {
       controller.close();
     },
   });
-  const answer = sandbox.fetch(new Request(firePath, { method: "POST", headers: { "x-token": token, "content-type": "application/json" }, body: stream, duplex: "half" } as RequestInit));
+  const answer = sandbox.fetch(
+    new Request(firePath, { method: "POST", headers: { "x-token": token, "content-type": "application/json" }, body: stream, duplex: "half" } as RequestInit),
+  );
   return { reading, finish, answer };
 }
 
 describe("a fire whose body spans a change of the data (issue 29, point 3)", () => {
-  test.each([["in memory", false], ["with --data", true]])("%s: answered against the data in place when the body is complete (404, the conversation is gone) and never recorded", async (_, withData) => {
+  test.each([
+    ["in memory", false],
+    ["with --data", true],
+  ])("%s: answered against the data in place when the body is complete (404, the conversation is gone) and never recorded", async (_, withData) => {
     const data = withData ? join(scratch, "span.db") : undefined;
     const sandbox = await createSandbox({ fixture: exampleFixture(), data });
     try {
@@ -81,8 +86,16 @@ describe("bounded memory per client (issue 29, point 4)", () => {
   test("the request journal keeps no body of a request the token check refused", async () => {
     const sandbox = await createSandbox({ conversations: 2 });
     try {
-      await sandbox.fetch(firePath, { method: "POST", headers: { "x-token": "wrong", "content-type": "application/json" }, body: JSON.stringify({ secret: "x".repeat(1000) }) });
-      await sandbox.fetch(firePath, { method: "POST", headers: { "x-token": token, "content-type": "application/json" }, body: JSON.stringify({ conversationId: "nope", externalEventId: "e" }) });
+      await sandbox.fetch(firePath, {
+        method: "POST",
+        headers: { "x-token": "wrong", "content-type": "application/json" },
+        body: JSON.stringify({ secret: "x".repeat(1000) }),
+      });
+      await sandbox.fetch(firePath, {
+        method: "POST",
+        headers: { "x-token": token, "content-type": "application/json" },
+        body: JSON.stringify({ conversationId: "nope", externalEventId: "e" }),
+      });
       expect(sandbox.requests().map((request) => [request.status, request.body])).toEqual([
         [401, "(the body of a request without a valid token: not kept)"],
         [404, { conversationId: "nope", externalEventId: "e" }],
@@ -110,7 +123,9 @@ describe("bounded memory per client (issue 29, point 4)", () => {
     }
   });
 
-  test("a flood of 3,000 unauthenticated 64 kB POSTs leaves the process under 400 MiB resident, and authenticated searches are answered meanwhile", { timeout: 300_000 }, async () => {
+  test("a flood of 3,000 unauthenticated 64 kB POSTs leaves the process under 400 MiB resident, and authenticated searches are answered meanwhile", {
+    timeout: 300_000,
+  }, async () => {
     const sandbox = await launchSandbox(["--conversations", "50"]);
     try {
       // 64 kB of JSON that parses into 32,000 numbers: a journal that parsed and kept it held far more than 64 KiB.
@@ -120,7 +135,11 @@ describe("bounded memory per client (issue 29, point 4)", () => {
       const flooder = async () => {
         while (sent < 3000) {
           sent++;
-          const response = await fetch(`${sandbox.url}/api/v1/runtime/simple/external/events`, { method: "POST", headers: { "x-token": "not-the-token", "content-type": "application/json" }, body });
+          const response = await fetch(`${sandbox.url}/api/v1/runtime/simple/external/events`, {
+            method: "POST",
+            headers: { "x-token": "not-the-token", "content-type": "application/json" },
+            body,
+          });
           expect(response.status).toBe(401);
           await response.arrayBuffer();
         }

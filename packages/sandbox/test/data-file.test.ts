@@ -3,12 +3,12 @@ import { once } from "node:events";
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { createInterface } from "node:readline";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { createInterface } from "node:readline";
 import { DatabaseSync } from "node:sqlite";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, test } from "vitest";
-import { launchSandbox, type LaunchedSandbox } from "../src/index.ts";
+import { type LaunchedSandbox, launchSandbox } from "../src/index.ts";
 import { exampleFixture } from "./support/fixture.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "sandbox-data-"));
@@ -28,10 +28,13 @@ async function stop(sandbox: LaunchedSandbox, signal: NodeJS.Signals = "SIGTERM"
 }
 /** A start that must fail: its exit code and what it printed. */
 async function refused(args: string[]): Promise<{ code: number | null; output: string }> {
-  const failure = (await start(args).then(async (sandbox) => {
-    await stop(sandbox, "SIGKILL");
-    throw new Error(`started with ${args.join(" ")}`);
-  }, (error: unknown) => error)) as { code: number | null; output: string };
+  const failure = (await start(args).then(
+    async (sandbox) => {
+      await stop(sandbox, "SIGKILL");
+      throw new Error(`started with ${args.join(" ")}`);
+    },
+    (error: unknown) => error,
+  )) as { code: number | null; output: string };
   return failure;
 }
 /** The one line a refused start prints (the ExperimentalWarning of Node 22's node:sqlite aside). */
@@ -41,11 +44,15 @@ const headers = { "x-token": "sandbox-token", "content-type": "application/json"
 const firePath = "/api/v1/runtime/simple/external/events";
 const conversationId = "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c";
 const fire = (url: string, marker: string) =>
-  fetch(`${url}${firePath}`, { method: "POST", headers, body: JSON.stringify({ conversationId, externalEventId: "order-status-changed", externalEventPayload: { orderNumber: marker } }) });
+  fetch(`${url}${firePath}`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ conversationId, externalEventId: "order-status-changed", externalEventPayload: { orderNumber: marker } }),
+  });
 /** Every fired event's marker, following the pages. */
 async function firedMarkers(url: string): Promise<string[]> {
   const markers: string[] = [];
-  for (let next: string | null = "/_sandbox/fired-events?limit=10000"; next !== null;) {
+  for (let next: string | null = "/_sandbox/fired-events?limit=10000"; next !== null; ) {
     const response: Response = await fetch(`${url}${next}`, { headers });
     markers.push(...((await response.json()) as { externalEventPayload: { orderNumber: string } }[]).map((event) => event.externalEventPayload.orderNumber));
     next = /^<([^>]+)>; rel="next"$/.exec(response.headers.get("link") ?? "")?.[1] ?? null;
@@ -71,7 +78,9 @@ describe("--data names only a regular file (issue 29, point 2)", { timeout: 120_
     execFileSync("mknod", [device, "c", "1", "3"]);
     const failure = await refused(["--data", device]);
     expect(failure.code).toBe(1);
-    expect(refusalLine(failure.output)).toEqual([`--data ${device}: is a character device, not a regular file; give the path of a sandbox data file (a new one is created)`]);
+    expect(refusalLine(failure.output)).toEqual([
+      `--data ${device}: is a character device, not a regular file; give the path of a sandbox data file (a new one is created)`,
+    ]);
     expect(lstatSync(device).isCharacterDevice()).toBe(true);
   });
 
@@ -81,7 +90,9 @@ describe("--data names only a regular file (issue 29, point 2)", { timeout: 120_
     const link = join(scratch, "link.db");
     symlinkSync(target, link);
     const failure = await refused(["--data", link]);
-    expect(refusalLine(failure.output)).toEqual([`--data ${link}: is a symbolic link (give the file it points to), not a regular file; give the path of a sandbox data file (a new one is created)`]);
+    expect(refusalLine(failure.output)).toEqual([
+      `--data ${link}: is a symbolic link (give the file it points to), not a regular file; give the path of a sandbox data file (a new one is created)`,
+    ]);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(target, "utf8")).toBe("someone's notes\n");
   });
@@ -96,10 +107,16 @@ describe("--data names only a regular file (issue 29, point 2)", { timeout: 120_
     const directory = join(scratch, "folder");
     mkdirSync(directory);
     try {
-      for (const [path, kind] of [[fifo, "a FIFO (named pipe)"], [socketPath, "a socket"], [directory, "a directory"]] as const) {
+      for (const [path, kind] of [
+        [fifo, "a FIFO (named pipe)"],
+        [socketPath, "a socket"],
+        [directory, "a directory"],
+      ] as const) {
         const failure = await refused(["--data", path]);
         expect(failure.code).toBe(1);
-        expect(refusalLine(failure.output)).toEqual([`--data ${path}: is ${kind}, not a regular file; give the path of a sandbox data file (a new one is created)`]);
+        expect(refusalLine(failure.output)).toEqual([
+          `--data ${path}: is ${kind}, not a regular file; give the path of a sandbox data file (a new one is created)`,
+        ]);
       }
       expect(lstatSync(fifo).isFIFO()).toBe(true);
     } finally {
@@ -118,14 +135,18 @@ describe("--data names only a regular file (issue 29, point 2)", { timeout: 120_
     // anyone else, the permission bits say it.
     const asRoot = process.getuid?.() === 0;
     if (!asRoot) chmodSync(data, 0o444);
-    const [command, ...args] = asRoot ? ["unshare", "--mount", "sh", "-c", 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"', data, ...sandbox] : sandbox;
+    const [command, ...args] = asRoot
+      ? ["unshare", "--mount", "sh", "-c", 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"', data, ...sandbox]
+      : sandbox;
     const child = spawn(command!, args, { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const [code] = (await once(child, "exit")) as [number | null];
     expect(code).toBe(1);
-    expect(refusalLine(output)).toEqual([`--data ${data}: the file cannot be written by this process (${asRoot ? "EROFS" : "EACCES"}); give a file it can write`]);
+    expect(refusalLine(output)).toEqual([
+      `--data ${data}: the file cannot be written by this process (${asRoot ? "EROFS" : "EACCES"}); give a file it can write`,
+    ]);
     expect(readFileSync(data)).toEqual(readFileSync(made));
   });
 });
@@ -142,8 +163,12 @@ describe("--data holds a sandbox database or nothing (issue 29, points 1 and 2)"
     const journal = join(scratch, "layout-4.db");
     writeFileSync(journal, `${JSON.stringify({ "bot-conversation-sandbox": 4, source: { seed: "s", conversations: 5 } })}\n{"fired":{}}\n`);
     const journalBytes = readFileSync(journal);
-    expect(refusalLine((await refused(["--data", text])).output)).toEqual([`--data ${text}: is not a sandbox data file: it does not start with SQLite's header ("SQLite format 3")`]);
-    expect(refusalLine((await refused(["--data", other])).output)).toEqual([`--data ${other}: is a SQLite database of another program (application_id 0, tables: invoices), not a sandbox data file`]);
+    expect(refusalLine((await refused(["--data", text])).output)).toEqual([
+      `--data ${text}: is not a sandbox data file: it does not start with SQLite's header ("SQLite format 3")`,
+    ]);
+    expect(refusalLine((await refused(["--data", other])).output)).toEqual([
+      `--data ${other}: is a SQLite database of another program (application_id 0, tables: invoices), not a sandbox data file`,
+    ]);
     expect(refusalLine((await refused(["--data", journal])).output)).toEqual([
       `--data ${journal}: is a data file of layout 4 (JSON lines), which this sandbox no longer reads (expected layout 5, a SQLite database); start with a new --data file (its events stay readable in it, one JSON object per line)`,
     ]);
@@ -154,9 +179,16 @@ describe("--data holds a sandbox database or nothing (issue 29, points 1 and 2)"
 
   test.each([
     ["a nonsense seed", JSON.stringify({ seed: 7, conversations: 5 }), "the source's seed must be a string; got 7"],
-    ["an unknown state", JSON.stringify({ seed: "s", conversations: 5, state: "huge" }), 'the source\'s state must be one of default, empty, bot-without-triggers, large; got "huge"'],
-    ["a fixture with duplicate conversation ids", JSON.stringify({ fixture: { ...exampleFixture(), conversations: [exampleFixture().conversations[0], exampleFixture().conversations[0]] } }),
-      'the fixture: $.fixture.conversations[1].conversation.id: duplicate conversation id "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c", first at $.conversations[0].conversation.id'],
+    [
+      "an unknown state",
+      JSON.stringify({ seed: "s", conversations: 5, state: "huge" }),
+      'the source\'s state must be one of default, empty, bot-without-triggers, large; got "huge"',
+    ],
+    [
+      "a fixture with duplicate conversation ids",
+      JSON.stringify({ fixture: { ...exampleFixture(), conversations: [exampleFixture().conversations[0], exampleFixture().conversations[0]] } }),
+      'the fixture: $.fixture.conversations[1].conversation.id: duplicate conversation id "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c", first at $.conversations[0].conversation.id',
+    ],
     ["a fixture of the wrong shape", JSON.stringify({ fixture: { bots: "none", conversations: [] } }), "the fixture: $.fixture.bots: must be array"],
   ])("a database whose source is %s is refused naming the first problem, with the checks of PUT /_sandbox/fixture", async (name, source, problem) => {
     const data = await madeDataFile(`source-${name.replaceAll(" ", "-")}.db`);
@@ -173,18 +205,24 @@ describe("--data holds a sandbox database or nothing (issue 29, points 1 and 2)"
     let database = new DatabaseSync(changed);
     database.exec("ALTER TABLE events ADD COLUMN note TEXT");
     database.close();
-    expect(refusalLine((await refused(["--data", changed])).output)).toEqual([`--data ${changed}: holds a sandbox database of layout 5 whose tables were changed (their schema is not the sandbox's)`]);
+    expect(refusalLine((await refused(["--data", changed])).output)).toEqual([
+      `--data ${changed}: holds a sandbox database of layout 5 whose tables were changed (their schema is not the sandbox's)`,
+    ]);
     const newer = await madeDataFile("newer.db");
     database = new DatabaseSync(newer);
     database.exec("PRAGMA user_version = 6");
     database.close();
-    expect(refusalLine((await refused(["--data", newer])).output)).toEqual([`--data ${newer}: holds a sandbox database of another layout (version 6, expected 5); start with a new --data file`]);
+    expect(refusalLine((await refused(["--data", newer])).output)).toEqual([
+      `--data ${newer}: holds a sandbox database of another layout (version 6, expected 5); start with a new --data file`,
+    ]);
   });
 
   test("a damaged file (bytes overwritten inside the events' pages) is refused at start, not answered with 500s", async () => {
     const data = await madeDataFile("damaged.db");
     const database = new DatabaseSync(data);
-    const insert = database.prepare("INSERT INTO events (received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES ('2026-11-20T09:30:00.000Z', NULL, NULL, 'e', NULL, 'c')");
+    const insert = database.prepare(
+      "INSERT INTO events (received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES ('2026-11-20T09:30:00.000Z', NULL, NULL, 'e', NULL, 'c')",
+    );
     database.exec("BEGIN");
     for (let index = 0; index < 2000; index++) insert.run();
     database.exec("COMMIT");
@@ -196,7 +234,11 @@ describe("--data holds a sandbox database or nothing (issue 29, points 1 and 2)"
     expect(failure.code).toBe(1);
     const lines = refusalLine(failure.output);
     expect(lines, failure.output).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^--data ${data.replaceAll(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: is (damaged \\(SQLite's quick_check: .+\\); start with a new --data file|not a sandbox data file: .+)$`));
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^--data ${data.replaceAll(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: is (damaged \\(SQLite's quick_check: .+\\); start with a new --data file|not a sandbox data file: .+)$`,
+      ),
+    );
   });
 
   test("a second sandbox on the same file is refused in one line naming it; the first keeps serving, and its events survive", async () => {
@@ -237,7 +279,9 @@ describe("--data at scale (issue 29, point 1)", { timeout: 300_000 }, () => {
     const data = await madeDataFile("million.db");
     const database = new DatabaseSync(data);
     database.exec("DELETE FROM events");
-    const insert = database.prepare("INSERT INTO events (received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES ('2026-11-20T09:30:00.000Z', ?, NULL, 'order-status-changed', ?, ?)");
+    const insert = database.prepare(
+      "INSERT INTO events (received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES ('2026-11-20T09:30:00.000Z', ?, NULL, 'order-status-changed', ?, ?)",
+    );
     database.exec("BEGIN");
     for (let index = 0; index < 1_000_000; index++) insert.run(conversationId, `{"orderNumber":"m-${index}"}`, conversationId);
     database.exec("COMMIT");
@@ -267,15 +311,31 @@ describe("--data at scale (issue 29, point 1)", { timeout: 300_000 }, () => {
     const sandbox = await start(["--data", data, "--fixture", fixtureFile]);
     const payload = "x".repeat(50_000);
     for (let round = 0; round < 4; round++) {
-      await Promise.all(Array.from({ length: 50 }, (_, index) => fetch(`${sandbox.url}${firePath}`, { method: "POST", headers, body: JSON.stringify({ conversationId, externalEventId: "order-status-changed", externalEventPayload: { orderNumber: `${round}-${index}-${payload}` } }) })));
+      await Promise.all(
+        Array.from({ length: 50 }, (_, index) =>
+          fetch(`${sandbox.url}${firePath}`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({
+              conversationId,
+              externalEventId: "order-status-changed",
+              externalEventPayload: { orderNumber: `${round}-${index}-${payload}` },
+            }),
+          }),
+        ),
+      );
     }
     const full = statSync(data).size + statSync(`${data}-wal`).size;
     expect(full).toBeGreaterThan(8 * 1024 * 1024);
-    expect((await fetch(`${sandbox.url}/_sandbox/reset`, { method: "POST", headers, body: JSON.stringify({ seed: "after", conversations: 5 }) })).status).toBe(200);
+    expect((await fetch(`${sandbox.url}/_sandbox/reset`, { method: "POST", headers, body: JSON.stringify({ seed: "after", conversations: 5 }) })).status).toBe(
+      200,
+    );
     expect(statSync(data).size + statSync(`${data}-wal`).size).toBeLessThan(full / 20);
     await stop(sandbox);
     const again = await start(["--data", data]);
-    expect(((await (await fetch(`${again.url}/_sandbox/bots`, { headers })).json()) as { conversations: number }[]).reduce((sum, bot) => sum + bot.conversations, 0)).toBe(5);
+    expect(
+      ((await (await fetch(`${again.url}/_sandbox/bots`, { headers })).json()) as { conversations: number }[]).reduce((sum, bot) => sum + bot.conversations, 0),
+    ).toBe(5);
     await stop(again);
   });
 });
@@ -295,7 +355,8 @@ describe("SIGKILL during bursts of concurrent fires, with clears and resets betw
             const response = await fire(sandbox.url, marker).catch(() => undefined);
             if (!response) return;
             if (response.status === 200) acknowledged.push(marker);
-            if (killAfter !== undefined && acknowledged.length >= killAfter && sandbox.process.exitCode === null && sandbox.process.signalCode === null) sandbox.process.kill("SIGKILL");
+            if (killAfter !== undefined && acknowledged.length >= killAfter && sandbox.process.exitCode === null && sandbox.process.signalCode === null)
+              sandbox.process.kill("SIGKILL");
           }
         };
         await Promise.all(Array.from({ length: 16 }, writer));
@@ -328,7 +389,9 @@ describe("a commit that fails (issue 29)", () => {
     const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
     // A file-size limit (`ulimit -f`, in blocks of 512 bytes: 2 MiB) on the sandbox alone: past it, a write fails
     // with EFBIG (Node ignores SIGXFSZ), as it would on a full disk. Its start writes far less.
-    const child = spawn("sh", ["-c", 'ulimit -f 4096 && exec "$@"', "sh", process.execPath, main, "--port", "0", "--data", data, "--fixture", fixtureFile], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("sh", ["-c", 'ulimit -f 4096 && exec "$@"', "sh", process.execPath, main, "--port", "0", "--data", data, "--fixture", fixtureFile], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const exited = once(child, "exit");
@@ -339,7 +402,9 @@ describe("a commit that fails (issue 29)", () => {
       const acknowledged: string[] = [];
       let refused: Response | undefined;
       for (let index = 0; refused === undefined && index < 200; index++) {
-        const answers = await Promise.all(Array.from({ length: 4 }, (_, writer) => fire(url, `${index}-${writer}-${payload}`).then((response) => ({ response, marker: `${index}-${writer}` }))));
+        const answers = await Promise.all(
+          Array.from({ length: 4 }, (_, writer) => fire(url, `${index}-${writer}-${payload}`).then((response) => ({ response, marker: `${index}-${writer}` }))),
+        );
         for (const { response, marker } of answers) {
           if (response.status === 200) acknowledged.push(marker);
           else refused ??= response;
@@ -349,7 +414,9 @@ describe("a commit that fails (issue 29)", () => {
       expect(refused?.headers.get("content-type")).toBe("application/json");
       const problem = (await refused!.json()) as { status: number; detail: string };
       expect(problem.status).toBe(503);
-      expect(problem.detail).toMatch(/^The sandbox could not keep the event, so it was not fired \(--data file: .+\); send it again once the sandbox can write\.$/);
+      expect(problem.detail).toMatch(
+        /^The sandbox could not keep the event, so it was not fired \(--data file: .+\); send it again once the sandbox can write\.$/,
+      );
       expect(output).toContain(`sandbox: --data ${data}: a commit failed (`);
       // The sandbox still answers, from the data in memory.
       expect((await fetch(`${url}/api/v2/channels/conversations`, { headers })).status).toBe(200);

@@ -13,7 +13,11 @@ const conversationId = "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c";
 // sees it over HTTP: SIGKILL during bursts, and a commit that fails).
 describe("group commit: the fires of one turn are one transaction, each answered after it (issue 29)", () => {
   const event = (marker: string): FiredEventRecord => ({
-    receivedAt: "2026-11-26T10:00:00.000Z", sent: { conversationId, externalConversationId: null }, externalEventId: "order-status-changed", externalEventPayload: { orderNumber: marker }, conversationId,
+    receivedAt: "2026-11-26T10:00:00.000Z",
+    sent: { conversationId, externalConversationId: null },
+    externalEventId: "order-status-changed",
+    externalEventPayload: { orderNumber: marker },
+    conversationId,
   });
   const markersOf = (events: readonly FiredEventRecord[]) => events.map((kept) => kept.externalEventPayload!["orderNumber"]);
   const source = { seed: "group-commit", conversations: 5 };

@@ -4,14 +4,24 @@ import { describe, expect, it } from "vitest";
 import { withoutProse } from "../scripts/descriptions.ts";
 import { serviceDescription } from "../src/description.ts";
 
-const published = JSON.parse(readFileSync(createRequire(import.meta.url).resolve("@bot-conversation/openapi/openapi.json"), "utf8")) as typeof serviceDescription;
+const published = JSON.parse(
+  readFileSync(createRequire(import.meta.url).resolve("@bot-conversation/openapi/openapi.json"), "utf8"),
+) as typeof serviceDescription;
 
 describe("the descriptions the sandbox checks against, without their prose", () => {
   it("drop every description, summary and externalDocs, and keep names and data that are spelled the same", () => {
     const document = {
       info: { title: "T", description: "prose", version: "1" },
       externalDocs: { url: "https://example.com" },
-      paths: { "/description": { get: { summary: "prose", operationId: "x", parameters: [{ name: "description", in: "query", description: "prose", example: { description: "data" } }] } } },
+      paths: {
+        "/description": {
+          get: {
+            summary: "prose",
+            operationId: "x",
+            parameters: [{ name: "description", in: "query", description: "prose", example: { description: "data" } }],
+          },
+        },
+      },
       components: {
         schemas: {
           description: {

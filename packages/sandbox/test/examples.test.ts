@@ -5,8 +5,9 @@ import { json, sandboxForTests } from "./support/sandbox.ts";
 /** The sandbox's default data, as `pnpm start` serves it. */
 const sandbox = await sandboxForTests({ conversations: 200 });
 const examples = (service as unknown as { components: { examples: Record<string, { value: unknown }> } }).components.examples;
-const exampleValue = <T,>(name: string) => examples[name]!.value as T;
-const agentStageId = (service as unknown as { components: { parameters: Record<string, { example: string }> } }).components.parameters["AgentStageIdPath"]!.example;
+const exampleValue = <T>(name: string) => examples[name]!.value as T;
+const agentStageId = (service as unknown as { components: { parameters: Record<string, { example: string }> } }).components.parameters["AgentStageIdPath"]!
+  .example;
 
 describe("the default data holds what the description's examples name, so requests written against the mock run unchanged", () => {
   test("the example bot's conversations are exactly the mock's default search answer", async () => {
@@ -16,9 +17,13 @@ describe("the default data holds what the description's examples name, so reques
   });
 
   test("the first and last page examples are the sandbox's pages of two", async () => {
-    const first = (await (await sandbox.call(`/api/v2/channels/conversations?agentStageId=${agentStageId}&pageSize=2&pageIndex=0`)).json()) as { items: unknown[] };
+    const first = (await (await sandbox.call(`/api/v2/channels/conversations?agentStageId=${agentStageId}&pageSize=2&pageIndex=0`)).json()) as {
+      items: unknown[];
+    };
     expect(first.items).toEqual(exampleValue<{ items: unknown[] }>("ConversationPageFirst").items);
-    const last = (await (await sandbox.call(`/api/v2/channels/conversations?agentStageId=${agentStageId}&pageSize=2&pageIndex=1`)).json()) as { items: unknown[] };
+    const last = (await (await sandbox.call(`/api/v2/channels/conversations?agentStageId=${agentStageId}&pageSize=2&pageIndex=1`)).json()) as {
+      items: unknown[];
+    };
     expect(last.items).toEqual(exampleValue<{ items: unknown[] }>("ConversationPageLast").items);
   });
 
@@ -39,6 +44,9 @@ describe("the default data holds what the description's examples name, so reques
     const response = await sandbox.call("/api/v1/runtime/simple/external/events", json("POST", body));
     expect({ status: response.status, body: await response.text() }).toEqual({ status: 200, body: "" });
     const fired = (await (await sandbox.call(`/_sandbox/fired-events?externalEventId=${body.externalEventId}`)).json()) as { sent: unknown }[];
-    expect(fired.map((event) => event.sent)).toContainEqual({ conversationId: body.conversationId ?? null, externalConversationId: body.externalConversationId ?? null });
+    expect(fired.map((event) => event.sent)).toContainEqual({
+      conversationId: body.conversationId ?? null,
+      externalConversationId: body.externalConversationId ?? null,
+    });
   });
 });

@@ -13,7 +13,9 @@ async function fire(body: unknown, init: RequestInit = {}): Promise<{ status: nu
   return { status: response.status, body: await response.text(), problems };
 }
 
-async function firedEvents(query = ""): Promise<{ conversationId: string; externalEventId: string; sent: object; externalEventPayload: unknown; receivedAt: string }[]> {
+async function firedEvents(
+  query = "",
+): Promise<{ conversationId: string; externalEventId: string; sent: object; externalEventPayload: unknown; receivedAt: string }[]> {
   const response = await sandbox.call(`/_sandbox/fired-events${query}`);
   expect(await responseProblems("listSandboxFiredEvents", response)).toEqual([]);
   return response.json();
@@ -21,8 +23,13 @@ async function firedEvents(query = ""): Promise<{ conversationId: string; extern
 
 describe("firing an external event", () => {
   test.each([
-    "FireStringVariable", "FireNumberVariable", "FireBooleanVariable", "FireDateTimeVariable",
-    "FireComplexObjectVariable", "FirePersonNameVariable", "FireFileVariable",
+    "FireStringVariable",
+    "FireNumberVariable",
+    "FireBooleanVariable",
+    "FireDateTimeVariable",
+    "FireComplexObjectVariable",
+    "FirePersonNameVariable",
+    "FireFileVariable",
   ])("the description's example %s is a 200 with an empty body, and is recorded", async (name) => {
     const request = example<{ externalEventId: string; externalEventPayload: object }>(name);
     const before = (await firedEvents()).length;
@@ -43,9 +50,18 @@ describe("firing an external event", () => {
 
   test.each([
     [{ conversationId: "missing", externalEventId: "order-status-changed" }, 'No conversation with conversationId "missing".'],
-    [{ externalConversationId: "missing|livechat", externalEventId: "order-status-changed" }, 'No conversation with externalConversationId "missing|livechat".'],
-    [{ externalConversationId: exampleSessionId, externalEventId: "order-status-changed" }, `No conversation with externalConversationId "${exampleSessionId}".`],
-    [{ conversationId, externalEventId: "no-such-trigger" }, `No trigger with externalEventId "no-such-trigger" for the bot of conversation "${conversationId}".`],
+    [
+      { externalConversationId: "missing|livechat", externalEventId: "order-status-changed" },
+      'No conversation with externalConversationId "missing|livechat".',
+    ],
+    [
+      { externalConversationId: exampleSessionId, externalEventId: "order-status-changed" },
+      `No conversation with externalConversationId "${exampleSessionId}".`,
+    ],
+    [
+      { conversationId, externalEventId: "no-such-trigger" },
+      `No trigger with externalEventId "no-such-trigger" for the bot of conversation "${conversationId}".`,
+    ],
   ])("%j is a 404: %s", async (request, detail) => {
     const before = (await firedEvents()).length;
     const answer = await fire(request);
@@ -75,7 +91,9 @@ describe("firing an external event", () => {
     const answer = await fire({ conversationId, externalEventId: "order-status-changed", externalEventPayload: { [code]: value } });
     expect(answer.problems).toEqual([]);
     expect(answer.status).toBe(500);
-    expect(JSON.parse(answer.body)).toMatchObject({ errors: [{ path: `$.externalEventPayload.${code}`, message: expect.stringContaining(`expected ${type}`) }] });
+    expect(JSON.parse(answer.body)).toMatchObject({
+      errors: [{ path: `$.externalEventPayload.${code}`, message: expect.stringContaining(`expected ${type}`) }],
+    });
   });
 
   test("a File without fileUrl is a 500 whose message names fileUrl", async () => {
@@ -86,10 +104,16 @@ describe("firing an external event", () => {
 
   test("every failing variable is named, unknown codes too, and nothing is recorded", async () => {
     const before = (await firedEvents()).length;
-    const answer = await fire({ conversationId, externalEventId: "order-status-changed", externalEventPayload: { deliveryDate: "next Tuesday", isPaid: 1, "no such": true, orderNumber: "ok" } });
+    const answer = await fire({
+      conversationId,
+      externalEventId: "order-status-changed",
+      externalEventPayload: { deliveryDate: "next Tuesday", isPaid: 1, "no such": true, orderNumber: "ok" },
+    });
     expect(answer.status).toBe(500);
     expect(JSON.parse(answer.body).errors.map((error: { path: string }) => error.path)).toEqual([
-      "$.externalEventPayload.deliveryDate", "$.externalEventPayload.isPaid", '$.externalEventPayload["no such"]',
+      "$.externalEventPayload.deliveryDate",
+      "$.externalEventPayload.isPaid",
+      '$.externalEventPayload["no such"]',
     ]);
     expect(await firedEvents()).toHaveLength(before);
   });
@@ -102,10 +126,18 @@ describe("firing an external event", () => {
     ["an array", "[]", "application/json", 400, "$"],
     ["no identifier", '{"externalEventId":"order-status-changed"}', "application/json", 400, "$.conversationId"],
     ["an empty conversationId", '{"conversationId":"","externalEventId":"x"}', "application/json", 400, "$.conversationId"],
-    ["a payload that is not an object", `{"conversationId":"${conversationId}","externalEventId":"x","externalEventPayload":[1]}`, "application/json", 400, "$.externalEventPayload"],
+    [
+      "a payload that is not an object",
+      `{"conversationId":"${conversationId}","externalEventId":"x","externalEventPayload":[1]}`,
+      "application/json",
+      400,
+      "$.externalEventPayload",
+    ],
   ])("%s is a prompt 4xx naming where", async (_name, body, contentType, status, path) => {
     const response = await sandbox.fetch(`http://sandbox.test${firePath}`, {
-      method: "POST", body, headers: { "x-token": "sandbox-token", ...(contentType ? { "content-type": contentType } : {}) },
+      method: "POST",
+      body,
+      headers: { "x-token": "sandbox-token", ...(contentType ? { "content-type": contentType } : {}) },
     });
     expect(response.status).toBe(status);
     const answer = (await response.json()) as { errors: { path: string }[] };

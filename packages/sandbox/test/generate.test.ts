@@ -16,7 +16,9 @@ describe("generated data", () => {
     const again = generateData("bot-conversation", 200);
     expect(again.bots).toEqual(generated.bots);
     expect([...again.conversations]).toEqual(conversations);
-    expect([...generateData("another seed", 200).conversations].map((entry) => entry.conversation.id)).not.toEqual(exports.map((conversation) => conversation.id));
+    expect([...generateData("another seed", 200).conversations].map((entry) => entry.conversation.id)).not.toEqual(
+      exports.map((conversation) => conversation.id),
+    );
   });
 
   test("every export is valid against the description's strict ConversationExport", () => {
@@ -50,7 +52,9 @@ describe("generated data", () => {
     const lengths = exports.slice(exampleCount).map((conversation) => conversation.history.length);
     expect(Math.min(...lengths)).toBeGreaterThanOrEqual(7);
     expect(Math.max(...lengths)).toBeLessThanOrEqual(13);
-    const kinds = new Set(exports.flatMap((conversation) => conversation.history.flatMap((activity) => (activity.type === "Event" ? [activity.eventName] : []))));
+    const kinds = new Set(
+      exports.flatMap((conversation) => conversation.history.flatMap((activity) => (activity.type === "Event" ? [activity.eventName] : []))),
+    );
     expect([...kinds].sort()).toEqual([...enumOf("EventName")].sort());
     expect(messages.some((message) => message.buttons?.some((button) => button.isSelected))).toBe(true);
     expect(messages.some((message) => (message.recognizedIntents?.length ?? 0) > 0)).toBe(true);

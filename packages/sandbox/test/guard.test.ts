@@ -1,7 +1,6 @@
 import { request } from "node:http";
 import { afterAll, describe, expect, test } from "vitest";
-import { createSandbox, startSandboxServer } from "../src/index.ts";
-import { launchSandbox } from "../src/index.ts";
+import { createSandbox, launchSandbox, startSandboxServer } from "../src/index.ts";
 import { responseProblems } from "./support/description.ts";
 
 const server = await startSandboxServer({ host: "127.0.0.1", port: 0, conversations: 5 });
@@ -9,7 +8,13 @@ afterAll(() => server.stop());
 const { port } = new URL(server.url);
 
 /** One request over loopback with exactly these headers (fetch may not set `Host`): status, headers and body. */
-function send(path: string, method: string, headers: Record<string, string>, body?: string, to = port): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function send(
+  path: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: string,
+  to = port,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const sent = request({ host: "127.0.0.1", port: to, path, method, headers }, (response) => {
       let text = "";
@@ -22,8 +27,17 @@ function send(path: string, method: string, headers: Record<string, string>, bod
 }
 const token = { "x-token": "sandbox-token" };
 const preflight = (origin: string, path = "/_sandbox/reset") =>
-  send(path, "OPTIONS", { origin, "access-control-request-method": "POST", "access-control-request-headers": "x-token, content-type", "access-control-request-private-network": "true" });
-const conversations = async () => ((await (await fetch(`${server.url}/_sandbox/bots`, { headers: token })).json()) as { conversations: number }[]).reduce((sum, bot) => sum + bot.conversations, 0);
+  send(path, "OPTIONS", {
+    origin,
+    "access-control-request-method": "POST",
+    "access-control-request-headers": "x-token, content-type",
+    "access-control-request-private-network": "true",
+  });
+const conversations = async () =>
+  ((await (await fetch(`${server.url}/_sandbox/bots`, { headers: token })).json()) as { conversations: number }[]).reduce(
+    (sum, bot) => sum + bot.conversations,
+    0,
+  );
 
 describe("the control API is for the developer, not for any web page (issue 29, point 5)", () => {
   test("a preflight from https://evil.example to /_sandbox/reset is refused: no CORS headers, no Private Network Access", async () => {
@@ -35,7 +49,12 @@ describe("the control API is for the developer, not for any web page (issue 29, 
   });
 
   test("a reset sent by a page of https://evil.example is refused and changes nothing", async () => {
-    const answer = await send("/_sandbox/reset", "POST", { ...token, origin: "https://evil.example", "content-type": "application/json" }, '{"conversations":1}');
+    const answer = await send(
+      "/_sandbox/reset",
+      "POST",
+      { ...token, origin: "https://evil.example", "content-type": "application/json" },
+      '{"conversations":1}',
+    );
     expect(answer.status).toBe(403);
     expect(await conversations()).toBe(5);
   });
@@ -45,8 +64,11 @@ describe("the control API is for the developer, not for any web page (issue 29, 
     expect(answer.status).toBe(403);
     expect(answer.headers["content-type"]).toBe("application/json");
     expect(JSON.parse(answer.body)).toEqual({
-      type: "about:blank", title: "Forbidden", status: 403,
-      detail: 'The control API answers only a loopback Host (localhost, 127.0.0.1, [::1]) or a name given with --allow-host (allowHosts); got Host "evil.example".',
+      type: "about:blank",
+      title: "Forbidden",
+      status: 403,
+      detail:
+        'The control API answers only a loopback Host (localhost, 127.0.0.1, [::1]) or a name given with --allow-host (allowHosts); got Host "evil.example".',
     });
     expect((await send("/_sandbox/fired-events", "GET", { ...token, host: "evil.example:4011" })).status).toBe(403);
     expect(await conversations()).toBe(5);
@@ -88,7 +110,18 @@ describe("the control API is for the developer, not for any web page (issue 29, 
     const opened = await launchSandbox(["--conversations", "3", "--allow-origin", "https://app.example.com", "--allow-host", "sandbox.internal"]);
     try {
       const to = new URL(opened.url).port;
-      const allowed = await send("/_sandbox/reset", "OPTIONS", { host: "sandbox.internal:4011", origin: "https://app.example.com", "access-control-request-method": "POST", "access-control-request-private-network": "true" }, undefined, to);
+      const allowed = await send(
+        "/_sandbox/reset",
+        "OPTIONS",
+        {
+          host: "sandbox.internal:4011",
+          origin: "https://app.example.com",
+          "access-control-request-method": "POST",
+          "access-control-request-private-network": "true",
+        },
+        undefined,
+        to,
+      );
       expect(allowed.status).toBe(204);
       expect(allowed.headers["access-control-allow-origin"]).toBe("https://app.example.com");
       expect(allowed.headers["access-control-allow-private-network"]).toBe("true");
@@ -101,14 +134,22 @@ describe("the control API is for the developer, not for any web page (issue 29, 
   });
 
   test("createSandbox takes allowOrigins and allowHosts, checked", async () => {
-    const served = await startSandboxServer({ host: "127.0.0.1", port: 0, conversations: 1, allowOrigins: ["https://app.example.com"], allowHosts: ["sandbox.internal"] });
+    const served = await startSandboxServer({
+      host: "127.0.0.1",
+      port: 0,
+      conversations: 1,
+      allowOrigins: ["https://app.example.com"],
+      allowHosts: ["sandbox.internal"],
+    });
     try {
       const to = new URL(served.url).port;
       expect((await send("/_sandbox/bots", "GET", { ...token, host: "sandbox.internal", origin: "https://app.example.com" }, undefined, to)).status).toBe(200);
     } finally {
       await served.stop();
     }
-    await expect(createSandbox({ allowOrigins: ["app.example.com"] })).rejects.toThrow('allowOrigins: expected an origin such as https://app.example.com; got "app.example.com"');
+    await expect(createSandbox({ allowOrigins: ["app.example.com"] })).rejects.toThrow(
+      'allowOrigins: expected an origin such as https://app.example.com; got "app.example.com"',
+    );
   });
 
   test("the 403 is documented for every control operation", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { maxRecordedRequests, maxRecordedText, RequestJournal, type ReceivedRequest } from "../src/http/journal.ts";
+import { maxRecordedRequests, maxRecordedText, type ReceivedRequest, RequestJournal } from "../src/http/journal.ts";
 
 /** A request as the server hands it to the journal, with Node's raw header list. */
 const received = (index: number, overrides: Partial<ReceivedRequest> = {}): ReceivedRequest => ({
@@ -39,7 +39,16 @@ describe("the request journal", () => {
   test("filters by method, path, status and operation; a body is kept as it came, whatever it holds", () => {
     const journal = new RequestJournal();
     journal.add(received(1, { body: { text: "not json \u0000 with a NUL\u0000" }, status: 400 }), "fireExternalEvent");
-    journal.add(received(2, { method: "GET", url: "http://127.0.0.1:4011/api/v2/channels/conversations?status=Active", path: "/api/v2/channels/conversations", body: null, headers: [] }), "searchConversations");
+    journal.add(
+      received(2, {
+        method: "GET",
+        url: "http://127.0.0.1:4011/api/v2/channels/conversations?status=Active",
+        path: "/api/v2/channels/conversations",
+        body: null,
+        headers: [],
+      }),
+      "searchConversations",
+    );
     journal.add(received(3, { body: { note: "(a note)" }, status: 401 }), undefined);
     journal.add(received(4, { headers: new Headers({ "x-token": "sandbox-token", "content-type": "application/json" }) }), "fireExternalEvent");
     expect(journal.list({ status: 400 }).map((record) => record.body)).toEqual(["not json \u0000 with a NUL\u0000"]);

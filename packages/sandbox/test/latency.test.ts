@@ -7,7 +7,10 @@ const searchUrl = "http://sandbox.test/api/v2/channels/conversations";
 /** Whether a promise has settled, after the microtasks already queued have run. */
 async function settled(promise: Promise<unknown>): Promise<boolean> {
   let done = false;
-  void promise.then(() => (done = true), () => (done = true));
+  void promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
   for (let turn = 0; turn < 20; turn++) await Promise.resolve();
   return done;
 }

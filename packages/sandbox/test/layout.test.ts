@@ -12,14 +12,19 @@ const src = fileURLToPath(new URL("../src/", import.meta.url));
 
 /** Every module of `src/` with the modules of `src/` it imports (absolute paths). */
 function importGraph(): Map<string, string[]> {
-  const files = readdirSync(src, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".ts")).map((file) => join(src, file));
-  return new Map(files.map((file) => [
-    file,
-    ts.preProcessFile(readFileSync(file, "utf8"), true, true).importedFiles
-      .map((imported) => imported.fileName)
-      .filter((name) => name.startsWith(".") && name.endsWith(".ts"))
-      .map((name) => resolve(dirname(file), name)),
-  ]));
+  const files = readdirSync(src, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".ts"))
+    .map((file) => join(src, file));
+  return new Map(
+    files.map((file) => [
+      file,
+      ts
+        .preProcessFile(readFileSync(file, "utf8"), true, true)
+        .importedFiles.map((imported) => imported.fileName)
+        .filter((name) => name.startsWith(".") && name.endsWith(".ts"))
+        .map((name) => resolve(dirname(file), name)),
+    ]),
+  );
 }
 
 /** The cycles a depth-first walk meets, each as the modules along it, first repeated last. */

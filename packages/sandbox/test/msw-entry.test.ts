@@ -5,7 +5,13 @@ import { expect, test } from "vitest";
 test("the MSW entry bundles for a browser without node:sqlite or the --data file (issue 29)", async () => {
   const bundle = await build({
     entryPoints: [fileURLToPath(new URL("../src/msw.ts", import.meta.url))],
-    bundle: true, format: "esm", platform: "browser", write: false, target: "es2022", metafile: true, external: ["msw"],
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    write: false,
+    target: "es2022",
+    metafile: true,
+    external: ["msw"],
   });
   const inputs = Object.keys(bundle.metafile.inputs);
   expect(inputs.some((input) => input.endsWith("src/engine/store.ts"))).toBe(true);

@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { expectPublishable } from "@bot-conversation/test-support/packed-package";
+import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { test, vi } from "vitest";
 
 vi.setConfig({ testTimeout: heavyTestTimeoutMs });

@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { request } from "node:http";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
 import { fileURLToPath } from "node:url";
 import { checkReadmeExamples } from "@bot-conversation/test-support/readme-examples";
 import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
@@ -97,15 +97,19 @@ describe("README.md: reaching a sandbox from another machine on purpose", () => 
         });
         void exited.then(() => reject(new Error(`exited before it was ready: ${output}`)));
       });
-      const status = (host: string) => new Promise<number>((resolve, reject) => {
-        const target = new URL(url);
-        const sent = request({ host: target.hostname, port: target.port, path: "/_sandbox/bots", headers: { host, "x-token": "sandbox-token" } }, (response) => {
-          response.resume();
-          resolve(response.statusCode ?? 0);
+      const status = (host: string) =>
+        new Promise<number>((resolve, reject) => {
+          const target = new URL(url);
+          const sent = request(
+            { host: target.hostname, port: target.port, path: "/_sandbox/bots", headers: { host, "x-token": "sandbox-token" } },
+            (response) => {
+              response.resume();
+              resolve(response.statusCode ?? 0);
+            },
+          );
+          sent.on("error", reject);
+          sent.end();
         });
-        sent.on("error", reject);
-        sent.end();
-      });
       // The listed address passes the guard; the token is the random one of the line, so the default is a 401.
       expect(await status("192.168.1.20:4011")).toBe(401);
       expect(await status("evil.example")).toBe(403);

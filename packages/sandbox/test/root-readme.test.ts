@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { startSandboxServer, type RunningSandbox } from "../src/index.ts";
+import { type RunningSandbox, startSandboxServer } from "../src/index.ts";
 import { runAgainstSandbox as runCommand, shellCommands } from "./support/readme-commands.ts";
 
 vi.setConfig({ testTimeout: heavyTestTimeoutMs });
@@ -32,7 +32,9 @@ describe("the root README's sandbox lines, run against a sandbox with its defaul
 
   test("the mock's curl line, with the sandbox's token, finds the same bot's conversations", async () => {
     expect(mockCurl).toBeDefined();
-    const page = JSON.parse(await runAgainstSandbox(mockCurl!.replace("http://127.0.0.1:4010", "http://127.0.0.1:4011").replace("mock-token", "sandbox-token"))) as { items: unknown[] };
+    const page = JSON.parse(
+      await runAgainstSandbox(mockCurl!.replace("http://127.0.0.1:4010", "http://127.0.0.1:4011").replace("mock-token", "sandbox-token")),
+    ) as { items: unknown[] };
     expect(page.items.length).toBe(3);
   });
 

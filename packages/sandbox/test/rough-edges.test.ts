@@ -17,11 +17,14 @@ describe("rough edges (issue 24)", () => {
     try {
       const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
         const url = new URL(`${server.url}/_sandbox/reset`);
-        const sent = request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "x-token": "sandbox-token" } }, (response) => {
-          let text = "";
-          response.on("data", (chunk: Buffer) => (text += chunk.toString()));
-          response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
-        });
+        const sent = request(
+          { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "x-token": "sandbox-token" } },
+          (response) => {
+            let text = "";
+            response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+            response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text }));
+          },
+        );
         sent.on("error", reject);
         sent.end();
       });
@@ -44,21 +47,29 @@ describe("rough edges (issue 24)", () => {
     const response = await sandbox.call("/api/v2/channels/conversations?pageSize=12345678901234567890");
     expect(response.status).toBe(400);
     const { errors } = (await response.json()) as { errors: { path: string; message: string }[] };
-    expect(errors).toEqual([{ path: "query.pageSize", message: `must be an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}; got "12345678901234567890"` }]);
+    expect(errors).toEqual([
+      { path: "query.pageSize", message: `must be an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}; got "12345678901234567890"` },
+    ]);
   });
 
   test("the trigger list refuses an unknown query parameter as the search does, naming it", async () => {
     const bots = (await (await sandbox.call("/_sandbox/bots")).json()) as { agentStageId: string }[];
     const response = await sandbox.call(`/api/v1/runtime/simple/external/events/${bots[0]!.agentStageId}?verbose=1`);
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { errors: unknown[] }).errors).toEqual([{ path: "query.verbose", message: "is not a parameter of this operation; it takes no query parameters" }]);
+    expect(((await response.json()) as { errors: unknown[] }).errors).toEqual([
+      { path: "query.verbose", message: "is not a parameter of this operation; it takes no query parameters" },
+    ]);
   });
 
   test("with --unknown-parameters ignore, the trigger list ignores it, as the search does", async () => {
     const lenient = await createSandbox({ conversations: 3, unknownParameters: "ignore" });
     try {
-      const bots = (await (await lenient.fetch("http://sandbox.test/_sandbox/bots", { headers: { "x-token": "sandbox-token" } })).json()) as { agentStageId: string }[];
-      const response = await lenient.fetch(`http://sandbox.test/api/v1/runtime/simple/external/events/${bots[0]!.agentStageId}?verbose=1`, { headers: { "x-token": "sandbox-token" } });
+      const bots = (await (await lenient.fetch("http://sandbox.test/_sandbox/bots", { headers: { "x-token": "sandbox-token" } })).json()) as {
+        agentStageId: string;
+      }[];
+      const response = await lenient.fetch(`http://sandbox.test/api/v1/runtime/simple/external/events/${bots[0]!.agentStageId}?verbose=1`, {
+        headers: { "x-token": "sandbox-token" },
+      });
       expect(response.status).toBe(200);
     } finally {
       await lenient.close();
@@ -67,9 +78,14 @@ describe("rough edges (issue 24)", () => {
 
   test.each([null, [1, 2]])("a variable value %j gets the seed's 500 naming the variable, like a wrong string", async (value) => {
     const [conversation] = ((await (await sandbox.call("/api/v2/channels/conversations?pageSize=1")).json()) as { items: { id: string }[] }).items;
-    const response = await sandbox.call(firePath, json("POST", { conversationId: conversation!.id, externalEventId: "order-status-changed", externalEventPayload: { orderTotal: value } }));
+    const response = await sandbox.call(
+      firePath,
+      json("POST", { conversationId: conversation!.id, externalEventId: "order-status-changed", externalEventPayload: { orderTotal: value } }),
+    );
     expect(response.status).toBe(500);
-    expect(((await response.json()) as { errors: unknown[] }).errors).toEqual([{ path: "$.externalEventPayload.orderTotal", message: `orderTotal: expected Number; got ${JSON.stringify(value)}` }]);
+    expect(((await response.json()) as { errors: unknown[] }).errors).toEqual([
+      { path: "$.externalEventPayload.orderTotal", message: `orderTotal: expected Number; got ${JSON.stringify(value)}` },
+    ]);
   });
 
   test("a fire 400 that sends conversationId reports that variant's defects only", async () => {

@@ -1,14 +1,21 @@
 import { parseDateTime } from "@bot-conversation/client";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { createSandbox } from "../src/index.ts";
 import { dataOf } from "../src/data/source.ts";
-import { equalityFilters, type EqualityFilterName, type SearchOrder } from "../src/engine/filters.ts";
+import { type EqualityFilterName, equalityFilters, type SearchOrder } from "../src/engine/filters.ts";
 import { PlainEngine } from "../src/engine/plain.ts";
 import type { Fixture } from "../src/index.ts";
+import { createSandbox } from "../src/index.ts";
 import { exampleFixture } from "./support/fixture.ts";
 
-interface Summary { id: string; status: string; channelId: string; startedOn: string; latestMessageOn: string; members: { id: string; role: string }[] }
+interface Summary {
+  id: string;
+  status: string;
+  channelId: string;
+  startedOn: string;
+  latestMessageOn: string;
+  members: { id: string; role: string }[];
+}
 const token = { "x-token": "sandbox-token" };
 const decoder = new TextDecoder();
 
@@ -71,33 +78,61 @@ describe.each([
     const loaded = dataOf(source);
     const plain = PlainEngine.load(loaded);
     try {
-      const all = ((await (await sandbox.fetch("http://x/api/v2/channels/conversations?pageSize=1000", { headers: token })).json()) as { items: Summary[] }).items;
+      const all = ((await (await sandbox.fetch("http://x/api/v2/channels/conversations?pageSize=1000", { headers: token })).json()) as { items: Summary[] })
+        .items;
       const instants = all.flatMap((item) => [item.startedOn, item.latestMessageOn]);
-      const instant = fc.oneof(fc.constantFrom(...instants), fc.constantFrom(...instants).map((text) => new Date(parseDateTime(text) + 1).toISOString()));
+      const instant = fc.oneof(
+        fc.constantFrom(...instants),
+        fc.constantFrom(...instants).map((text) => new Date(parseDateTime(text) + 1).toISOString()),
+      );
       // Every equality filter of the table, each with the values the data holds and those of `beyondTheData`.
       const valuesOf = (filter: (typeof equalityFilters)[number]) =>
         new Set([...Array.from({ length: loaded.count }, (_, index) => filter.valueOf(loaded.conversationAt(index))), ...beyondTheData[filter.name]]);
-      const equalities = Object.fromEntries(equalityFilters.map((filter) => [filter.name, fc.constantFrom(...valuesOf(filter))])) as Record<EqualityFilterName, fc.Arbitrary<string>>;
-      const query = fc.record({
-        ...equalities,
-        startFromDate: instant, startToDate: instant, latestMessageFromDate: instant, latestMessageToDate: instant,
-        pageSize: fc.integer({ min: 1, max: 50 }).map(String),
-        pageIndex: fc.integer({ min: 0, max: 5 }).map(String),
-      }, { requiredKeys: [] });
-      await fc.assert(fc.asyncProperty(query, async (filters) => {
-        const size = Number(filters.pageSize ?? 20);
-        const index = Number(filters.pageIndex ?? 0);
-        const date = (text: string | undefined) => (text === undefined ? undefined : parseDateTime(text));
-        const expected = plain.search({
-          ...Object.fromEntries(equalityFilters.map((filter) => [filter.name, filters[filter.name]])),
-          startFrom: date(filters.startFromDate), startTo: date(filters.startToDate),
-          latestMessageFrom: date(filters.latestMessageFromDate), latestMessageTo: date(filters.latestMessageToDate),
-          toInclusive: dateTo === "inclusive",
-        }, order, size, index * size);
-        const page = (await (await sandbox.fetch(`http://x/api/v2/channels/conversations?${new URLSearchParams(filters)}`, { headers: token })).json()) as { items: Summary[]; totalItemCount: number };
-        expect(page.totalItemCount).toBe(expected.total);
-        expect(page.items.map((item) => item.id)).toEqual(expected.items.map((item) => (JSON.parse(`${decoder.decode(item.openSummary)}}`) as { id: string }).id));
-      }), { numRuns: 300, seed: 20261125 });
+      const equalities = Object.fromEntries(equalityFilters.map((filter) => [filter.name, fc.constantFrom(...valuesOf(filter))])) as Record<
+        EqualityFilterName,
+        fc.Arbitrary<string>
+      >;
+      const query = fc.record(
+        {
+          ...equalities,
+          startFromDate: instant,
+          startToDate: instant,
+          latestMessageFromDate: instant,
+          latestMessageToDate: instant,
+          pageSize: fc.integer({ min: 1, max: 50 }).map(String),
+          pageIndex: fc.integer({ min: 0, max: 5 }).map(String),
+        },
+        { requiredKeys: [] },
+      );
+      await fc.assert(
+        fc.asyncProperty(query, async (filters) => {
+          const size = Number(filters.pageSize ?? 20);
+          const index = Number(filters.pageIndex ?? 0);
+          const date = (text: string | undefined) => (text === undefined ? undefined : parseDateTime(text));
+          const expected = plain.search(
+            {
+              ...Object.fromEntries(equalityFilters.map((filter) => [filter.name, filters[filter.name]])),
+              startFrom: date(filters.startFromDate),
+              startTo: date(filters.startToDate),
+              latestMessageFrom: date(filters.latestMessageFromDate),
+              latestMessageTo: date(filters.latestMessageToDate),
+              toInclusive: dateTo === "inclusive",
+            },
+            order,
+            size,
+            index * size,
+          );
+          const page = (await (await sandbox.fetch(`http://x/api/v2/channels/conversations?${new URLSearchParams(filters)}`, { headers: token })).json()) as {
+            items: Summary[];
+            totalItemCount: number;
+          };
+          expect(page.totalItemCount).toBe(expected.total);
+          expect(page.items.map((item) => item.id)).toEqual(
+            expected.items.map((item) => (JSON.parse(`${decoder.decode(item.openSummary)}}`) as { id: string }).id),
+          );
+        }),
+        { numRuns: 300, seed: 20261125 },
+      );
     } finally {
       await sandbox.close();
     }

@@ -32,8 +32,16 @@ describe("search filters", () => {
     ["channelId", () => ({ channelId: "platform" }), (item) => item.channelId === "platform"],
     ["startFromDate", () => ({ startFromDate: median().startedOn }), (item) => ms(item.startedOn) >= ms(median().startedOn)],
     ["startToDate", () => ({ startToDate: median().startedOn }), (item) => ms(item.startedOn) <= ms(median().startedOn)],
-    ["latestMessageFromDate", () => ({ latestMessageFromDate: latestMedian().latestMessageOn }), (item) => ms(item.latestMessageOn) >= ms(latestMedian().latestMessageOn)],
-    ["latestMessageToDate", () => ({ latestMessageToDate: latestMedian().latestMessageOn }), (item) => ms(item.latestMessageOn) <= ms(latestMedian().latestMessageOn)],
+    [
+      "latestMessageFromDate",
+      () => ({ latestMessageFromDate: latestMedian().latestMessageOn }),
+      (item) => ms(item.latestMessageOn) >= ms(latestMedian().latestMessageOn),
+    ],
+    [
+      "latestMessageToDate",
+      () => ({ latestMessageToDate: latestMedian().latestMessageOn }),
+      (item) => ms(item.latestMessageOn) <= ms(latestMedian().latestMessageOn),
+    ],
   ];
 
   test.each(cases)("%s alone returns exactly the matching conversations", async (_name, query, matches) => {
@@ -51,9 +59,13 @@ describe("search filters", () => {
     const target = all.find((item) => ms(item.startedOn) < ms(pivot))!;
     const [bot, status, channelId] = [botOf(target), target.status, target.channelId];
     const query = {
-      agentStageId: bot, status, channelId,
-      startFromDate: "2026-01-01T00:00:00Z", startToDate: pivot,
-      latestMessageFromDate: "2026-01-01T00:00:00+03:00", latestMessageToDate: "2027-01-01T00:00:00Z",
+      agentStageId: bot,
+      status,
+      channelId,
+      startFromDate: "2026-01-01T00:00:00Z",
+      startToDate: pivot,
+      latestMessageFromDate: "2026-01-01T00:00:00+03:00",
+      latestMessageToDate: "2027-01-01T00:00:00Z",
     };
     const expected = all.filter((item) => botOf(item) === bot && item.status === status && item.channelId === channelId && ms(item.startedOn) <= ms(pivot));
     expect(expected).toContain(target);
@@ -63,7 +75,14 @@ describe("search filters", () => {
 
   test("a bot without conversations gives an empty first page", async () => {
     expect(await search({ agentStageId: "no-such-bot" })).toEqual({
-      items: [], hasMore: false, pageIndex: 0, pageSize: 20, totalItemCount: 0, totalPageCount: 0, fromItemInclusive: 0, toItemExclusive: 0,
+      items: [],
+      hasMore: false,
+      pageIndex: 0,
+      pageSize: 20,
+      totalItemCount: 0,
+      totalPageCount: 0,
+      fromItemInclusive: 0,
+      toItemExclusive: 0,
     });
   });
 });
@@ -81,7 +100,15 @@ describe("the page envelope", () => {
     [1, 30, 30, false, 30, 60],
   ])("pageIndex %i, pageSize %i of 60: %i items, hasMore %s, items %i to %i", async (pageIndex, pageSize, count, hasMore, from, to) => {
     const page = await search({ pageIndex, pageSize });
-    expect(page).toMatchObject({ pageIndex, pageSize, hasMore, totalItemCount: 60, totalPageCount: Math.ceil(60 / pageSize), fromItemInclusive: from, toItemExclusive: to });
+    expect(page).toMatchObject({
+      pageIndex,
+      pageSize,
+      hasMore,
+      totalItemCount: 60,
+      totalPageCount: Math.ceil(60 / pageSize),
+      fromItemInclusive: from,
+      toItemExclusive: to,
+    });
     expect(page.items.map((item) => item.id)).toEqual(all.slice(from, to).map((item) => item.id));
     expect(page.items).toHaveLength(count);
   });
@@ -121,7 +148,11 @@ describe("invalid parameters", () => {
     ["pageIndex=99999999999999999999", "query.pageIndex", /must be an integer/],
     ["status=Open", "query.status", /must be one of "Active", "Closed", "Operator"; got "Open"/],
     ["status=active", "query.status", /must be one of/],
-    ["startFromDate=next%20Tuesday", "query.startFromDate", /must match format "date-time": a date and time with seconds and a UTC offset, e\.g\. 2026-11-20T09:15:02\+03:00; got "next Tuesday"/],
+    [
+      "startFromDate=next%20Tuesday",
+      "query.startFromDate",
+      /must match format "date-time": a date and time with seconds and a UTC offset, e\.g\. 2026-11-20T09:15:02\+03:00; got "next Tuesday"/,
+    ],
     // One date rule, the client's parseDateTime, for search and fire alike (see fire.test.ts).
     ["startToDate=2026-12-31T23:59:60Z", "query.startToDate", /date-time.*; got "2026-12-31T23:59:60Z"/],
     ["startToDate=2026-12-31T23:59:59%2B05", "query.startToDate", /date-time.*; got "2026-12-31T23:59:59\+05"/],

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import type { ConversationPage } from "@bot-conversation/types";
 import { afterAll, describe, expect, test } from "vitest";
+import { type LaunchedSandbox, launchSandbox } from "../src/index.ts";
 import { exampleFixture, exampleSessionId } from "./support/fixture.ts";
-import { launchSandbox, type LaunchedSandbox } from "../src/index.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "sandbox-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -27,9 +27,16 @@ const headers = { "x-token": "sandbox-token", "content-type": "application/json"
 const firePath = "/api/v1/runtime/simple/external/events";
 const conversationId = "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c";
 const fire = (url: string, marker: string, init: RequestInit = {}) =>
-  fetch(`${url}${firePath}`, { method: "POST", headers, body: JSON.stringify({ conversationId, externalEventId: "order-status-changed", externalEventPayload: { orderNumber: marker } }), ...init });
+  fetch(`${url}${firePath}`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ conversationId, externalEventId: "order-status-changed", externalEventPayload: { orderNumber: marker } }),
+    ...init,
+  });
 const firedMarkers = async (url: string) =>
-  ((await (await fetch(`${url}/_sandbox/fired-events`, { headers })).json()) as { externalEventPayload: { orderNumber: string } }[]).map((event) => event.externalEventPayload.orderNumber);
+  ((await (await fetch(`${url}/_sandbox/fired-events`, { headers })).json()) as { externalEventPayload: { orderNumber: string } }[]).map(
+    (event) => event.externalEventPayload.orderNumber,
+  );
 const searchIds = async (url: string) =>
   ((await (await fetch(`${url}/api/v2/channels/conversations?pageSize=1000`, { headers })).json()) as ConversationPage).items.map((item) => item.id);
 
@@ -45,7 +52,9 @@ describe("the sandbox as a process on loopback", { timeout: 120_000 }, () => {
   test("--token and SANDBOX_TOKENS set the accepted tokens; no token ever appears in the output", async () => {
     const sandbox = await start(["--token", "first-secret", "--token", "second-secret"], { SANDBOX_TOKENS: "ignored-secret" });
     const status = async (token: string) => (await fetch(`${sandbox.url}/api/v2/channels/conversations`, { headers: { "x-token": token } })).status;
-    expect([await status("first-secret"), await status("second-secret"), await status("ignored-secret"), await status("sandbox-token")]).toEqual([200, 200, 401, 401]);
+    expect([await status("first-secret"), await status("second-secret"), await status("ignored-secret"), await status("sandbox-token")]).toEqual([
+      200, 200, 401, 401,
+    ]);
     await stop(sandbox);
     const fromEnvironment = await start([], { SANDBOX_TOKENS: "env-secret" });
     const envStatus = async (token: string) => (await fetch(`${fromEnvironment.url}/_sandbox/fired-events`, { headers: { "x-token": token } })).status;
@@ -137,13 +146,22 @@ describe("the sandbox as a process on loopback", { timeout: 120_000 }, () => {
     expect(failure.code).toBe(1);
     expect(failure.output).toContain("holds a sandbox database of another layout (version 2, expected 5)");
     const reopened = new DatabaseSync(data);
-    expect(reopened.prepare("SELECT name FROM sqlite_schema").all().map((row) => row["name"])).toEqual(["conversations"]);
+    expect(
+      reopened
+        .prepare("SELECT name FROM sqlite_schema")
+        .all()
+        .map((row) => row["name"]),
+    ).toEqual(["conversations"]);
     reopened.close();
   });
 
   test("an externalConversationId over HTTP finds the platform conversation", async () => {
     const sandbox = await start(["--fixture", writeFixture("livechat.json")]);
-    const response = await fetch(`${sandbox.url}${firePath}`, { method: "POST", headers, body: JSON.stringify({ externalConversationId: `${exampleSessionId}|livechat`, externalEventId: "callback-requested" }) });
+    const response = await fetch(`${sandbox.url}${firePath}`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ externalConversationId: `${exampleSessionId}|livechat`, externalEventId: "callback-requested" }),
+    });
     expect(response.status).toBe(200);
     await stop(sandbox);
   });

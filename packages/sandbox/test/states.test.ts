@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
-import { createSandbox } from "../src/index.ts";
 import { largeConversations } from "../src/data/source.ts";
+import { createSandbox } from "../src/index.ts";
 
 const headers = { "x-token": "sandbox-token" };
 const total = async (fetcher: (url: string, init: RequestInit) => Promise<Response>, base: string) =>
@@ -28,7 +28,10 @@ async function startBin(args: string[]) {
 }
 
 describe("--state large and --state empty start from every entry point (issue 29, point 6)", { timeout: 120_000 }, () => {
-  test.each([["large", largeConversations], ["empty", 0]] as const)("bot-conversation-sandbox --state %s serves %i conversations", async (state, count) => {
+  test.each([
+    ["large", largeConversations],
+    ["empty", 0],
+  ] as const)("bot-conversation-sandbox --state %s serves %i conversations", async (state, count) => {
     const running = await startBin(["--state", state]);
     try {
       expect(await total(fetch, running.url)).toBe(count);
@@ -37,7 +40,10 @@ describe("--state large and --state empty start from every entry point (issue 29
     }
   });
 
-  test.each([["large", largeConversations], ["empty", 0]] as const)("createSandbox({ state: %j }) serves %i conversations, and says so in its options", async (state, count) => {
+  test.each([
+    ["large", largeConversations],
+    ["empty", 0],
+  ] as const)("createSandbox({ state: %j }) serves %i conversations, and says so in its options", async (state, count) => {
     const sandbox = await createSandbox({ state });
     try {
       expect(await total(sandbox.fetch, "http://sandbox.test")).toBe(count);
@@ -48,6 +54,8 @@ describe("--state large and --state empty start from every entry point (issue 29
   });
 
   test("a count that disagrees with the state is still refused, naming both", async () => {
-    await expect(createSandbox({ state: "large", conversations: 5 })).rejects.toThrow('conversations: must not be sent with the state "large", which sets the number of conversations itself (10000)');
+    await expect(createSandbox({ state: "large", conversations: 5 })).rejects.toThrow(
+      'conversations: must not be sent with the state "large", which sets the number of conversations itself (10000)',
+    );
   });
 });

@@ -4,10 +4,16 @@ import { defaultSwitches, parseSwitch, switchDefinitions } from "../src/switches
 
 describe("the switches are read from decisions.yaml (@bot-conversation/openapi), joined by id", () => {
   test("each switch is the sandbox answer of its open point: the flag, the values and the point's label come from that entry", () => {
-    expect(switchDefinitions.map((definition) => definition.flag)).toEqual(decisions.flatMap((entry) => ("sandbox" in entry && "flag" in entry.sandbox ? [entry.sandbox.flag] : [])));
+    expect(switchDefinitions.map((definition) => definition.flag)).toEqual(
+      decisions.flatMap((entry) => ("sandbox" in entry && "flag" in entry.sandbox ? [entry.sandbox.flag] : [])),
+    );
     for (const definition of switchDefinitions) {
       const entry = decisionById(definition.decision);
-      expect({ flag: entry.sandbox?.flag, values: entry.sandbox?.values, point: entry.label }).toEqual({ flag: definition.flag, values: definition.values, point: definition.point });
+      expect({ flag: entry.sandbox?.flag, values: entry.sandbox?.values, point: entry.label }).toEqual({
+        flag: definition.flag,
+        values: definition.values,
+        point: definition.point,
+      });
     }
     // The unlisted-parameters switch answers the row its README text stands in (there is no row named "Unlisted query parameters").
     expect(switchDefinitions.find((definition) => definition.flag === "unknown-parameters")?.point).toBe("Search error statuses");
@@ -15,8 +21,17 @@ describe("the switches are read from decisions.yaml (@bot-conversation/openapi),
 
   test("the defaults, read there, are the sandbox's defaults as before", () => {
     expect(defaultSwitches).toEqual({
-      pageBase: 0, defaultPageSize: 20, maxPageSize: null, order: "startedOn-desc", statusCase: "exact", dateTo: "inclusive",
-      unknownParameters: "reject", triggerList: "array", identifierWins: "conversationId", inboundDirection: "Inbound", errorMediaType: "application/json",
+      pageBase: 0,
+      defaultPageSize: 20,
+      maxPageSize: null,
+      order: "startedOn-desc",
+      statusCase: "exact",
+      dateTo: "inclusive",
+      unknownParameters: "reject",
+      triggerList: "array",
+      identifierWins: "conversationId",
+      inboundDirection: "Inbound",
+      errorMediaType: "application/json",
     });
   });
 

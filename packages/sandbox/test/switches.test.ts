@@ -6,7 +6,10 @@ import { exampleBot, exampleFixture, exampleSessionId } from "./support/fixture.
 import { json, token } from "./support/sandbox.ts";
 
 /** Runs `work` against a fresh in-process sandbox with the example fixture and the given switches, then closes it. */
-async function withSandbox<T>(options: Partial<SandboxOptions>, work: (call: (path: string, init?: RequestInit) => Promise<Response>) => Promise<T>): Promise<T> {
+async function withSandbox<T>(
+  options: Partial<SandboxOptions>,
+  work: (call: (path: string, init?: RequestInit) => Promise<Response>) => Promise<T>,
+): Promise<T> {
   const sandbox = await createSandbox({ conversations: 30, ...options });
   try {
     return await work((path, init = {}) =>
@@ -61,12 +64,16 @@ test("--max-page-size 10: pageSize 10 is served, 11 is a 400 naming pageSize", (
 
 describe("--order", () => {
   const key = { "startedOn-asc": "startedOn", "latestMessageOn-desc": "latestMessageOn" } as const;
-  test.each([["startedOn-asc", 1], ["latestMessageOn-desc", -1]] as const)("%s sorts by that time", (order, direction) =>
+  test.each([
+    ["startedOn-asc", 1],
+    ["latestMessageOn-desc", -1],
+  ] as const)("%s sorts by that time", (order, direction) =>
     withSandbox({ order }, async (call) => {
       const items = (await page(await call(`${searchPath}?pageSize=100`))).items;
       const times = items.map((item) => Date.parse(item[key[order]]));
       expect(times).toEqual([...times].sort((a, b) => (a - b) * direction));
-    }));
+    }),
+  );
 });
 
 describe("--status-case", () => {
@@ -88,11 +95,15 @@ describe("--status-case", () => {
 });
 
 describe("--date-to", () => {
-  test.each([["inclusive", 1], ["exclusive", 0]] as const)("%s: startToDate equal to a start finds it %i times", (dateTo, count) =>
+  test.each([
+    ["inclusive", 1],
+    ["exclusive", 0],
+  ] as const)("%s: startToDate equal to a start finds it %i times", (dateTo, count) =>
     withSandbox({ dateTo, fixture: exampleFixture() }, async (call) => {
       const found = await page(await call(`${searchPath}?startFromDate=2026-11-20T09:15:02%2B03:00&startToDate=2026-11-20T06:15:02Z`));
       expect(found.totalItemCount).toBe(count);
-    }));
+    }),
+  );
 });
 
 test("--unknown-parameters ignore: an unlisted parameter is ignored, not refused", () =>
@@ -115,8 +126,11 @@ describe("--identifier-wins", () => {
   ] as const)("%s: both sent, the event goes to %s", (identifierWins, resolved) =>
     withSandbox({ identifierWins, fixture: exampleFixture() }, async (call) => {
       expect((await call("/api/v1/runtime/simple/external/events", json("POST", both))).status).toBe(200);
-      expect(await (await call("/_sandbox/fired-events")).json()).toMatchObject([{ conversationId: resolved, sent: { conversationId: both.conversationId, externalConversationId: both.externalConversationId } }]);
-    }));
+      expect(await (await call("/_sandbox/fired-events")).json()).toMatchObject([
+        { conversationId: resolved, sent: { conversationId: both.conversationId, externalConversationId: both.externalConversationId } },
+      ]);
+    }),
+  );
 
   test("the losing identifier is not looked up: an unknown one does not make a 404", () =>
     withSandbox({ identifierWins: "conversationId", fixture: exampleFixture() }, async (call) => {

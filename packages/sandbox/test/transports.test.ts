@@ -1,15 +1,15 @@
-import { createServer, request, type Server } from "node:http";
 import { readFile } from "node:fs/promises";
+import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import { launchChromium } from "@bot-conversation/test-support/browser";
 import { build } from "esbuild";
 import { setupServer } from "msw/node";
-import { launchChromium } from "@bot-conversation/test-support/browser";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startSandboxServer, type RunningSandbox } from "../src/index.ts";
+import { type RunningSandbox, startSandboxServer } from "../src/index.ts";
 import { createSandboxHandlers } from "../src/msw.ts";
-import { scenarios, type Call } from "./scenarios/scenarios.ts";
+import { type Call, scenarios } from "./scenarios/scenarios.ts";
 
 /** A transport's `fetch`, adding the token (or none with `token: null`). */
 function caller(send: (path: string, init: RequestInit) => Promise<Response>): Call {
@@ -33,9 +33,15 @@ describe("over HTTP on loopback", () => {
     await server.sandbox.reset();
     const status = await new Promise<number | undefined>((resolve, reject) => {
       // Sent as two header lines (fetch would join them before sending).
-      request(`${server.url}/api/v2/channels/conversations`, { headers: { "X-Token": "sandbox-token", "X-Note": ["first", "second"], "X-Case": "Kept" } }, (response) => {
-        response.resume().on("end", () => resolve(response.statusCode));
-      }).on("error", reject).end();
+      request(
+        `${server.url}/api/v2/channels/conversations`,
+        { headers: { "X-Token": "sandbox-token", "X-Note": ["first", "second"], "X-Case": "Kept" } },
+        (response) => {
+          response.resume().on("end", () => resolve(response.statusCode));
+        },
+      )
+        .on("error", reject)
+        .end();
     });
     expect(status).toBe(200);
     const [record] = server.sandbox.requests();
@@ -62,7 +68,9 @@ describe("over MSW in Node (setupServer)", () => {
   test("createSandboxHandlers refuses an unknown option, a file, and a bad baseUrl with a TypeError naming it", () => {
     expect(() => createSandboxHandlers({ pageSise: 5 } as never)).toThrow(/^pageSise: not an option of the sandbox/);
     expect(() => createSandboxHandlers({ data: "x.db" } as never)).toThrow(/^data: /);
-    expect(() => createSandboxHandlers({ allowOrigins: ["https://app.example.com"] } as never)).toThrow(/^allowOrigins: the MSW handlers answer inside the page or process/);
+    expect(() => createSandboxHandlers({ allowOrigins: ["https://app.example.com"] } as never)).toThrow(
+      /^allowOrigins: the MSW handlers answer inside the page or process/,
+    );
     expect(() => createSandboxHandlers({ fixture: "fixture.json" } as never)).toThrow(/^fixture: expected a fixture object/);
     expect(() => createSandboxHandlers({ baseUrl: "bots.example.com" })).toThrow(/^baseUrl: expected an http\(s\) URL/);
   });
@@ -78,7 +86,11 @@ describe("over MSW in Chromium (setupWorker)", () => {
     // The page's script: the scenarios and the sandbox's MSW entry, bundled as a frontend's bundler would.
     const bundle = await build({
       entryPoints: [fileURLToPath(new URL("./scenarios/browser-entry.ts", import.meta.url))],
-      bundle: true, format: "esm", platform: "browser", write: false, target: "es2022",
+      bundle: true,
+      format: "esm",
+      platform: "browser",
+      write: false,
+      target: "es2022",
     });
     const files: Record<string, [string, string | Uint8Array]> = {
       "/": ["text/html", '<!doctype html><meta charset="utf-8"><title>sandbox scenarios</title><script type="module" src="/app.js"></script>'],

@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { chromium, type Browser, type LaunchOptions } from "playwright-core";
+import { type Browser, chromium, type LaunchOptions } from "playwright-core";
 
 /** Where the browser came from: `BOT_CONVERSATION_CHROMIUM`, the machine's own, or the npm registry (`@sparticuz/chromium`). */
 export type ChromiumSource = "explicit" | "system" | "npm";
@@ -36,7 +36,15 @@ export interface ChromiumEnvironment {
  * (no sandbox, no GPU), and nothing that reaches for the network on its own, which this machine's
  * closed network refuses many times a second.
  */
-export const chromiumArgs: readonly string[] = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+export const chromiumArgs: readonly string[] = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 /** The names a system's Chromium goes by on `PATH`, in order of preference. */
 export const systemChromiumNames: readonly string[] = ["chromium", "chromium-browser", "google-chrome-stable", "google-chrome"];
@@ -59,7 +67,9 @@ export async function resolveChromium(environment: ChromiumEnvironment = process
   const explicit = environment.BOT_CONVERSATION_CHROMIUM;
   if (explicit !== undefined && explicit !== "") {
     if (!(await isExecutableFile(explicit))) {
-      throw new Error(`BOT_CONVERSATION_CHROMIUM is ${JSON.stringify(explicit)}, which is not an executable file; expected the path of a Chromium executable, or unset to find one`);
+      throw new Error(
+        `BOT_CONVERSATION_CHROMIUM is ${JSON.stringify(explicit)}, which is not an executable file; expected the path of a Chromium executable, or unset to find one`,
+      );
     }
     return { executablePath: explicit, source: "explicit" };
   }

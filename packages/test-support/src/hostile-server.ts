@@ -78,7 +78,17 @@ export function conversation(id: string, text: string, name = text): Record<stri
 
 /** A page envelope around `items`. */
 export function page(items: readonly unknown[], pageIndex = 0, more: Partial<Record<string, unknown>> = {}): Record<string, unknown> {
-  return { items, hasMore: false, pageIndex, pageSize: items.length || 1, totalItemCount: items.length, totalPageCount: 1, fromItemInclusive: 0, toItemExclusive: items.length, ...more };
+  return {
+    items,
+    hasMore: false,
+    pageIndex,
+    pageSize: items.length || 1,
+    totalItemCount: items.length,
+    totalPageCount: 1,
+    fromItemInclusive: 0,
+    toItemExclusive: items.length,
+    ...more,
+  };
 }
 
 /** A request the server received. */
@@ -171,7 +181,11 @@ function answer(mode: HostileMode, request: IncomingMessage, response: ServerRes
       if (isSearch) return json(response, 200, page([conversation(`c-${hostileText}`, hostileText)]));
       if (isTriggers) {
         return json(response, 200, [
-          { externalEventId: `order${hostileText}`, externalEventName: hostileText, parameters: { [`code${hostileText}`]: { name: hostileText, type: "String" } } },
+          {
+            externalEventId: `order${hostileText}`,
+            externalEventName: hostileText,
+            parameters: { [`code${hostileText}`]: { name: hostileText, type: "String" } },
+          },
         ]);
       }
       return json(response, 400, { title: hostileText, detail: hostileText });
@@ -179,8 +193,7 @@ function answer(mode: HostileMode, request: IncomingMessage, response: ServerRes
       return json(response, 200, page(formulas.map((text, index) => conversation(`c-${index}`, text))));
     case "endless-body":
       return endless(response, count);
-    case "endless-paging":
-    {
+    case "endless-paging": {
       // `pageSize` items a page (3 unless asked), each page saying more follow, of 3 items in 2 pages.
       const size = Math.min(Number(url.searchParams.get("pageSize") ?? 3), 100);
       const items = Array.from({ length: size }, (_, index) => conversation(`c-${pageIndex}-${index}`, "text"));
@@ -197,7 +210,8 @@ function answer(mode: HostileMode, request: IncomingMessage, response: ServerRes
     case "large-text":
       if (isSearch) {
         const size = Number(url.searchParams.get("pageSize") ?? 2);
-        if (size <= 2) return json(response, 200, page([conversation("c-injection", agentInjection), conversation("c-large", "x".repeat(largeTextCharacters), "Large")]));
+        if (size <= 2)
+          return json(response, 200, page([conversation("c-injection", agentInjection), conversation("c-large", "x".repeat(largeTextCharacters), "Large")]));
         const text = "y".repeat(100_000);
         return json(response, 200, page(Array.from({ length: size }, (_, index) => conversation(`c-${index}`, text, "Long"))));
       }

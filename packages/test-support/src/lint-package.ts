@@ -40,7 +40,9 @@ export async function lintPackage(packageDir: string, { types = true }: { types?
     if (!types) return { files, publint: publintMessages, attw: [] };
     // Subpaths of data files (a bundled description, an Arazzo file) have no types to resolve: attw judges the modules only.
     const exportsMap = ((pkg["publishConfig"] as { exports?: unknown } | undefined)?.exports ?? pkg["exports"]) as Record<string, unknown> | undefined;
-    const dataEntrypoints = Object.entries(exportsMap ?? {}).filter(([, target]) => typeof target === "string" && !/\.m?js$/.test(target)).map(([subpath]) => subpath);
+    const dataEntrypoints = Object.entries(exportsMap ?? {})
+      .filter(([, target]) => typeof target === "string" && !/\.m?js$/.test(target))
+      .map(([subpath]) => subpath);
     const exclude = dataEntrypoints.length > 0 ? ["--exclude-entrypoints", ...dataEntrypoints] : [];
     const attw = await run(attwBin, [packed.filename, "--profile", "esm-only", "--format", "json", ...exclude], {
       cwd: packageDir,
@@ -49,9 +51,7 @@ export async function lintPackage(packageDir: string, { types = true }: { types?
     return {
       files,
       publint: publintMessages,
-      attw: attwReport.analysis.problems.filter(
-        (problem) => problem.resolutionKind !== "node10" && problem.resolutionKind !== "node16-cjs",
-      ),
+      attw: attwReport.analysis.problems.filter((problem) => problem.resolutionKind !== "node10" && problem.resolutionKind !== "node16-cjs"),
     };
   } finally {
     await rm(destination, { recursive: true, force: true });

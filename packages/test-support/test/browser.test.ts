@@ -21,7 +21,7 @@ async function renders(executablePath: string): Promise<string> {
   try {
     const page = await browser.newPage();
     await page.setContent("<p id=out></p><script>document.getElementById('out').textContent = 'rendered ' + (6 * 7)</script>");
-    return await page.textContent("#out") ?? "";
+    return (await page.textContent("#out")) ?? "";
   } finally {
     await browser.close();
   }
@@ -68,7 +68,10 @@ describe("the npm browser (@sparticuz/chromium)", () => {
     });
 
     it("is passed over with BOT_CONVERSATION_CHROMIUM_IGNORE_SYSTEM=1", async () => {
-      expect(await resolveChromium({ PATH: systemDirectory, BOT_CONVERSATION_CHROMIUM_IGNORE_SYSTEM: "1" })).toEqual({ executablePath: npmPath, source: "npm" });
+      expect(await resolveChromium({ PATH: systemDirectory, BOT_CONVERSATION_CHROMIUM_IGNORE_SYSTEM: "1" })).toEqual({
+        executablePath: npmPath,
+        source: "npm",
+      });
     });
 
     it("a file by that name that is not executable is not a browser", async () => {
@@ -87,11 +90,15 @@ describe("the npm browser (@sparticuz/chromium)", () => {
 
 describe("bad settings are named, never passed over", () => {
   it("an explicit path that is not an executable file", async () => {
-    await expect(resolveChromium({ BOT_CONVERSATION_CHROMIUM: join(scratch, "no-such-chromium") })).rejects.toThrow(/^BOT_CONVERSATION_CHROMIUM is ".*no-such-chromium", which is not an executable file/);
+    await expect(resolveChromium({ BOT_CONVERSATION_CHROMIUM: join(scratch, "no-such-chromium") })).rejects.toThrow(
+      /^BOT_CONVERSATION_CHROMIUM is ".*no-such-chromium", which is not an executable file/,
+    );
   });
 
   it("an ignore switch that is neither 1 nor 0", async () => {
-    await expect(resolveChromium({ BOT_CONVERSATION_CHROMIUM_IGNORE_SYSTEM: "yes" })).rejects.toThrow('BOT_CONVERSATION_CHROMIUM_IGNORE_SYSTEM is "yes"; expected 1 (ignore the system\'s Chromium) or 0');
+    await expect(resolveChromium({ BOT_CONVERSATION_CHROMIUM_IGNORE_SYSTEM: "yes" })).rejects.toThrow(
+      'BOT_CONVERSATION_CHROMIUM_IGNORE_SYSTEM is "yes"; expected 1 (ignore the system\'s Chromium) or 0',
+    );
   });
 });
 

@@ -4,8 +4,8 @@
  */
 import type { components, operations } from "./generated/schema.js";
 
-export type { components, operations, paths } from "./generated/schema.js";
 export * from "./generated/enums.js";
+export type { components, operations, paths } from "./generated/schema.js";
 
 type Schemas = components["schemas"];
 

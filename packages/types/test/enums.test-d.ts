@@ -1,23 +1,23 @@
 import { describe, expectTypeOf, test } from "vitest";
 import {
-  activityTypes,
-  conversationClosingReasons,
-  conversationClosingStatuses,
-  conversationRoles,
-  conversationStatuses,
-  eventNames,
-  prompterModeEventNames,
-  triggerNames,
-  variableTypes,
   type ActivityType,
+  type activityTypes,
   type ConversationClosingReason,
   type ConversationClosingStatus,
   type ConversationRole,
   type ConversationStatus,
+  type conversationClosingReasons,
+  type conversationClosingStatuses,
+  type conversationRoles,
+  conversationStatuses,
   type EventName,
+  type eventNames,
   type PrompterModeEventName,
+  type prompterModeEventNames,
   type TriggerName,
+  type triggerNames,
   type VariableType,
+  type variableTypes,
 } from "../src/index.js";
 
 // The expected unions are written out from the seed document: they are the oracle the generated
@@ -27,14 +27,10 @@ describe("each enumeration is the exact union of the seed's values", () => {
     expectTypeOf<ConversationStatus>().toEqualTypeOf<"Active" | "Closed" | "Operator">();
   });
   test("ConversationClosingStatus", () => {
-    expectTypeOf<ConversationClosingStatus>().toEqualTypeOf<
-      "NotInitiated" | "Initiated" | "ClosingMessageSent" | "DialogResetEventSent" | "SessionClosed"
-    >();
+    expectTypeOf<ConversationClosingStatus>().toEqualTypeOf<"NotInitiated" | "Initiated" | "ClosingMessageSent" | "DialogResetEventSent" | "SessionClosed">();
   });
   test("ConversationClosingReason", () => {
-    expectTypeOf<ConversationClosingReason>().toEqualTypeOf<
-      "TimedOut" | "ClosedByScenarioAction" | "ClosedByOperator" | "ConversationRestarted"
-    >();
+    expectTypeOf<ConversationClosingReason>().toEqualTypeOf<"TimedOut" | "ClosedByScenarioAction" | "ClosedByOperator" | "ConversationRestarted">();
   });
   test("ConversationRole", () => {
     expectTypeOf<ConversationRole>().toEqualTypeOf<"Bot" | "User">();
@@ -72,9 +68,7 @@ describe("each enumeration is the exact union of the seed's values", () => {
     expectTypeOf<PrompterModeEventName>().toEqualTypeOf<"promptAccepted" | "promptRejected">();
   });
   test("VariableType", () => {
-    expectTypeOf<VariableType>().toEqualTypeOf<
-      "String" | "Number" | "Boolean" | "DateTime" | "ComplexObject" | "PersonName" | "File"
-    >();
+    expectTypeOf<VariableType>().toEqualTypeOf<"String" | "Number" | "Boolean" | "DateTime" | "ComplexObject" | "PersonName" | "File">();
   });
 });
 

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, test } from "vitest";
-import * as types from "../src/index.js";
 import { arrayName, bundleFile } from "../scripts/generate-enums.ts";
+import * as types from "../src/index.js";
 
 const document = JSON.parse(await readFile(bundleFile, "utf8")) as {
   components: { schemas: Record<string, { enum?: string[] }> };
@@ -10,19 +10,17 @@ const enumerations = Object.entries(document.components.schemas).filter(([, sche
 
 describe("enumeration value arrays", () => {
   test("the description has the nine enumerations of the seed", () => {
-    expect(enumerations.map(([name]) => name).sort()).toEqual(
-      [
-        "ActivityType",
-        "ConversationClosingReason",
-        "ConversationClosingStatus",
-        "ConversationRole",
-        "ConversationStatus",
-        "EventName",
-        "PrompterModeEventName",
-        "TriggerName",
-        "VariableType",
-      ],
-    );
+    expect(enumerations.map(([name]) => name).sort()).toEqual([
+      "ActivityType",
+      "ConversationClosingReason",
+      "ConversationClosingStatus",
+      "ConversationRole",
+      "ConversationStatus",
+      "EventName",
+      "PrompterModeEventName",
+      "TriggerName",
+      "VariableType",
+    ]);
   });
 
   test.each(enumerations)("%s is exported with the description's values, once each", (name, schema) => {

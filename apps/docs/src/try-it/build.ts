@@ -2,8 +2,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { defaultOptions } from "@bot-conversation/sandbox";
 import ts from "typescript";
+import { descriptionServers, type FormBundle, tryItOperations } from "./form.ts";
 import type { TryItConfig } from "./request.ts";
-import { descriptionServers, tryItOperations, type FormBundle } from "./form.ts";
 
 /** The panel's scripts, a folder beside `index.html`: its browser sources compiled to JavaScript modules. */
 export const tryItDirectory = "try-it";
@@ -21,7 +21,10 @@ export const sandboxUrl = `http://${defaultOptions.host}:${defaultOptions.port}`
 export function tryItConfig(bundle: FormBundle): TryItConfig {
   return {
     operations: tryItOperations(bundle),
-    servers: [{ url: sandboxUrl, label: "The local sandbox started by pnpm start" }, ...descriptionServers(bundle).filter((server) => server.url !== sandboxUrl)],
+    servers: [
+      { url: sandboxUrl, label: "The local sandbox started by pnpm start" },
+      ...descriptionServers(bundle).filter((server) => server.url !== sandboxUrl),
+    ],
     tokenHint: `The sandbox takes ${defaultOptions.tokens.join(" or ")} unless started with other tokens; the mock takes any value.`,
   };
 }

@@ -45,7 +45,6 @@ export interface FormBundle {
 
 const methods = ["get", "put", "post", "delete", "patch"];
 
-
 /** An example as a field shows it: strings as they are, anything else as JSON. */
 const asText = (value: unknown): string | undefined => (value === undefined ? undefined : typeof value === "string" ? value : JSON.stringify(value));
 
@@ -55,7 +54,9 @@ function field(bundle: FormBundle, name: string, location: TryItField["in"], req
   const types = (Array.isArray(schema.type) ? schema.type : [schema.type]).filter((type): type is string => type !== undefined);
   // A query or path value is text whatever its type; in a JSON body anything but a string is written as JSON.
   const structured = location === "body" ? types.some((type) => type !== "string") : types.some((type) => type === "object" || type === "array");
-  const bounds = [schema.minimum !== undefined ? `at least ${schema.minimum}` : "", schema.maximum !== undefined ? `at most ${schema.maximum}` : ""].filter(Boolean);
+  const bounds = [schema.minimum !== undefined ? `at least ${schema.minimum}` : "", schema.maximum !== undefined ? `at most ${schema.maximum}` : ""].filter(
+    Boolean,
+  );
   const type = `${types.join(" or ") || "any"}${schema.format ? ` (${schema.format})` : ""}${bounds.length > 0 ? `, ${bounds.join(", ")}` : ""}`;
   const shown = asText(example ?? schema.example ?? schema.examples?.[0]);
   return {
@@ -77,7 +78,15 @@ function bodyFields(bundle: FormBundle, operation: Operation): { fields: TryItFi
   const schema = resolveReference(bundle, media.schema);
   const variants = (schema.oneOf ?? schema.anyOf ?? [schema]).map((variant) => resolveReference(bundle, variant));
   const firstExample = Object.values(media.examples ?? {}).map((example) => resolveReference(bundle, example).value)[0] as Record<string, unknown> | undefined;
-  const names = [...new Set(variants.flatMap((variant) => Object.entries(variant.properties ?? {}).filter(([, property]) => property !== false).map(([name]) => name)))];
+  const names = [
+    ...new Set(
+      variants.flatMap((variant) =>
+        Object.entries(variant.properties ?? {})
+          .filter(([, property]) => property !== false)
+          .map(([name]) => name),
+      ),
+    ),
+  ];
   const requiredBy = (name: string) => variants.filter((variant) => variant.required?.includes(name)).length;
   const fields = names.map((name) => {
     const property = variants.map((variant) => variant.properties?.[name]).find((candidate): candidate is Schema => typeof candidate === "object");
@@ -102,7 +111,12 @@ export function tryItOperations(bundle: FormBundle): TryItOperation[] {
           summary: operation.summary ?? operation.operationId,
           method: method.toUpperCase(),
           path,
-          fields: [...parameters.map((parameter) => field(bundle, parameter.name, parameter.in as TryItField["in"], parameter.required === true, parameter.schema ?? {}, parameter.example)), ...fields],
+          fields: [
+            ...parameters.map((parameter) =>
+              field(bundle, parameter.name, parameter.in as TryItField["in"], parameter.required === true, parameter.schema ?? {}, parameter.example),
+            ),
+            ...fields,
+          ],
           ...(note ? { bodyNote: note } : {}),
         },
       ];
@@ -114,7 +128,10 @@ export function tryItOperations(bundle: FormBundle): TryItOperation[] {
 export function descriptionServers(bundle: FormBundle): TryItServer[] {
   const servers = (bundle.servers ?? []).map((server) => ({
     url: server.url.replace(/\{(\w+)\}/g, (_match, name: string) => server.variables?.[name]?.default ?? `{${name}}`),
-    label: (server.description ?? server.url).replaceAll("`", "").split(/[:.](?:\s|$)/)[0]!.trim(),
+    label: (server.description ?? server.url)
+      .replaceAll("`", "")
+      .split(/[:.](?:\s|$)/)[0]!
+      .trim(),
   }));
   return servers.filter((server, index) => servers.findIndex((other) => other.url === server.url) === index);
 }

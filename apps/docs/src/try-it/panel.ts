@@ -15,7 +15,11 @@ import { buildRequest, connectAllowed, curlLine, showBody, type TryItConfig, typ
 export const tryItTimeoutMs = 30_000;
 
 /** Creates an element with attributes and children. */
-function element<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
+function element<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
   const created = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) created.setAttribute(name, value);
   created.append(...children);
@@ -46,7 +50,12 @@ export function mountTryIt(config: TryItConfig): void {
     states.set(operation.operationId, state);
     const id = (name: string) => `try-it-${operation.operationId}-${name}`;
 
-    const serverSelect = element("select", { id: id("server") }, ...config.servers.map((server) => element("option", { value: server.url }, `${server.label}: ${server.url}`)), element("option", { value: "" }, "Another server (type its address)"));
+    const serverSelect = element(
+      "select",
+      { id: id("server") },
+      ...config.servers.map((server) => element("option", { value: server.url }, `${server.label}: ${server.url}`)),
+      element("option", { value: "" }, "Another server (type its address)"),
+    );
     serverSelect.value = state.server;
     const otherServer = element("input", { id: id("server-url"), type: "url", placeholder: "https://…", autocomplete: "off", spellcheck: "false" });
     otherServer.value = state.otherServer;
@@ -60,7 +69,14 @@ export function mountTryIt(config: TryItConfig): void {
       state.otherServer = otherServer.value;
     });
 
-    const tokenInput = element("input", { id: id("token"), type: "password", autocomplete: "off", spellcheck: "false", "data-try-it-token": "", "aria-describedby": id("token-hint") });
+    const tokenInput = element("input", {
+      id: id("token"),
+      type: "password",
+      autocomplete: "off",
+      spellcheck: "false",
+      "data-try-it-token": "",
+      "aria-describedby": id("token-hint"),
+    });
     tokenInput.value = token;
     tokenInput.addEventListener("input", () => {
       token = tokenInput.value;
@@ -73,10 +89,21 @@ export function mountTryIt(config: TryItConfig): void {
       const attributes = { id: id(field.name), "aria-describedby": hintId, ...(field.required ? { "aria-required": "true" } : {}) };
       const input =
         field.kind === "choice"
-          ? element("select", attributes, element("option", { value: "" }, "(not sent)"), ...(field.choices ?? []).map((choice) => element("option", { value: choice }, choice)))
+          ? element(
+              "select",
+              attributes,
+              element("option", { value: "" }, "(not sent)"),
+              ...(field.choices ?? []).map((choice) => element("option", { value: choice }, choice)),
+            )
           : field.kind === "json"
             ? element("textarea", { ...attributes, rows: "3", spellcheck: "false", ...(field.example ? { placeholder: `e.g. ${field.example}` } : {}) })
-            : element("input", { ...attributes, type: "text", autocomplete: "off", spellcheck: "false", ...(field.example ? { placeholder: `e.g. ${field.example}` } : {}) });
+            : element("input", {
+                ...attributes,
+                type: "text",
+                autocomplete: "off",
+                spellcheck: "false",
+                ...(field.example ? { placeholder: `e.g. ${field.example}` } : {}),
+              });
       input.value = state.values[field.name] ?? "";
       input.addEventListener("input", () => {
         state.values[field.name] = input.value;
@@ -85,7 +112,13 @@ export function mountTryIt(config: TryItConfig): void {
         state.values[field.name] = input.value;
       });
       const label = element("label", { for: id(field.name) }, element("code", {}, field.name), field.required ? " (required)" : "");
-      return element("p", { class: "try-it-row" }, label, input, element("span", { id: hintId, class: "try-it-hint" }, `${field.in === "body" ? "body" : field.in}, ${field.type}`));
+      return element(
+        "p",
+        { class: "try-it-row" },
+        label,
+        input,
+        element("span", { id: hintId, class: "try-it-hint" }, `${field.in === "body" ? "body" : field.in}, ${field.type}`),
+      );
     });
     const parameterRows = fieldRows.filter((_row, index) => operation.fields[index]?.in !== "body");
     const bodyRows = fieldRows.filter((_row, index) => operation.fields[index]?.in === "body");
@@ -112,7 +145,13 @@ export function mountTryIt(config: TryItConfig): void {
       { novalidate: "", "aria-label": `Try ${operation.summary}` },
       element("p", { class: "try-it-row" }, element("label", { for: id("server") }, "Server"), serverSelect),
       otherRow,
-      element("p", { class: "try-it-row" }, element("label", { for: id("token") }, "X-Token"), tokenInput, element("span", { id: id("token-hint"), class: "try-it-hint" }, `Kept in this tab's memory only. ${config.tokenHint}`)),
+      element(
+        "p",
+        { class: "try-it-row" },
+        element("label", { for: id("token") }, "X-Token"),
+        tokenInput,
+        element("span", { id: id("token-hint"), class: "try-it-hint" }, `Kept in this tab's memory only. ${config.tokenHint}`),
+      ),
       ...parameterRows,
       ...(operation.bodyNote ? [element("p", { class: "try-it-hint" }, `JSON body. ${operation.bodyNote}`)] : []),
       ...bodyRows,
@@ -134,7 +173,11 @@ export function mountTryIt(config: TryItConfig): void {
       const line = curlLine(request);
       if (!connectAllowed(request.url, policy, location.origin)) {
         const origin = new URL(request.url).origin;
-        show({ curl: line, status: `Not sent: this page's Content-Security-Policy does not allow connecting to ${origin} (connect-src allows this site, 127.0.0.1 and localhost). Run the curl line instead, or see the reference's README to host it with a wider policy.`, body: "" });
+        show({
+          curl: line,
+          status: `Not sent: this page's Content-Security-Policy does not allow connecting to ${origin} (connect-src allows this site, 127.0.0.1 and localhost). Run the curl line instead, or see the reference's README to host it with a wider policy.`,
+          body: "",
+        });
         return;
       }
       show({ curl: line, status: "Sending…", body: "" });
@@ -157,17 +200,29 @@ export function mountTryIt(config: TryItConfig): void {
         });
         if (response.type === "opaqueredirect") {
           show({
-            status: "A redirect (3xx), not followed: the browser hides its status and address, and nothing was sent to where it points (the client does the same). Use the address it redirects to as the server, if you trust it.",
+            status:
+              "A redirect (3xx), not followed: the browser hides its status and address, and nothing was sent to where it points (the client does the same). Use the address it redirects to as the server, if you trust it.",
             body: "",
           });
           return;
         }
         const text = await response.text();
         const type = response.headers.get("content-type");
-        show({ status: `${response.status} ${response.statusText}${type ? ` (${type})` : ""}${text === "" ? ", no body" : ""}`.replace("  ", " "), body: showBody(text) });
+        show({
+          status: `${response.status} ${response.statusText}${type ? ` (${type})` : ""}${text === "" ? ", no body" : ""}`.replace("  ", " "),
+          body: showBody(text),
+        });
       } catch (error) {
-        if (stop.signal.aborted) show({ status: `Stopped: no complete answer from ${new URL(request.url).origin} within ${tryItTimeoutMs / 1000} s. Send again, or run the curl line.`, body: "" });
-        else show({ status: `No response from ${new URL(request.url).origin}: ${(error as Error).message}. Is the server running, and does it answer this page's origin (CORS)?`, body: "" });
+        if (stop.signal.aborted)
+          show({
+            status: `Stopped: no complete answer from ${new URL(request.url).origin} within ${tryItTimeoutMs / 1000} s. Send again, or run the curl line.`,
+            body: "",
+          });
+        else
+          show({
+            status: `No response from ${new URL(request.url).origin}: ${(error as Error).message}. Is the server running, and does it answer this page's origin (CORS)?`,
+            body: "",
+          });
       } finally {
         clearTimeout(timer);
         send.disabled = false;

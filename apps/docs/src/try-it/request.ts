@@ -82,8 +82,10 @@ export function buildRequest(operation: TryItOperation, server: string, values: 
   } catch {
     throw new TryItInputError(`Server address: expected an http:// or https:// address; got ${JSON.stringify(server)}`);
   }
-  if (base.protocol !== "http:" && base.protocol !== "https:") throw new TryItInputError(`Server address: expected an http:// or https:// address; got ${JSON.stringify(server)}`);
-  if (base.search !== "" || base.hash !== "") throw new TryItInputError(`Server address: expected a base address, without ? or #; got ${JSON.stringify(server)}`);
+  if (base.protocol !== "http:" && base.protocol !== "https:")
+    throw new TryItInputError(`Server address: expected an http:// or https:// address; got ${JSON.stringify(server)}`);
+  if (base.search !== "" || base.hash !== "")
+    throw new TryItInputError(`Server address: expected a base address, without ? or #; got ${JSON.stringify(server)}`);
   let path = operation.path;
   const query = new URLSearchParams();
   const headers: Record<string, string> = {};
@@ -123,9 +125,11 @@ export function shellQuote(text: string): string {
 export function curlLine(request: TryItRequest): string {
   const words = ["curl"];
   // curl sends POST when given --data; any other method with a body, or without one, is named.
-  if (!(request.method === "GET" && request.body === undefined) && !(request.method === "POST" && request.body !== undefined)) words.push("--request", request.method);
+  if (!(request.method === "GET" && request.body === undefined) && !(request.method === "POST" && request.body !== undefined))
+    words.push("--request", request.method);
   words.push(shellQuote(request.url));
-  for (const [name, value] of Object.entries(request.headers)) words.push("--header", name.toLowerCase() === "x-token" ? `"X-Token: $${tokenVariable}"` : shellQuote(`${name}: ${value}`));
+  for (const [name, value] of Object.entries(request.headers))
+    words.push("--header", name.toLowerCase() === "x-token" ? `"X-Token: $${tokenVariable}"` : shellQuote(`${name}: ${value}`));
   if (request.body !== undefined) words.push("--data", shellQuote(request.body));
   return words.join(" ");
 }
@@ -153,4 +157,3 @@ export function showBody(text: string): string {
     return text;
   }
 }
-

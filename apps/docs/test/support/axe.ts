@@ -9,9 +9,15 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   // Evaluated through DevTools, so the page's Content-Security-Policy does not apply to axe itself.
   await page.evaluate(axeSource);
   return page.evaluate(async () => {
-    const { violations } = await (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; impact: string; nodes: { target: string[]; failureSummary?: string }[] }[] }> } }).axe.run(document);
+    const { violations } = await (
+      window as unknown as {
+        axe: { run(context: Document): Promise<{ violations: { id: string; impact: string; nodes: { target: string[]; failureSummary?: string }[] }[] }> };
+      }
+    ).axe.run(document);
     return violations
       .filter(({ impact }) => impact === "serious" || impact === "critical")
-      .flatMap(({ id, impact, nodes }) => nodes.map((node) => `${impact} ${id} at ${node.target.join(" ")}: ${(node.failureSummary ?? "").replace(/\s+/g, " ").slice(0, 200)}`));
+      .flatMap(({ id, impact, nodes }) =>
+        nodes.map((node) => `${impact} ${id} at ${node.target.join(" ")}: ${(node.failureSummary ?? "").replace(/\s+/g, " ").slice(0, 200)}`),
+      );
   });
 }

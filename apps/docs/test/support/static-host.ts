@@ -25,8 +25,25 @@ export function createPlainStaticHost(root: string, prefix = "/"): Server {
       return;
     }
     const found = file && info ? (info.isDirectory() ? join(file, "index.html") : file) : undefined;
-    const served = found && (await stat(found).then((found) => found.isFile(), () => false)) ? found : join(root, "404.html");
-    const type = served.endsWith(".js") ? "text/javascript" : served.endsWith(".json") ? "application/json" : served.endsWith(".txt") ? "text/plain" : served.endsWith(".md") ? "text/markdown" : served.endsWith(".yaml") ? "application/yaml" : "text/html";
+    const served =
+      found &&
+      (await stat(found).then(
+        (found) => found.isFile(),
+        () => false,
+      ))
+        ? found
+        : join(root, "404.html");
+    const type = served.endsWith(".js")
+      ? "text/javascript"
+      : served.endsWith(".json")
+        ? "application/json"
+        : served.endsWith(".txt")
+          ? "text/plain"
+          : served.endsWith(".md")
+            ? "text/markdown"
+            : served.endsWith(".yaml")
+              ? "application/yaml"
+              : "text/html";
     response.writeHead(served === found ? 200 : 404, { "content-type": type });
     createReadStream(served).pipe(response);
   });

@@ -21,4 +21,3 @@ export async function jsonBody(response: Response): Promise<unknown> {
 
 /** The token header every operation needs; the mock accepts any value. */
 export const token = { "X-Token": "mock-token" };
-

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 
 /** A spawned process whose stdout and stderr are collected, with a way to wait for a line. */

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { startSandboxServer, type RunningSandbox } from "@bot-conversation/sandbox";
+import { type RunningSandbox, startSandboxServer } from "@bot-conversation/sandbox";
 import { launchChromium } from "@bot-conversation/test-support/browser";
 import type { Browser, Page } from "playwright-core";
 import { inPageBaseUrl, type SandboxState } from "../../src/mocks.ts";
@@ -67,7 +67,8 @@ export async function startInboxRig(root: string = dist): Promise<InboxRig> {
     page.on("pageerror", (error) => errors.push(error.message));
     page.on("request", (request) => {
       const url = new URL(request.url());
-      if (service.includes(url.origin) && request.method() !== "OPTIONS" && !url.pathname.startsWith("/_sandbox/")) requests.push(`${request.method()} ${url.pathname}${url.search}`);
+      if (service.includes(url.origin) && request.method() !== "OPTIONS" && !url.pathname.startsWith("/_sandbox/"))
+        requests.push(`${request.method()} ${url.pathname}${url.search}`);
     });
     await page.goto(`${site.url}/?${new URLSearchParams(settings)}`);
     // The app renders once its service answers at all (the in-page sandbox first starts its worker and loads its data).
@@ -90,7 +91,11 @@ export async function startInboxRig(root: string = dist): Promise<InboxRig> {
         // From the page: its service worker hands the request to the page's sandbox.
         const [status, text] = await page.evaluate(
           async ([url, method, body]) => {
-            const response = await fetch(url!, { method: method!, headers: { "X-Token": "sandbox-token", "Content-Type": "application/json" }, ...(body ? { body } : {}) });
+            const response = await fetch(url!, {
+              method: method!,
+              headers: { "X-Token": "sandbox-token", "Content-Type": "application/json" },
+              ...(body ? { body } : {}),
+            });
             return [response.status, await response.text()] as const;
           },
           [`${inPageBaseUrl}/_sandbox/${path}`, method, body === undefined ? undefined : JSON.stringify(body)] as const,

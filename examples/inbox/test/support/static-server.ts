@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import { extname, join, normalize } from "node:path";
-import { listenOnLoopback, type LoopbackServer } from "@bot-conversation/test-support/loopback";
+import { type LoopbackServer, listenOnLoopback } from "@bot-conversation/test-support/loopback";
 
 /** Content types of what `vite build` writes. */
 const types: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml" };

@@ -23,7 +23,8 @@ export function decodeCursor(cursor: string, filters: ReadonlySet<string>, check
   } catch {
     throw new TypeError(notOurs);
   }
-  if (typeof query !== "object" || query === null || Array.isArray(query) || !Number.isInteger((query as SearchConversationsQuery).pageIndex)) throw new TypeError(notOurs);
+  if (typeof query !== "object" || query === null || Array.isArray(query) || !Number.isInteger((query as SearchConversationsQuery).pageIndex))
+    throw new TypeError(notOurs);
   const foreign = Object.keys(query).filter((key) => !filters.has(key));
   if (foreign.length > 0) throw new TypeError(`${notOurs}; it holds ${foreign.map((key) => JSON.stringify(key)).join(", ")}, not parameters of the search`);
   try {

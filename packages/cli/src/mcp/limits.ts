@@ -47,6 +47,10 @@ export function limitResult(result: Record<string, unknown>, list: string | unde
   return {
     ...limited,
     [list!]: entries.slice(0, kept),
-    truncated: { kept, omitted: entries.length - kept, note: `${entries.length - kept} of ${entries.length} ${list} left out to keep the result within ${maxResultBytes} bytes. ${howToGetTheRest(kept)}` },
+    truncated: {
+      kept,
+      omitted: entries.length - kept,
+      note: `${entries.length - kept} of ${entries.length} ${list} left out to keep the result within ${maxResultBytes} bytes. ${howToGetTheRest(kept)}`,
+    },
   };
 }

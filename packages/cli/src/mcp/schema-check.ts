@@ -9,7 +9,8 @@ const ajv = createAjv({ verbose: true });
 const validators = new WeakMap<Schema, ReturnType<typeof ajv.compile>>();
 
 /** `items.0.status` for `/items/0/status`. */
-const labelOf = (instancePath: string, name?: unknown): string => [instancePath.slice(1).replaceAll("/", "."), name].filter((part) => part !== undefined && part !== "").join(".");
+const labelOf = (instancePath: string, name?: unknown): string =>
+  [instancePath.slice(1).replaceAll("/", "."), name].filter((part) => part !== undefined && part !== "").join(".");
 
 /** What each error says; one line per wrong value. */
 function wordsOf(error: ErrorObject): string {

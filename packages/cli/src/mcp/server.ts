@@ -1,7 +1,7 @@
+import { redactJson } from "@bot-conversation/client/text";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { redactJson } from "@bot-conversation/client/text";
 import type { Connection } from "../connection.js";
 import { oneLine } from "../io.js";
 import { limitResult } from "./limits.js";
@@ -32,11 +32,17 @@ export function createMcpServer(connection: Connection, options: McpOptions): Se
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = available.find((candidate) => candidate.definition.name === request.params.name);
     try {
-      if (!tool) throw new TypeError(`name: expected one of ${available.map((candidate) => candidate.definition.name).join(", ")}; got ${JSON.stringify(request.params.name)}`);
+      if (!tool)
+        throw new TypeError(
+          `name: expected one of ${available.map((candidate) => candidate.definition.name).join(", ")}; got ${JSON.stringify(request.params.name)}`,
+        );
       const result = redactJson(await tool.call(connection.client, checkArguments(tool, request.params.arguments), extra.signal), [connection.token]);
       const structuredContent = limitResult(result, tool.list?.name, (kept) => tool.list?.howToGetTheRest(kept) ?? "");
       const unfit = problemsOf(tool.definition.outputSchema, structuredContent);
-      if (unfit.length > 0) throw new TypeError(`The server's answer does not fit the description: ${unfit.slice(0, 3).join("; ")}${unfit.length > 3 ? `; and ${unfit.length - 3} more` : ""}`);
+      if (unfit.length > 0)
+        throw new TypeError(
+          `The server's answer does not fit the description: ${unfit.slice(0, 3).join("; ")}${unfit.length > 3 ? `; and ${unfit.length - 3} more` : ""}`,
+        );
       const cut = structuredContent["truncated"] ? ` ${(structuredContent["truncated"] as { note: string }).note}` : "";
       return { structuredContent, content: [{ type: "text" as const, text: `${tool.summary(structuredContent)}${cut}` }] };
     } catch (error) {

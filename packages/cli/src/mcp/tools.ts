@@ -1,6 +1,6 @@
-import { validateEventPayload, type BotConversationClient } from "@bot-conversation/client";
+import { type BotConversationClient, validateEventPayload } from "@bot-conversation/client";
 import type { FireExternalEventRequest, SearchConversationsQuery } from "@bot-conversation/types";
-import { parametersOf, schemaOf, type Schema } from "../description.js";
+import { parametersOf, type Schema, schemaOf } from "../description.js";
 import { decodeCursor, encodeCursor } from "./cursor.js";
 import { checked } from "./schema-check.js";
 
@@ -38,14 +38,22 @@ const forAgent = (node: unknown): unknown =>
       ? Object.fromEntries(
           Object.entries(node).map(([key, value]) => [
             key,
-            key === "description" && typeof value === "string" ? value.replace(/(?:operation )?`(\w+)`/g, (text, id: string) => (toolOfOperation[id] ? `\`${toolOfOperation[id]}\`` : text)) : forAgent(value),
+            key === "description" && typeof value === "string"
+              ? value.replace(/(?:operation )?`(\w+)`/g, (text, id: string) => (toolOfOperation[id] ? `\`${toolOfOperation[id]}\`` : text))
+              : forAgent(value),
           ]),
         )
       : node;
 
 /** An object schema of the given properties (their texts for an agent), closed to others. */
 function objectSchema(properties: Record<string, Schema>, required: readonly string[], description?: string): ObjectSchema {
-  return { type: "object", ...(description ? { description } : {}), properties: forAgent(properties) as Record<string, Schema>, required: [...required], additionalProperties: false };
+  return {
+    type: "object",
+    ...(description ? { description } : {}),
+    properties: forAgent(properties) as Record<string, Schema>,
+    required: [...required],
+    additionalProperties: false,
+  };
 }
 
 /** A schema of the description with the text an agent reads in place of the description's (which may speak of HTTP operations). */
@@ -57,7 +65,10 @@ const told = (schema: Schema, description: string): Schema => ({ ...schema, desc
  */
 function parameterProperties(operationId: string, texts: Record<string, string> = {}): Record<string, Schema> {
   return Object.fromEntries(
-    parametersOf(operationId).map((parameter) => [parameter.name, { ...parameter.schema, description: texts[parameter.name] ?? parameter.description, examples: [parameter.example] }]),
+    parametersOf(operationId).map((parameter) => [
+      parameter.name,
+      { ...parameter.schema, description: texts[parameter.name] ?? parameter.description, examples: [parameter.example] },
+    ]),
   );
 }
 
@@ -90,7 +101,14 @@ const searchConversations: Tool = {
     name: "search_conversations",
     description: `Search the conversations of the Bot Conversation Service; every filter is optional and filters combine. Returns one page: \`items\`, each a conversation's summary (its id, channel, status, members, start, latest message and when it came, and how it closed), with \`pageIndex\`, \`pageSize\` and \`totalItemCount\` (all matching conversations). When more match, the result has \`nextCursor\`: call again with only \`cursor\` set to it for the next page; a result without \`nextCursor\` is the last page. ${thirdPartyNotice}`,
     inputSchema: objectSchema(
-      { ...searchProperties, cursor: { type: "string", minLength: 1, description: "The `nextCursor` of a previous result: returns the next page of the same search (give no filter with it)." } },
+      {
+        ...searchProperties,
+        cursor: {
+          type: "string",
+          minLength: 1,
+          description: "The `nextCursor` of a previous result: returns the next page of the same search (give no filter with it).",
+        },
+      },
       [],
     ),
     outputSchema: objectSchema(
@@ -108,8 +126,10 @@ const searchConversations: Tool = {
     annotations: { title: "Search conversations", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   },
   async call(client, { cursor, ...filters }, signal) {
-    if (cursor !== undefined && Object.keys(filters).length > 0) throw new TypeError(`cursor: expected alone (the cursor holds the search's filters); got it with ${Object.keys(filters).join(", ")}`);
-    const query = cursor === undefined ? (filters as SearchConversationsQuery) : decodeCursor(cursor as string, searchFilters, (decoded) => checked(cursorSchema, decoded));
+    if (cursor !== undefined && Object.keys(filters).length > 0)
+      throw new TypeError(`cursor: expected alone (the cursor holds the search's filters); got it with ${Object.keys(filters).join(", ")}`);
+    const query =
+      cursor === undefined ? (filters as SearchConversationsQuery) : decodeCursor(cursor as string, searchFilters, (decoded) => checked(cursorSchema, decoded));
     const page = await client.searchConversations(query, { signal });
     return {
       items: page.items,
@@ -133,7 +153,11 @@ const listTriggers: Tool = {
     name: "list_external_event_triggers",
     description: `List the external event triggers of a bot: the events fire_external_event can send into the bot's conversations. Returns \`triggers\`, all of them in one result, each with its \`externalEventId\`, display name and \`parameters\`: the variables it accepts, by code, each with a name and a type (${variableTypes.join(", ")}). ${thirdPartyNotice}`,
     inputSchema: objectSchema({ agentStageId }, ["agentStageId"]),
-    outputSchema: objectSchema({ triggers: told(schemaOf("ExternalEventTriggerList"), "Every trigger of the bot, each with the variables it accepts."), truncated: truncatedSchema }, ["triggers"], "Every trigger of the bot."),
+    outputSchema: objectSchema(
+      { triggers: told(schemaOf("ExternalEventTriggerList"), "Every trigger of the bot, each with the variables it accepts."), truncated: truncatedSchema },
+      ["triggers"],
+      "Every trigger of the bot.",
+    ),
     annotations: { title: "List external event triggers", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   },
   async call(client, args, signal) {
@@ -146,12 +170,18 @@ const listTriggers: Tool = {
 /** The fire request's properties, each with the text an agent reads. */
 const fireArguments = {
   agentStageId: told(agentStageId, "Bot of the trigger: its trigger list checks the variables before anything is sent."),
-  conversationId: told(fireProperties["conversationId"]!, "Bot conversation identifier (an `id` of search_conversations' items). Give this or `externalConversationId`, not both."),
+  conversationId: told(
+    fireProperties["conversationId"]!,
+    "Bot conversation identifier (an `id` of search_conversations' items). Give this or `externalConversationId`, not both.",
+  ),
   externalConversationId: told(
     fireProperties["externalConversationId"]!,
     "External conversation identifier; a conversation created in a platform line has `<SESSION_ID>|livechat`. Give this or `conversationId`, not both.",
   ),
-  externalEventId: told(fireProperties["externalEventId"]!, "The event to fire: the `externalEventId` of one of the triggers list_external_event_triggers gives for `agentStageId`."),
+  externalEventId: told(
+    fireProperties["externalEventId"]!,
+    "The event to fire: the `externalEventId` of one of the triggers list_external_event_triggers gives for `agentStageId`.",
+  ),
   externalEventPayload: told(
     fireProperties["externalEventPayload"]!,
     "Values of the trigger's variables, by variable code (the trigger's `parameters`), each in the format of its type: a string for String, PersonName and DateTime (ISO 8601), a number for Number, true or false for Boolean, an object for ComplexObject and File (`name`, `fileUrl`).",
@@ -177,18 +207,25 @@ const fireEvent: Tool = {
   },
   async call(client, { agentStageId: bot, ...request }, signal) {
     const fire = request as unknown as FireExternalEventRequest;
-    if (fire.conversationId === undefined && fire.externalConversationId === undefined) throw new TypeError("conversationId: expected conversationId or externalConversationId");
+    if (fire.conversationId === undefined && fire.externalConversationId === undefined)
+      throw new TypeError("conversationId: expected conversationId or externalConversationId");
     // One conversation per fire, as the CLI's flags: which identifier the service would follow is not stated.
-    if (fire.conversationId !== undefined && fire.externalConversationId !== undefined) throw new TypeError("conversationId, externalConversationId: expected one of them, not both");
+    if (fire.conversationId !== undefined && fire.externalConversationId !== undefined)
+      throw new TypeError("conversationId, externalConversationId: expected one of them, not both");
     const trigger = (await client.listExternalEventTriggers(bot as string, { signal })).find((candidate) => candidate.externalEventId === fire.externalEventId);
     if (!trigger) throw new TypeError(`externalEventId: bot ${String(bot)} has no trigger ${JSON.stringify(fire.externalEventId)}`);
     // validateEventPayload is also run by the client (with `trigger`): a problem is named here before anything is sent.
     const problems = validateEventPayload(trigger, fire.externalEventPayload);
     if (problems.length > 0) throw new TypeError(problems.map((problem) => `externalEventPayload.${problem.message}`).join("; "));
     await client.fireExternalEvent(fire, { trigger, signal });
-    return { fired: true, externalEventId: fire.externalEventId, ...(fire.conversationId ? { conversationId: fire.conversationId } : { externalConversationId: fire.externalConversationId }) };
+    return {
+      fired: true,
+      externalEventId: fire.externalEventId,
+      ...(fire.conversationId ? { conversationId: fire.conversationId } : { externalConversationId: fire.externalConversationId }),
+    };
   },
-  summary: (result) => `Fired ${JSON.stringify(result["externalEventId"])} into ${JSON.stringify(result["conversationId"] ?? result["externalConversationId"])}.`,
+  summary: (result) =>
+    `Fired ${JSON.stringify(result["externalEventId"])} into ${JSON.stringify(result["conversationId"] ?? result["externalConversationId"])}.`,
 };
 
 /** The tools of the server: firing only when allowed. */

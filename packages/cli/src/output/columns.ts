@@ -30,7 +30,9 @@ function objectVariant(schema: Schema): Schema {
 export function schemaColumns(schema: Schema, path: readonly string[] = []): Column[] {
   const object = objectVariant(schema);
   if (path.length > 0 && !isFixedObject(object)) {
-    return [{ header: path.join("."), get: (record) => path.reduce<unknown>((node, key) => (node as Record<string, unknown> | null | undefined)?.[key], record) }];
+    return [
+      { header: path.join("."), get: (record) => path.reduce<unknown>((node, key) => (node as Record<string, unknown> | null | undefined)?.[key], record) },
+    ];
   }
   return Object.entries(object["properties"] as Record<string, Schema>).flatMap(([key, property]) => schemaColumns(property, [...path, key]));
 }

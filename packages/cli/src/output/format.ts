@@ -1,6 +1,6 @@
 import { Option } from "commander";
 import type { Column } from "./columns.js";
-import { csvWriter, jsonWriter, ndjsonWriter, tableWriter, type RecordWriter, type WriterOptions } from "./writers.js";
+import { csvWriter, jsonWriter, ndjsonWriter, type RecordWriter, tableWriter, type WriterOptions } from "./writers.js";
 
 /** The output formats. */
 export const outputFormats = ["table", "json", "ndjson", "csv"] as const;
@@ -30,7 +30,12 @@ export function csvRawOption(): Option {
 }
 
 /** The writer of the chosen format; without one, a table on a terminal and NDJSON otherwise. Every format redacts `options.secrets`. */
-export function recordWriter(format: OutputFormat | undefined, stream: NodeJS.WritableStream & { isTTY?: boolean }, columns: CommandColumns, options: WriterOptions): RecordWriter {
+export function recordWriter(
+  format: OutputFormat | undefined,
+  stream: NodeJS.WritableStream & { isTTY?: boolean },
+  columns: CommandColumns,
+  options: WriterOptions,
+): RecordWriter {
   switch (format ?? (stream.isTTY ? "table" : "ndjson")) {
     case "table":
       return tableWriter(stream, columns.table, options);

@@ -16,9 +16,17 @@ export function exportProgress(stderr: NodeJS.WritableStream & { isTTY?: boolean
   if (!stderr.isTTY || stdout.isTTY) return { update: () => {}, stop: () => {} };
   // Until a second count arrives there is nothing to estimate from: the bar shows "ETA …", not cli-progress's "0s".
   let estimated = false;
-  const formatTime = (seconds: number, options: cliProgress.Options, roundTo: number) => (estimated ? cliProgress.Format.TimeFormat(seconds, options, roundTo) : "…");
+  const formatTime = (seconds: number, options: cliProgress.Options, roundTo: number) =>
+    estimated ? cliProgress.Format.TimeFormat(seconds, options, roundTo) : "…";
   const bar = new cliProgress.SingleBar(
-    { stream: stderr as NodeJS.WriteStream, format: "{bar} {value}/{total} conversations | {rate}/s | ETA {eta_formatted}", formatTime, hideCursor: true, clearOnComplete: true, etaBuffer: 50 },
+    {
+      stream: stderr as NodeJS.WriteStream,
+      format: "{bar} {value}/{total} conversations | {rate}/s | ETA {eta_formatted}",
+      formatTime,
+      hideCursor: true,
+      clearOnComplete: true,
+      etaBuffer: 50,
+    },
     cliProgress.Presets.shades_classic,
   );
   const started = performance.now();

@@ -1,6 +1,6 @@
 import { redactText, truncateText } from "@bot-conversation/client/text";
 import { write } from "../io.js";
-import { cellText, type Column } from "./columns.js";
+import { type Column, cellText } from "./columns.js";
 
 /** Writes records in one output format, batch by batch (a page at a time), so memory stays flat. */
 export interface RecordWriter {
@@ -55,7 +55,8 @@ async function writeRecords(stream: NodeJS.WritableStream, records: readonly unk
 const jsonSecrets = (secrets: readonly string[]): string[] => [...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]))];
 
 /** `text` redacted of `hidden`, looked for first: most records hold no secret, and a search is cheaper than a rewrite. */
-const redacted = (text: string, hidden: readonly string[]): string => (hidden.some((secret) => secret && text.includes(secret)) ? redactText(text, hidden) : text);
+const redacted = (text: string, hidden: readonly string[]): string =>
+  hidden.some((secret) => secret && text.includes(secret)) ? redactText(text, hidden) : text;
 
 /** One JSON object per line. */
 export function ndjsonWriter(stream: NodeJS.WritableStream, { secrets }: WriterOptions): RecordWriter {
@@ -119,7 +120,10 @@ export function tableWriter(stream: NodeJS.WritableStream, columns: readonly Col
     truncateText(redactText(cellText(value), secrets).replace(/\s+/g, " "), index < columns.length - 1 ? maxCellWidth : maxLastCellWidth);
   const width = (text: string) => [...text].length;
   const line = (cells: readonly string[], at: readonly number[]) =>
-    cells.map((text, index) => (index === cells.length - 1 ? text : text + " ".repeat(Math.max(0, (at[index] ?? 0) - width(text))))).join("  ").trimEnd() + "\n";
+    cells
+      .map((text, index) => (index === cells.length - 1 ? text : text + " ".repeat(Math.max(0, (at[index] ?? 0) - width(text)))))
+      .join("  ")
+      .trimEnd() + "\n";
   const start = async (rows: readonly string[][]) => {
     const headers = columns.map((column) => column.header.toUpperCase());
     widths = headers.map((header, index) => Math.max(header.length, ...rows.map((row) => Math.min(width(row[index] ?? ""), maxCellWidth))));

@@ -16,7 +16,10 @@ export async function peakRssFile(): Promise<{ file: string; read: () => Promise
 }
 
 /** Runs the built command as its own process, its peak RSS recorded; resolves to its exit code, output and peak RSS in bytes. */
-export async function runBinMeasured(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string; peakRss: number }> {
+export async function runBinMeasured(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number; stdout: string; stderr: string; peakRss: number }> {
   const rss = await peakRssFile();
   const child = spawn(process.execPath, ["--import", peakRssPreload, binPath, ...argv], {
     env: { PATH: process.env["PATH"], ...env, PEAK_RSS_FILE: rss.file },

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { closeSync, openSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { PassThrough } from "node:stream";
+import { fileURLToPath } from "node:url";
 import { runCommand } from "../../src/index.ts";
 
 /** The built command, as npm links it. */

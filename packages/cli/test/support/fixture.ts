@@ -36,7 +36,10 @@ export const fixture: Fixture = {
         status: "Active",
         closingStatus: null,
         closingReason: null,
-        channelData: { platform: { session: { id: "s-3", apps: null }, client: { app: null, externalId: null, userName: null }, options: { prompterMode: false } }, originalChannelId: "platform" },
+        channelData: {
+          platform: { session: { id: "s-3", apps: null }, client: { app: null, externalId: null, userName: null }, options: { prompterMode: false } },
+          originalChannelId: "platform",
+        },
         members: [],
         history: [],
       },

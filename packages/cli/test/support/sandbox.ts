@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { startSandboxServer, type RunningSandbox } from "@bot-conversation/sandbox";
+import { type RunningSandbox, startSandboxServer } from "@bot-conversation/sandbox";
 import { afterAll, beforeAll } from "vitest";
 
 /** The token the test sandboxes accept. */
@@ -25,7 +25,9 @@ export function useSandbox(options: Parameters<typeof startSandboxServer>[0] ext
 export const envOf = (sandbox: RunningSandbox): NodeJS.ProcessEnv => ({ BOT_CONVERSATION_BASE_URL: sandbox.url, BOT_CONVERSATION_TOKEN: token });
 
 /** Reads the sandbox's journal of accepted fires. */
-export async function firedEvents(sandbox: RunningSandbox): Promise<{ externalEventId: string; externalEventPayload?: Record<string, unknown>; conversationId: string }[]> {
+export async function firedEvents(
+  sandbox: RunningSandbox,
+): Promise<{ externalEventId: string; externalEventPayload?: Record<string, unknown>; conversationId: string }[]> {
   const response = await fetch(`${sandbox.url}/_sandbox/fired-events`, { headers: { "X-Token": token } });
   return (await response.json()) as never;
 }

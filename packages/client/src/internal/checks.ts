@@ -8,7 +8,9 @@ import { isCount } from "./page.js";
 
 /** Trims a token and checks it is one `X-Token` can carry (printable ASCII: Headers would quote a bad value). */
 export function checkToken(value: unknown, name: string): string {
-  return typeof value === "string" && /^[ -~]+$/.test((value = value.trim())) ? (value as string) : mistake(name, "a non-empty string of printable ASCII", value);
+  return typeof value === "string" && /^[ -~]+$/.test((value = value.trim()))
+    ? (value as string)
+    : mistake(name, "a non-empty string of printable ASCII", value);
 }
 
 /** Checks the options of `createBotConversationClient`; returns the token, trimmed when it is a string. */
@@ -21,7 +23,11 @@ export function checkClientOptions(options: object): string | (() => unknown) {
     if (value !== undefined && typeof value !== "function") mistake(name, "a function", value);
   }
   // Node's timers hold at most 2^31 - 1 ms; a longer timeout would fire at once. Absent, each is within its range.
-  for (const [name, min, max] of [["timeoutMs", 1, 2 ** 31 - 1], ["maxRetries", 0, 100], ["maxResponseBytes", 1, 2 ** 40]] as const) {
+  for (const [name, min, max] of [
+    ["timeoutMs", 1, 2 ** 31 - 1],
+    ["maxRetries", 0, 100],
+    ["maxResponseBytes", 1, 2 ** 40],
+  ] as const) {
     const { [name]: value = min } = options as Record<string, unknown>;
     if (!(isCount(value) && (value as number) >= min && (value as number) <= max)) mistake(name, `a whole number from ${min} to ${max}`, value, 1);
   }

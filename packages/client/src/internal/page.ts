@@ -25,7 +25,8 @@ export const toPage: BodyCheck<ConversationPage> = (body, fail) => {
   const page = (isJsonObject(body) ? body : fail("expected an object", body)) as Record<string, unknown[]>;
   for (const [field, expected] of Object.entries(envelope)) {
     const value = page[field];
-    if (!(expected === "an array" ? Array.isArray(value) : expected === "a boolean" ? typeof value === "boolean" : isCount(value))) fail(`${field}: expected ${expected}`, value);
+    if (!(expected === "an array" ? Array.isArray(value) : expected === "a boolean" ? typeof value === "boolean" : isCount(value)))
+      fail(`${field}: expected ${expected}`, value);
   }
   const bad = page["items"]!.findIndex((item) => !isJsonObject(item));
   if (bad > -1) fail(`items[${bad}]: expected an object`, page["items"]![bad]);

@@ -26,9 +26,15 @@ export const redact = (text: string, tokens: Iterable<string>, replacement = "[r
 
 /** A JSON-able value with the tokens redacted from every string and object key, at any depth; its shape is kept (undefined stays undefined). */
 export function redactJson<T>(value: T, tokens: Iterable<string>, replacement?: string): T {
-  return value === undefined ? value : JSON.parse(JSON.stringify(value), (_key, item: unknown) =>
-    typeof item === "string" ? redact(item, tokens, replacement) : isJsonObject(item) ? Object.fromEntries(Object.entries(item).map(([key, entry]) => [redact(key, tokens, replacement), entry])) : item,
-  ) as T;
+  return value === undefined
+    ? value
+    : (JSON.parse(JSON.stringify(value), (_key, item: unknown) =>
+        typeof item === "string"
+          ? redact(item, tokens, replacement)
+          : isJsonObject(item)
+            ? Object.fromEntries(Object.entries(item).map(([key, entry]) => [redact(key, tokens, replacement), entry]))
+            : item,
+      ) as T);
 }
 
 /**

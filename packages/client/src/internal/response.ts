@@ -27,8 +27,19 @@ export type BodyCheck<T> = (body: unknown, fail: (problem: string, value: unknow
  * `UnexpectedResponseError`, never a `SyntaxError`) and handed to it; without, only a 200 resolves (the
  * fire). Every error is redacted with the tokens the call sent.
  */
-export async function readResponse<T>(method: string, call: Call, pending: Promise<TextResult>, onResponse: ((response: Response) => void) | undefined, check: BodyCheck<T>): Promise<T>;
-export async function readResponse(method: string, call: Call, pending: Promise<TextResult>, onResponse: ((response: Response) => void) | undefined): Promise<void>;
+export async function readResponse<T>(
+  method: string,
+  call: Call,
+  pending: Promise<TextResult>,
+  onResponse: ((response: Response) => void) | undefined,
+  check: BodyCheck<T>,
+): Promise<T>;
+export async function readResponse(
+  method: string,
+  call: Call,
+  pending: Promise<TextResult>,
+  onResponse: ((response: Response) => void) | undefined,
+): Promise<void>;
 export async function readResponse<T>(
   method: string,
   call: Call,

@@ -1,5 +1,5 @@
 import { pageOf } from "./paging.ts";
-import { notJudged, shown, type ExchangeCheck } from "./types.ts";
+import { type ExchangeCheck, notJudged, shown } from "./types.ts";
 
 /** A request the description rules out is refused with a 4xx (a 5xx is `not_a_server_error`'s to report). */
 export const negativeDataRejection: ExchangeCheck = (exchange) =>
@@ -30,7 +30,9 @@ export const positiveDataAcceptance: ExchangeCheck = (exchange, { defaultPageSiz
   const pageSize = Number(exchange.case.query["pageSize"]);
   // The maximum page size is an open point: a size above the server's own default may be past it (discovery reports the maximum).
   if (decisions.maxPageSize === undefined && defaultPageSize !== undefined && pageSize > defaultPageSize) {
-    return notJudged(`pageSize ${pageSize}, above the default ${defaultPageSize}, was refused: the service states no maximum page size (see the max_page_size finding)`);
+    return notJudged(
+      `pageSize ${pageSize}, above the default ${defaultPageSize}, was refused: the service states no maximum page size (see the max_page_size finding)`,
+    );
   }
   return `expected a request valid by the description to be accepted; got ${exchange.status}${exchange.isJson ? ` ${shown(exchange.json)}` : ""}`;
 };

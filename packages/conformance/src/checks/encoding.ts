@@ -1,4 +1,4 @@
-import { notApplicable, type ExchangeCheck } from "./types.ts";
+import { type ExchangeCheck, notApplicable } from "./types.ts";
 
 /**
  * A body is UTF-8, as JSON exchanged between systems must be (RFC 8259 §8.1), and a `charset` in its

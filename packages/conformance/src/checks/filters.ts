@@ -1,8 +1,8 @@
 import { parseDateTime } from "@bot-conversation/client";
 import type { ConversationSummary } from "@bot-conversation/types";
-import { pageOf } from "./paging.ts";
 import type { AcceptedDecisions } from "../decisions.ts";
-import { notApplicable, notJudged, shown, type ExchangeCheck } from "./types.ts";
+import { pageOf } from "./paging.ts";
+import { type ExchangeCheck, notApplicable, notJudged, shown } from "./types.ts";
 
 /** Whether a date-time names one instant by the client's one date rule (`parseDateTime`: seconds and an offset). */
 export const hasOffset = (text: unknown): text is string => !Number.isNaN(parseDateTime(text));
@@ -21,7 +21,10 @@ const dateBound =
     const bound = parseDateTime(value);
     // A bound the one date rule cannot read (a date alone, a local time: an open point the kit probes) is not judged here.
     if (Number.isNaN(bound)) return undefined;
-    if (instant === bound) return decisions.dateRangeBounds === "exclusive" ? `${field} ${item[field]} is the bound ${value} itself, which the accepted decision dateRangeBounds: exclusive leaves out` : undefined;
+    if (instant === bound)
+      return decisions.dateRangeBounds === "exclusive"
+        ? `${field} ${item[field]} is the bound ${value} itself, which the accepted decision dateRangeBounds: exclusive leaves out`
+        : undefined;
     const inside = side === "from" ? instant > bound : instant < bound;
     return inside ? undefined : `${field} ${item[field]} is ${side === "from" ? "before" : "after"} ${value}`;
   };
@@ -43,12 +46,17 @@ export const filterNames = Object.keys(filters);
 export const filterMatch: ExchangeCheck = (exchange, { decisions }) => {
   if (!Object.keys(exchange.case.query).some((name) => name in filters)) return notApplicable;
   const page = pageOf(exchange);
-  if (!page) return exchange.case.operationId === "searchConversations" && exchange.status === 200 ? notJudged("the 200 body is not a page of conversations") : notApplicable;
+  if (!page)
+    return exchange.case.operationId === "searchConversations" && exchange.status === 200
+      ? notJudged("the 200 body is not a page of conversations")
+      : notApplicable;
   const problems = page.items.flatMap((item) =>
     Object.entries(exchange.case.query).flatMap(([name, value]) => {
       const problem = filters[name]?.(item, value, decisions);
       return problem ? [`item ${shown(item.id)}: ${problem}`] : [];
     }),
   );
-  return problems.length === 0 ? undefined : `expected every item to match the filters; ${problems.slice(0, 3).join("; ")}${problems.length > 3 ? ` (and ${problems.length - 3} more)` : ""}`;
+  return problems.length === 0
+    ? undefined
+    : `expected every item to match the filters; ${problems.slice(0, 3).join("; ")}${problems.length > 3 ? ` (and ${problems.length - 3} more)` : ""}`;
 };

@@ -18,10 +18,16 @@ export const payloadRejection =
 export const payloadAcceptance =
   (what: string): ExchangeCheck =>
   (exchange) =>
-    exchange.status !== 200 ? `expected 200 for ${what}; got ${exchange.status}` : exchange.text !== "" ? `expected an empty body with the 200; got ${exchange.text.length} bytes` : undefined;
+    exchange.status !== 200
+      ? `expected 200 for ${what}; got ${exchange.status}`
+      : exchange.text !== ""
+        ? `expected an empty body with the 200; got ${exchange.text.length} bytes`
+        : undefined;
 
 /** `payload_shape_rejection`: a payload that is no JSON object (`payload`, `what` it is) is refused: a 4xx, or the seed's 500 with details. */
 export const payloadShapeRejection =
   (payload: unknown, what: string): ExchangeCheck =>
   (exchange, context) =>
-    exchange.status >= 400 && exchange.status < 500 ? undefined : payloadRejection(`externalEventPayload = ${JSON.stringify(payload)} (${what}; a 4xx also holds)`)(exchange, context);
+    exchange.status >= 400 && exchange.status < 500
+      ? undefined
+      : payloadRejection(`externalEventPayload = ${JSON.stringify(payload)} (${what}; a 4xx also holds)`)(exchange, context);

@@ -1,5 +1,5 @@
 import { operationOf } from "../description.ts";
-import { notApplicable, type ExchangeCheck } from "./types.ts";
+import { type ExchangeCheck, notApplicable } from "./types.ts";
 
 /** Every header the description documents for the response is there (when required) and valid against its schema. */
 export const responseHeadersConformance: ExchangeCheck = (exchange, { description }) => {

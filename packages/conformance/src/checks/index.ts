@@ -1,6 +1,6 @@
 import { ignoredAuth } from "./auth.ts";
-import { bodyEncoding } from "./encoding.ts";
 import { negativeDataRejection, positiveDataAcceptance } from "./data.ts";
+import { bodyEncoding } from "./encoding.ts";
 import { filterMatch } from "./filters.ts";
 import { responseHeadersConformance } from "./headers.ts";
 import { unsupportedMethod } from "./methods.ts";
@@ -18,14 +18,24 @@ export const checkCatalog = {
     onEvery: "response",
     check: notAServerError,
   },
-  status_code_conformance: { description: "Every status is documented for its operation.", rule: "Description: the responses each operation lists (openapi/paths).", onEvery: "response", check: statusCodeConformance },
+  status_code_conformance: {
+    description: "Every status is documented for its operation.",
+    rule: "Description: the responses each operation lists (openapi/paths).",
+    onEvery: "response",
+    check: statusCodeConformance,
+  },
   content_type_conformance: {
     description: "Every body carries a documented Content-Type.",
     rule: "Seed, General conventions: payloads are JSON; description: the media types of each response.",
     onEvery: "response",
     check: contentTypeConformance,
   },
-  response_headers_conformance: { description: "Every response header the description documents is present and valid.", rule: "Description: the headers of each response.", onEvery: "response", check: responseHeadersConformance },
+  response_headers_conformance: {
+    description: "Every response header the description documents is present and valid.",
+    rule: "Description: the headers of each response.",
+    onEvery: "response",
+    check: responseHeadersConformance,
+  },
   body_encoding: {
     description: "Every body is valid UTF-8, and a charset in its Content-Type says utf-8.",
     rule: "Seed, General conventions: payloads are JSON; RFC 8259 §8.1: JSON exchanged between systems is UTF-8.",
@@ -38,7 +48,12 @@ export const checkCatalog = {
     onEvery: "response",
     check: responseSchemaConformance,
   },
-  max_response_time: { description: "Every response arrives within --max-response-time (opt-in).", rule: "The bound you set with --max-response-time (the seed states no time-outs).", onEvery: "response", check: maxResponseTime },
+  max_response_time: {
+    description: "Every response arrives within --max-response-time (opt-in).",
+    rule: "The bound you set with --max-response-time (the seed states no time-outs).",
+    onEvery: "response",
+    check: maxResponseTime,
+  },
   ignored_auth: {
     description: "No token, a wrong or empty one, or one in the query string instead of the header, is refused with 401.",
     rule: "Seed, Authentication 1-3: every operation requires the X-Token header, the only method listed; a missing or invalid token gives 401.",
@@ -90,14 +105,18 @@ export const checkCatalog = {
     rule: "Seed, Search: the parameters are filters of one search; a conversation matches when it matches each one sent.",
   },
   bot_filter_match: {
-    description: "agentStageId finds only that bot's conversations: an unknown bot or a near miss of a known one finds none; a bot's conversations are among all.",
+    description:
+      "agentStageId finds only that bot's conversations: an unknown bot or a near miss of a known one finds none; a bot's conversations are among all.",
     rule: "Seed, Search: agentStageId is the bot identifier; the search returns the conversations of that bot.",
   },
   empty_search_page: {
     description: "A search that matches nothing is 200 with an empty page.",
     rule: "Seed, Search: Response 200 is the page envelope; totalItemCount is the number of matching conversations, which may be 0.",
   },
-  unknown_bot_not_found: { description: "An unknown agentStageId is 404 on the trigger list.", rule: "Seed, Errors: List triggers 404, no bot with the given agentStageId." },
+  unknown_bot_not_found: {
+    description: "An unknown agentStageId is 404 on the trigger list.",
+    rule: "Seed, Errors: List triggers 404, no bot with the given agentStageId.",
+  },
   unknown_trigger_not_found: { description: "Firing an unknown externalEventId is 404.", rule: "Seed, Fire rule: an unknown trigger gives 404." },
   unknown_conversation_not_found: {
     description: "Firing into an unknown conversation is 404, by either identifier.",
@@ -107,7 +126,10 @@ export const checkCatalog = {
     description: "A wrong value for a variable type is a 500 with details.",
     rule: "Seed, Fire rule: payload values that fail validation give 500 with details in the body; Variable types and value formats.",
   },
-  payload_acceptance: { description: "A right value for a variable type is a 200 with an empty body.", rule: "Seed, Fire: Response 200, event sent; empty body." },
+  payload_acceptance: {
+    description: "A right value for a variable type is a 200 with an empty body.",
+    rule: "Seed, Fire: Response 200, event sent; empty body.",
+  },
   payload_optional: {
     description: "A fire without externalEventPayload, or with an empty one, is a 200 with an empty body.",
     rule: "Seed, Fire: externalEventPayload is not required; Response 200, event sent; empty body.",
@@ -157,4 +179,4 @@ export const responseChecks = checksOnEvery("response");
 /** Checks of the rules that every 200 search page must keep. */
 export const pageChecks = checksOnEvery("page");
 
-export { filterMatch, envelopeMath, ignoredAuth, negativeDataRejection, positiveDataAcceptance };
+export { envelopeMath, filterMatch, ignoredAuth, negativeDataRejection, positiveDataAcceptance };

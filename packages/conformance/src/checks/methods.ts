@@ -1,4 +1,4 @@
-import { notApplicable, notJudged, type ExchangeCheck } from "./types.ts";
+import { type ExchangeCheck, notApplicable, notJudged } from "./types.ts";
 
 /**
  * A method the description does not list on a path is not performed: a 2xx fails. A 405 must carry
@@ -9,8 +9,12 @@ export const unsupportedMethod: ExchangeCheck = (exchange) => {
   const documented = exchange.case.documentedMethods;
   if (documented === undefined || exchange.status === 0) return notApplicable;
   const { method } = exchange.case;
-  if (exchange.status < 400) return `expected 405 for ${method}, which the description does not list on this path (it lists ${documented.join(", ")}); got ${exchange.status}`;
-  if (exchange.status !== 405) return notJudged(`${method} on a path that lists ${documented.join(", ")} answered ${exchange.status}: the seed does not say how an unlisted method is refused`);
+  if (exchange.status < 400)
+    return `expected 405 for ${method}, which the description does not list on this path (it lists ${documented.join(", ")}); got ${exchange.status}`;
+  if (exchange.status !== 405)
+    return notJudged(
+      `${method} on a path that lists ${documented.join(", ")} answered ${exchange.status}: the seed does not say how an unlisted method is refused`,
+    );
   const allow = exchange.headers.get("allow");
   if (allow === null) return `expected an Allow header with the 405 for ${method}; got none`;
   const allowed = allow.split(",").map((name) => name.trim().toUpperCase());

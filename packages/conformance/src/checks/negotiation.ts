@@ -1,6 +1,6 @@
 import { mediaTypeOf } from "../case.ts";
 import { operationOf } from "../description.ts";
-import { notApplicable, notJudged, type ExchangeCheck } from "./types.ts";
+import { type ExchangeCheck, notApplicable, notJudged } from "./types.ts";
 
 /**
  * A request whose `Accept` names other media types than JSON gets 406 Not Acceptable, or an answer in

@@ -1,6 +1,6 @@
 import type { Exchange } from "../case.ts";
 import { pageOf } from "./paging.ts";
-import { notApplicable, notJudged, shown, type ExchangeCheck, type Verdict } from "./types.ts";
+import { type ExchangeCheck, notApplicable, notJudged, shown, type Verdict } from "./types.ts";
 
 /**
  * The checks that hold a search to what is already known about the conversations: one seen before is
@@ -10,7 +10,11 @@ import { notApplicable, notJudged, shown, type ExchangeCheck, type Verdict } fro
 /** The conversations of a walk's pages, by id. */
 const idsOf = (pages: readonly Exchange[]): Set<string> => new Set(pages.flatMap((exchange) => pageOf(exchange)?.items.map((item) => item.id) ?? []));
 
-const listed = (ids: Iterable<string>): string => [...ids].slice(0, 3).map((id) => JSON.stringify(id)).join(", ");
+const listed = (ids: Iterable<string>): string =>
+  [...ids]
+    .slice(0, 3)
+    .map((id) => JSON.stringify(id))
+    .join(", ");
 
 /**
  * `filter_inclusion`: a search for a period around an item's instant (`query`) finds that item: it is on
@@ -24,7 +28,9 @@ export const filterInclusion =
     const id = item["id"] as string;
     if (page.items.some((entry) => entry.id === id)) return undefined;
     if (page.items.length < page.totalItemCount) return notJudged("the conversation may be on a later page of the period's results");
-    return `expected conversation ${shown(id)} (${field} ${item[field] as string}) among the results of ${Object.entries(query).map(([name, value]) => `${name}=${value}`).join("&")}; got ${page.totalItemCount} conversations without it`;
+    return `expected conversation ${shown(id)} (${field} ${item[field] as string}) among the results of ${Object.entries(query)
+      .map(([name, value]) => `${name}=${value}`)
+      .join("&")}; got ${page.totalItemCount} conversations without it`;
   };
 
 /** `filter_inclusion` for a period whose bounds are an item's exact instant, with no decision on whether bounds include it: either answer holds, so it is not judged. */
@@ -51,7 +57,9 @@ export const findsNoConversation =
   (exchange) => {
     const page = pageOf(exchange);
     if (!page) return notApplicable;
-    return page.totalItemCount === 0 && page.items.length === 0 ? undefined : `expected no conversation for ${what}; got totalItemCount ${page.totalItemCount} with ${page.items.length} items`;
+    return page.totalItemCount === 0 && page.items.length === 0
+      ? undefined
+      : `expected no conversation for ${what}; got totalItemCount ${page.totalItemCount} with ${page.items.length} items`;
   };
 
 /** `bot_filter_match`: the known bot's search (`mine`) finds at most as many conversations as the search without the bot filter (`all`). */

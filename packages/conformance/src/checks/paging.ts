@@ -1,6 +1,6 @@
 import type { ConversationPage } from "@bot-conversation/types";
 import type { Exchange } from "../case.ts";
-import { notApplicable, notJudged, shown, type ExchangeCheck, type Verdict } from "./types.ts";
+import { type ExchangeCheck, notApplicable, notJudged, shown, type Verdict } from "./types.ts";
 
 /** The page of a 200 search response, or undefined for any other exchange (other checks cover those). */
 export function pageOf(exchange: Exchange): ConversationPage | undefined {
@@ -18,7 +18,10 @@ export function pageOf(exchange: Exchange): ConversationPage | undefined {
  */
 export const envelopeMath: ExchangeCheck = (exchange, { pageBase }) => {
   const page = pageOf(exchange);
-  if (!page) return exchange.case.operationId === "searchConversations" && exchange.status === 200 ? notJudged("the 200 body is not a page of conversations") : notApplicable;
+  if (!page)
+    return exchange.case.operationId === "searchConversations" && exchange.status === 200
+      ? notJudged("the 200 body is not a page of conversations")
+      : notApplicable;
   const problems: string[] = [];
   const expect = (what: string, expected: unknown, received: unknown): void => {
     if (expected !== received) problems.push(`${what}: expected ${shown(expected)}, got ${shown(received)}`);
@@ -60,8 +63,10 @@ export function pagingWalk(walked: readonly Exchange[]): Verdict {
     seen.add(item.id);
   }
   const problems: string[] = [];
-  if (pages.length > start.totalPageCount && pages.length > 1) problems.push(`hasMore still true after ${pages.length} pages, beyond totalPageCount ${start.totalPageCount}`);
+  if (pages.length > start.totalPageCount && pages.length > 1)
+    problems.push(`hasMore still true after ${pages.length} pages, beyond totalPageCount ${start.totalPageCount}`);
   if (duplicates.length > 0) problems.push(`${duplicates.length} duplicate items (first ${JSON.stringify(duplicates[0])})`);
-  if (seen.size !== start.totalItemCount) problems.push(`${seen.size} distinct conversations over ${pages.length} pages, but totalItemCount is ${start.totalItemCount}`);
+  if (seen.size !== start.totalItemCount)
+    problems.push(`${seen.size} distinct conversations over ${pages.length} pages, but totalItemCount is ${start.totalItemCount}`);
   return problems.length === 0 ? undefined : `expected the walk to yield totalItemCount distinct conversations; got ${problems.join("; ")}`;
 }

@@ -1,8 +1,8 @@
-import { mediaTypeOf, type Exchange } from "../case.ts";
-import { operationOf, type Description, type DocumentedResponse } from "../description.ts";
+import { type Exchange, mediaTypeOf } from "../case.ts";
 import type { AcceptedDecisions } from "../decisions.ts";
+import { type Description, type DocumentedResponse, operationOf } from "../description.ts";
 import { readTriggerList } from "../trigger-list.ts";
-import { notApplicable, shown, type ExchangeCheck, type Verdict } from "./types.ts";
+import { type ExchangeCheck, notApplicable, shown, type Verdict } from "./types.ts";
 
 /** The one 5xx the description documents as a rule: the fire operation's payload-validation 500. */
 const documentedServerError = (operationId: string, status: number): boolean => operationId === "fireExternalEvent" && status === 500;
@@ -22,9 +22,7 @@ export const noAnswer =
 
 /** No 5xx, except the fire operation's documented payload-validation 500. */
 export const notAServerError: ExchangeCheck = (exchange) =>
-  exchange.status >= 500 && !documentedServerError(exchange.case.operationId, exchange.status)
-    ? `expected no server error; got ${exchange.status}`
-    : undefined;
+  exchange.status >= 500 && !documentedServerError(exchange.case.operationId, exchange.status) ? `expected no server error; got ${exchange.status}` : undefined;
 
 /** The status is one the description documents for the operation (exactly, by range, or `default`). */
 export const statusCodeConformance: ExchangeCheck = (exchange, { description }) => {
@@ -63,7 +61,8 @@ export const responseSchemaConformance: ExchangeCheck = (exchange, { description
     exchange.case.operationId === "export" ? (exchange.status === 200 ? "#/components/schemas/ConversationExport" : undefined) : documented?.schemaPointer;
   if (!pointer || exchange.text === "" || (exchange.case.accept !== undefined && !exchange.isJson)) return notApplicable;
   if (!exchange.isJson) return `expected a JSON body valid against ${pointer}; got a body that is not JSON`;
-  if (exchange.case.operationId === "listExternalEventTriggers" && exchange.status === 200) return triggerListConformance(exchange.json, pointer, description, decisions);
+  if (exchange.case.operationId === "listExternalEventTriggers" && exchange.status === 200)
+    return triggerListConformance(exchange.json, pointer, description, decisions);
   const problems = description.problemsOf(pointer, exchange.json);
   return problems.length === 0 ? undefined : `expected a body valid against ${pointer}; got: ${problems.slice(0, 5).join("; ")}`;
 };
@@ -75,7 +74,8 @@ export const responseSchemaConformance: ExchangeCheck = (exchange, { description
  */
 function triggerListConformance(body: unknown, pointer: string, description: Description, decisions: AcceptedDecisions): Verdict {
   const list = readTriggerList(body);
-  if (list.shape === "other") return `expected the trigger list as an array of descriptors, one descriptor, or an object wrapping one array; got ${shown(body)}`;
+  if (list.shape === "other")
+    return `expected the trigger list as an array of descriptors, one descriptor, or an object wrapping one array; got ${shown(body)}`;
   if (decisions.triggerListShape !== undefined && decisions.triggerListShape !== list.shape) {
     return `expected the trigger list in the shape the accepted decision names (triggerListShape: ${decisions.triggerListShape}); got ${list.shape}`;
   }
@@ -85,4 +85,3 @@ function triggerListConformance(body: unknown, pointer: string, description: Des
 
 /** `application/json` and every `+json` media type (RFC 6839), such as `application/problem+json`. */
 export const isJsonMediaType = (mediaType: string): boolean => mediaType === "application/json" || /^application\/[\w.-]+\+json$/.test(mediaType);
-

@@ -1,4 +1,4 @@
-import { notApplicable, type ExchangeCheck } from "./types.ts";
+import { type ExchangeCheck, notApplicable } from "./types.ts";
 
 /** Every response arrives within `--max-response-time` (opt-in, as in Schemathesis; the service states no time-outs). */
 export const maxResponseTime: ExchangeCheck = (exchange, { maxResponseTimeMs }) => {

@@ -1,10 +1,10 @@
 import type { ExternalEventTrigger } from "@bot-conversation/types";
-import { caseFor, type Authentication, type Case, type CaseValues } from "../case.ts";
+import { type Authentication, type Case, type CaseValues, caseFor } from "../case.ts";
 import { operationOf } from "../description.ts";
 import type { Session } from "../session.ts";
+import { nearMissesOf } from "../variable-values.ts";
 import { variablesByType } from "./fire.ts";
 import { unknownIdentifier } from "./triggers.ts";
-import { nearMissesOf } from "../variable-values.ts";
 
 /** Every way of sending a bad credential; of the token's variants, those that are another token. */
 function badCredentials(session: Session): Authentication[] {
@@ -32,11 +32,17 @@ export async function checkAuthentication(session: Session, triggers: readonly E
   await each("searchConversations", bot ? { query: { agentStageId: bot } } : {}, false);
   await laterPageWithFilters(session);
   await each("listExternalEventTriggers", { path: { agentStageId: bot ?? unknownBot } }, bot === undefined);
-  const order = await send({ ...caseFor(operationOf(session.description, "listExternalEventTriggers"), { path: { agentStageId: unknownBot }, authentication: "wrong" }), unknownTarget: true });
+  const order = await send({
+    ...caseFor(operationOf(session.description, "listExternalEventTriggers"), { path: { agentStageId: unknownBot }, authentication: "wrong" }),
+    unknownTarget: true,
+  });
   if (session.settings.allowFire) {
     const guarded = guardedFire(session, triggers);
     await each("fireExternalEvent", { body: guarded ?? unknownFire(session) }, guarded === undefined);
-    await send({ ...caseFor(operationOf(session.description, "fireExternalEvent"), { body: unknownFire(session), authentication: "wrong" }), unknownTarget: true });
+    await send({
+      ...caseFor(operationOf(session.description, "fireExternalEvent"), { body: unknownFire(session), authentication: "wrong" }),
+      unknownTarget: true,
+    });
   } else {
     session.results.skip("ignored_auth", "fireExternalEvent not checked: it is a POST (--allow-fire)");
   }
@@ -51,7 +57,12 @@ async function laterPageWithFilters(session: Session): Promise<void> {
   if (status) query["status"] = status;
   if (channelId) query["channelId"] = channelId;
   if (!session.canSend) return;
-  await session.exchange(caseFor(operationOf(session.description, "searchConversations"), { query: { ...query, pageSize: "1", pageIndex: String(session.knowledge.pageBase + 1) }, authentication: "wrong" }));
+  await session.exchange(
+    caseFor(operationOf(session.description, "searchConversations"), {
+      query: { ...query, pageSize: "1", pageIndex: String(session.knowledge.pageBase + 1) },
+      authentication: "wrong",
+    }),
+  );
 }
 
 /** A fire into the known conversation with a value of the wrong type: 401 expected; a server ignoring the token refuses the value rather than firing. */
@@ -69,4 +80,7 @@ function guardedFire(session: Session, triggers: readonly ExternalEventTrigger[]
 }
 
 /** A fire naming an unknown conversation and trigger: nothing can fire whatever the token. */
-const unknownFire = (session: Session): Record<string, unknown> => ({ conversationId: unknownIdentifier(session, "conversation"), externalEventId: unknownIdentifier(session, "trigger") });
+const unknownFire = (session: Session): Record<string, unknown> => ({
+  conversationId: unknownIdentifier(session, "conversation"),
+  externalEventId: unknownIdentifier(session, "trigger"),
+});

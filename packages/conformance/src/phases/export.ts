@@ -16,6 +16,12 @@ export async function checkExports(session: Session): Promise<void> {
     for (const item of (page.json as { items: { id: string }[] }).items ?? []) if (ids.size < exportsChecked) ids.add(item.id);
   }
   for (const id of ids) {
-    await session.exchange({ operationId: "export", method: "GET", path: template.replace("{conversationId}", encodeURIComponent(id)), query: {}, authentication: "token" });
+    await session.exchange({
+      operationId: "export",
+      method: "GET",
+      path: template.replace("{conversationId}", encodeURIComponent(id)),
+      query: {},
+      authentication: "token",
+    });
   }
 }

@@ -1,8 +1,8 @@
 import { parseDateTime } from "@bot-conversation/client";
 import { caseFor, type Exchange } from "../case.ts";
 import { pageChecks } from "../checks/index.ts";
-import { pageOf } from "../checks/paging.ts";
 import { botWithinAll, emptySearchPage, filterCombination, findsNoConversation } from "../checks/oracles.ts";
+import { pageOf } from "../checks/paging.ts";
 import type { ExchangeCheck } from "../checks/types.ts";
 import { operationOf } from "../description.ts";
 import type { Session } from "../session.ts";
@@ -60,7 +60,10 @@ function mostFrequent(session: Session, field: string): string | undefined {
 
 /** The median instant of a date field among the conversations seen, written as an instant a bound can carry. */
 function medianInstant(session: Session, field: string): string | undefined {
-  const instants = [...session.knowledge.items.values()].map((item) => parseDateTime(item[field])).filter((instant) => !Number.isNaN(instant)).sort((left, right) => left - right);
+  const instants = [...session.knowledge.items.values()]
+    .map((item) => parseDateTime(item[field]))
+    .filter((instant) => !Number.isNaN(instant))
+    .sort((left, right) => left - right);
   const middle = instants[Math.floor(instants.length / 2)];
   return middle === undefined ? undefined : new Date(middle).toISOString();
 }
@@ -108,7 +111,9 @@ export async function checkFilterCombinations(session: Session): Promise<void> {
  * the unknown bot's search, for discovery.
  */
 export async function checkBotFilter(session: Session): Promise<number | undefined> {
-  const unknown = await search(session, { agentStageId: unknownIdentifier(session, "bot") }, [["bot_filter_match", findsNoConversation("an unknown agentStageId")]]);
+  const unknown = await search(session, { agentStageId: unknownIdentifier(session, "bot") }, [
+    ["bot_filter_match", findsNoConversation("an unknown agentStageId")],
+  ]);
   const bot = session.settings.agentStageId;
   if (!bot) {
     session.results.skip("bot_filter_match", "near misses of a known bot need --agent-stage-id");
@@ -117,7 +122,8 @@ export async function checkBotFilter(session: Session): Promise<number | undefin
   // Only a prefix is a near miss: whether identifiers are compared with their letter case is not shown
   // by the service, so another letter case is never judged.
   const nearMisses = bot.length > 1 ? [bot.slice(0, -1)] : [];
-  for (const nearMiss of nearMisses) await search(session, { agentStageId: nearMiss }, [["bot_filter_match", findsNoConversation(`agentStageId=${nearMiss}, a near miss of the bot ${bot}`)]]);
+  for (const nearMiss of nearMisses)
+    await search(session, { agentStageId: nearMiss }, [["bot_filter_match", findsNoConversation(`agentStageId=${nearMiss}, a near miss of the bot ${bot}`)]]);
   const mine = await search(session, { agentStageId: bot });
   const all = await search(session, {});
   if (mine && all) session.record("bot_filter_match", all, botWithinAll(mine, all), [mine]);
@@ -132,12 +138,17 @@ export async function checkBotFilter(session: Session): Promise<number | undefin
  */
 export async function checkEmptySearches(session: Session): Promise<void> {
   const instants = [...session.knowledge.items.values()].map((item) => parseDateTime(item["startedOn"])).filter((instant) => !Number.isNaN(instant));
-  if (instants.length > 0) await search(session, { ...botFilter(session), startFromDate: new Date(Math.max(...instants) + 86_400_000).toISOString() }, [["empty_search_page", emptySearchPage]]);
+  if (instants.length > 0)
+    await search(session, { ...botFilter(session), startFromDate: new Date(Math.max(...instants) + 86_400_000).toISOString() }, [
+      ["empty_search_page", emptySearchPage],
+    ]);
   const channelId = mostFrequent(session, "channelId");
   const known = new Set(session.knowledge.channelIds);
   const nearMisses = channelId && channelId.length > 1 ? [channelId.slice(0, Math.ceil(channelId.length / 2))] : [];
   for (const nearMiss of nearMisses) {
-    if (nearMiss !== undefined && !known.has(nearMiss)) await search(session, { ...botFilter(session), channelId: nearMiss }, [["empty_search_page", emptySearchPage]]);
+    if (nearMiss !== undefined && !known.has(nearMiss))
+      await search(session, { ...botFilter(session), channelId: nearMiss }, [["empty_search_page", emptySearchPage]]);
   }
-  if (instants.length === 0 && !channelId) session.results.skip("empty_search_page", "no search returned a conversation to build a search that matches nothing from");
+  if (instants.length === 0 && !channelId)
+    session.results.skip("empty_search_page", "no search returned a conversation to build a search that matches nothing from");
 }

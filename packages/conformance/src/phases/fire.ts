@@ -1,14 +1,14 @@
 import type { ExternalEventTrigger, VariableType } from "@bot-conversation/types";
 import { variableTypes } from "@bot-conversation/types";
 import { caseFor, type Exchange } from "../case.ts";
-import { operationOf } from "../description.ts";
 import { rejectionOf } from "../checks/data.ts";
 import { notFound, payloadAcceptance, payloadRejection, payloadShapeRejection } from "../checks/fire.ts";
 import type { CheckName } from "../checks/index.ts";
 import type { ExchangeCheck } from "../checks/types.ts";
-import { fitsType, invalidBody, rightValue, wrongValue, type TriggerVariable } from "../generate.ts";
-import { nearMissesOf } from "../variable-values.ts";
+import { operationOf } from "../description.ts";
+import { fitsType, invalidBody, rightValue, type TriggerVariable, wrongValue } from "../generate.ts";
 import type { Session } from "../session.ts";
+import { nearMissesOf } from "../variable-values.ts";
 import { unknownIdentifier } from "./triggers.ts";
 
 const operationId = "fireExternalEvent";
@@ -23,7 +23,11 @@ function target(session: Session): Record<string, string> {
 }
 
 /** Sends one fire request with the token, judged by the response checks and `checks`; undefined when no answer came. */
-async function fire(session: Session, body: Record<string, unknown>, checks: ReadonlyArray<readonly [CheckName, ExchangeCheck]> = []): Promise<{ exchange: Exchange; failed: CheckName[] } | undefined> {
+async function fire(
+  session: Session,
+  body: Record<string, unknown>,
+  checks: ReadonlyArray<readonly [CheckName, ExchangeCheck]> = [],
+): Promise<{ exchange: Exchange; failed: CheckName[] } | undefined> {
   return session.exchange(caseFor(operationOf(session.description, operationId), { body }), checks);
 }
 
@@ -43,7 +47,9 @@ export function variablesByType(triggers: readonly ExternalEventTrigger[]): Map<
 /** Every variable of every listed trigger whose type the table lists. */
 export function allVariables(triggers: readonly ExternalEventTrigger[]): TriggerVariable[] {
   return triggers.flatMap((trigger) =>
-    Object.entries(trigger.parameters ?? {}).flatMap(([code, parameter]) => ((variableTypes as readonly string[]).includes(parameter.type) ? [{ trigger, code, type: parameter.type }] : [])),
+    Object.entries(trigger.parameters ?? {}).flatMap(([code, parameter]) =>
+      (variableTypes as readonly string[]).includes(parameter.type) ? [{ trigger, code, type: parameter.type }] : [],
+    ),
   );
 }
 
@@ -51,17 +57,30 @@ export function allVariables(triggers: readonly ExternalEventTrigger[]): Trigger
 export async function checkFireNotFound(session: Session, triggers: readonly ExternalEventTrigger[]): Promise<void> {
   const unknownTrigger = unknownIdentifier(session, "trigger");
   const knownTrigger = triggers[0]?.externalEventId ?? unknownTrigger;
-  const expect404 = async (name: "unknown_trigger_not_found" | "unknown_conversation_not_found", what: string, body: Record<string, unknown>): Promise<void> => {
+  const expect404 = async (
+    name: "unknown_trigger_not_found" | "unknown_conversation_not_found",
+    what: string,
+    body: Record<string, unknown>,
+  ): Promise<void> => {
     await fire(session, body, [[name, notFound(what)]]);
   };
   await expect404("unknown_trigger_not_found", "an unknown externalEventId", { ...target(session), externalEventId: unknownTrigger });
-  await expect404("unknown_conversation_not_found", "an unknown conversationId", { conversationId: unknownIdentifier(session, "conversation"), externalEventId: knownTrigger });
-  await expect404("unknown_conversation_not_found", "an unknown externalConversationId", { externalConversationId: `${unknownIdentifier(session, "session")}|livechat`, externalEventId: knownTrigger });
+  await expect404("unknown_conversation_not_found", "an unknown conversationId", {
+    conversationId: unknownIdentifier(session, "conversation"),
+    externalEventId: knownTrigger,
+  });
+  await expect404("unknown_conversation_not_found", "an unknown externalConversationId", {
+    externalConversationId: `${unknownIdentifier(session, "session")}|livechat`,
+    externalEventId: knownTrigger,
+  });
   // A known platform session with another suffix than |livechat names no conversation either.
   const knownSession = platformSessionOf(session);
   if (knownSession) {
     const otherSuffix = `${knownSession}|conformance`;
-    await expect404("unknown_conversation_not_found", `externalConversationId ${otherSuffix}, a known session with another suffix than |livechat`, { externalConversationId: otherSuffix, externalEventId: knownTrigger });
+    await expect404("unknown_conversation_not_found", `externalConversationId ${otherSuffix}, a known session with another suffix than |livechat`, {
+      externalConversationId: otherSuffix,
+      externalEventId: knownTrigger,
+    });
   }
 }
 
@@ -99,7 +118,9 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
   });
   /** Fires a wrong value (`what` it is); returns the checks that failed on it. */
   const fireWrong = async (variable: TriggerVariable, value: unknown, what: string): Promise<CheckName[]> => {
-    const answer = await fire(session, bodyOf(variable, value), [["payload_validation_rejection", payloadRejection(`${variable.code} (${variable.type}) = ${what}`)]]);
+    const answer = await fire(session, bodyOf(variable, value), [
+      ["payload_validation_rejection", payloadRejection(`${variable.code} (${variable.type}) = ${what}`)],
+    ]);
     if (answer && answer.exchange.status >= 200 && answer.exchange.status < 300) acceptedWrong.add(variable.type);
     return answer?.failed ?? [];
   };
@@ -123,7 +144,9 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
     await session.explore(
       rightValue(variable),
       async (value) => {
-        const answer = await fire(session, bodyOf(variable, value), [["payload_acceptance", payloadAcceptance(`${variable.code} (${variable.type}) = ${JSON.stringify(value)}`)]]);
+        const answer = await fire(session, bodyOf(variable, value), [
+          ["payload_acceptance", payloadAcceptance(`${variable.code} (${variable.type}) = ${JSON.stringify(value)}`)],
+        ]);
         return (answer?.failed ?? []).filter((name) => name === "payload_acceptance");
       },
       valuesPerType,
@@ -157,13 +180,17 @@ export async function checkPayloadForms(session: Session, triggers: readonly Ext
   ] as const) {
     await fire(session, body, [["payload_optional", payloadAcceptance(`a fire ${what} (the payload is optional)`)]]);
   }
-  for (const [payload, what] of payloadShapes) await fire(session, { ...base, externalEventPayload: payload }, [["payload_shape_rejection", payloadShapeRejection(payload, what)]]);
+  for (const [payload, what] of payloadShapes)
+    await fire(session, { ...base, externalEventPayload: payload }, [["payload_shape_rejection", payloadShapeRejection(payload, what)]]);
   const unlisted = await fire(session, { ...base, externalEventPayload: { conformanceUnlisted: "1" } });
   return unlisted?.exchange.status;
 }
 
 /** How the server answers a request that names the given conversation by one identifier and an unknown one by the other. */
-export async function probeIdentifierPrecedence(session: Session, triggers: readonly ExternalEventTrigger[]): Promise<{ byConversationId?: number; byExternalConversationId?: number }> {
+export async function probeIdentifierPrecedence(
+  session: Session,
+  triggers: readonly ExternalEventTrigger[],
+): Promise<{ byConversationId?: number; byExternalConversationId?: number }> {
   const externalEventId = triggers[0]?.externalEventId;
   if (!externalEventId) return {};
   const { conversationId, externalConversationId } = session.settings;
@@ -200,8 +227,12 @@ export async function exploreInvalidFire(session: Session, triggers: readonly Ex
   const resolveSchema = (schema: Record<string, unknown>): Record<string, unknown> =>
     typeof schema["$ref"] === "string" ? session.description.resolve(schema["$ref"]) : schema;
   const isInvalid = (body: unknown): boolean => session.description.problemsOf(requestPointer, body).length > 0;
-  await session.explore(invalidBody(variant, resolveSchema, valid, isInvalid), async ({ body, change }) => {
-    const answer = await session.exchange(caseFor(operation, { body }), [["negative_data_rejection", rejectionOf(`a fire body (${change})`, body)]]);
-    return answer?.failed ?? [];
-  }, Math.min(session.settings.examples, 20));
+  await session.explore(
+    invalidBody(variant, resolveSchema, valid, isInvalid),
+    async ({ body, change }) => {
+      const answer = await session.exchange(caseFor(operation, { body }), [["negative_data_rejection", rejectionOf(`a fire body (${change})`, body)]]);
+      return answer?.failed ?? [];
+    },
+    Math.min(session.settings.examples, 20),
+  );
 }

@@ -1,7 +1,7 @@
 import type { ExternalEventTrigger } from "@bot-conversation/types";
 import type { Exchange } from "../case.ts";
 import type { CheckName } from "../checks/index.ts";
-import { discover, type DiscoveryInput, type Finding } from "../discovery.ts";
+import { type DiscoveryInput, discover, type Finding } from "../discovery.ts";
 import type { ResolvedOptions } from "../options.ts";
 import type { Session } from "../session.ts";
 import { checkAuthentication } from "./auth.ts";
@@ -54,7 +54,8 @@ const needsTriggers = (conditions: PhaseConditions): string | undefined =>
 /** The phases of a run, grouped in the steps a plan shows, in the order they run. The probe, which decides whether the server can be checked at all, comes before them (`runner.ts`). */
 export const steps: readonly Step[] = [
   {
-    plan: (options) => `probe: one search; ${options.agentStageId ? `the trigger list of ${options.agentStageId} (a 404 stops the run: unknown bot)` : "no bot given: trigger checks use unknown bots only"}`,
+    plan: (options) =>
+      `probe: one search; ${options.agentStageId ? `the trigger list of ${options.agentStageId} (a 404 stops the run: unknown bot)` : "no bot given: trigger checks use unknown bots only"}`,
     phases: [{ name: "preflight: --agent-stage-id", checks: [], run: (session) => confirmBot(session) }],
   },
   {
@@ -82,7 +83,11 @@ export const steps: readonly Step[] = [
         checks: ["positive_data_acceptance", "negative_data_rejection", "envelope_math", "filter_match", "filter_inclusion"],
         run: (session) => exploreEdges(session),
       },
-      { name: "searchConversations: combined filters", checks: ["filter_combination", "envelope_math", "filter_match"], run: (session) => checkFilterCombinations(session) },
+      {
+        name: "searchConversations: combined filters",
+        checks: ["filter_combination", "envelope_math", "filter_match"],
+        run: (session) => checkFilterCombinations(session),
+      },
       {
         name: "searchConversations: the bot filter and searches that match nothing",
         checks: ["bot_filter_match", "empty_search_page", "filter_match"],
@@ -91,7 +96,11 @@ export const steps: readonly Step[] = [
           await checkEmptySearches(session);
         },
       },
-      { name: "searchConversations: generated requests", checks: ["positive_data_acceptance", "envelope_math", "filter_match"], run: (session) => exploreSearch(session) },
+      {
+        name: "searchConversations: generated requests",
+        checks: ["positive_data_acceptance", "envelope_math", "filter_match"],
+        run: (session) => exploreSearch(session),
+      },
       { name: "searchConversations: invalid requests", checks: ["negative_data_rejection"], run: (session) => exploreInvalidSearch(session) },
     ],
   },
@@ -124,7 +133,8 @@ export const steps: readonly Step[] = [
     ],
   },
   {
-    plan: (options) => `Accept and undocumented methods: ${options.allowFire ? "GET, PUT, PATCH, DELETE where undocumented" : "GET on the fire path and DELETE on an unknown bot's trigger list only"}`,
+    plan: (options) =>
+      `Accept and undocumented methods: ${options.allowFire ? "GET, PUT, PATCH, DELETE where undocumented" : "GET on the fire path and DELETE on an unknown bot's trigger list only"}`,
     phases: [
       {
         name: "every path: Accept and undocumented methods",

@@ -38,7 +38,10 @@ export async function confirmConversation(session: Session): Promise<string | un
   let pageIndex: number | undefined;
   const seen = new Set<string>();
   for (let read = 0; read < maxPages; read++) {
-    const answer = await session.exchange(caseFor(operation, { query: pageIndex === undefined ? filter : { ...filter, pageIndex: String(pageIndex) } }), pageChecks);
+    const answer = await session.exchange(
+      caseFor(operation, { query: pageIndex === undefined ? filter : { ...filter, pageIndex: String(pageIndex) } }),
+      pageChecks,
+    );
     const page = answer && pageOf(answer.exchange);
     if (!page) return `could not confirm that the conversation ${JSON.stringify(wanted)} exists: the search did not answer with a page`;
     if ((page.items as unknown as Record<string, unknown>[]).some(matches)) return undefined;
@@ -49,7 +52,9 @@ export async function confirmConversation(session: Session): Promise<string | un
     }
     if (!page.hasMore || page.items.length === 0) {
       const option = conversationId ? "--conversation-id" : "--external-conversation-id";
-      throw new UsageError(`${option} ${JSON.stringify(wanted)}: no such conversation among the ${page.totalItemCount} conversations the search finds${agentStageId ? ` for the bot` : ""}; name one the server has`);
+      throw new UsageError(
+        `${option} ${JSON.stringify(wanted)}: no such conversation among the ${page.totalItemCount} conversations the search finds${agentStageId ? ` for the bot` : ""}; name one the server has`,
+      );
     }
     pageIndex = page.pageIndex + 1;
   }

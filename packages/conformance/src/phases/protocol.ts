@@ -25,7 +25,8 @@ export async function checkUnsupportedMethods(session: Session): Promise<void> {
       await session.exchange({ operationId: `${method} ${template}`, method, path, query: {}, authentication: "token", documentedMethods: documented });
     }
   }
-  if (!session.settings.allowFire) session.results.skip("unsupported_method", "PUT, PATCH and DELETE on the search and fire paths not sent: they could change data (--allow-fire)");
+  if (!session.settings.allowFire)
+    session.results.skip("unsupported_method", "PUT, PATCH and DELETE on the search and fire paths not sent: they could change data (--allow-fire)");
 }
 
 /** `accept_negotiation`: a search and a trigger list asking for `text/html` only, and for XML before JSON. */
@@ -35,6 +36,7 @@ export async function checkAcceptNegotiation(session: Session): Promise<void> {
   const triggers = session.description.operations.get("listExternalEventTriggers");
   for (const accept of ["text/html", "application/xml;q=1, application/json;q=0.5"]) {
     if (search && session.canSend) await session.exchange({ ...caseFor(search, { query: bot ? { agentStageId: bot } : {} }), accept });
-    if (triggers && session.canSend) await session.exchange({ ...caseFor(triggers, { path: { agentStageId: bot ?? unknownIdentifier(session, "bot") } }), accept });
+    if (triggers && session.canSend)
+      await session.exchange({ ...caseFor(triggers, { path: { agentStageId: bot ?? unknownIdentifier(session, "bot") } }), accept });
   }
 }

@@ -1,4 +1,4 @@
-import { caseFor, type Case, type Exchange } from "../case.ts";
+import { type Case, caseFor, type Exchange } from "../case.ts";
 import { rejectionOf } from "../checks/data.ts";
 import { pageChecks, positiveDataAcceptance } from "../checks/index.ts";
 import { pageOf, pagingWalk } from "../checks/paging.ts";

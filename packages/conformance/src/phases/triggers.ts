@@ -24,7 +24,9 @@ export async function exploreTriggers(session: Session): Promise<void> {
 /** The trigger list of an unknown bot is 404. */
 export async function unknownBot(session: Session): Promise<void> {
   const operation = operationOf(session.description, operationId);
-  await session.exchange(caseFor(operation, { path: { agentStageId: unknownIdentifier(session, "bot") } }), [["unknown_bot_not_found", notFound("an unknown agentStageId")]]);
+  await session.exchange(caseFor(operation, { path: { agentStageId: unknownIdentifier(session, "bot") } }), [
+    ["unknown_bot_not_found", notFound("an unknown agentStageId")],
+  ]);
 }
 
 /** The triggers of `--agent-stage-id` (as an array, whichever shape the server sent), and the exchange, for discovery. */
@@ -34,7 +36,8 @@ export async function listTriggers(session: Session): Promise<{ triggers: Extern
   const answer = await session.exchange(caseFor(operationOf(session.description, operationId), { path: { agentStageId } }));
   if (answer?.exchange.status !== 200 || !answer.exchange.isJson) return undefined;
   const triggers = readTriggerList(answer.exchange.json).triggers.filter(
-    (trigger): trigger is ExternalEventTrigger => typeof trigger === "object" && trigger !== null && typeof (trigger as ExternalEventTrigger).externalEventId === "string",
+    (trigger): trigger is ExternalEventTrigger =>
+      typeof trigger === "object" && trigger !== null && typeof (trigger as ExternalEventTrigger).externalEventId === "string",
   );
   return { triggers, exchange: answer.exchange };
 }

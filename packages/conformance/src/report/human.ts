@@ -1,10 +1,14 @@
+import { truncateText } from "@bot-conversation/client/text";
 import { coverageText } from "../coverage.ts";
 import type { ConformanceReport } from "../runner.ts";
-import { truncateText } from "@bot-conversation/client/text";
 import { safeLogText } from "./safe-text.ts";
 
 const seconds = (milliseconds: number): string => `${(milliseconds / 1000).toFixed(1)} s`;
-const indent = (text: string, by: string): string => text.split("\n").map((line) => by + line).join("\n");
+const indent = (text: string, by: string): string =>
+  text
+    .split("\n")
+    .map((line) => by + line)
+    .join("\n");
 
 /** Why a run stopped early, in one sentence. */
 export const stopSentences = {
@@ -27,7 +31,9 @@ export function resultLine(report: ConformanceReport): string {
 /** The report for a person: checks grouped by name, each failure with what was sent, received and broken, then findings, warnings, side effects and coverage. */
 export function humanReport(report: ConformanceReport): string {
   const lines: string[] = [];
-  lines.push(`Conformance of ${report.baseUrl}: seed ${report.seed}, ${report.requests} requests in ${seconds(report.durationMs)}${report.allowFire ? ", firing allowed" : ", read-only"}`);
+  lines.push(
+    `Conformance of ${report.baseUrl}: seed ${report.seed}, ${report.requests} requests in ${seconds(report.durationMs)}${report.allowFire ? ", firing allowed" : ", read-only"}`,
+  );
   if (report.stopped) lines.push(stopSentences[report.stopped]);
   lines.push("", "Checks");
   const width = Math.max(...report.checks.map((check) => check.name.length));
@@ -55,7 +61,8 @@ export function humanReport(report: ConformanceReport): string {
         lines.push(`     Sent: ${failure.sent}`);
         // Cut by characters, never inside a surrogate pair or an escape.
         lines.push(`     Received: ${truncateText(failure.received, 200)}`);
-        if (failure.requests.length > 1) failure.requests.forEach((curl, step) => void lines.push(`     Reproduce (${step + 1}/${failure.requests.length}): ${curl}`));
+        if (failure.requests.length > 1)
+          failure.requests.forEach((curl, step) => void lines.push(`     Reproduce (${step + 1}/${failure.requests.length}): ${curl}`));
         else lines.push(`     Reproduce: ${failure.curl}`);
       });
     }
@@ -72,7 +79,12 @@ export function humanReport(report: ConformanceReport): string {
     lines.push("", "Findings on the open points (not failures; each can go into openapi/README.md's Decisions table)");
     for (const finding of report.findings) {
       const baseline = finding.accepted === undefined ? "" : finding.accepted ? " [accepted in the baseline]" : " [new or changed since the baseline]";
-      lines.push("", `  ${finding.name} (${finding.point})${baseline}`, indent(`Observed: ${finding.observed}`, "    "), indent(`The description decides: ${finding.decided}`, "    "));
+      lines.push(
+        "",
+        `  ${finding.name} (${finding.point})${baseline}`,
+        indent(`Observed: ${finding.observed}`, "    "),
+        indent(`The description decides: ${finding.decided}`, "    "),
+      );
     }
   }
   lines.push("", "Coverage (operations × documented statuses × parameters; ✓n: n responses)", ...coverageText(report.coverage));

@@ -9,7 +9,11 @@ const junit = junitModule as unknown as Builder;
 
 /** The body of a failure: what was sent and received, the rule, and every request as curl. */
 export function failureBody(failure: Failure): string {
-  return sanitizeLines([`Sent: ${failure.sent}`, `Received: ${failure.received}`, `Rule: ${failure.rule}`, "Reproduce:", ...failure.requests.map((curl) => `  ${curl}`)].join("\n"));
+  return sanitizeLines(
+    [`Sent: ${failure.sent}`, `Received: ${failure.received}`, `Rule: ${failure.rule}`, "Reproduce:", ...failure.requests.map((curl) => `  ${curl}`)].join(
+      "\n",
+    ),
+  );
 }
 
 /**
@@ -19,12 +23,19 @@ export function failureBody(failure: Failure): string {
  */
 export function junitReport(report: ConformanceReport): string {
   const builder = junit.newBuilder();
-  const suite = builder.testSuite().name(`bot-conversation conformance of ${report.baseUrl}`).time(report.durationMs / 1000).property("seed", String(report.seed));
+  const suite = builder
+    .testSuite()
+    .name(`bot-conversation conformance of ${report.baseUrl}`)
+    .time(report.durationMs / 1000)
+    .property("seed", String(report.seed));
   if (report.stopped) suite.property("stopped", report.stopped);
   for (const check of report.checks) {
     if (check.failed > 0) {
       check.failures.forEach((failure, index) => {
-        const testCase = suite.testCase().className(`conformance.${check.name}`).name(`${check.name} #${index + 1} (${failure.operationId})`);
+        const testCase = suite
+          .testCase()
+          .className(`conformance.${check.name}`)
+          .name(`${check.name} #${index + 1} (${failure.operationId})`);
         if (failure.known) testCase.standardOutput(`known failure (in the baseline): ${sanitizeLines(failure.message)}\n${failureBody(failure)}`);
         else testCase.failure(sanitizeLines(failure.message), check.name).stacktrace(failureBody(failure));
       });
@@ -33,10 +44,15 @@ export function junitReport(report: ConformanceReport): string {
     const testCase = suite.testCase().className(`conformance.${check.name}`).name(check.name);
     if (check.status === "not run") testCase.skipped().standardOutput(`not run: ${check.skipped ?? "nothing to check"}`);
     else if (check.status === "not judged") testCase.skipped().standardOutput(sanitizeLines(`not judged: ${check.notJudgedReasons.join("; ")}`));
-    else testCase.standardOutput(`${check.passed} passed${check.notJudged > 0 ? `, ${check.notJudged} not judged (${check.notJudgedReasons.join("; ")})` : ""}`);
+    else
+      testCase.standardOutput(`${check.passed} passed${check.notJudged > 0 ? `, ${check.notJudged} not judged (${check.notJudgedReasons.join("; ")})` : ""}`);
   }
   for (const finding of report.findings) {
-    suite.testCase().className("findings").name(finding.name).standardOutput(sanitizeLines(`${finding.point}\nObserved: ${finding.observed}\nThe description decides: ${finding.decided}`));
+    suite
+      .testCase()
+      .className("findings")
+      .name(finding.name)
+      .standardOutput(sanitizeLines(`${finding.point}\nObserved: ${finding.observed}\nThe description decides: ${finding.decided}`));
   }
   for (const warning of report.warnings) suite.property("warning", sanitizeLines(warning));
   return builder.build();

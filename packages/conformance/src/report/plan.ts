@@ -1,6 +1,6 @@
 import type { Description } from "../description.ts";
 import type { ResolvedOptions } from "../options.ts";
-import { steps, type PhaseConditions } from "../phases/index.ts";
+import { type PhaseConditions, steps } from "../phases/index.ts";
 
 /** What a run would do (`--dry-run`): the server, the limits, the phases and the operations they call, and what would fire. Nothing is sent. */
 export function planText(options: ResolvedOptions, description: Description): string {
@@ -18,7 +18,9 @@ export function planText(options: ResolvedOptions, description: Description): st
     // The table the run follows: each step in words, then its phases that these options run, with the checks each feeds.
     ...steps.flatMap((step, index) => [
       `  ${index + 1}. ${step.plan(options)}`,
-      ...step.phases.flatMap((phase) => (phase.unless?.(conditions) === undefined ? [`       ${phase.name}${phase.checks.length > 0 ? ` (${phase.checks.join(", ")})` : ""}`] : [])),
+      ...step.phases.flatMap((phase) =>
+        phase.unless?.(conditions) === undefined ? [`       ${phase.name}${phase.checks.length > 0 ? ` (${phase.checks.join(", ")})` : ""}`] : [],
+      ),
     ]),
   ];
   return `${lines.join("\n")}\n`;

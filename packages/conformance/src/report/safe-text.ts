@@ -15,5 +15,9 @@ export const sanitizeLines = (text: string): string => text.split("\n").map(sani
 export const safeLogText = (text: string): string =>
   text
     .split("\n")
-    .map((line) => sanitizeText(line).replace(/^(\s*):(?=:)/, "$1\\x3a").replaceAll("##[", "#\\x23["))
+    .map((line) =>
+      sanitizeText(line)
+        .replace(/^(\s*):(?=:)/, "$1\\x3a")
+        .replaceAll("##[", "#\\x23["),
+    )
     .join("\n");

@@ -20,7 +20,13 @@ export interface Fault {
    * Rewrites or answers a request: return a response to answer without the upstream (`upstream` asks it
    * for another URL, with this request's body or `body`); `body` is the request's body text.
    */
-  readonly request?: (url: URL, headers: Headers, upstream: (url: URL, body?: string) => Promise<ProxiedResponse>, body: string, method: string) => ProxiedResponse | undefined | Promise<ProxiedResponse | undefined>;
+  readonly request?: (
+    url: URL,
+    headers: Headers,
+    upstream: (url: URL, body?: string) => Promise<ProxiedResponse>,
+    body: string,
+    method: string,
+  ) => ProxiedResponse | undefined | Promise<ProxiedResponse | undefined>;
   /** Milliseconds to wait before answering a request (a slow server). */
   readonly delayMs?: (url: URL) => number;
   /** Rewrites the upstream's response. */
@@ -70,7 +76,13 @@ export async function startFaultyProxy(upstream: Upstream, fault: Fault = {}): P
       const delay = fault.delayMs?.(url) ?? 0;
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
       const body = await bodyOf(incoming);
-      let response = await fault.request?.(url, headers, (target, text) => forward(target, text === undefined ? body : Buffer.from(text)), body.toString(), incoming.method ?? "GET");
+      let response = await fault.request?.(
+        url,
+        headers,
+        (target, text) => forward(target, text === undefined ? body : Buffer.from(text)),
+        body.toString(),
+        incoming.method ?? "GET",
+      );
       if (!response) {
         response = await forward(url, body);
         fault.response?.(url, response);

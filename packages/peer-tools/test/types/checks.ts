@@ -33,7 +33,8 @@ type Message<M extends Models> = Narrow<Activity<M>, "type", "Message">;
 /** `channelData.platform` of the export. */
 type Platform<M extends Models> = NonNullable<M["ConversationExport"]["channelData"]> extends { platform: infer P } ? P : never;
 /** An element of an array-or-null field of the message. */
-type ItemOf<M extends Models, Field extends string> = Message<M> extends Record<Field, infer List> ? NonNullable<List> extends (infer Item)[] ? Item : never : never;
+type ItemOf<M extends Models, Field extends string> =
+  Message<M> extends Record<Field, infer List> ? (NonNullable<List> extends (infer Item)[] ? Item : never) : never;
 
 /** The checks, one named entry each. */
 export type PeerTypeChecks<M extends Models> = {
@@ -44,7 +45,10 @@ export type PeerTypeChecks<M extends Models> = {
   /** A fire body with neither identifier does not. */
   fireNeedsAnIdentifier: Accepts<M["FireExternalEventRequest"], { externalEventId: "e" }> extends true ? false : true;
   /** Number and Boolean variable values compile. */
-  fireTakesEveryValueFormat: Accepts<M["FireExternalEventRequest"], { conversationId: "c"; externalEventId: "e"; externalEventPayload: { a: 1; b: true; c: "s"; d: { name: "f"; fileUrl: "u" } } }>;
+  fireTakesEveryValueFormat: Accepts<
+    M["FireExternalEventRequest"],
+    { conversationId: "c"; externalEventId: "e"; externalEventPayload: { a: 1; b: true; c: "s"; d: { name: "f"; fileUrl: "u" } } }
+  >;
   /** `session.apps` takes any object, and `null`. */
   appsIsOpen: Found<Platform<M>, Platform<M> extends { session: { apps: infer Apps } } ? Accepts<Apps, { anything: 1 } | null> : false>;
   /** `client.app` takes any object, and `null`. */
@@ -52,7 +56,10 @@ export type PeerTypeChecks<M extends Models> = {
   /** `type: "Message"` narrows to the message, with its text. */
   messageNarrows: Found<Message<M>, Same<Message<M> extends { text: infer Text } ? Text : never, string>>;
   /** `type: "Event"` then `eventName: "trigger-fired"` narrows to that event, with its trigger type. */
-  triggerFiredNarrows: Found<Event<M, "trigger-fired">, Event<M, "trigger-fired"> extends { triggerType: infer Trigger } ? Accepts<Trigger, "knowledge-base-answer-trigger"> : false>;
+  triggerFiredNarrows: Found<
+    Event<M, "trigger-fired">,
+    Event<M, "trigger-fired"> extends { triggerType: infer Trigger } ? Accepts<Trigger, "knowledge-base-answer-trigger"> : false
+  >;
   /** `eventName: "error"` narrows to the error event, with its message. */
   errorEventNarrows: Found<Event<M, "error">, Same<Event<M, "error"> extends { message: infer Text } ? Text : never, string | null>>;
   /** The error body, any JSON value, takes `null` and an object. */
@@ -62,7 +69,10 @@ export type PeerTypeChecks<M extends Models> = {
   /** A button's `value`, any JSON value, takes `null`. */
   buttonValueIsAnyJson: Found<ItemOf<M, "buttons">, ItemOf<M, "buttons"> extends { value: infer Value } ? Accepts<Value, null | "x" | { a: 1 }> : false>;
   /** An attachment's `content`, any JSON value or `null`, takes `null`. */
-  attachmentContentIsAnyJson: Found<ItemOf<M, "attachments">, ItemOf<M, "attachments"> extends { content: infer Content } ? Accepts<Content, null | "x" | { a: 1 }> : false>;
+  attachmentContentIsAnyJson: Found<
+    ItemOf<M, "attachments">,
+    ItemOf<M, "attachments"> extends { content: infer Content } ? Accepts<Content, null | "x" | { a: 1 }> : false
+  >;
 };
 
 /** Every check passing, exactly `true` (a check that came out `boolean` fails too). */

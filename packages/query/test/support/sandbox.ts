@@ -1,4 +1,4 @@
-import { createBotConversationClient, type BotConversationClient } from "@bot-conversation/client";
+import { type BotConversationClient, createBotConversationClient } from "@bot-conversation/client";
 import { createSandbox, type SandboxOptions } from "@bot-conversation/sandbox";
 
 /** The real sandbox in process, a client whose fetch is the sandbox's own handler, and every request it received. */

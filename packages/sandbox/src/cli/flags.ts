@@ -1,6 +1,6 @@
-import { Option, type Command } from "commander";
+import { type Command, Option } from "commander";
 import { sandboxStates } from "../model.ts";
-import { defaultSwitches, switchDefinitions, type SandboxSwitches, type SwitchDefinition } from "../switches.ts";
+import { defaultSwitches, type SandboxSwitches, type SwitchDefinition, switchDefinitions } from "../switches.ts";
 
 /** One of the command's own options (besides the switches): its name, the name of its value, what it does, its values when they are a list. */
 interface CommandFlag {
@@ -22,10 +22,19 @@ export const commandFlags: readonly CommandFlag[] = [
   { name: "fixture", value: "<file>", summary: "load this JSON fixture instead of generated data" },
   { name: "data", value: "<file>", summary: "keep the state (data source, fired events) in this file across restarts" },
   { name: "token", value: "<token>", summary: "an accepted X-Token, repeatable (default sandbox-token; SANDBOX_TOKENS)", repeatable: true },
-  { name: "allow-origin", value: "<origin>", summary: "a web origin (https://app.example.com) whose pages may call /_sandbox/*, repeatable (loopback origins always may)", repeatable: true },
+  {
+    name: "allow-origin",
+    value: "<origin>",
+    summary: "a web origin (https://app.example.com) whose pages may call /_sandbox/*, repeatable (loopback origins always may)",
+    repeatable: true,
+  },
   { name: "allow-host", value: "<name>", summary: "a Host name to answer /_sandbox/* for, repeatable (loopback names always are)", repeatable: true },
   { name: "database-url", value: "<url>", summary: "keep every workspace in this PostgreSQL database, shared by replicas (DATABASE_URL)" },
-  { name: "admin-token", value: "<token>", summary: "the administrator token that manages workspaces, with --database-url (SANDBOX_ADMIN_TOKEN; prefer it: a flag is seen in ps)" },
+  {
+    name: "admin-token",
+    value: "<token>",
+    summary: "the administrator token that manages workspaces, with --database-url (SANDBOX_ADMIN_TOKEN; prefer it: a flag is seen in ps)",
+  },
 ];
 
 /** The heading of the switches in `--help`. */
@@ -55,7 +64,10 @@ export function sandboxOptions(command: Command): Command {
     command.addOption(option);
   }
   for (const definition of switchDefinitions) {
-    const option = new Option(`--${definition.flag} ${switchValue(definition)}`, `open point: ${definition.point.replaceAll("`", "")} (default: ${switchDefault(definition.key)})`).helpGroup(switchesHeading);
+    const option = new Option(
+      `--${definition.flag} ${switchValue(definition)}`,
+      `open point: ${definition.point.replaceAll("`", "")} (default: ${switchDefault(definition.key)})`,
+    ).helpGroup(switchesHeading);
     if (Array.isArray(definition.values)) option.argChoices = [...definition.values];
     command.addOption(option);
   }

@@ -22,4 +22,3 @@ export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessE
   }
   return serverOptionsOf(command.opts(), env);
 }
-

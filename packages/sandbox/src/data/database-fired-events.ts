@@ -99,9 +99,10 @@ export class DatabaseFiredEvents implements FiredEventsStore {
     try {
       // Up to `rowsPerInsert` fires: one statement, which is its own transaction. More: one transaction of several.
       if (events.length <= rowsPerInsert) this.#insertRows(events, 0, events.length);
-      else transaction(this.#database, () => {
-        for (let start = 0; start < events.length; start += rowsPerInsert) this.#insertRows(events, start, Math.min(start + rowsPerInsert, events.length));
-      });
+      else
+        transaction(this.#database, () => {
+          for (let start = 0; start < events.length; start += rowsPerInsert) this.#insertRows(events, start, Math.min(start + rowsPerInsert, events.length));
+        });
     } catch (error) {
       const problem = (error as Error).message;
       // Said once per failed commit where the sandbox runs; each fire waiting on it is answered with the reason.
@@ -119,8 +120,15 @@ export class DatabaseFiredEvents implements FiredEventsStore {
     let sequence = this.#last + start;
     for (let index = start; index < end; index++) {
       const event = events[index]!;
-      values.push(++sequence, event.receivedAt, event.sent.conversationId, event.sent.externalConversationId, event.externalEventId,
-        event.externalEventPayload === null ? null : JSON.stringify(event.externalEventPayload), event.conversationId);
+      values.push(
+        ++sequence,
+        event.receivedAt,
+        event.sent.conversationId,
+        event.sent.externalConversationId,
+        event.externalEventId,
+        event.externalEventPayload === null ? null : JSON.stringify(event.externalEventPayload),
+        event.conversationId,
+      );
     }
     const rows = end - start;
     this.#inserts[rows - 1] ??= this.#database.prepare(
@@ -136,14 +144,21 @@ export class DatabaseFiredEvents implements FiredEventsStore {
 
   page(filter: FiredEventsFilter, after: number, limit: number): FiredEventsPage {
     this.flush();
-    const rows = this.#select.all({ after, conversationId: filter.conversationId ?? null, externalEventId: filter.externalEventId ?? null, limit: limit + 1 }) as unknown as EventRow[];
-    const events = rows.slice(0, limit).map((row): FiredEventRecord => ({
-      receivedAt: row.received_at,
-      sent: { conversationId: row.sent_conversation_id, externalConversationId: row.sent_external_conversation_id },
-      externalEventId: row.external_event_id,
-      externalEventPayload: row.payload === null ? null : (JSON.parse(row.payload) as Record<string, unknown>),
-      conversationId: row.conversation_id,
-    }));
+    const rows = this.#select.all({
+      after,
+      conversationId: filter.conversationId ?? null,
+      externalEventId: filter.externalEventId ?? null,
+      limit: limit + 1,
+    }) as unknown as EventRow[];
+    const events = rows.slice(0, limit).map(
+      (row): FiredEventRecord => ({
+        receivedAt: row.received_at,
+        sent: { conversationId: row.sent_conversation_id, externalConversationId: row.sent_external_conversation_id },
+        externalEventId: row.external_event_id,
+        externalEventPayload: row.payload === null ? null : (JSON.parse(row.payload) as Record<string, unknown>),
+        conversationId: row.conversation_id,
+      }),
+    );
     return { events, next: rows.length > limit ? rows[limit - 1]!.sequence : undefined };
   }
 
@@ -159,4 +174,3 @@ export function giveSpaceBack(database: DatabaseSync): void {
   database.exec("PRAGMA incremental_vacuum");
   database.exec("PRAGMA wal_checkpoint(TRUNCATE)");
 }
-

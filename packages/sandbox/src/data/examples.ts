@@ -1,7 +1,7 @@
 import type { ConversationExport, ConversationSummary, ExternalEventTrigger, MessageActivity } from "@bot-conversation/types";
 import { serviceDescription } from "../description.ts";
-import { formatWithOffset } from "./dates.ts";
 import type { StoredBot, StoredConversation } from "../model.ts";
+import { formatWithOffset } from "./dates.ts";
 
 /** A named example of the bundled description, by its component name. */
 function example<T>(name: string): T {
@@ -55,7 +55,9 @@ function exportOf(summary: ConversationSummary): ConversationExport {
     const last = index === summary.messagesCount - 1;
     // Messages alternate, ending with the sender the summary's direction names.
     const fromBot = (summary.messagesCount - 1 - index) % 2 === 0 ? !inbound : inbound;
-    const at = last ? summary.latestMessageOn : isoLike(summary.latestMessageOn, startedMs + Math.round(((lastMs - startedMs) * (index + 1)) / summary.messagesCount / 2));
+    const at = last
+      ? summary.latestMessageOn
+      : isoLike(summary.latestMessageOn, startedMs + Math.round(((lastMs - startedMs) * (index + 1)) / summary.messagesCount / 2));
     return {
       id: `${summary.id.slice(0, 24)}${String(index + 1).padStart(12, "0")}`,
       type: "Message",

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
+import { parseJson } from "../json.ts";
 import type { Fixture } from "../model.ts";
 import { checkFixture, FixtureError } from "./fixture.ts";
-import { parseJson } from "../json.ts";
 
 /** Reads a fixture from a JSON file and checks it; a file that is not JSON is a `FixtureError` at `$`. */
 export async function readFixture(path: string): Promise<Fixture> {

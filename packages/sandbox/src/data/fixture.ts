@@ -8,7 +8,9 @@ export class FixtureError extends Error {
   readonly defects: readonly Defect[];
 
   constructor(defects: readonly Defect[]) {
-    super(`The fixture has ${defects.length} defect${defects.length === 1 ? "" : "s"}:\n${defects.map((defect) => `${defect.path}: ${defect.message}`).join("\n")}`);
+    super(
+      `The fixture has ${defects.length} defect${defects.length === 1 ? "" : "s"}:\n${defects.map((defect) => `${defect.path}: ${defect.message}`).join("\n")}`,
+    );
     this.defects = defects;
   }
 }
@@ -36,14 +38,20 @@ export function fixtureDefects(value: unknown): Defect[] {
   const bots = list(fixture?.bots);
   bots.forEach((bot, botIndex) => {
     unique("agentStageId", text(bot["agentStageId"]), `$.bots[${botIndex}].agentStageId`);
-    list(bot["triggers"]).forEach((trigger, triggerIndex) =>
-      void unique(`externalEventId of bot ${String(bot["agentStageId"])}:`, text(trigger["externalEventId"]), `$.bots[${botIndex}].triggers[${triggerIndex}].externalEventId`),
+    list(bot["triggers"]).forEach(
+      (trigger, triggerIndex) =>
+        void unique(
+          `externalEventId of bot ${String(bot["agentStageId"])}:`,
+          text(trigger["externalEventId"]),
+          `$.bots[${botIndex}].triggers[${triggerIndex}].externalEventId`,
+        ),
     );
   });
   const known = new Set(bots.map((bot) => bot["agentStageId"]));
   list(fixture?.conversations).forEach((entry, index) => {
     const agentStageId = text(entry["agentStageId"]);
-    if (agentStageId !== undefined && !known.has(agentStageId)) defects.push({ path: `$.conversations[${index}].agentStageId`, message: `no bot ${JSON.stringify(agentStageId)} in $.bots` });
+    if (agentStageId !== undefined && !known.has(agentStageId))
+      defects.push({ path: `$.conversations[${index}].agentStageId`, message: `no bot ${JSON.stringify(agentStageId)} in $.bots` });
     const conversation = isObject(entry["conversation"]) ? entry["conversation"] : {};
     unique("conversation id", text(conversation["id"]), `$.conversations[${index}].conversation.id`);
     const channelData = conversation["channelData"] as { platform?: { session?: { id?: unknown } } } | null | undefined;

@@ -13,10 +13,10 @@ import type {
   VariableType,
 } from "@bot-conversation/types";
 import { serviceEnum } from "../description.ts";
+import type { StoredBot, StoredConversation } from "../model.ts";
 import { formatWithOffset } from "./dates.ts";
 import { exampleData } from "./examples.ts";
 import { Random } from "./random.ts";
-import type { StoredBot, StoredConversation } from "../model.ts";
 
 /** Generated data: the bots (with triggers), and each conversation generated on demand from its index. */
 export interface GeneratedData {
@@ -44,21 +44,117 @@ const topics = [
   { intent: "order-status", question: "Where is my order {n}?", answer: "Your order {n} left our warehouse today.", scenario: "Order status" },
   { intent: "delivery-date", question: "When will order {n} arrive?", answer: "Order {n} arrives in two to four working days.", scenario: "Delivery" },
   { intent: "refund", question: "I want a refund for order {n}.", answer: "I have opened refund request {n} for you.", scenario: "Refunds" },
-  { intent: "change-address", question: "Can I change the address of order {n}?", answer: "Please send the new address for order {n}.", scenario: "Address change" },
+  {
+    intent: "change-address",
+    question: "Can I change the address of order {n}?",
+    answer: "Please send the new address for order {n}.",
+    scenario: "Address change",
+  },
   { intent: "book-visit", question: "I need an appointment next week.", answer: "I booked visit {n} for you.", scenario: "Booking" },
 ];
 const triggerTemplates: { id: string; name: string; parameters: [string, string, VariableType][] }[] = [
-  { id: "order-status-changed", name: "Order status changed", parameters: [["orderNumber", "Order number", "String"], ["orderTotal", "Order total", "Number"], ["isPaid", "Paid", "Boolean"], ["deliveryDate", "Delivery date", "DateTime"], ["deliveryAddress", "Delivery address", "ComplexObject"], ["courierName", "Courier", "PersonName"], ["invoice", "Invoice", "File"]] },
-  { id: "callback-requested", name: "Callback requested", parameters: [["callbackTime", "Callback time", "DateTime"], ["customerName", "Customer", "PersonName"]] },
-  { id: "payment-received", name: "Payment received", parameters: [["amount", "Amount", "Number"], ["receipt", "Receipt", "File"], ["isFull", "Paid in full", "Boolean"]] },
-  { id: "document-ready", name: "Document ready", parameters: [["document", "Document", "File"], ["comment", "Comment", "String"]] },
-  { id: "appointment-reminder", name: "Appointment reminder", parameters: [["visitTime", "Visit time", "DateTime"], ["place", "Place", "ComplexObject"], ["doctor", "Doctor", "PersonName"]] },
+  {
+    id: "order-status-changed",
+    name: "Order status changed",
+    parameters: [
+      ["orderNumber", "Order number", "String"],
+      ["orderTotal", "Order total", "Number"],
+      ["isPaid", "Paid", "Boolean"],
+      ["deliveryDate", "Delivery date", "DateTime"],
+      ["deliveryAddress", "Delivery address", "ComplexObject"],
+      ["courierName", "Courier", "PersonName"],
+      ["invoice", "Invoice", "File"],
+    ],
+  },
+  {
+    id: "callback-requested",
+    name: "Callback requested",
+    parameters: [
+      ["callbackTime", "Callback time", "DateTime"],
+      ["customerName", "Customer", "PersonName"],
+    ],
+  },
+  {
+    id: "payment-received",
+    name: "Payment received",
+    parameters: [
+      ["amount", "Amount", "Number"],
+      ["receipt", "Receipt", "File"],
+      ["isFull", "Paid in full", "Boolean"],
+    ],
+  },
+  {
+    id: "document-ready",
+    name: "Document ready",
+    parameters: [
+      ["document", "Document", "File"],
+      ["comment", "Comment", "String"],
+    ],
+  },
+  {
+    id: "appointment-reminder",
+    name: "Appointment reminder",
+    parameters: [
+      ["visitTime", "Visit time", "DateTime"],
+      ["place", "Place", "ComplexObject"],
+      ["doctor", "Doctor", "PersonName"],
+    ],
+  },
   { id: "survey-completed", name: "Survey completed", parameters: [] },
 ];
 
 /** Given and family names of generated users: the sandbox's own short lists. */
-const givenNames = ["Ada", "Bruno", "Chloe", "Dmitri", "Elena", "Farid", "Grace", "Hiro", "Ines", "Jonas", "Kavya", "Liam", "Maya", "Noah", "Olga", "Pedro", "Quinn", "Rosa", "Sami", "Tara", "Umar", "Vera", "Wen", "Yara", "Zoe"];
-const familyNames = ["Adams", "Becker", "Costa", "Dubois", "Evans", "Fischer", "Garcia", "Hansen", "Ivanova", "Jensen", "Kowalski", "Lopez", "Moreau", "Nakamura", "Okafor", "Petrov", "Rossi", "Silva", "Tanaka", "Novak", "Weber", "Yilmaz"];
+const givenNames = [
+  "Ada",
+  "Bruno",
+  "Chloe",
+  "Dmitri",
+  "Elena",
+  "Farid",
+  "Grace",
+  "Hiro",
+  "Ines",
+  "Jonas",
+  "Kavya",
+  "Liam",
+  "Maya",
+  "Noah",
+  "Olga",
+  "Pedro",
+  "Quinn",
+  "Rosa",
+  "Sami",
+  "Tara",
+  "Umar",
+  "Vera",
+  "Wen",
+  "Yara",
+  "Zoe",
+];
+const familyNames = [
+  "Adams",
+  "Becker",
+  "Costa",
+  "Dubois",
+  "Evans",
+  "Fischer",
+  "Garcia",
+  "Hansen",
+  "Ivanova",
+  "Jensen",
+  "Kowalski",
+  "Lopez",
+  "Moreau",
+  "Nakamura",
+  "Okafor",
+  "Petrov",
+  "Rossi",
+  "Silva",
+  "Tanaka",
+  "Novak",
+  "Weber",
+  "Yilmaz",
+];
 
 /**
  * Generates the sandbox's data from a seed. The first bot is the description's example bot with its
@@ -124,23 +220,41 @@ function conversation(random: Random, bot: StoredBot & { name: string }, index: 
     { id: uuid(), type: "Event", timestamp: formatWithOffset(clock, offset), eventName: "scenario-started", scenarioId, scenarioName: topic.scenario },
   ];
   const message = (from: Member, to: Member, text: string, extra: Partial<MessageActivity> = {}): MessageActivity => ({
-    id: uuid(), type: "Message", timestamp: at(90), text, from, recipient: to,
-    buttons: null, recognizedIntents: null, knowledgeBaseAnswers: null, attachments: null, ...extra,
+    id: uuid(),
+    type: "Message",
+    timestamp: at(90),
+    text,
+    from,
+    recipient: to,
+    buttons: null,
+    recognizedIntents: null,
+    knowledgeBaseAnswers: null,
+    attachments: null,
+    ...extra,
   });
-  history.push(message(botMember, user, `Hello! I am the ${bot.name.toLowerCase()}. How can I help?`, {
-    buttons: [
-      { title: topic.scenario, value: topic.intent, type: "postBack", isSelected: index % 2 === 0 },
-      { title: "Talk to an operator", value: "operator", type: "postBack", isSelected: false },
-    ],
-  }));
+  history.push(
+    message(botMember, user, `Hello! I am the ${bot.name.toLowerCase()}. How can I help?`, {
+      buttons: [
+        { title: topic.scenario, value: topic.intent, type: "postBack", isSelected: index % 2 === 0 },
+        { title: "Talk to an operator", value: "operator", type: "postBack", isSelected: false },
+      ],
+    }),
+  );
   if (index % 2 === 0) history.push({ id: uuid(), type: "Event", timestamp: at(5), eventName: "menu-item-selected", text: topic.scenario });
-  history.push(message(user, botMember, fill(topic.question), {
-    recognizedIntents: [{ id: uuid(), name: topic.intent, score: (random.int(50, 99) / 100).toFixed(2) }],
-    attachments: index % 5 === 0 ? [{ contentType: "image/jpeg", contentUrl: `https://files.example.com/uploads/${number}.jpg`, content: null, name: `${number}.jpg` }] : null,
-  }));
-  history.push(message(botMember, user, fill(topic.answer), {
-    knowledgeBaseAnswers: index % 3 === 0 ? [{ id: `kb-${number}`, question: fill(topic.question), answer: fill(topic.answer), score: "0.87" }] : null,
-  }));
+  history.push(
+    message(user, botMember, fill(topic.question), {
+      recognizedIntents: [{ id: uuid(), name: topic.intent, score: (random.int(50, 99) / 100).toFixed(2) }],
+      attachments:
+        index % 5 === 0
+          ? [{ contentType: "image/jpeg", contentUrl: `https://files.example.com/uploads/${number}.jpg`, content: null, name: `${number}.jpg` }]
+          : null,
+    }),
+  );
+  history.push(
+    message(botMember, user, fill(topic.answer), {
+      knowledgeBaseAnswers: index % 3 === 0 ? [{ id: `kb-${number}`, question: fill(topic.question), answer: fill(topic.answer), score: "0.87" }] : null,
+    }),
+  );
   history.push(event(random, eventNames[index % eventNames.length]!, at(30), number));
   history.push(event(random, "successfull-service", at(10), number));
   const userGoesLast = index % 3 === 1;
@@ -169,7 +283,11 @@ function platformChannelData(random: Random, index: number): ChannelData {
   return {
     platform: {
       session: { id: random.uuid(), apps: index % 2 === 0 ? null : {} },
-      client: { app: null, externalId: `crm-contact-${random.int(1000, 99_999)}`, userName: `${random.pick(givenNames)}.${random.pick(familyNames)}${random.int(1, 99)}`.toLowerCase() },
+      client: {
+        app: null,
+        externalId: `crm-contact-${random.int(1000, 99_999)}`,
+        userName: `${random.pick(givenNames)}.${random.pick(familyNames)}${random.int(1, 99)}`.toLowerCase(),
+      },
       options: { prompterMode: index % 3 === 0 },
     },
     originalChannelId: random.pick(["directline", "messenger_a", "messenger_b"]),
@@ -198,9 +316,24 @@ function event(random: Random, eventName: EventName, timestamp: string, number: 
     case "promptRejected":
       return { ...base, eventName, isAccepted: false, text: "Would you like to rate our service?" };
     case "CreatePlatformAppElement":
-      return { ...base, eventName, url: `https://platform.example.com/apps/support/tickets/${number}`, appElementName: `Request ${number}`, appElementId: number, appElementNamespace: "support", appElementCode: "tickets" };
+      return {
+        ...base,
+        eventName,
+        url: `https://platform.example.com/apps/support/tickets/${number}`,
+        appElementName: `Request ${number}`,
+        appElementId: number,
+        appElementNamespace: "support",
+        appElementCode: "tickets",
+      };
     case "StartProcess":
-      return { ...base, eventName, url: `https://platform.example.com/processes/instances/${number}`, instanceId: number, processId: "refund-approval", instanceName: `Refund for order ${number}` };
+      return {
+        ...base,
+        eventName,
+        url: `https://platform.example.com/processes/instances/${number}`,
+        instanceId: number,
+        processId: "refund-approval",
+        instanceName: `Refund for order ${number}`,
+      };
     case "TransferToOperatorInitiated":
       return { ...base, eventName };
   }

@@ -69,7 +69,10 @@ const hex32 = (value: number) => hex16(value >>> 16) + hex16(value & 0xffff);
 
 /** cyrb128 (bryc): a fast 128-bit non-cryptographic hash of a text, as four 32-bit words. */
 function cyrb128(text: string): [number, number, number, number] {
-  let h1 = 1779033703, h2 = 3144134277, h3 = 1013904242, h4 = 2773480762;
+  let h1 = 1779033703,
+    h2 = 3144134277,
+    h3 = 1013904242,
+    h4 = 2773480762;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     h1 = h2 ^ Math.imul(h1 ^ code, 597399067);

@@ -14,13 +14,17 @@ export function stateCount(state: SandboxState): number | undefined {
 }
 
 /** The generated data of the options (or another source's seed, count and state), with any of seed, count and state replaced. */
-export function generatedSource(defaults: Required<GeneratedSource>, given: { seed?: string | undefined; conversations?: number | undefined; state?: SandboxState | undefined }): DataSource {
+export function generatedSource(
+  defaults: Required<GeneratedSource>,
+  given: { seed?: string | undefined; conversations?: number | undefined; state?: SandboxState | undefined },
+): DataSource {
   return { seed: given.seed ?? defaults.seed, conversations: given.conversations ?? defaults.conversations, state: given.state ?? defaults.state };
 }
 
 /** The data of a source: a fixture's as it is, or the generated data of a seed in a named state. */
 export function dataOf(source: DataSource): SandboxData {
-  if ("fixture" in source) return { bots: source.fixture.bots, count: source.fixture.conversations.length, conversationAt: (index) => source.fixture.conversations[index]! };
+  if ("fixture" in source)
+    return { bots: source.fixture.bots, count: source.fixture.conversations.length, conversationAt: (index) => source.fixture.conversations[index]! };
   const state = source.state ?? "default";
   const data = generateData(source.seed, stateCount(state) ?? source.conversations);
   if (state !== "bot-without-triggers") return data;

@@ -28,7 +28,10 @@ export type EqualityFilterName = (typeof equalityFilters)[number]["name"];
  * Pairs of equality filters with lists of their own in each order, for a search that sends both: a bot's
  * conversations in one status, or on one channel, the filters a frontend combines most.
  */
-export const pairedFilters: readonly (readonly [EqualityFilterName, EqualityFilterName])[] = [["agentStageId", "status"], ["agentStageId", "channelId"]];
+export const pairedFilters: readonly (readonly [EqualityFilterName, EqualityFilterName])[] = [
+  ["agentStageId", "status"],
+  ["agentStageId", "channelId"],
+];
 
 /** Where an equality filter stands in `equalityFilters`: the place of its column, its codes and its lists. */
 export function placeOf(name: EqualityFilterName): number {

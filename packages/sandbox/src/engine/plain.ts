@@ -26,29 +26,36 @@ export class PlainEngine implements SearchEngine {
 
   /** Keeps every conversation of the data, in load order. */
   static load(data: SandboxData): PlainEngine {
-    return new PlainEngine(Array.from({ length: data.count }, (_, index) => {
-      const stored = data.conversationAt(index);
-      const columns = columnsOf(stored);
-      return {
-        values: equalityFilters.map((filter) => filter.valueOf(stored)),
-        startedMs: columns.startedOnMs,
-        latestMs: columns.latestMessageOnMs,
-        item: { openSummary: encoder.encode(columns.openSummary), inbound: columns.latestMessageInbound },
-      };
-    }));
+    return new PlainEngine(
+      Array.from({ length: data.count }, (_, index) => {
+        const stored = data.conversationAt(index);
+        const columns = columnsOf(stored);
+        return {
+          values: equalityFilters.map((filter) => filter.valueOf(stored)),
+          startedMs: columns.startedOnMs,
+          latestMs: columns.latestMessageOnMs,
+          item: { openSummary: encoder.encode(columns.openSummary), inbound: columns.latestMessageInbound },
+        };
+      }),
+    );
   }
 
   search(filters: SearchFilters, order: SearchOrder, limit: number, offset: number): { total: number; items: SummaryRow[] } {
     const from = (value: number, bound: number | undefined) => bound === undefined || value >= bound;
     const upTo = (value: number, bound: number | undefined) => bound === undefined || (filters.toInclusive ? value <= bound : value < bound);
-    const matches = this.#rows.filter((row) =>
-      equalityFilters.every((filter, at) => filters[filter.name] === undefined || row.values[at] === filters[filter.name]) &&
-      from(row.startedMs, filters.startFrom) && upTo(row.startedMs, filters.startTo) &&
-      from(row.latestMs, filters.latestMessageFrom) && upTo(row.latestMs, filters.latestMessageTo));
+    const matches = this.#rows.filter(
+      (row) =>
+        equalityFilters.every((filter, at) => filters[filter.name] === undefined || row.values[at] === filters[filter.name]) &&
+        from(row.startedMs, filters.startFrom) &&
+        upTo(row.startedMs, filters.startTo) &&
+        from(row.latestMs, filters.latestMessageFrom) &&
+        upTo(row.latestMs, filters.latestMessageTo),
+    );
     // Load order is kept by a stable sort; the orders that run newest first put the last loaded first among equal instants.
-    const sorted = order === "startedOn-asc"
-      ? matches.sort((a, b) => a.startedMs - b.startedMs)
-      : matches.reverse().sort((a, b) => (order === "startedOn-desc" ? b.startedMs - a.startedMs : b.latestMs - a.latestMs));
+    const sorted =
+      order === "startedOn-asc"
+        ? matches.sort((a, b) => a.startedMs - b.startedMs)
+        : matches.reverse().sort((a, b) => (order === "startedOn-desc" ? b.startedMs - a.startedMs : b.latestMs - a.latestMs));
     return { total: sorted.length, items: sorted.slice(offset, offset + limit).map((row) => row.item) };
   }
 }

@@ -119,7 +119,9 @@ export class Store implements SearchEngine {
       return rank;
     };
     const lists = (all: Uint32Array): OrderLists => ({
-      all, rank: rankOf(all), byValue: this.#equal.map((column) => split(all, column)),
+      all,
+      rank: rankOf(all),
+      byValue: this.#equal.map((column) => split(all, column)),
       byPair: pairedPlaces.map(([first, second]) => splitByPair(all, this.#equal[first]!, this.#equal[second]!)),
     });
     this.#indexes = {
@@ -170,7 +172,11 @@ export class Store implements SearchEngine {
   bots(): { agentStageId: string; externalEventIds: string[]; conversations: number }[] {
     const counts = new Array<number>(this.#bots.length).fill(0);
     for (const bot of this.#equal[botFilter]!) counts[bot]! += 1;
-    return this.#bots.map((bot, index) => ({ agentStageId: bot.agentStageId, externalEventIds: bot.triggers.map((trigger) => trigger.externalEventId), conversations: counts[index]! }));
+    return this.#bots.map((bot, index) => ({
+      agentStageId: bot.agentStageId,
+      externalEventIds: bot.triggers.map((trigger) => trigger.externalEventId),
+      conversations: counts[index]!,
+    }));
   }
 
   /** The bot's triggers in order (as loaded: not to be changed), or `undefined` when there is no such bot. */

@@ -105,16 +105,27 @@ function shortest(lists: OrderLists, codes: Query["codes"]): Candidates {
 /** The test of every filter, in one expression for speed. */
 function matcher({ equal, startedMs, latestMs }: Indexes, query: Query): (index: number) => boolean {
   const sent = query.codes.flatMap((code, at) => (code === undefined ? [] : [at]));
-  const columns = sent.map((at) => equal[at]!), wanted = sent.map((at) => query.codes[at]!);
-  const [startFrom, startTo] = query.started, [latestFrom, latestTo] = query.latest;
-  const started = startedMs, latest = latestMs;
+  const columns = sent.map((at) => equal[at]!),
+    wanted = sent.map((at) => query.codes[at]!);
+  const [startFrom, startTo] = query.started,
+    [latestFrom, latestTo] = query.latest;
+  const started = startedMs,
+    latest = latestMs;
   // The first three equality filters sent are one term each, in one expression, then any further ones (a loop
   // over every filter made filtered searches half again slower).
-  const count = columns.length, [one = noColumn, two = noColumn, three = noColumn] = columns, [want1 = 0, want2 = 0, want3 = 0] = wanted;
+  const count = columns.length,
+    [one = noColumn, two = noColumn, three = noColumn] = columns,
+    [want1 = 0, want2 = 0, want3 = 0] = wanted;
   const further = (index: number) => columns.every((column, filter) => filter < 3 || column[index] === wanted[filter]);
   return (index: number) =>
-    (count < 1 || one[index] === want1) && (count < 2 || two[index] === want2) && (count < 3 || three[index] === want3) &&
-    started[index]! >= startFrom && started[index]! <= startTo && latest[index]! >= latestFrom && latest[index]! <= latestTo && (count < 4 || further(index));
+    (count < 1 || one[index] === want1) &&
+    (count < 2 || two[index] === want2) &&
+    (count < 3 || three[index] === want3) &&
+    started[index]! >= startFrom &&
+    started[index]! <= startTo &&
+    latest[index]! >= latestFrom &&
+    latest[index]! <= latestTo &&
+    (count < 4 || further(index));
 }
 
 /** A column no search reads (the stand-in for an equality filter not sent). */
@@ -126,13 +137,21 @@ const bounded = ([from, to]: Range) => from > -Infinity || to < Infinity;
 export function planOf(indexes: Indexes, query: Query): Plan {
   const candidates = shortest(indexes.orders[query.order], query.codes);
   // The instant the order sorts by: a range of it is one run of the list, found by bisection, not by scanning.
-  const [sortedColumn, sortedRange, otherColumn, otherRange, otherOrder] = query.order === "latestMessageOn-desc"
-    ? [indexes.latestMs, query.latest, indexes.startedMs, query.started, "startedOn-desc" as const]
-    : [indexes.startedMs, query.started, indexes.latestMs, query.latest, "latestMessageOn-desc" as const];
+  const [sortedColumn, sortedRange, otherColumn, otherRange, otherOrder] =
+    query.order === "latestMessageOn-desc"
+      ? [indexes.latestMs, query.latest, indexes.startedMs, query.started, "startedOn-desc" as const]
+      : [indexes.startedMs, query.started, indexes.latestMs, query.latest, "latestMessageOn-desc" as const];
   const [first, end] = runOf(candidates.list, sortedColumn, sortedRange, query.order !== "startedOn-asc");
   return {
-    candidates, first, end, sent: query.codes.filter((code) => code !== undefined).length,
-    otherOrder, otherColumn, otherRange, otherBounded: bounded(otherRange), sortedBounded: bounded(sortedRange),
+    candidates,
+    first,
+    end,
+    sent: query.codes.filter((code) => code !== undefined).length,
+    otherOrder,
+    otherColumn,
+    otherRange,
+    otherBounded: bounded(otherRange),
+    sortedBounded: bounded(sortedRange),
     matches: matcher(indexes, query),
   };
 }
@@ -143,7 +162,8 @@ export const readRun: SearchStrategy = {
   answer: ({ row }, { offset, limit }, { candidates: { list, covers }, first, end, sent, otherBounded }) => {
     if (sent > covers || otherBounded) return undefined;
     const items: SummaryRow[] = [];
-    for (let position = Math.min(end, first + offset), last = Math.min(end, first + offset + limit); position < last; position++) items.push(row(list[position]!));
+    for (let position = Math.min(end, first + offset), last = Math.min(end, first + offset + limit); position < last; position++)
+      items.push(row(list[position]!));
     return { total: end - first, items };
   },
 };
@@ -163,7 +183,8 @@ export const walkOtherOrder: SearchStrategy = {
     const check = plan.sent > other.covers || plan.sortedBounded;
     // Each match's position in the order asked is marked in a bitmap, which is then read from the start.
     const { all, rank } = indexes.orders[query.order];
-    const { list } = other, { matches } = plan;
+    const { list } = other,
+      { matches } = plan;
     const marks = indexes.marks();
     let total = 0;
     for (let position = otherFirst; position < otherEnd; position++) {
@@ -225,7 +246,9 @@ function runOf(list: Uint32Array, column: Float64Array, [from, to]: Range, newes
     return low;
   };
   if (from === -Infinity && to === Infinity) return [0, list.length];
-  const [first, end] = newestFirst ? [prefix((value) => value > to), prefix((value) => value >= from)] : [prefix((value) => value < from), prefix((value) => value <= to)];
+  const [first, end] = newestFirst
+    ? [prefix((value) => value > to), prefix((value) => value >= from)]
+    : [prefix((value) => value < from), prefix((value) => value <= to)];
   return [first, Math.max(first, end)];
 }
 

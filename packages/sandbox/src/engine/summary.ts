@@ -124,6 +124,10 @@ const directionCache = new Map<string, Uint8Array[]>();
 /** The bytes that end a summary, for the bot's last message and for the user's (the `inboundDirection` switch). */
 function directionBytes(inboundDirection: string): Uint8Array[] {
   let cached = directionCache.get(inboundDirection);
-  if (!cached) directionCache.set(inboundDirection, (cached = [outbound, inboundDirection].map((direction) => encoder.encode(`,"latestMessageDirection":${JSON.stringify(direction)}}`))));
+  if (!cached)
+    directionCache.set(
+      inboundDirection,
+      (cached = [outbound, inboundDirection].map((direction) => encoder.encode(`,"latestMessageDirection":${JSON.stringify(direction)}}`))),
+    );
   return cached;
 }

@@ -8,7 +8,14 @@ import { hostNameOf, originOf } from "../options.ts";
  */
 export function isLoopbackName(hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/^\[|\]$/g, "");
-  return name === "localhost" || name.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(name) || name === "::1" || name === "::ffff:127.0.0.1" || name === "::ffff:7f00:1";
+  return (
+    name === "localhost" ||
+    name.endsWith(".localhost") ||
+    /^127(\.\d{1,3}){3}$/.test(name) ||
+    name === "::1" ||
+    name === "::ffff:127.0.0.1" ||
+    name === "::ffff:7f00:1"
+  );
 }
 
 /**
@@ -16,7 +23,9 @@ export function isLoopbackName(hostname: string): boolean {
  * one of `allowHosts` is refused (DNS rebinding), and so is one whose `Origin` (a browser's) is not a
  * loopback origin or one of `allowOrigins` (another site's page). Returns why it is refused, or `undefined`.
  */
-export function controlGuard(options: Pick<SandboxOptions, "allowOrigins" | "allowHosts">): (host: string | undefined, origin: string | undefined) => string | undefined {
+export function controlGuard(
+  options: Pick<SandboxOptions, "allowOrigins" | "allowHosts">,
+): (host: string | undefined, origin: string | undefined) => string | undefined {
   const hosts = new Set(options.allowHosts);
   const origins = new Set(options.allowOrigins);
   return (host, origin) => {

@@ -1,6 +1,6 @@
 /** The request journal: what the sandbox received over its service operations (`GET /_sandbox/requests`). */
 import { parseJson } from "../json.ts";
-import { bodyRead, readText, type BodyRead } from "./request.ts";
+import { type BodyRead, bodyRead, readText } from "./request.ts";
 
 /** One request the sandbox received, as the request journal keeps it. */
 export interface RequestRecord {
@@ -111,8 +111,18 @@ export class RequestJournal {
     const bodyText = body === null ? null : "text" in body ? body.text : body.note;
     const size = 256 + request.url.length + headers.length + (bodyText?.length ?? 0);
     this.#records.push({
-      sequence: ++this.#sequence, operationId, size, receivedAt: request.receivedAt, method: request.method, url: request.url, path: request.path,
-      headers, body: bodyText, bodyIsNote: body !== null && "note" in body, status: request.status, durationMs: request.durationMs,
+      sequence: ++this.#sequence,
+      operationId,
+      size,
+      receivedAt: request.receivedAt,
+      method: request.method,
+      url: request.url,
+      path: request.path,
+      headers,
+      body: bodyText,
+      bodyIsNote: body !== null && "note" in body,
+      status: request.status,
+      durationMs: request.durationMs,
     });
     this.#size += size;
     while (this.#records.length - this.#start > maxRecordedRequests || (this.#size > maxRecordedText && this.#records.length - this.#start > 1)) {
@@ -128,12 +138,15 @@ export class RequestJournal {
 
   /** The requests matching the filter, oldest first. */
   list(filter: RequestFilter = {}): RequestRecord[] {
-    return this.#records.slice(this.#start)
-      .filter((record) =>
-        (filter.method === undefined || record.method === filter.method.toUpperCase()) &&
-        (filter.path === undefined || record.path === filter.path) &&
-        (filter.status === undefined || record.status === filter.status) &&
-        (filter.operationId === undefined || record.operationId === filter.operationId))
+    return this.#records
+      .slice(this.#start)
+      .filter(
+        (record) =>
+          (filter.method === undefined || record.method === filter.method.toUpperCase()) &&
+          (filter.path === undefined || record.path === filter.path) &&
+          (filter.status === undefined || record.status === filter.status) &&
+          (filter.operationId === undefined || record.operationId === filter.operationId),
+      )
       .map((record) => ({
         sequence: record.sequence,
         receivedAt: new Date(record.receivedAt).toISOString(),
@@ -165,7 +178,9 @@ export class RequestJournal {
 function packedHeaders(headers: Headers | readonly string[]): string {
   if (isRawHeaders(headers)) return headers.join("\n");
   const parts: string[] = [];
-  headers.forEach((value, name) => parts.push(name, value));
+  headers.forEach((value, name) => {
+    parts.push(name, value);
+  });
   return parts.join("\n");
 }
 
@@ -209,7 +224,13 @@ export const refusedBodyNote = "(the body of a request without a valid token: no
  * `null` for none.
  */
 export async function bodyForJournal(request: Request): Promise<JournalBody> {
-  return journalBodyOf(bodyRead(request) ?? (await readText(request, maxJournalBodyBytes).then((text) => bodyRead(request) ?? { text: text ?? "" }, () => bodyRead(request))));
+  return journalBodyOf(
+    bodyRead(request) ??
+      (await readText(request, maxJournalBodyBytes).then(
+        (text) => bodyRead(request) ?? { text: text ?? "" },
+        () => bodyRead(request),
+      )),
+  );
 }
 
 /** What the journal keeps of a body read (see `bodyForJournal`): its text up to 64 KiB, a note, or `null` for an empty one. */

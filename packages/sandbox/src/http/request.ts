@@ -1,6 +1,5 @@
-import { serviceChecker, type Checker, type Defect, type ParameterDescription, type SchemaObject } from "../description.ts";
-import { parseJson, type Checked } from "../json.ts";
-
+import { type Checker, type Defect, type ParameterDescription, type SchemaObject, serviceChecker } from "../description.ts";
+import { type Checked, parseJson } from "../json.ts";
 
 /** How to read the query string of an operation. */
 export interface QueryRules {
@@ -34,7 +33,10 @@ export function queryChecker(parameters: readonly ParameterDescription[], compil
     const values: Record<string, string | number> = {};
     for (const name of new Set(searchParams.keys())) {
       if (!names.has(name) && rules.rejectUnknown) {
-        defects.push({ path: `query.${name}`, message: `is not a parameter of this operation; ${names.size === 0 ? "it takes no query parameters" : `expected one of ${[...names].join(", ")}`}` });
+        defects.push({
+          path: `query.${name}`,
+          message: `is not a parameter of this operation; ${names.size === 0 ? "it takes no query parameters" : `expected one of ${[...names].join(", ")}`}`,
+        });
       }
     }
     for (const parameter of query) {
@@ -52,7 +54,12 @@ export function queryChecker(parameters: readonly ParameterDescription[], compil
       const value = parameter.schema["type"] === "integer" ? toInteger(text) : text;
       if (value === undefined) {
         const tooLarge = /^-?\d+$/.test(text);
-        defects.push({ path, message: tooLarge ? `must be an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}; got ${JSON.stringify(text)}` : `must be an integer; got ${JSON.stringify(text)}` });
+        defects.push({
+          path,
+          message: tooLarge
+            ? `must be an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}; got ${JSON.stringify(text)}`
+            : `must be an integer; got ${JSON.stringify(text)}`,
+        });
         continue;
       }
       const problems = checkers.get(parameter.name)!(value, path);
@@ -78,10 +85,16 @@ export async function readJsonBody(request: Request, maxBytes: number, required 
   const mediaType = contentType === "application/json" ? contentType : contentType?.split(";")[0]?.trim().toLowerCase();
   const length = Number(declared ?? Number.NaN);
   // An optional body may be left out, with or without `Content-Length: 0` (curl -X POST sends neither).
-  if (contentType === null && !required && (length === 0 || request.body === null || (await readText(request, maxBytes)) === "")) return { ok: true, value: undefined };
+  if (contentType === null && !required && (length === 0 || request.body === null || (await readText(request, maxBytes)) === ""))
+    return { ok: true, value: undefined };
   // Past this point with no content type, the body (read above when optional) had content: a 415 names the header.
   if (mediaType !== "application/json") {
-    return { ok: false, status: 415, detail: "The request body must be JSON.", defects: [{ path: "header.content-type", message: `must be application/json; got ${contentType === null ? "none" : JSON.stringify(contentType)}` }] };
+    return {
+      ok: false,
+      status: 415,
+      detail: "The request body must be JSON.",
+      defects: [{ path: "header.content-type", message: `must be application/json; got ${contentType === null ? "none" : JSON.stringify(contentType)}` }],
+    };
   }
   if (length > maxBytes) return tooLarge(maxBytes);
   const text = await readText(request, maxBytes, declared);
@@ -91,7 +104,12 @@ export async function readJsonBody(request: Request, maxBytes: number, required 
 }
 
 function tooLarge(maxBytes: number): Checked<never> {
-  return { ok: false, status: 413, detail: "The request body is too large.", defects: [{ path: "$", message: `must be at most ${maxBytes} bytes (the sandbox's limit)` }] };
+  return {
+    ok: false,
+    status: 413,
+    detail: "The request body is too large.",
+    defects: [{ path: "$", message: `must be at most ${maxBytes} bytes (the sandbox's limit)` }],
+  };
 }
 
 /** What became of a request's body once a route read it: its text, or that it was over the route's limit or cut off. */

@@ -1,11 +1,11 @@
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
+import { serve } from "@hono/node-server";
+import { serverFetch } from "../core.ts";
+import type { ServerOptions } from "../options.ts";
+import { createSandbox, type Sandbox } from "../sandbox.ts";
 import { maxHeaderBytes } from "./context.ts";
 import { problemText } from "./problem.ts";
-import { serve } from "@hono/node-server";
-import type { ServerOptions } from "../options.ts";
-import { serverFetch } from "../core.ts";
-import { createSandbox, type Sandbox } from "../sandbox.ts";
 
 /** The sandbox served over HTTP. */
 export interface RunningSandbox {
@@ -27,7 +27,9 @@ export async function startSandboxServer(options: Partial<ServerOptions> & Pick<
 export async function serveSandbox(sandbox: Sandbox, { host, port }: Pick<ServerOptions, "host" | "port">): Promise<RunningSandbox> {
   const { server, address } = await new Promise<{ server: ReturnType<typeof serve>; address: AddressInfo }>((resolve, reject) => {
     const handle = serverFetch(sandbox);
-    const server = serve({ fetch: (request, env) => handle(request, { rawHeaders: env.incoming.rawHeaders, network: true }), hostname: host, port }, (info) => resolve({ server, address: info }));
+    const server = serve({ fetch: (request, env) => handle(request, { rawHeaders: env.incoming.rawHeaders, network: true }), hostname: host, port }, (info) =>
+      resolve({ server, address: info }),
+    );
     server.once("error", reject);
     server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, sandbox.options.errorMediaType));
   }).catch(async (error: unknown) => {
@@ -58,9 +60,14 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, mediaTy
     socket.destroy();
     return;
   }
-  const [status, reason, detail] = error.code === "HPE_HEADER_OVERFLOW"
-    ? [431, "Request Header Fields Too Large", `The request line and headers must be at most ${maxHeaderBytes} bytes together (Node's limit, which the sandbox keeps); a long query is the usual cause.`]
-    : [400, "Bad Request", "The request is not valid HTTP/1.1."];
+  const [status, reason, detail] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [
+          431,
+          "Request Header Fields Too Large",
+          `The request line and headers must be at most ${maxHeaderBytes} bytes together (Node's limit, which the sandbox keeps); a long query is the usual cause.`,
+        ]
+      : [400, "Bad Request", "The request is not valid HTTP/1.1."];
   const body = problemText(status, detail);
   socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${mediaType}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }

@@ -1,10 +1,10 @@
 import { parseDateTime } from "@bot-conversation/client";
 import type { ConversationPage } from "@bot-conversation/types";
-import { refusal, type SandboxContext } from "../http/context.ts";
 import { operationParameters, serviceDescription, serviceEnum } from "../description.ts";
-import { queryChecker } from "../http/request.ts";
-import { equalityFilters, type EqualityFilterName } from "../engine/filters.ts";
+import { type EqualityFilterName, equalityFilters } from "../engine/filters.ts";
 import { pageBody } from "../engine/summary.ts";
+import { refusal, type SandboxContext } from "../http/context.ts";
+import { queryChecker } from "../http/request.ts";
 
 const checkQuery = queryChecker(operationParameters(serviceDescription, "searchConversations"));
 const statuses = serviceEnum("ConversationStatus");
@@ -22,14 +22,25 @@ export function searchConversations(context: SandboxContext, searchParams: URLSe
   const pageSize = (query["pageSize"] as number | undefined) ?? options.defaultPageSize;
   const pageIndex = (query["pageIndex"] as number | undefined) ?? options.pageBase;
   if (options.maxPageSize !== null && pageSize > options.maxPageSize) {
-    return refusal(context, { ok: false, status: 400, detail: "Invalid query parameters.", defects: [
-      { path: "query.pageSize", message: `must be <= ${options.maxPageSize} (this sandbox's --max-page-size); got ${pageSize}` },
-    ] });
+    return refusal(context, {
+      ok: false,
+      status: 400,
+      detail: "Invalid query parameters.",
+      defects: [{ path: "query.pageSize", message: `must be <= ${options.maxPageSize} (this sandbox's --max-page-size); got ${pageSize}` }],
+    });
   }
   if (pageIndex < options.pageBase) {
-    return refusal(context, { ok: false, status: 400, detail: "Invalid query parameters.", defects: [
-      { path: "query.pageIndex", message: `must be >= ${options.pageBase} (pages count from ${options.pageBase} in this sandbox, --page-base); got ${pageIndex}` },
-    ] });
+    return refusal(context, {
+      ok: false,
+      status: 400,
+      detail: "Invalid query parameters.",
+      defects: [
+        {
+          path: "query.pageIndex",
+          message: `must be >= ${options.pageBase} (pages count from ${options.pageBase} in this sandbox, --page-base); got ${pageIndex}`,
+        },
+      ],
+    });
   }
   // Already checked by the one date rule (the description's date-time format is the client's parseDateTime).
   const date = (name: string) => (query[name] === undefined ? undefined : parseDateTime(query[name]));

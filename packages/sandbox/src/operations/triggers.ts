@@ -1,5 +1,5 @@
-import { refusal, type SandboxContext } from "../http/context.ts";
 import { operationParameters, serviceDescription } from "../description.ts";
+import { refusal, type SandboxContext } from "../http/context.ts";
 import { problemResponse } from "../http/problem.ts";
 import { queryChecker } from "../http/request.ts";
 

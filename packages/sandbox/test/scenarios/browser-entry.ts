@@ -1,7 +1,7 @@
 /** The page of the Chromium transport: the MSW worker with the sandbox's handlers, and the scenarios to run in it. */
 import { setupWorker } from "msw/browser";
 import { createSandboxHandlers } from "../../src/msw.ts";
-import { scenarios, type Call } from "./scenarios.ts";
+import { type Call, scenarios } from "./scenarios.ts";
 
 const origin = "https://bots.example.com";
 const handlers = createSandboxHandlers({ seed: "scenarios", conversations: 30 });

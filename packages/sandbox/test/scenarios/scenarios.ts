@@ -39,7 +39,12 @@ async function reset(call: Call, body: Record<string, unknown> = { seed: "scenar
   await read(await call("/_sandbox/reset", json(body)), 200, "reset");
 }
 
-interface Page { items: { id: string; status: string; members: { id: string; role: string }[] }[]; hasMore: boolean; pageIndex: number; totalItemCount: number }
+interface Page {
+  items: { id: string; status: string; members: { id: string; role: string }[] }[];
+  hasMore: boolean;
+  pageIndex: number;
+  totalItemCount: number;
+}
 
 /** Every scenario, in the order they run. */
 export const scenarios: Scenario[] = [
@@ -67,7 +72,11 @@ export const scenarios: Scenario[] = [
       const page = await read<Page>(await call(`${searchPath}?status=Closed&pageSize=100`), 200, "status filter");
       truthy(page.items.length > 0 && page.items.every((item) => item.status === "Closed"), "only Closed conversations");
       const problem = await read<{ errors: { path: string }[] }>(await call(`${searchPath}?pageSize=0`), 400, "pageSize=0");
-      same(problem.errors.map((error) => error.path), ["query.pageSize"], "defect paths");
+      same(
+        problem.errors.map((error) => error.path),
+        ["query.pageSize"],
+        "defect paths",
+      );
       await read(await call(`${searchPath}?startToDate=2026-12-31T23:59:60Z`), 400, "a leap second");
     },
   },
@@ -84,7 +93,10 @@ export const scenarios: Scenario[] = [
     async run(call) {
       await reset(call);
       const triggers = await read<{ externalEventId: string }[]>(await call(`${firePath}/${exampleBot}`), 200, "triggers");
-      truthy(triggers.some((trigger) => trigger.externalEventId === "order-status-changed"), "the example trigger is listed");
+      truthy(
+        triggers.some((trigger) => trigger.externalEventId === "order-status-changed"),
+        "the example trigger is listed",
+      );
       await read(await call(`${firePath}/no-such-bot`), 404, "unknown bot");
     },
   },
@@ -94,13 +106,28 @@ export const scenarios: Scenario[] = [
       await reset(call);
       const page = await read<Page>(await call(`${searchPath}?agentStageId=${exampleBot}&pageSize=1`), 200, "a conversation of the example bot");
       const conversationId = page.items[0]!.id;
-      await read(await call(firePath, json({ conversationId, externalEventId: "order-status-changed", externalEventPayload: { orderTotal: 149.9 } })), 200, "fire");
+      await read(
+        await call(firePath, json({ conversationId, externalEventId: "order-status-changed", externalEventPayload: { orderTotal: 149.9 } })),
+        200,
+        "fire",
+      );
       const wrong = await read<{ errors: { path: string }[] }>(
-        await call(firePath, json({ conversationId, externalEventId: "order-status-changed", externalEventPayload: { orderTotal: "149.90" } })), 500, "wrong type");
-      same(wrong.errors.map((error) => error.path), ["$.externalEventPayload.orderTotal"], "the variable named");
+        await call(firePath, json({ conversationId, externalEventId: "order-status-changed", externalEventPayload: { orderTotal: "149.90" } })),
+        500,
+        "wrong type",
+      );
+      same(
+        wrong.errors.map((error) => error.path),
+        ["$.externalEventPayload.orderTotal"],
+        "the variable named",
+      );
       await read(await call(firePath, json({ conversationId, externalEventId: "no-such-trigger" })), 404, "unknown trigger");
       const fired = await read<{ conversationId: string; externalEventPayload: unknown }[]>(await call("/_sandbox/fired-events"), 200, "journal");
-      same(fired.map((event) => [event.conversationId, event.externalEventPayload]), [[conversationId, { orderTotal: 149.9 }]], "fired events");
+      same(
+        fired.map((event) => [event.conversationId, event.externalEventPayload]),
+        [[conversationId, { orderTotal: 149.9 }]],
+        "fired events",
+      );
     },
   },
   {
@@ -109,12 +136,29 @@ export const scenarios: Scenario[] = [
       await reset(call);
       await call(`${searchPath}?status=Active`, { headers: { "X-Client-Note": "from the scenario" } });
       await call(`${firePath}/no-such-bot`);
-      const all = await read<{ method: string; path: string; query: Record<string, string>; headers: Record<string, string>; status: number }[]>(await call("/_sandbox/requests"), 200, "journal");
-      same(all.map((entry) => [entry.method, entry.path, entry.status]), [["GET", searchPath, 200], ["GET", `${firePath}/no-such-bot`, 404]], "requests");
+      const all = await read<{ method: string; path: string; query: Record<string, string>; headers: Record<string, string>; status: number }[]>(
+        await call("/_sandbox/requests"),
+        200,
+        "journal",
+      );
+      same(
+        all.map((entry) => [entry.method, entry.path, entry.status]),
+        [
+          ["GET", searchPath, 200],
+          ["GET", `${firePath}/no-such-bot`, 404],
+        ],
+        "requests",
+      );
       same(all[0]!.query, { status: "Active" }, "query kept");
-      truthy(all.every((entry) => !("x-token" in entry.headers)), "no token kept");
+      truthy(
+        all.every((entry) => !("x-token" in entry.headers)),
+        "no token kept",
+      );
       same(all[0]!.headers["x-client-note"], "from the scenario", "a header kept, its name in lower case");
-      truthy(all.every((entry) => Object.keys(entry.headers).every((name) => name === name.toLowerCase())), "names in lower case");
+      truthy(
+        all.every((entry) => Object.keys(entry.headers).every((name) => name === name.toLowerCase())),
+        "names in lower case",
+      );
       same((await read<unknown[]>(await call("/_sandbox/requests?status=404"), 200, "filtered")).length, 1, "filter by status");
       await reset(call);
       same(await read(await call("/_sandbox/requests"), 200, "after reset"), [], "cleared by reset");
@@ -146,7 +190,11 @@ export const scenarios: Scenario[] = [
   {
     name: "a body nested past 64 levels is a 400, and the sandbox answers after",
     async run(call) {
-      await read(await call(firePath, { method: "POST", body: `${'{"a":'.repeat(500)}1${"}".repeat(500)}`, headers: { "content-type": "application/json" } }), 400, "deep body");
+      await read(
+        await call(firePath, { method: "POST", body: `${'{"a":'.repeat(500)}1${"}".repeat(500)}`, headers: { "content-type": "application/json" } }),
+        400,
+        "deep body",
+      );
       await read(await call(searchPath), 200, "after");
     },
   },

@@ -17,17 +17,22 @@ export function arbitrariesOf(document: object) {
   // A boolean schema is the trivial check it states.
   const validator = (schema: Schema) => (typeof schema === "boolean" ? () => schema : validate.compile(schema as Record<string, unknown>));
   const dateTime = fc
-    .tuple(fc.date({ min: new Date("2020-01-01T00:00:00Z"), max: new Date("2030-12-31T00:00:00Z"), noInvalidDate: true }), fc.constantFrom("Z", "+03:00", "-05:30"))
+    .tuple(
+      fc.date({ min: new Date("2020-01-01T00:00:00Z"), max: new Date("2030-12-31T00:00:00Z"), noInvalidDate: true }),
+      fc.constantFrom("Z", "+03:00", "-05:30"),
+    )
     .map(([date, zone]) => date.toISOString().replace("Z", zone === "Z" ? "Z" : zone));
   const anyJson = fc.jsonValue({ maxDepth: 2 });
 
   const loose = (schema: Schema, depth: number): fc.Arbitrary<unknown> => {
     const node = resolve(schema) as Record<string, unknown> | boolean;
-    if (node === true || (typeof node === "object" && Object.keys(node).filter((key) => !["description", "title", "examples"].includes(key)).length === 0)) return anyJson;
+    if (node === true || (typeof node === "object" && Object.keys(node).filter((key) => !["description", "title", "examples"].includes(key)).length === 0))
+      return anyJson;
     if (node === false) return fc.constant(undefined);
     if ("const" in node) return fc.constant(node["const"]);
     if (Array.isArray(node["enum"])) return fc.constantFrom(...(node["enum"] as unknown[]));
-    if (Array.isArray(node["oneOf"]) || Array.isArray(node["anyOf"])) return fc.oneof(...((node["oneOf"] ?? node["anyOf"]) as Schema[]).map((branch) => loose(branch, depth)));
+    if (Array.isArray(node["oneOf"]) || Array.isArray(node["anyOf"]))
+      return fc.oneof(...((node["oneOf"] ?? node["anyOf"]) as Schema[]).map((branch) => loose(branch, depth)));
     const types = ([] as unknown[]).concat(node["type"] ?? "object") as string[];
     return fc.oneof(...types.map((type) => ofType(node, type, depth)));
   };
@@ -56,7 +61,10 @@ export function arbitrariesOf(document: object) {
           requiredKeys: required.filter((name) => properties.some(([property]) => property === name)),
         });
         const additional = node["additionalProperties"];
-        const extra = additional === undefined || additional === false ? fc.constant({}) : fc.dictionary(fc.string({ minLength: 1, maxLength: 10 }), loose(additional as Schema, depth + 1), { maxKeys: 3 });
+        const extra =
+          additional === undefined || additional === false
+            ? fc.constant({})
+            : fc.dictionary(fc.string({ minLength: 1, maxLength: 10 }), loose(additional as Schema, depth + 1), { maxKeys: 3 });
         return fc.tuple(extra, named).map(([more, known]) => ({ ...more, ...known }));
       }
     }

@@ -20,7 +20,10 @@ const read = (path: string) => JSON.parse(readFileSync(path, "utf8")) as Documen
 export const service = read(require.resolve("@bot-conversation/openapi/openapi.json"));
 export const control = read(new URL("../../src/generated/sandbox-control.json", import.meta.url).pathname);
 
-const documents = [service, control].map((document) => ({ document, tools: { resolve: readDescription(document).resolveNode, problemsOf: documentValidator(document).problemsOf } }));
+const documents = [service, control].map((document) => ({
+  document,
+  tools: { resolve: readDescription(document).resolveNode, problemsOf: documentValidator(document).problemsOf },
+}));
 
 /** The service description's example value by name (`components.examples`). */
 export function example<T>(name: string): T {
@@ -34,7 +37,11 @@ export function example<T>(name: string): T {
  */
 export async function responseProblems(operationId: string, response: Response): Promise<string[]> {
   const found = documents.flatMap(({ document, tools }) =>
-    Object.values(document.paths).flatMap((item) => Object.values(item).filter((operation) => operation.operationId === operationId).map((operation) => ({ operation, tools }))),
+    Object.values(document.paths).flatMap((item) =>
+      Object.values(item)
+        .filter((operation) => operation.operationId === operationId)
+        .map((operation) => ({ operation, tools })),
+    ),
   )[0];
   if (!found) throw new Error(`No operation ${operationId}`);
   const { operation, tools } = found;

@@ -11,7 +11,10 @@ export async function sandboxForTests(options: Partial<SandboxOptions> = {}): Pr
   afterAll(() => sandbox.close());
   return Object.assign(sandbox, {
     call: (path: string, init: RequestInit = {}) =>
-      sandbox.fetch(`http://sandbox.test${path}`, { ...init, headers: { "x-token": token, ...(init.body ? { "content-type": "application/json" } : {}), ...init.headers } }),
+      sandbox.fetch(`http://sandbox.test${path}`, {
+        ...init,
+        headers: { "x-token": token, ...(init.body ? { "content-type": "application/json" } : {}), ...init.headers },
+      }),
   });
 }
 

@@ -35,7 +35,11 @@ export function searchCaseData(): SandboxData {
         agentStageId,
         startedOn: day(start),
         conversation: {
-          ...structuredClone(exported), id, status, channelId, channelData: null,
+          ...structuredClone(exported),
+          id,
+          status,
+          channelId,
+          channelData: null,
           history: exported.history.map((activity) => (activity.type === "Message" ? { ...activity, timestamp: day(last) } : activity)),
         },
       })),
@@ -84,7 +88,12 @@ export function searchCases(load: (data: SandboxData) => SearchEngine | Promise<
     test.each([
       ["start within days 2-3, to inclusive", { startFrom: at(2), startTo: at(3) }, "startedOn-desc", ["c5", "c3", "c2", "c1"]],
       ["start within days 2-3, to exclusive", { startFrom: at(2), startTo: at(3), toInclusive: false }, "startedOn-desc", ["c2", "c1"]],
-      ["last message within days 6-7 in start order (a short run of the other instant)", { latestMessageFrom: at(6), latestMessageTo: at(7) }, "startedOn-desc", ["c3", "c4"]],
+      [
+        "last message within days 6-7 in start order (a short run of the other instant)",
+        { latestMessageFrom: at(6), latestMessageTo: at(7) },
+        "startedOn-desc",
+        ["c3", "c4"],
+      ],
       ["last message within days 6-7, to exclusive", { latestMessageFrom: at(6), latestMessageTo: at(7), toInclusive: false }, "startedOn-desc", ["c3"]],
       ["a bot and last messages from day 5", { agentStageId: otherBot, latestMessageFrom: at(5) }, "startedOn-asc", ["c4"]],
       ["start from day 2 in last-message order", { startFrom: at(2) }, "latestMessageOn-desc", ["c3", "c1", "c5", "c2"]],
