@@ -1,12 +1,19 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { inlineScripts } from "../src/csp.ts";
 import { distDirectory } from "../src/paths.ts";
 import { sandboxControlPage, sandboxSectionHeading } from "../src/sandbox-link.ts";
 import { useSite } from "./support/browser.ts";
 
 const html = readFileSync(join(distDirectory, sandboxControlPage), "utf8");
+
+/** The control API's description as the sandbox writes it (its source, not the page): every route, and every tag with its first operation. */
+const source = parse(readFileSync(join(import.meta.dirname, "../../../packages/sandbox/openapi/sandbox-control.yaml"), "utf8")) as {
+  paths: Record<string, Record<string, { operationId: string; tags: string[] }>>;
+};
+const operations = Object.entries(source.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ method, path, ...operation })));
 
 describe("the sandbox control API's page", () => {
   it("renders the control API's description: every route under /_sandbox/", () => {
@@ -18,17 +25,9 @@ describe("the sandbox control API's page", () => {
     const routes = Object.entries(definition.paths).flatMap(([path, item]) =>
       Object.entries(item).map(([method, operation]) => `${method.toUpperCase()} ${path} ${operation.operationId}`),
     );
-    expect(routes.sort()).toEqual([
-      "DELETE /_sandbox/faults clearSandboxFaults",
-      "DELETE /_sandbox/fired-events clearSandboxFiredEvents",
-      "GET /_sandbox/bots listSandboxBots",
-      "GET /_sandbox/conversations/{conversationId}/export exportSandboxConversation",
-      "GET /_sandbox/fired-events listSandboxFiredEvents",
-      "GET /_sandbox/requests listSandboxRequests",
-      "POST /_sandbox/faults addSandboxFault",
-      "POST /_sandbox/reset resetSandbox",
-      "PUT /_sandbox/fixture loadSandboxFixture",
-    ]);
+    // Every route of the description, the shared sandbox's workspaces and health among them.
+    expect(routes.sort()).toEqual(operations.map((operation) => `${operation.method.toUpperCase()} ${operation.path} ${operation.operationId}`).sort());
+    expect(routes).toContain("POST /_sandbox/workspaces createSandboxWorkspace");
   });
 
   it("is self-contained like the main reference: no remote script or style, a policy with its inline scripts' hashes", () => {
@@ -53,28 +52,16 @@ describe("reached from the main reference in Chromium", () => {
     await page.getByRole("heading", { name: "Bot Conversation Sandbox control API" }).first().waitFor({ state: "visible" });
     // Every control operation is listed by method and path (beside the tags' links); one opens to its own heading.
     // The viewer opens a tag's group as it comes into view: each tag is opened first.
-    const expected = [
-      "delete/_sandbox/faults",
-      "delete/_sandbox/fired-events",
-      "get/_sandbox/bots",
-      "get/_sandbox/conversations/{conversationId}/export",
-      "get/_sandbox/fired-events",
-      "get/_sandbox/requests",
-      "post/_sandbox/faults",
-      "post/_sandbox/reset",
-      "put/_sandbox/fixture",
-    ];
+    const expected = operations.map((operation) => `${operation.method}${operation.path}`).sort();
     const listed = () =>
       page
         .locator('a[href^="#/"]')
         .evaluateAll((links) => links.map((link) => (link.textContent ?? "").trim()).filter((text) => /^(get|post|put|patch|delete)\//.test(text)));
     // A tag's link toggles its group: only a group whose operations are not listed yet is opened.
-    for (const [tag, operation] of [
-      ["data", "post/_sandbox/reset"],
-      ["inspection", "get/_sandbox/bots"],
-      ["faults", "post/_sandbox/faults"],
-    ] as const) {
-      if (!(await listed()).includes(operation)) await page.locator(`a[href="#/${tag}"]`).first().click();
+    const firstOfTag = new Map<string, string>();
+    for (const operation of operations) for (const tag of operation.tags) if (!firstOfTag.has(tag)) firstOfTag.set(tag, `${operation.method}${operation.path}`);
+    for (const [tag, operation] of firstOfTag) {
+      if (!(await listed()).includes(operation)) await page.locator(`a[href="#/${tag.toLowerCase()}"]`).first().click();
     }
     // The groups open as the viewer renders them: wait until every operation's link is there.
     await expect.poll(async () => (await listed()).sort(), { timeout: 15_000 }).toEqual(expected);
