@@ -179,7 +179,7 @@ describe("replicas as processes on one PostgreSQL", () => {
       expectKeptExactlyOnce(await firedMarkers(second.url, token), seen);
       // Ready again, both.
       for (const url of [first.url, second.url]) {
-        const deadline = performance.now() + 10_000;
+        const deadline = performance.now() + 30_000; // a guard against a hang, not a bound on speed
         let ready = await fetch(`${url}/_sandbox/ready`);
         while (ready.status !== 200 && performance.now() < deadline) ready = await fetch(`${url}/_sandbox/ready`);
         expect(ready.status).toBe(200);
