@@ -1,6 +1,14 @@
 /** The fired events of a `--data` file: rows of its `events` table, written with group commit (`data-file.ts` opens the file). */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import type { FiredEventRecord, FiredEventsFilter, FiredEventsPage, FiredEventsStore } from "./fired-events.ts";
+import {
+  type FiredEventRecord,
+  type FiredEventRow,
+  type FiredEventsFilter,
+  type FiredEventsPage,
+  type FiredEventsStore,
+  firedEventValues,
+  pageOfRows,
+} from "./fired-events.ts";
 
 /** Runs `work` inside one transaction: committed when it returns, rolled back when it throws. */
 export function transaction<T>(database: DatabaseSync, work: () => T): T {
@@ -14,17 +22,6 @@ export function transaction<T>(database: DatabaseSync, work: () => T): T {
     if (database.isTransaction) database.exec("ROLLBACK");
     throw error;
   }
-}
-
-/** A row of the events table. */
-interface EventRow {
-  sequence: number;
-  received_at: string;
-  sent_conversation_id: string | null;
-  sent_external_conversation_id: string | null;
-  external_event_id: string;
-  payload: string | null;
-  conversation_id: string;
 }
 
 /**
@@ -120,15 +117,7 @@ export class DatabaseFiredEvents implements FiredEventsStore {
     let sequence = this.#last + start;
     for (let index = start; index < end; index++) {
       const event = events[index]!;
-      values.push(
-        ++sequence,
-        event.receivedAt,
-        event.sent.conversationId,
-        event.sent.externalConversationId,
-        event.externalEventId,
-        event.externalEventPayload === null ? null : JSON.stringify(event.externalEventPayload),
-        event.conversationId,
-      );
+      values.push(++sequence, ...firedEventValues(event));
     }
     const rows = end - start;
     this.#inserts[rows - 1] ??= this.#database.prepare(
@@ -149,17 +138,8 @@ export class DatabaseFiredEvents implements FiredEventsStore {
       conversationId: filter.conversationId ?? null,
       externalEventId: filter.externalEventId ?? null,
       limit: limit + 1,
-    }) as unknown as EventRow[];
-    const events = rows.slice(0, limit).map(
-      (row): FiredEventRecord => ({
-        receivedAt: row.received_at,
-        sent: { conversationId: row.sent_conversation_id, externalConversationId: row.sent_external_conversation_id },
-        externalEventId: row.external_event_id,
-        externalEventPayload: row.payload === null ? null : (JSON.parse(row.payload) as Record<string, unknown>),
-        conversationId: row.conversation_id,
-      }),
-    );
-    return { events, next: rows.length > limit ? rows[limit - 1]!.sequence : undefined };
+    }) as unknown as FiredEventRow[];
+    return pageOfRows(rows, limit);
   }
 
   clear(): void {

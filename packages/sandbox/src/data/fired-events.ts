@@ -116,6 +116,47 @@ export class MemoryFiredEvents implements FiredEventsStore {
   }
 }
 
+/**
+ * A fired event as a row of a database: the `--data` file's `events` table and PostgreSQL's
+ * `sandbox_fired_events` have the same columns (SQLite gives the payload as JSON text, PostgreSQL's
+ * `jsonb` as a value; PostgreSQL's `bigint` sequence as a string).
+ */
+export interface FiredEventRow {
+  sequence: number | string;
+  received_at: string;
+  sent_conversation_id: string | null;
+  sent_external_conversation_id: string | null;
+  external_event_id: string;
+  payload: string | Record<string, unknown> | null;
+  conversation_id: string;
+}
+
+/** An event's column values after its sequence, in the rows' order: `received_at` … `conversation_id`, the payload as JSON text. */
+export function firedEventValues(event: FiredEventRecord): (string | null)[] {
+  return [
+    event.receivedAt,
+    event.sent.conversationId,
+    event.sent.externalConversationId,
+    event.externalEventId,
+    event.externalEventPayload === null ? null : JSON.stringify(event.externalEventPayload),
+    event.conversationId,
+  ];
+}
+
+/** A page from the rows a query read with `LIMIT limit + 1`: at most `limit` events, and the cursor when there are more. */
+export function pageOfRows(rows: readonly FiredEventRow[], limit: number): FiredEventsPage {
+  const events = rows.slice(0, limit).map(
+    (row): FiredEventRecord => ({
+      receivedAt: row.received_at,
+      sent: { conversationId: row.sent_conversation_id, externalConversationId: row.sent_external_conversation_id },
+      externalEventId: row.external_event_id,
+      externalEventPayload: typeof row.payload === "string" ? (JSON.parse(row.payload) as Record<string, unknown>) : row.payload,
+      conversationId: row.conversation_id,
+    }),
+  );
+  return { events, next: rows.length > limit ? Number(rows[limit - 1]!.sequence) : undefined };
+}
+
 /** Whether an event matches every filter given. */
 export function matchesFilter(event: FiredEventRecord, filter: FiredEventsFilter): boolean {
   return (

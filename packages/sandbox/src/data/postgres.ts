@@ -11,10 +11,13 @@ import type { DataSource } from "../model.ts";
 import type { SandboxSwitches } from "../switches.ts";
 import {
   type FiredEventRecord,
+  type FiredEventRow,
   type FiredEventsFilter,
   type FiredEventsPage,
   type FiredEventsStore,
+  firedEventValues,
   type KeptState,
+  pageOfRows,
   StoreUnavailableError,
 } from "./fired-events.ts";
 
@@ -127,17 +130,6 @@ async function reaching<T>(work: () => Promise<T>): Promise<T> {
 /** A fire checked against data that another replica replaced meanwhile: refused with 503 (nothing kept), to be sent again. */
 function dataChanged(): StoreUnavailableError {
   return new StoreUnavailableError("The workspace's data was replaced while this fire was checked; nothing was kept: send it again.", 0);
-}
-
-/** A row of `sandbox_fired_events` as read. */
-interface EventRow {
-  sequence: string;
-  received_at: string;
-  sent_conversation_id: string | null;
-  sent_external_conversation_id: string | null;
-  external_event_id: string;
-  payload: Record<string, unknown> | null;
-  conversation_id: string;
 }
 
 /** The sandbox's database: a pool for requests and one connection that listens for other replicas' changes. */
@@ -361,16 +353,7 @@ export class PostgresStore {
       this.#pool.query(
         `INSERT INTO sandbox_fired_events (workspace, generation, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id)
        SELECT name, generation, $3, $4, $5, $6, $7, $8 FROM sandbox_workspaces WHERE name = $1 AND generation = $2`,
-        [
-          name,
-          generation,
-          event.receivedAt,
-          event.sent.conversationId,
-          event.sent.externalConversationId,
-          event.externalEventId,
-          event.externalEventPayload === null ? null : JSON.stringify(event.externalEventPayload),
-          event.conversationId,
-        ],
+        [name, generation, ...firedEventValues(event)],
       ),
     );
     if (inserted.rowCount !== 1) throw dataChanged();
@@ -381,7 +364,7 @@ export class PostgresStore {
     const rows = await reaching(
       async () =>
         (
-          await this.#pool.query<EventRow>(
+          await this.#pool.query<FiredEventRow>(
             `SELECT e.sequence, e.received_at, e.sent_conversation_id, e.sent_external_conversation_id, e.external_event_id, e.payload, e.conversation_id
          FROM sandbox_fired_events e JOIN sandbox_workspaces w ON w.name = e.workspace AND w.generation = e.generation
         WHERE e.workspace = $1 AND e.sequence > $2 AND ($3::text IS NULL OR e.conversation_id = $3) AND ($4::text IS NULL OR e.external_event_id = $4)
@@ -390,16 +373,7 @@ export class PostgresStore {
           )
         ).rows,
     );
-    const events = rows.slice(0, limit).map(
-      (row): FiredEventRecord => ({
-        receivedAt: row.received_at,
-        sent: { conversationId: row.sent_conversation_id, externalConversationId: row.sent_external_conversation_id },
-        externalEventId: row.external_event_id,
-        externalEventPayload: row.payload,
-        conversationId: row.conversation_id,
-      }),
-    );
-    return { events, next: rows.length > limit ? Number(rows[limit - 1]!.sequence) : undefined };
+    return pageOfRows(rows, limit);
   }
 
   /** Forgets a workspace's fired events. */
