@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { limitResponse } from "@bot-conversation/client";
 import { readTokenFile } from "@bot-conversation/client/command-line";
 import { sanitizeText } from "@bot-conversation/client/text";
 import { parseSwitch, sandboxStates, switchDefinitions } from "@bot-conversation/sandbox";
@@ -67,25 +68,6 @@ function adminConnection(flags: AdminFlags, io: CommandIo): { baseUrl: string; t
   return { baseUrl: baseUrl.replace(/\/+$/, ""), token };
 }
 
-/** Reads at most `maxAnswerBytes` of an answer as text. */
-async function boundedText(response: Response): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > maxAnswerBytes) {
-      await reader.cancel();
-      throw new Error(`the sandbox's answer is larger than ${maxAnswerBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 /** Sends one request of the administrator's API; resolves to the parsed answer, or throws the sandbox's problem as one line. */
 async function send(flags: AdminFlags, io: CommandIo, method: string, path: string, body?: unknown): Promise<unknown> {
   const { baseUrl, token } = adminConnection(flags, io);
@@ -97,7 +79,8 @@ async function send(flags: AdminFlags, io: CommandIo, method: string, path: stri
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     ...(io.signal ? { signal: io.signal } : {}),
   });
-  const text = await boundedText(response);
+  // Read within `maxAnswerBytes`, as the client reads every answer (the rest never read).
+  const text = await limitResponse(response, maxAnswerBytes, `${method} ${path}`).text();
   if (response.ok) return text === "" ? undefined : (JSON.parse(text) as unknown);
   let detail = text.slice(0, 500);
   try {
