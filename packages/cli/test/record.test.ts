@@ -1,17 +1,17 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createSandbox, type SandboxSwitches } from "@bot-conversation/sandbox";
+import { createSandbox, launchSandbox, type SandboxSwitches } from "@bot-conversation/sandbox";
 import { listenOnLoopback } from "@bot-conversation/test-support/loopback";
 import type { ConversationPage, ConversationSummary, ExternalEventTrigger } from "@bot-conversation/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pseudonymOf } from "../src/record/pseudonyms.ts";
 import { startRecorder } from "../src/record/recorder.ts";
 import type { RecordReport } from "../src/record/report.ts";
-import { binPath } from "./support/cli.ts";
+import { binPath, runCli } from "./support/cli.ts";
 import { matching, personalWords, realBot, realConversations, realToken, realTriggers, startRealService } from "./support/real-service.ts";
 
 const newDir = () => mkdtemp(join(tmpdir(), "record-"));
@@ -112,6 +112,75 @@ describe("record: a transparent proxy in front of a real service", () => {
     }
     const report = JSON.parse(await readFile(join((await recorder.stop(), out), "report.json"), "utf8")) as RecordReport;
     expect(report).toEqual({ operations: {}, problems: [] });
+  });
+
+  it("forwards to an HTTPS upstream whose CA it is given, and answers 502 for one it cannot trust", async () => {
+    const dir = await newDir();
+    // A self-signed certificate for 127.0.0.1, made by the machine's openssl.
+    execFileSync(
+      "openssl",
+      [
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        join(dir, "key.pem"),
+        "-out",
+        join(dir, "cert.pem"),
+        "-days",
+        "1",
+        "-subj",
+        "/CN=127.0.0.1",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1",
+      ],
+      { stdio: "ignore" },
+    );
+    const cert = await readFile(join(dir, "cert.pem"), "utf8");
+    const secure = await startRealService({ tls: { key: await readFile(join(dir, "key.pem"), "utf8"), cert } });
+    const trusting = await startRecorder({ upstream: secure.url, out: join(dir, "trusting"), ca: cert });
+    const untrusting = await startRecorder({ upstream: secure.url, out: join(dir, "untrusting") });
+    try {
+      const page = await call(trusting.url, searchPath({ pageSize: 2 }));
+      expect(page.status).toBe(200);
+      expect(((await page.json()) as ConversationPage).totalItemCount).toBe(realConversations.length);
+      const refused = await call(untrusting.url, searchPath({}));
+      expect(refused.status).toBe(502);
+      expect(((await refused.json()) as { detail: string }).detail).toMatch(/certificate/i);
+    } finally {
+      await trusting.stop();
+      await untrusting.stop();
+      await secure.close();
+    }
+  });
+});
+
+describe("record: bad usage", () => {
+  it("refuses a missing upstream, a URL with a password (never quoted), a bad port or pointer with exit 2, and a busy port with exit 1", async () => {
+    const out = await newDir();
+    expect(await runCli(["record", "--out", out])).toMatchObject({ code: 2, stderr: expect.stringContaining("--upstream <url>") });
+    const withPassword = await runCli(["record", "--upstream", "https://user:hunter2-secret@bots.example.com", "--out", out]);
+    expect(withPassword.code).toBe(2);
+    expect(withPassword.stderr).toContain("--upstream: a URL with a user name or a password is refused");
+    expect(withPassword.stderr).not.toContain("hunter2-secret");
+    expect(await runCli(["record", "--upstream", service.url, "--out", out, "--port", "http"])).toMatchObject({
+      code: 2,
+      stderr: 'error: --port: expected an integer from 0 to 65535; got "http"\n',
+    });
+    expect(await runCli(["record", "--upstream", service.url, "--out", out, "--personal", "members.name"])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--personal: expected a JSON pointer"),
+    });
+    const busy = await listenOnLoopback(createServer());
+    try {
+      const result = await runCli(["record", "--upstream", service.url, "--out", out, "--port", new URL(busy.url).port, "--salt", "s"]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain("EADDRINUSE");
+    } finally {
+      await busy.close();
+    }
   });
 });
 
@@ -281,6 +350,28 @@ describe("record: the recording replayed by the sandbox", () => {
       expect((await fire("x")).status).toBe(upstreamRefusal.status);
     } finally {
       await sandbox.close();
+    }
+  });
+});
+
+describe("record: the recording served by the sandbox's own command", () => {
+  it("bot-conversation-sandbox --fixture with the switches' flags answers a search never recorded as the upstream does", async () => {
+    const out = await newDir();
+    const recorder = await startRecorder({ upstream: service.url, out, salt: "bin-salt" });
+    await session(recorder.url);
+    await recorder.stop();
+    const evidence = JSON.parse(await readFile(join(out, "open-points.json"), "utf8")) as Record<string, { flag: string; value: string | number }>;
+    const flags = Object.values(evidence).flatMap(({ flag, value }) => [flag, String(value)]);
+    const sandbox = await launchSandbox(["--fixture", join(out, "fixture.json"), ...flags]);
+    try {
+      const query = { channelId: "directline", latestMessageToDate: "2026-03-06T00:00:00Z" };
+      const replayed = await walk((path) => call(sandbox.url, path, { token: "sandbox-token" }), query, 1);
+      expect(replayed).toEqual(await walk((path) => call(service.url, path), query, 1));
+      expect(replayed.ids).toEqual(["c-01", "c-04"]);
+      // No pageSize: the service's default page size, as recorded.
+      expect(((await (await call(sandbox.url, searchPath({}), { token: "sandbox-token" })).json()) as ConversationPage).pageSize).toBe(3);
+    } finally {
+      await sandbox.stop();
     }
   });
 });

@@ -5,7 +5,8 @@
  * spelt `Incoming`, errors as `application/problem+json`). `deviate` makes it break the description
  * (a status spelt `active`, a member without `role`).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import { type LoopbackServer, listenOnLoopback } from "@bot-conversation/test-support/loopback";
 import type { ConversationSummary, ExternalEventTrigger } from "@bot-conversation/types";
 
@@ -158,7 +159,7 @@ export function matching(query: URLSearchParams, data = realConversations): Conv
 }
 
 /** Starts the service; `deviate` breaks the description as a faulty upstream would. */
-export async function startRealService(options: { deviate?: boolean } = {}): Promise<LoopbackServer> {
+export async function startRealService(options: { deviate?: boolean; tls?: { key: string; cert: string } } = {}): Promise<LoopbackServer> {
   const data = options.deviate
     ? realConversations.map((item, index) =>
         index === 6
@@ -215,5 +216,9 @@ export async function startRealService(options: { deviate?: boolean } = {}): Pro
     }
     return problem(response, 404, "No such route.");
   };
-  return listenOnLoopback(createServer((request, response) => void handle(request, response)));
+  const listener = (request: IncomingMessage, response: ServerResponse) => void handle(request, response);
+  if (!options.tls) return listenOnLoopback(createServer(listener));
+  // The same loopback listening over TLS: https.Server closes its connections as http.Server does.
+  const server = await listenOnLoopback(createHttpsServer(options.tls, listener) as unknown as Server);
+  return { ...server, url: server.url.replace(/^http:/, "https:") };
 }
