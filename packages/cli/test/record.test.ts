@@ -1,9 +1,11 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { createSandbox, launchSandbox, type SandboxSwitches } from "@bot-conversation/sandbox";
 import { listenOnLoopback } from "@bot-conversation/test-support/loopback";
 import type { ConversationPage, ConversationSummary, ExternalEventTrigger } from "@bot-conversation/types";
@@ -400,5 +402,37 @@ describe("record: deterministic files", () => {
         (entry) => entry.conversation.history.at(-1)?.text,
       );
     expect(texts(other.fixture)).not.toEqual(texts(first.fixture));
+  });
+});
+
+describe("record: the README's session, from recording to replay in a test", () => {
+  it("runs as written: the sh block records the service, the ts block replays it with a search nobody recorded", async () => {
+    const packageDir = fileURLToPath(new URL("..", import.meta.url));
+    const readme = await readFile(join(packageDir, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## record:"), readme.indexOf("## Completion"));
+    const shell = /^```sh\n([\s\S]*?)^```$/m.exec(section)?.[1];
+    const replay = /^```ts\n([\s\S]*?)^```$/m.exec(section)?.[1];
+    if (!shell || !replay) throw new Error("the README's record section lost its sh or ts block");
+    const cwd = await newDir();
+    await writeFile(join(cwd, "bot-conversation"), `#!/bin/sh\nexec "${process.execPath}" "${binPath}" "$@"\n`);
+    await chmod(join(cwd, "bot-conversation"), 0o755);
+    const run = promisify(execFile);
+    const recorded = await run("bash", ["-c", `set -euo pipefail\n${shell.replaceAll("http://127.0.0.1:4011", service.url)}`], {
+      cwd,
+      env: { PATH: `${cwd}:${process.env["PATH"]}`, HOME: cwd, BOT_CONVERSATION_TOKEN: realToken },
+    });
+    expect(recorded.stdout).toContain("# Recording report");
+    expect(recorded.stdout).toContain("| `searchConversations` | 200 | 4 | 0 |");
+    // The ts block, run by Node from inside the package (so its imports resolve), in the folder of the recording.
+    const script = join(packageDir, `readme-record-example-${process.pid}.tmp.ts`);
+    await writeFile(script, replay);
+    try {
+      const replayed = await run(process.execPath, [script], { cwd });
+      const expected = matching(new URLSearchParams({ status: "Closed", channelId: "platform" }));
+      expect(replayed.stdout.trim()).toBe(`${expected.length} ${expected.map((item) => item.id).join(",")}`);
+      expect(expected.length).toBeGreaterThan(0);
+    } finally {
+      await rm(script);
+    }
   });
 });
