@@ -20,7 +20,7 @@ import { redactJson, redactText, sanitizeText } from "@bot-conversation/client/t
 import { loadDescription } from "@bot-conversation/conformance";
 import type { ConversationSummary } from "@bot-conversation/types";
 import { RecordedEntities } from "./entities.js";
-import { exchangeLine, type RecordedExchange, secretQueryParameter } from "./exchange.js";
+import { type RecordedExchange, secretQueryParameter } from "./exchange.js";
 import { forwarder, readBounded } from "./forward.js";
 import { OpenPoints } from "./open-points.js";
 import { summaryPseudonymizer } from "./pseudonyms.js";
@@ -291,5 +291,3 @@ function decodeBody(body: Uint8Array, encoding: string | null, maxBytes: number)
 
 /** A word for a POSIX shell, quoted when it needs to be. */
 const shellWord = (text: string): string => (/^[\w./:@%+=-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`);
-
-export { exchangeLine };
