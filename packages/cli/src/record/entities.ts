@@ -4,9 +4,14 @@
  * kept as its summary (pseudonymised and redacted already) and rebuilt for the fixture by the
  * sandbox's own inverse of its summary (`conversationOfSummary`). The fixture is written in the
  * sandbox's format, in a stable order: bots by `agentStageId`, conversations by bot then id.
+ * Memory stays small however many conversations pass: each summary is appended to a scratch file as it
+ * comes (pseudonymised and redacted already), and only its place in the file is kept in memory; the
+ * scratch file is removed once the fixture is written.
  */
 import { once } from "node:events";
-import { createWriteStream } from "node:fs";
+import { closeSync, createWriteStream, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { readTriggerList } from "@bot-conversation/conformance";
 import { conversationOfSummary, fixtureDefects } from "@bot-conversation/sandbox";
 import type { ConversationSummary, ExternalEventTrigger } from "@bot-conversation/types";
@@ -27,9 +32,38 @@ export interface FixtureSummary {
 export class RecordedEntities {
   /** agentStageId → its triggers as listed (undefined until a trigger list was seen). */
   readonly #bots = new Map<string, readonly ExternalEventTrigger[] | undefined>();
-  /** conversation id → its bot and its summary as JSON text (text keeps memory to one string a conversation). */
-  readonly #conversations = new Map<string, { readonly agentStageId: string; readonly summary: string }>();
+  /** conversation id → its bot and where its latest summary is in the scratch file. */
+  readonly #conversations = new Map<string, { readonly agentStageId: string; readonly offset: number; readonly length: number }>();
   readonly #unplaced = new Set<string>();
+  #scratch: { readonly dir: string; readonly descriptor: number; size: number } | undefined;
+
+  /** Appends a summary to the scratch file; its place. */
+  #keep(summary: ConversationSummary): { offset: number; length: number } {
+    if (!this.#scratch) {
+      const dir = mkdtempSync(join(tmpdir(), "bot-conversation-record-"));
+      this.#scratch = { dir, descriptor: openSync(join(dir, "summaries.ndjson"), "w+", 0o600), size: 0 };
+    }
+    const bytes = Buffer.from(`${JSON.stringify(summary)}\n`);
+    const offset = this.#scratch.size;
+    writeSync(this.#scratch.descriptor, bytes, 0, bytes.length, offset);
+    this.#scratch.size += bytes.length;
+    return { offset, length: bytes.length };
+  }
+
+  /** The summary kept at a place of the scratch file. */
+  #summaryAt(offset: number, length: number): ConversationSummary {
+    const bytes = Buffer.alloc(length);
+    readSync(this.#scratch!.descriptor, bytes, 0, length, offset);
+    return JSON.parse(bytes.toString("utf8")) as ConversationSummary;
+  }
+
+  /** Removes the scratch file. */
+  discard(): void {
+    if (!this.#scratch) return;
+    closeSync(this.#scratch.descriptor);
+    rmSync(this.#scratch.dir, { recursive: true, force: true });
+    this.#scratch = undefined;
+  }
 
   /** A search page answered 200: each item kept under the bot the search named, or else its `Bot` member (the sandbox's convention). */
   search(agentStageId: string | undefined, items: readonly ConversationSummary[]): void {
@@ -43,7 +77,7 @@ export class RecordedEntities {
       }
       this.#bot(bot);
       this.#unplaced.delete(item.id);
-      this.#conversations.set(item.id, { agentStageId: bot, summary: JSON.stringify(item) });
+      this.#conversations.set(item.id, { agentStageId: bot, ...this.#keep(item) });
     }
   }
 
@@ -80,14 +114,14 @@ export class RecordedEntities {
     out.on("error", (error) => (failure ??= error));
     const write = async (text: string) => {
       if (failure) throw failure;
-      if (!out.write(text)) await Promise.race([once(out, "drain"), once(out, "close")]);
+      if (!out.write(text)) await once(out, "drain");
     };
     await write(`{\n"bots": [\n${bots.map((bot) => JSON.stringify(bot)).join(",\n")}\n],\n"conversations": [\n`);
     const order = [...this.#conversations].sort(([idA, a], [idB, b]) => compare(a.agentStageId, b.agentStageId) || compare(idA, idB));
     const sessions = new Set<string>();
     let written = 0;
-    for (const [id, { agentStageId, summary }] of order) {
-      const rebuilt = conversationOfSummary(JSON.parse(summary) as ConversationSummary, agentStageId);
+    for (const [id, { agentStageId, offset, length }] of order) {
+      const rebuilt = conversationOfSummary(this.#summaryAt(offset, length), agentStageId);
       if ("refused" in rebuilt) {
         leftOut.push(`conversation ${id}: ${rebuilt.refused}`);
         continue;

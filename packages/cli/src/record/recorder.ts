@@ -197,7 +197,12 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
         await closed;
         upstream.close();
         await mkdir(options.out, { recursive: true });
-        const fixture = await entities.write(join(options.out, "fixture.json"));
+        let fixture: Awaited<ReturnType<typeof entities.write>>;
+        try {
+          fixture = await entities.write(join(options.out, "fixture.json"));
+        } finally {
+          entities.discard();
+        }
         const built = report.report();
         const switches = openPoints.switches();
         const evidence = openPoints.evidence();
