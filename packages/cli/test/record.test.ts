@@ -19,8 +19,14 @@ import { matching, personalWords, realBot, realConversations, realToken, realTri
 const newDir = () => mkdtemp(join(tmpdir(), "record-"));
 
 /** A request through `base` with the service's token (or another). */
-const call = (base: string, path: string, init: RequestInit & { token?: string } = {}) =>
-  fetch(`${base}${path}`, { ...init, headers: { "X-Token": init.token ?? realToken, ...(init.body ? { "Content-Type": "application/json" } : {}) } });
+const call = (base: string, path: string, init: RequestInit & { token?: string; extra?: Record<string, string> } = {}) =>
+  fetch(`${base}${path}`, {
+    ...init,
+    headers: { "X-Token": init.token ?? realToken, ...(init.body ? { "Content-Type": "application/json" } : {}), ...init.extra },
+  });
+
+/** An Authorization and a Cookie a client sends besides its token: never written either. */
+const otherCredentials = { Authorization: "Bearer authorization-secret-42", Cookie: "sid=cookie-secret-77; theme=dark" };
 
 const searchPath = (query: Record<string, string | number>) =>
   `/api/v2/channels/conversations?${new URLSearchParams(Object.entries({ agentStageId: realBot, ...query }).map(([key, value]) => [key, String(value)]))}`;
@@ -54,7 +60,7 @@ async function session(base: string): Promise<Record<string, Record<string, numb
   count("fireExternalEvent", 200);
   expect((await fire("lots")).status).toBe(500);
   count("fireExternalEvent", 500);
-  expect((await call(base, searchPath({ status: "Active" }), { token: "a-wrong-token-from-a-script" })).status).toBe(401);
+  expect((await call(base, searchPath({ status: "Active" }), { token: "a-wrong-token-from-a-script", extra: otherCredentials })).status).toBe(401);
   count("searchConversations", 401);
   return counts;
 }
@@ -210,7 +216,8 @@ describe("record: a session through the command, stopped by a signal", () => {
       expect(code).toBe(0);
       expect(stdout).toContain(`into ${out}`);
       const everything = `${await filesOf(out)}\n${stdout}\n${stderr}`;
-      for (const secret of [realToken, "a-wrong-token-from-a-script", ...personalWords]) expect(everything).not.toContain(secret);
+      for (const secret of [realToken, "a-wrong-token-from-a-script", "authorization-secret-42", "cookie-secret-77", ...personalWords])
+        expect(everything).not.toContain(secret);
       const report = JSON.parse(await readFile(join(out, "report.json"), "utf8")) as RecordReport;
       const exchanges = Object.fromEntries(
         Object.entries(report.operations).map(([operation, statuses]) => [

@@ -119,7 +119,8 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     const method = request.method ?? "GET";
     const target = new URL(request.url ?? "/", "http://recorder.invalid");
     for (let index = 0; index + 1 < request.rawHeaders.length; index += 2) {
-      if (secretHeaders.has(request.rawHeaders[index]!.toLowerCase())) remember(secrets, request.rawHeaders[index + 1]!);
+      if (secretHeaders.has(request.rawHeaders[index]!.toLowerCase()))
+        remember(secrets, request.rawHeaders[index + 1]!, request.rawHeaders[index]!.toLowerCase());
     }
     const query: Record<string, string> = {};
     for (const [name, value] of target.searchParams) {
@@ -145,7 +146,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
       return;
     }
     for (let index = 0; index + 1 < answer.rawHeaders.length; index += 2) {
-      if (answer.rawHeaders[index]!.toLowerCase() === "set-cookie") remember(secrets, answer.rawHeaders[index + 1]!);
+      if (answer.rawHeaders[index]!.toLowerCase() === "set-cookie") remember(secrets, answer.rawHeaders[index + 1]!, "set-cookie");
     }
     response.sendDate = false;
     response.writeHead(answer.status, answer.statusMessage, [...answer.rawHeaders]);
@@ -234,15 +235,19 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   };
 }
 
-/** Keeps a secret to redact (an empty value hides nothing; each part of a cookie list too). */
-function remember(secrets: Set<string>, value: string): void {
+/**
+ * Keeps the secrets of a header value to redact: the whole value and its credential (`Bearer abc`: `abc`;
+ * a `Cookie`'s every value; a `Set-Cookie`'s own value, not its attributes). An empty value hides nothing.
+ */
+function remember(secrets: Set<string>, value: string, header = ""): void {
   const trimmed = value.trim();
   if (!trimmed) return;
   secrets.add(trimmed);
-  // `Bearer abc`, `a=1; b=2`: the credential itself too.
-  for (const part of trimmed.split(/[;,\s]+/)) {
-    const credential = part.includes("=") ? part.slice(part.indexOf("=") + 1) : part;
-    if (credential.length >= 4 && !/^bearer|basic$/i.test(credential)) secrets.add(credential);
+  const pairs =
+    header === "set-cookie" ? [trimmed.split(";")[0]!] : header === "cookie" ? trimmed.split(";") : [trimmed.replace(/^(bearer|basic|token)\s+/i, "")];
+  for (const pair of pairs) {
+    const credential = (pair.includes("=") && header.includes("cookie") ? pair.slice(pair.indexOf("=") + 1) : pair).trim();
+    if (credential) secrets.add(credential);
   }
 }
 
