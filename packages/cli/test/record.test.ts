@@ -392,13 +392,18 @@ describe("record: deterministic files", () => {
       const recorder = await startRecorder({ upstream: service.url, out, salt });
       await session(recorder.url);
       await recorder.stop();
-      return { fixture: await readFile(join(out, "fixture.json"), "utf8"), report: await readFile(join(out, "report.json"), "utf8") };
+      const names = (await readdir(out)).sort();
+      expect(names).toEqual(["fixture.json", "open-points.json", "report.json", "report.md", "switches.json"]);
+      const files = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await readFile(join(out, name), "utf8")] as const)));
+      return { fixture: files["fixture.json"]!, report: files["report.json"]!, files };
     };
     const first = await record("salt-a");
     const again = await record("salt-a");
     const other = await record("salt-b");
-    expect(again).toEqual(first);
+    // Every file, byte for byte, though each recording is in a folder of its own.
+    expect(again.files).toEqual(first.files);
     expect(other.report).toBe(first.report);
+    expect(other.files["switches.json"]).toBe(first.files["switches.json"]);
     expect(other.fixture).not.toBe(first.fixture);
     const ids = (text: string) =>
       (JSON.parse(text) as { conversations: { conversation: { id: string } }[] }).conversations.map((entry) => entry.conversation.id);

@@ -219,7 +219,8 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
           "report.md",
           markdownReport(built, {
             switches: evidence.map(({ flag, shown }) => `--${flag} ${shown.value}: ${shown.exchange} (${shown.shownBy})`),
-            replay: `bot-conversation-sandbox --fixture ${shellWord(join(options.out, "fixture.json"))}${flags ? ` ${flags}` : ""}`,
+            // Relative to the recording's folder, so two recordings of the same traffic write the same bytes wherever they are.
+            replay: `bot-conversation-sandbox --fixture fixture.json${flags ? ` ${flags}` : ""}`,
             fixture: `fixture.json: ${fixture.bots} bot(s), ${fixture.triggers} trigger(s), ${fixture.conversations} conversation(s)${options.keepTexts ? ", texts and names as sent" : ", end users' texts and names pseudonymised"}; switches.json: ${evidence.length} switch(es), each with the exchange that showed it in open-points.json.`,
             notes: [
               ...fixture.leftOut.map((line) => `left out of the fixture: ${line}`),

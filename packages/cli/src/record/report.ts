@@ -150,6 +150,8 @@ export function markdownReport(report: RecordReport, extras: ReportExtras): stri
     "",
     cell(extras.fixture),
     "",
+    "In the recording's folder:",
+    "",
     "```sh",
     extras.replay,
     "```",
