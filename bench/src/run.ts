@@ -16,6 +16,7 @@ import { mockServer } from "./mock.ts";
 import { autoPager } from "./pager.ts";
 import { payloadValidation } from "./payload.ts";
 import { perCallOverhead } from "./per-call.ts";
+import { recorderBenchmark } from "./recorder.ts";
 import { renderResults, type Section } from "./report.ts";
 import { sandboxData, sandboxServer } from "./sandbox.ts";
 import { sharedSandbox } from "./shared-sandbox.ts";
@@ -38,6 +39,7 @@ const benchmarks: [string, () => Promise<Section>][] = [
   ["conformance kit, slow server", conformanceSlowServer],
   ["install to first request", installToFirstRequest],
   ["CLI export", cliExport],
+  ["recorder", recorderBenchmark],
 ];
 
 // `pnpm bench -- per-call sandbox` runs only the benchmarks whose names contain one of the words, and

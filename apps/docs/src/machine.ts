@@ -1,6 +1,7 @@
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { resolveReference } from "./description.ts";
+import { recordingPage } from "./recording.ts";
 
 /**
  * The reference for machines, generated from the bundled description at every build: `llms.txt`
@@ -50,6 +51,7 @@ export const machineFiles = {
   yaml: "openapi/bot-conversation.yaml",
   operations: "operations",
   models: "models",
+  recording: "tools/record.md",
 } as const;
 
 const methods = ["get", "post", "put", "patch", "delete"] as const;
@@ -168,6 +170,8 @@ export function llmsIndex(bundle: Bundle): string {
       `- [OpenAPI description (JSON)](${machineFiles.json}): the whole description, bundled into one file`,
       `- [OpenAPI description (YAML)](${machineFiles.yaml}): the same, as YAML`,
     ].join("\n"),
+    "## Optional",
+    `- [Recording the real service](${machineFiles.recording}): \`bot-conversation record\`, a transparent proxy that writes a report against the description and a sandbox fixture that replays the traffic`,
     "",
   ].join("\n\n");
 }
@@ -177,6 +181,8 @@ export function writeMachineReference(distDirectory: string, bundle: Bundle, bun
   mkdirSync(join(distDirectory, machineFiles.operations), { recursive: true });
   mkdirSync(join(distDirectory, machineFiles.models), { recursive: true });
   mkdirSync(join(distDirectory, "openapi"), { recursive: true });
+  mkdirSync(join(distDirectory, "tools"), { recursive: true });
+  writeFileSync(join(distDirectory, machineFiles.recording), recordingPage);
   writeFileSync(join(distDirectory, machineFiles.index), llmsIndex(bundle));
   for (const entry of operationsOf(bundle))
     writeFileSync(join(distDirectory, machineFiles.operations, `${entry.operation.operationId}.md`), operationPage(bundle, entry));

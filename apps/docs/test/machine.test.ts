@@ -18,6 +18,15 @@ describe("the reference for machines, checked against the description", () => {
     expect(index).toContain(`](${machineFiles.yaml})`);
   });
 
+  it("llms.txt links the page on recording the real service, which names the command, its flags and the files it writes", () => {
+    expect(index).toMatch(/^## Optional$/m);
+    expect(index).toContain(`](${machineFiles.recording})`);
+    const page = built(machineFiles.recording);
+    for (const flag of ["--upstream", "--out", "--port", "--host", "--salt", "--ca-file", "--keep-texts", "--personal", "--timeout"])
+      expect(page, flag).toContain(flag);
+    for (const file of ["report.json", "report.md", "fixture.json", "switches.json", "open-points.json"]) expect(page).toContain(`\`${file}\``);
+  });
+
   it.each(operationsOf(bundle).map((entry) => [entry.operation.operationId, entry] as const))(
     "%s: linked from llms.txt, its page names its method, path, every parameter and every status",
     (operationId, { method, path, operation, pathParameters }) => {
@@ -41,7 +50,7 @@ describe("the reference for machines, checked against the description", () => {
 
   it("llms.txt gives each page one line, and no table is run onto a line of text", () => {
     const links = index.split("\n").filter((line) => line.startsWith("- ["));
-    expect(links.length).toBe(operationsOf(bundle).length + Object.keys(bundle.components.schemas).length + 2);
+    expect(links.length).toBe(operationsOf(bundle).length + Object.keys(bundle.components.schemas).length + 3);
     for (const line of links) expect(line, line).not.toContain("|");
   });
 

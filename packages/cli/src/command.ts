@@ -7,6 +7,7 @@ import { secrets } from "./connection.js";
 import { newFireCommand } from "./fire.js";
 import { type CommandIo, exitCodes, oneLine, UsageError, version } from "./io.js";
 import { newMcpCommand } from "./mcp/command.js";
+import { newRecordCommand } from "./record/command.js";
 import { newSearchCommand } from "./search.js";
 import { newTriggersCommand } from "./triggers.js";
 import { newWorkspacesCommand } from "./workspaces.js";
@@ -48,6 +49,7 @@ export function program(io: CommandIo, done: (code: number) => void): Command {
     // A command with subcommands (workspaces): each given the root's settings too.
     for (const subcommand of command.commands) subcommand.copyInheritedSettings(root);
   }
+  root.addCommand(newRecordCommand(io, done).copyInheritedSettings(root));
   root.addCommand(newCompletionCommand(root, io, done).copyInheritedSettings(root));
   return root;
 }

@@ -3,3 +3,4 @@ export { program, runCommand } from "./command.js";
 export { completionScript, shells } from "./completion.js";
 export { type CommandIo, exitCodes, UsageError } from "./io.js";
 export { createMcpServer, type McpOptions, serveMcp } from "./mcp/server.js";
+export { type RecorderOptions, type RecordingResult, type RunningRecorder, startRecorder } from "./record/recorder.js";

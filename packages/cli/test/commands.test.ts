@@ -6,7 +6,7 @@ import { binPath, runBin, runCli } from "./support/cli.ts";
 import { envOf, useSandbox } from "./support/sandbox.ts";
 
 const sandbox = useSandbox({ seed: "cli-commands", conversations: 20 });
-const commands = ["search", "triggers", "fire", "mcp", "workspaces", "completion"];
+const commands = ["search", "triggers", "fire", "mcp", "workspaces", "record", "completion"];
 
 describe("help, completion, check and sandbox", () => {
   it.each(["", ...commands])("`bot-conversation %s --help` shows an example", async (command) => {

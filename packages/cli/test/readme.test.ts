@@ -48,7 +48,7 @@ describe("README", () => {
   });
 
   it("every ts example compiles against the built package", async () => {
-    expect(await readmeTypeScriptBlocks(join(packageDir, "README.md"))).toHaveLength(1);
+    expect(await readmeTypeScriptBlocks(join(packageDir, "README.md"))).toHaveLength(2);
     expect((await checkReadmeExamples(packageDir)).filter((example) => example.diagnostics.length > 0)).toEqual([]);
   });
 });

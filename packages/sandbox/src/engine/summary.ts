@@ -17,7 +17,7 @@ export interface ConversationColumns {
 }
 
 /** The outbound spelling, as the description gives it (the seed writes `Outbound`). */
-const outbound = String(serviceDescription.components.schemas["MessageDirection"]?.examples?.[0] ?? "Outbound");
+export const outbound = String(serviceDescription.components.schemas["MessageDirection"]?.examples?.[0] ?? "Outbound");
 
 /** A search summary without `latestMessageDirection`, whose inbound spelling is a switch applied when it is read. */
 type SummaryWithoutDirection = Omit<ConversationSummary, "latestMessageDirection">;

@@ -1,0 +1,108 @@
+/** The `record` command: the recorder in front of the real service, until Ctrl-C or SIGTERM. */
+import { readFileSync } from "node:fs";
+import { Command, Option } from "commander";
+import { type CommandIo, exitCodes, UsageError } from "../io.js";
+import { checkPersonalPointer } from "./pseudonyms.js";
+import type { RecorderOptions } from "./recorder.js";
+
+/** The flags of `record` as commander hands them over. */
+interface RecordFlags {
+  readonly upstream: string;
+  readonly out: string;
+  readonly port: string;
+  readonly host: string;
+  readonly salt?: string;
+  readonly caFile?: string;
+  readonly keepTexts?: boolean;
+  readonly personal?: string[];
+  readonly timeout: string;
+}
+
+/** The upstream URL checked: http or https, no user name or password (never quoted: it may hold one). */
+function upstreamOf(text: string): string {
+  if (!URL.canParse(text)) throw new UsageError(`--upstream: expected the service's base URL, such as https://bots.example.com; got ${JSON.stringify(text)}`);
+  const url = new URL(text);
+  if (url.username || url.password)
+    throw new UsageError("--upstream: a URL with a user name or a password is refused (it is not shown); the client sends its own X-Token");
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`--upstream: expected an http or https URL; got ${url.protocol}`);
+  return url.href;
+}
+
+/** An integer option within bounds, or a `UsageError` naming it. */
+function integerOf(flag: string, text: string, min: number, max: number): number {
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
+    throw new UsageError(`${flag}: expected an integer from ${min} to ${max}; got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+/** The `record` command. */
+export function newRecordCommand(io: CommandIo, done: (code: number) => void): Command {
+  const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+  return new Command("record")
+    .description(
+      'Record the real service: a transparent proxy that forwards each request and answers the upstream\'s bytes, then writes a report, a sandbox fixture and the switches the traffic shows. Prints "Recorder ready at <url>"; Ctrl-C or SIGTERM writes the files and exits 0.',
+    )
+    .addOption(new Option("--upstream <url>", "base URL of the real service (http or https)").makeOptionMandatory())
+    .addOption(new Option("--out <dir>", "folder for report.json, report.md, fixture.json, switches.json, open-points.json").makeOptionMandatory())
+    .option("--port <port>", "port to listen on (0 takes any free port)", "4012")
+    .option("--host <host>", "interface to listen on", "127.0.0.1")
+    .option("--salt <text>", "key of the pseudonyms: the same salt gives the same pseudonyms (default: a random one for this recording)")
+    .option("--ca-file <path>", "PEM file of CA certificates to trust for an HTTPS upstream, besides Node's and the system's")
+    .option("--keep-texts", "write end users' texts and names as sent, not pseudonymised (only for data you own)")
+    .option("--personal <pointer>", "also pseudonymise this field of a conversation summary: a JSON pointer, * for any array index (repeatable)", collect)
+    .option("--timeout <ms>", "bound of every read of the upstream and of a client, in milliseconds", "60000")
+    .addHelpText(
+      "after",
+      "\nExample:\n  bot-conversation record --upstream https://bots.example.com --out recording --port 0 --salt team-salt\n  BOT_CONVERSATION_BASE_URL=http://127.0.0.1:4012 bot-conversation search --all > /dev/null\n",
+    )
+    .action(async (flags: RecordFlags) => {
+      const options: RecorderOptions = {
+        upstream: upstreamOf(flags.upstream),
+        out: flags.out,
+        port: integerOf("--port", flags.port, 0, 65_535),
+        host: flags.host,
+        timeoutMs: integerOf("--timeout", flags.timeout, 1, 3_600_000),
+        keepTexts: flags.keepTexts === true,
+        personal: (flags.personal ?? []).map((pointer) => {
+          try {
+            return checkPersonalPointer(pointer);
+          } catch (error) {
+            throw new UsageError((error as Error).message);
+          }
+        }),
+        ...(flags.salt === undefined ? {} : { salt: flags.salt }),
+        ...(flags.caFile === undefined ? {} : { ca: readCaFile(flags.caFile) }),
+        log: (line) => void io.stderr.write(`${line}\n`),
+      };
+      if (options.keepTexts)
+        io.stderr.write("warning: --keep-texts: end users' texts and names are written as sent; keep the files as private as the service's data\n");
+      if (flags.salt === undefined)
+        io.stderr.write("note: no --salt: the pseudonyms are keyed by a random salt of this recording (pass --salt to keep them equal across recordings)\n");
+      // Loaded only to run: --help, completion and the program's other commands start without the recorder's modules.
+      const { startRecorder } = await import("./recorder.js");
+      const recorder = await startRecorder(options);
+      io.stdout.write(`Recorder ready at ${recorder.url}\n`);
+      // Ctrl-C aborts io.signal (the bin's handler); SIGTERM is the recorder's own to handle. Either finishes the writes, then exits 0.
+      await new Promise<void>((resolve) => {
+        if (io.signal?.aborted) return resolve();
+        io.signal?.addEventListener("abort", () => resolve(), { once: true });
+        process.once("SIGTERM", () => resolve());
+      });
+      const result = await recorder.stop();
+      io.stdout.write(`Recorded ${result.exchanges} exchange${result.exchanges === 1 ? "" : "s"} into ${flags.out}: ${result.files.join(", ")}\n`);
+      done(exitCodes.ok);
+    });
+}
+
+/** The CA file's text: a `UsageError` naming the file when it cannot be read or holds no certificate. */
+function readCaFile(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`--ca-file ${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? "error"}); expected a PEM file of CA certificates`);
+  }
+  if (!text.includes("-----BEGIN CERTIFICATE-----"))
+    throw new UsageError(`--ca-file ${path}: holds no PEM certificate; expected a PEM file of CA certificates`);
+  return text;
+}

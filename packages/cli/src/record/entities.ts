@@ -1,0 +1,157 @@
+/**
+ * The entities the traffic showed: every bot (a trigger list answered 200, or a search by its
+ * `agentStageId`), its triggers as the upstream listed them, and every conversation of a search page,
+ * kept as its summary (pseudonymised and redacted already) and rebuilt for the fixture by the
+ * sandbox's own inverse of its summary (`conversationOfSummary`). The fixture is written in the
+ * sandbox's format, in a stable order: bots by `agentStageId`, conversations by bot then id.
+ * Memory stays small however many conversations pass: each summary is appended to a scratch file as it
+ * comes (pseudonymised and redacted already), and only its place in the file is kept in memory; the
+ * scratch file is removed once the fixture is written.
+ */
+import { once } from "node:events";
+import { closeSync, createWriteStream, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { readTriggerList } from "@bot-conversation/conformance";
+import { conversationOfSummary, fixtureDefects } from "@bot-conversation/sandbox";
+import type { ConversationSummary, ExternalEventTrigger } from "@bot-conversation/types";
+
+/** What the fixture holds and what was left out of it. */
+export interface FixtureSummary {
+  /** Bots written. */
+  readonly bots: number;
+  /** Triggers written, over every bot. */
+  readonly triggers: number;
+  /** Conversations written. */
+  readonly conversations: number;
+  /** What was left out, and why (one line each, identifiers only). */
+  readonly leftOut: readonly string[];
+}
+
+/** Bots, triggers and conversations seen, ready to be written as a sandbox fixture. */
+export class RecordedEntities {
+  /** agentStageId → its triggers as listed (undefined until a trigger list was seen). */
+  readonly #bots = new Map<string, readonly ExternalEventTrigger[] | undefined>();
+  /** conversation id → its bot and where its latest summary is in the scratch file. */
+  readonly #conversations = new Map<string, { readonly agentStageId: string; readonly offset: number; readonly length: number }>();
+  readonly #unplaced = new Set<string>();
+  #scratch: { readonly dir: string; readonly descriptor: number; size: number } | undefined;
+
+  /** Appends a summary to the scratch file; its place. */
+  #keep(summary: ConversationSummary): { offset: number; length: number } {
+    if (!this.#scratch) {
+      const dir = mkdtempSync(join(tmpdir(), "bot-conversation-record-"));
+      this.#scratch = { dir, descriptor: openSync(join(dir, "summaries.ndjson"), "w+", 0o600), size: 0 };
+    }
+    const bytes = Buffer.from(`${JSON.stringify(summary)}\n`);
+    const offset = this.#scratch.size;
+    writeSync(this.#scratch.descriptor, bytes, 0, bytes.length, offset);
+    this.#scratch.size += bytes.length;
+    return { offset, length: bytes.length };
+  }
+
+  /** The summary kept at a place of the scratch file. */
+  #summaryAt(offset: number, length: number): ConversationSummary {
+    const bytes = Buffer.alloc(length);
+    readSync(this.#scratch!.descriptor, bytes, 0, length, offset);
+    return JSON.parse(bytes.toString("utf8")) as ConversationSummary;
+  }
+
+  /** Removes the scratch file. */
+  discard(): void {
+    if (!this.#scratch) return;
+    closeSync(this.#scratch.descriptor);
+    rmSync(this.#scratch.dir, { recursive: true, force: true });
+    this.#scratch = undefined;
+  }
+
+  /** A search page answered 200: each item kept under the bot the search named, or else its `Bot` member (the sandbox's convention). */
+  search(agentStageId: string | undefined, items: readonly ConversationSummary[]): void {
+    if (agentStageId !== undefined) this.#bot(agentStageId);
+    for (const item of items) {
+      if (typeof item?.id !== "string") continue;
+      const bot = agentStageId ?? (Array.isArray(item.members) ? item.members.find((member) => member?.role === "Bot")?.id : undefined);
+      if (bot === undefined) {
+        this.#unplaced.add(item.id);
+        continue;
+      }
+      this.#bot(bot);
+      this.#unplaced.delete(item.id);
+      this.#conversations.set(item.id, { agentStageId: bot, ...this.#keep(item) });
+    }
+  }
+
+  /** A trigger list answered 200 for a bot: its descriptors as listed, whatever the list's shape. */
+  triggers(agentStageId: string, body: unknown): void {
+    const list = readTriggerList(body);
+    if (list.shape !== "other") this.#bots.set(agentStageId, list.triggers as ExternalEventTrigger[]);
+  }
+
+  #bot(agentStageId: string): void {
+    if (!this.#bots.has(agentStageId)) this.#bots.set(agentStageId, undefined);
+  }
+
+  /** Writes the fixture to `path`, one conversation a line, and says what it holds; anything the sandbox would refuse is left out and named. */
+  async write(path: string): Promise<FixtureSummary> {
+    const leftOut: string[] = [];
+    const bots = [...this.#bots.keys()].sort().map((agentStageId) => {
+      let triggers = [...(this.#bots.get(agentStageId) ?? [])];
+      // A descriptor the sandbox refuses (it does not fit the description) is left out, by its place in the list.
+      const refused = new Set(
+        fixtureDefects({ bots: [{ agentStageId, triggers }], conversations: [] }).flatMap((defect) => {
+          const index = /^\$\.bots\[0\]\.triggers\[(\d+)\]/.exec(defect.path)?.[1];
+          return index === undefined ? [] : [Number(index)];
+        }),
+      );
+      if (refused.size > 0) {
+        leftOut.push(`bot ${agentStageId}: ${refused.size} trigger(s) that do not fit the description (places ${[...refused].join(", ")} of its list)`);
+        triggers = triggers.filter((_, index) => !refused.has(index));
+      }
+      return { agentStageId, triggers };
+    });
+    const out = createWriteStream(path);
+    let failure: Error | undefined;
+    out.on("error", (error) => (failure ??= error));
+    const write = async (text: string) => {
+      if (failure) throw failure;
+      if (!out.write(text)) await once(out, "drain");
+    };
+    await write(`{\n"bots": [\n${bots.map((bot) => JSON.stringify(bot)).join(",\n")}\n],\n"conversations": [\n`);
+    const order = [...this.#conversations].sort(([idA, a], [idB, b]) => compare(a.agentStageId, b.agentStageId) || compare(idA, idB));
+    const sessions = new Set<string>();
+    let written = 0;
+    for (const [id, { agentStageId, offset, length }] of order) {
+      const rebuilt = conversationOfSummary(this.#summaryAt(offset, length), agentStageId);
+      if ("refused" in rebuilt) {
+        leftOut.push(`conversation ${id}: ${rebuilt.refused}`);
+        continue;
+      }
+      const defects = fixtureDefects({ bots: [{ agentStageId, triggers: [] }], conversations: [rebuilt.stored] });
+      if (defects.length > 0) {
+        leftOut.push(
+          `conversation ${id}: does not fit the description (${defects[0]!.path.replace("$.conversations[0].conversation", "conversation")}: ${defects[0]!.message})`,
+        );
+        continue;
+      }
+      const session = rebuilt.stored.conversation.channelData?.platform?.session?.id;
+      if (typeof session === "string") {
+        if (sessions.has(session)) {
+          leftOut.push(`conversation ${id}: its platform session is another conversation's already (the sandbox finds a conversation by its session)`);
+          continue;
+        }
+        sessions.add(session);
+      }
+      await write(`${written === 0 ? "" : ",\n"}${JSON.stringify(rebuilt.stored)}`);
+      written += 1;
+    }
+    await write(`${written === 0 ? "" : "\n"}]\n}\n`);
+    out.end();
+    if (!out.closed) await once(out, "close");
+    if (failure) throw failure;
+    for (const id of [...this.#unplaced].sort())
+      leftOut.push(`conversation ${id}: seen in a search without agentStageId and with no Bot member, so its bot is not known`);
+    return { bots: bots.length, triggers: bots.reduce((sum, bot) => sum + bot.triggers.length, 0), conversations: written, leftOut };
+  }
+}
+
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
