@@ -4,7 +4,7 @@ export { newSandboxCommand, runSandboxCommand, type SandboxCommandIo, sandboxUsa
 export { LaunchError, type LaunchedSandbox, launchSandbox } from "./cli/launch.ts";
 export { parseServerOptions } from "./cli/parse.ts";
 export { FixtureError } from "./data/fixture.ts";
-export type { Defect } from "./description.ts";
+export { type Defect, workspaceNameDefects } from "./description.ts";
 export type { Problem } from "./http/problem.ts";
 export { type RunningSandbox, startSandboxServer } from "./http/server.ts";
 export { type Fixture, type SandboxState, sandboxStates } from "./model.ts";
