@@ -1,12 +1,17 @@
 /**
  * `@bot-conversation/client/command-line`: what every command of the toolkit shares (`bot-conversation`
  * and its `check` and `sandbox`, and the `bot-conversation-sandbox` bin): the one exit-code table and
- * the one reading of the access token from `--token`, `--token-file` or `BOT_CONVERSATION_TOKEN`.
+ * the one reading of the access token from `--token`, `--token-file` or `BOT_CONVERSATION_TOKEN`, and
+ * the client's way of calling a route the service's description does not hold (the sandbox's control API).
  * Node.js only (it reads files); a subpath of its own, so the client's main entry does not carry it.
  */
 /// <reference types="node" />
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { type BotConversationClientOptions, createCaller, type Run } from "./client.js";
 import { tokenFromFile } from "./text.js";
+
+export type { BodyCheck } from "./internal/response.js";
+export type { Run };
 
 /**
  * The exit codes of every command: done (for `check`, no new failure); the service refused or failed
@@ -95,4 +100,16 @@ export function tokenOf(flags: TokenFlags, env: NodeJS.ProcessEnv): string {
   const token = flags.tokenFile !== undefined ? readTokenFile(flags.tokenFile) : (flags.token ?? env[tokenVariable] ?? "").trim();
   if (!token) throw new TypeError(`no token: pass --token-file <path> or --token <token>, or set ${tokenVariable}; expected the access token sent in X-Token`);
   return token;
+}
+
+/**
+ * Calls routes outside the service's description (the sandbox's control API, e.g. `/_sandbox/workspaces`)
+ * exactly as the client calls the service: the same option checks (a `baseUrl` with a user name or
+ * password is a `TypeError` that does not quote it), transport (time-outs, retries of a GET, no
+ * redirects, reads bounded by `maxResponseBytes`) and typed, redacted errors. `run(method, path,
+ * { params: { query, path }, body }, options, check, expected)`: the body parsed as JSON and handed to
+ * `check` (`fail(problem, value)` throws `UnexpectedResponseError`); without `check`, only `expected` resolves.
+ */
+export function createRequester(options: BotConversationClientOptions): Run {
+  return createCaller(options)[1];
 }
