@@ -20,6 +20,38 @@ export type { Run };
  */
 export const exitCodes = { ok: 0, failed: 1, usage: 2, incomplete: 3, interrupted: 130 } as const;
 
+/**
+ * Where a command reads and writes, and what stops it: the one type of every command of the toolkit
+ * (`bot-conversation`'s own, `check`, `sandbox`), the GitHub CLI's `IOStreams`; tests pass their own streams.
+ */
+export interface CommandIo {
+  /** Receives the results (a report, records, the help, a ready line). */
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  /** Receives errors, notes, `--verbose` traces, a progress bar and prompts. */
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Read for a confirmation (a fire's); a terminal only when `isTTY`. */
+  readonly stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** The environment: `BOT_CONVERSATION_BASE_URL`, `BOT_CONVERSATION_TOKEN`, each command's own variables. */
+  readonly env: NodeJS.ProcessEnv;
+  /** Aborted on Ctrl-C: the request in flight (or the run) stops. */
+  readonly signal?: AbortSignal;
+}
+
+/** A mistake in the command line or the options, found before any request: exit code 2 (`exitCodes.usage`). The one class of every command. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/**
+ * The TCP port a server of the toolkit listens on, read from a flag's or variable's `text`: an integer
+ * from 0 to 65535, 0 for any free port. The one check of every `--port`; otherwise a `TypeError` naming
+ * `source` (e.g. `--port / SANDBOX_PORT`) and quoting the text.
+ */
+export function portOf(text: string, source: string): number {
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new TypeError(`${source}: expected an integer from 0 to 65535; got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
 /** The environment variable holding the access token. */
 export const tokenVariable = "BOT_CONVERSATION_TOKEN";
 
