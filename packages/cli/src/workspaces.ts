@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { PaginationError } from "@bot-conversation/client";
 import { type BodyCheck, createRequester, type Run, readTokenFile } from "@bot-conversation/client/command-line";
 import { sanitizeText } from "@bot-conversation/client/text";
-import { parseSwitch, sandboxStates, switchDefinitions, workspaceNameDefects } from "@bot-conversation/sandbox";
+// The switches and states from the sandbox's light command entry: the program (a search's export too) starts without the sandbox itself.
+import { parseSwitch, sandboxStates, switchDefinitions } from "@bot-conversation/sandbox/command";
 import { Command, Option } from "commander";
 import { asFlags, baseUrlOf, secrets } from "./connection.js";
 import { type CommandIo, exitCodes, UsageError } from "./io.js";
@@ -99,7 +100,9 @@ function adminRequester(flags: AdminFlags, io: CommandIo): Run {
 }
 
 /** Checks a workspace's name by the sandbox's one rule (`WorkspaceName`), before anything is sent: a `UsageError` (exit 2) otherwise. */
-function checkName(name: string): void {
+async function checkName(name: string): Promise<void> {
+  // Loaded here, when a name is checked: the sandbox's descriptions and their validator are not the program's to load at start.
+  const { workspaceNameDefects } = await import("@bot-conversation/sandbox");
   const [defect] = workspaceNameDefects(name, "<name>");
   if (defect) {
     throw new UsageError(
@@ -165,7 +168,7 @@ export function newWorkspacesCommand(io: CommandIo, done: (code: number) => void
       "\nExample:\n  SANDBOX_ADMIN_TOKEN=… bot-conversation workspaces create mobile --base-url http://sandbox.internal --conversations 50 --page-base 1\n",
     )
     .action(async (name: string, flags: AdminFlags & Record<string, string | undefined>) => {
-      checkName(name);
+      await checkName(name);
       const body: Record<string, unknown> = { name };
       if (flags["seed"] !== undefined) body["seed"] = flags["seed"];
       if (flags["conversations"] !== undefined) {
@@ -210,7 +213,7 @@ export function newWorkspacesCommand(io: CommandIo, done: (code: number) => void
   )
     .addHelpText("after", "\nExample:\n  SANDBOX_ADMIN_TOKEN=… bot-conversation workspaces delete mobile --base-url http://sandbox.internal\n")
     .action(async (name: string, flags: AdminFlags) => {
-      checkName(name);
+      await checkName(name);
       await adminRequester(flags, io)("DELETE", "/_sandbox/workspaces/{name}", { params: { path: { name } } }, { signal: io.signal }, undefined, 204);
       io.stderr.write(`Removed the workspace ${sanitizeText(name)}.\n`);
       done(exitCodes.ok);
