@@ -2,7 +2,8 @@
  * The CLI export: `bot-conversation search --all --output ndjson` over 100,000 conversations of the
  * sandbox (a process of its own), its stdout written to a file, against the client's pager in a
  * process of its own (`cli-pager.ts`) over the same search, in alternating rounds. Budgets: at least
- * 80% of the pager's throughput (median of the rounds' ratios) and a peak RSS of at most 150 MiB.
+ * 90% of the pager's throughput (median of the rounds' ratios; 80% until issue 42, when the export began
+ * writing the records from the text the pager read) and a peak RSS of at most 150 MiB.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -93,7 +94,7 @@ export async function cliExport(): Promise<Section> {
         ]),
       ),
       budgets: [
-        { name: "CLI NDJSON export at least 80% of the client pager's throughput", ok: ratio >= 0.8, detail: `median ${formatNumber(ratio * 100, 1)}%` },
+        { name: "CLI NDJSON export at least 90% of the client pager's throughput", ok: ratio >= 0.9, detail: `median ${formatNumber(ratio * 100, 1)}%` },
         { name: "CLI export peak RSS at most 150 MiB", ok: peak <= 150, detail: `${formatNumber(peak, 1)} MiB` },
       ],
     };

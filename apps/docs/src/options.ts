@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { portOf } from "@bot-conversation/client/command-line";
 
 /** Where the reference site is served. */
 export interface ServeOptions {
@@ -16,9 +17,6 @@ export function parseServeOptions(argv: readonly string[], env: NodeJS.ProcessEn
     strict: true,
   });
   const portText = values.port ?? env["DOCS_PORT"] ?? String(defaultPort);
-  const port = Number(portText);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`--port / DOCS_PORT must be an integer from 0 to 65535, got ${JSON.stringify(portText)}`);
-  }
-  return { host: values.host ?? env["DOCS_HOST"] ?? "127.0.0.1", port };
+  // The toolkit's one check of a port (the sandbox's --port too).
+  return { host: values.host ?? env["DOCS_HOST"] ?? "127.0.0.1", port: portOf(portText, "--port / DOCS_PORT") };
 }

@@ -10,3 +10,9 @@ test.each([
 ])("reads %j with %j", (argv, env, expected) => {
   expect(parseServeOptions(argv, env, 8080)).toEqual(expected);
 });
+
+test.each(["eighty", "70000", "1.5", ""])("refuses --port %j naming the flag and the variable", (port) => {
+  expect(() => parseServeOptions(["--port", port], {}, 8080)).toThrow(
+    new TypeError(`--port / DOCS_PORT: expected an integer from 0 to 65535; got ${JSON.stringify(port)}`),
+  );
+});

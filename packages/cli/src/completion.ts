@@ -14,15 +14,16 @@ interface Flag {
   readonly values?: readonly string[];
 }
 
-/** A subcommand with its flags and the values of its first argument, as the completion scripts list them. */
+/** A subcommand with its flags, the values of its first argument and its own subcommands (`workspaces create`), as the completion scripts list them. */
 interface Entry {
   readonly name: string;
   readonly summary: string;
   readonly flags: readonly Flag[];
   readonly argumentValues?: readonly string[];
+  readonly subcommands: readonly Entry[];
 }
 
-/** Every subcommand of the program, read from the command tree itself: the flags and values its help lists. */
+/** Every subcommand of the program, read from the command tree itself: the flags and values its help lists, and its subcommands' alike. */
 function entries(program: Command): Entry[] {
   return program.commands.map((command) => {
     const flags: Flag[] = command.options.flatMap((option) =>
@@ -43,20 +44,27 @@ function entries(program: Command): Entry[] {
       summary: command.description().split(/[.:]/)[0] ?? "",
       flags: [...flags, { flag: "--help", summary: "show help", takesValue: false }],
       ...(argumentValues ? { argumentValues } : {}),
+      subcommands: entries(command),
     };
   });
 }
 
 const quoted = (text: string) => `'${text.replaceAll("'", "'\\''")}'`;
 
-/** The fish script: one `complete` line per subcommand, flag and list of values. */
-function fishScript(list: readonly Entry[]): string {
+/** The fish lines of `list`, commands below `parents` (none for the program's own): each name, then each one's flags and first argument's values, then its subcommands'. */
+function fishLines(list: readonly Entry[], parents: readonly string[] = []): string[] {
   const command = "complete -c bot-conversation";
+  const seen = (names: readonly string[]) => names.map((name) => `__fish_seen_subcommand_from ${name}`).join("; and ");
+  // The program's own commands: fish's test of no subcommand yet; a command's subcommands: after it, before any of them.
+  const where =
+    parents.length === 0
+      ? "__fish_use_subcommand"
+      : quoted(`${seen(parents)}; and not __fish_seen_subcommand_from ${list.map((entry) => entry.name).join(" ")}`);
   return [
-    "# bot-conversation completion for fish: bot-conversation completion fish > ~/.config/fish/completions/bot-conversation.fish",
-    ...list.map((entry) => `${command} -f -n __fish_use_subcommand -a ${entry.name} -d ${quoted(entry.summary)}`),
+    ...list.map((entry) => `${command} -f -n ${where} -a ${entry.name} -d ${quoted(entry.summary)}`),
     ...list.flatMap((entry) => {
-      const after = quoted(`__fish_seen_subcommand_from ${entry.name}`);
+      const path = [...parents, entry.name];
+      const after = quoted(seen(path));
       const flags = entry.flags.map((flag) => {
         // -x: a value from the list follows (no file names); -r: a value of the user's follows (file names offered); -f: no value.
         const value = flag.values ? `-x -a ${quoted(flag.values.join(" "))}` : flag.takesValue ? "-r" : "-f";
@@ -64,34 +72,52 @@ function fishScript(list: readonly Entry[]): string {
       });
       const values = entry.argumentValues;
       const argument = values
-        ? [
-            `${command} -f -n ${quoted(`__fish_seen_subcommand_from ${entry.name}; and not __fish_seen_subcommand_from ${values.join(" ")}`)} -a ${quoted(values.join(" "))}`,
-          ]
+        ? [`${command} -f -n ${quoted(`${seen(path)}; and not __fish_seen_subcommand_from ${values.join(" ")}`)} -a ${quoted(values.join(" "))}`]
         : [];
-      return [...flags, ...argument];
+      return [...flags, ...argument, ...fishLines(entry.subcommands, path)];
     }),
+  ];
+}
+
+/** The fish script: one `complete` line per subcommand, flag and list of values. */
+function fishScript(list: readonly Entry[]): string {
+  return [
+    "# bot-conversation completion for fish: bot-conversation completion fish > ~/.config/fish/completions/bot-conversation.fish",
+    ...fishLines(list),
     "",
+  ].join("\n");
+}
+
+/** The bash `case` arm of a command at word `depth` (1 for the program's own): its subcommands, or its flags, a listed flag's values and its first argument's values. */
+function bashCase(entry: Entry, depth: number, indent: string): string {
+  if (entry.subcommands.length > 0) {
+    return [
+      `${indent}${entry.name})`,
+      `${indent}  if [ "$COMP_CWORD" -eq ${depth + 1} ]; then words=${quoted(entry.subcommands.map((sub) => sub.name).join(" "))}; else`,
+      `${indent}  case "\${COMP_WORDS[${depth + 1}]}" in`,
+      ...entry.subcommands.map((sub) => bashCase(sub, depth + 1, `${indent}    `)),
+      `${indent}  esac; fi ;;`,
+    ].join("\n");
+  }
+  const valueCases = entry.flags.filter((flag) => flag.values).map((flag) => `${indent}    ${flag.flag}) words=${quoted(flag.values!.join(" "))} ;;`);
+  const free = entry.flags.filter((flag) => flag.takesValue && !flag.values).map((flag) => flag.flag);
+  const flagWords = quoted(entry.flags.map((flag) => flag.flag).join(" "));
+  const otherwise = entry.argumentValues
+    ? `${indent}    *) if [ "$COMP_CWORD" -eq ${depth + 1} ] && [[ "$current" != -* ]]; then words=${quoted(entry.argumentValues.join(" "))}; else words=${flagWords}; fi ;;`
+    : `${indent}    *) words=${flagWords} ;;`;
+  return [
+    `${indent}${entry.name})`,
+    `${indent}  case "$previous" in`,
+    ...valueCases,
+    // A value of the user's (a URL, an id, a file): nothing from here, so the shell offers file names.
+    ...(free.length > 0 ? [`${indent}    ${free.join("|")}) return ;;`] : []),
+    otherwise,
+    `${indent}  esac ;;`,
   ].join("\n");
 }
 
 /** The bash function (zsh runs it through `bashcompinit`): subcommands, then each one's flags, a listed flag's values, its first argument's values. */
 function bashFunction(list: readonly Entry[]): string {
-  const cases = list.map((entry) => {
-    const valueCases = entry.flags.filter((flag) => flag.values).map((flag) => `        ${flag.flag}) words=${quoted(flag.values!.join(" "))} ;;`);
-    const free = entry.flags.filter((flag) => flag.takesValue && !flag.values).map((flag) => flag.flag);
-    const otherwise = entry.argumentValues
-      ? `        *) if [ "$COMP_CWORD" -eq 2 ] && [[ "$current" != -* ]]; then words=${quoted(entry.argumentValues.join(" "))}; else words=${quoted(entry.flags.map((flag) => flag.flag).join(" "))}; fi ;;`
-      : `        *) words=${quoted(entry.flags.map((flag) => flag.flag).join(" "))} ;;`;
-    return [
-      `    ${entry.name})`,
-      '      case "$previous" in',
-      ...valueCases,
-      // A value of the user's (a URL, an id, a file): nothing from here, so the shell offers file names.
-      ...(free.length > 0 ? [`        ${free.join("|")}) return ;;`] : []),
-      otherwise,
-      "      esac ;;",
-    ].join("\n");
-  });
   return [
     "_bot_conversation() {",
     '  local current="${COMP_WORDS[COMP_CWORD]}" previous="${COMP_WORDS[COMP_CWORD-1]}" words=""',
@@ -100,7 +126,7 @@ function bashFunction(list: readonly Entry[]): string {
     "    return",
     "  fi",
     '  case "${COMP_WORDS[1]}" in',
-    ...cases,
+    ...list.map((entry) => bashCase(entry, 1, "    ")),
     "  esac",
     '  COMPREPLY=($(compgen -W "$words" -- "$current"))',
     "}",

@@ -30,10 +30,30 @@ export interface Connection {
   readonly token: string;
 }
 
-/** Reads the base URL and the token (`tokenOf`: the file, else the flag, else the variable) and creates the client; a `UsageError` names what is missing. */
-export function connect(flags: ConnectionFlags, io: CommandIo): Connection {
+/** The base URL of a command: `--base-url`, else `BOT_CONVERSATION_BASE_URL`; a `UsageError` when neither is set. Checked by the client's rule where it is used (`asFlags`). */
+export function baseUrlOf(flags: { readonly baseUrl?: string | undefined }, io: CommandIo): string {
   const baseUrl = flags.baseUrl ?? io.env["BOT_CONVERSATION_BASE_URL"];
   if (!baseUrl) throw new UsageError("no base URL: pass --base-url <url> or set BOT_CONVERSATION_BASE_URL, e.g. http://127.0.0.1:4011");
+  return baseUrl.replace(/\/+$/, "");
+}
+
+/**
+ * Creates a client (or a requester) by the client's own checks of its options, its mistakes worded as
+ * the command's flags: the client names the option (`baseUrl`, `token`) and what it expected, never the
+ * value of either, so a `--base-url` with a user name or password is refused without being quoted,
+ * by one rule for every command.
+ */
+export function asFlags<T>(create: () => T): T {
+  try {
+    return create();
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.replace(/^baseUrl/, "--base-url").replace(/^timeoutMs/, "--timeout")}`);
+  }
+}
+
+/** Reads the base URL and the token (`tokenOf`: the file, else the flag, else the variable) and creates the client; a `UsageError` names what is missing. */
+export function connect(flags: ConnectionFlags, io: CommandIo): Connection {
+  const baseUrl = baseUrlOf(flags, io);
   let token: string;
   try {
     // The one reading of every command (`check` too): --token-file, else --token, else BOT_CONVERSATION_TOKEN.
@@ -42,16 +62,13 @@ export function connect(flags: ConnectionFlags, io: CommandIo): Connection {
     throw new UsageError((error as Error).message);
   }
   secrets.add(token);
-  try {
-    const client = createBotConversationClient({
-      baseUrl: baseUrl.replace(/\/+$/, ""),
+  const client = asFlags(() =>
+    createBotConversationClient({
+      baseUrl,
       token,
       // A line quotes the server's x-request-id: shown sanitized, as every line a person reads.
       ...(flags.verbose ? { logger: (line: string) => void io.stderr.write(`${sanitizeText(line)}\n`) } : {}),
-    });
-    return { client, token };
-  } catch (error) {
-    // The client names the option (`baseUrl`, `token`) and what it expected, never the value of either.
-    throw new UsageError(`${(error as Error).message.replace(/^baseUrl/, "--base-url").replace(/^token/, "token")}`);
-  }
+    }),
+  );
+  return { client, token };
 }

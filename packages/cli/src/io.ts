@@ -6,26 +6,8 @@ import { redactText, sanitizeText } from "@bot-conversation/client/text";
 export const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
 
 /** The one exit-code table of every command (`check` and `sandbox` too): done; refused or failed; bad usage; stopped by a rate limit (`check`); stopped by Ctrl-C. */
-export { exitCodes } from "@bot-conversation/client/command-line";
-
-/** Where a command reads and writes (tests pass their own streams). */
-export interface CommandIo {
-  /** Receives the results. */
-  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  /** Receives errors, `--verbose` traces, the progress bar and prompts. */
-  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
-  /** Read for the confirmation of a fire; a terminal only when `isTTY`. */
-  readonly stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
-  /** Environment: `BOT_CONVERSATION_BASE_URL`, `BOT_CONVERSATION_TOKEN`. */
-  readonly env: NodeJS.ProcessEnv;
-  /** Aborted on Ctrl-C: the request in flight stops. */
-  readonly signal?: AbortSignal;
-}
-
-/** A mistake in the command line, found before any request: exit code 2. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
+/** Where a command reads and writes, and the one usage error (exit 2): the toolkit's, shared by every command (`check` and `sandbox` too). */
+export { type CommandIo, exitCodes, UsageError } from "@bot-conversation/client/command-line";
 
 /** Writes text, waiting for the stream to drain when its buffer is full (memory stays flat on a slow reader). */
 export async function write(stream: NodeJS.WritableStream, text: string): Promise<void> {

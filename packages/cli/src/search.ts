@@ -88,9 +88,18 @@ async function search(flags: SearchFlags, io: CommandIo): Promise<number> {
   const maxPages = countOf("--max-pages", flags.maxPages);
   const { client } = connect(flags, io);
   const writer = recordWriter(flags.output, io.stdout, conversationColumns, { secrets: [...secrets], csvRaw: flags.csvRaw });
+  // Each page's text as the client read it, by the page it was checked into: NDJSON writes the records from it.
+  // Taken out once its page is written (a WeakMap would keep each text until a full collection: memory grew by pages).
+  const pageTexts = new Map<unknown, string>();
+  const onResponse = (_response: Response, text: string, page: unknown) => void pageTexts.set(page, text);
+  const textOf = (page: unknown): string | undefined => {
+    const text = pageTexts.get(page);
+    pageTexts.delete(page);
+    return text;
+  };
   if (!flags.all && limit === undefined) {
-    const page = await client.searchConversations(query, { signal: io.signal });
-    await writer.write(page.items);
+    const page = await client.searchConversations(query, { signal: io.signal, onResponse });
+    await writer.write(page.items, textOf(page));
     await writer.end();
     // On a terminal, where the rest is: a pipe gets the records only.
     if (page.hasMore && io.stdout.isTTY && io.stderr.isTTY) {
@@ -105,7 +114,7 @@ async function search(flags: SearchFlags, io: CommandIo): Promise<number> {
   // The client's pager, one page ahead: the next page's request is under way while this one is written.
   // Each next page is the returned pageIndex + 1, checked; a Ctrl-C aborts the request in flight. The
   // pager ends with PaginationError when a page passes the envelope's totalItemCount or totalPageCount.
-  const pages = client.iterateConversationPages(query, { signal: io.signal, ...(maxPages ? { maxPages } : {}) });
+  const pages = client.iterateConversationPages(query, { signal: io.signal, onResponse, ...(maxPages ? { maxPages } : {}) });
   let count = 0;
   let more = false;
   try {
@@ -123,7 +132,9 @@ async function search(flags: SearchFlags, io: CommandIo): Promise<number> {
         // so the server prepares the next page meanwhile (written first, the page held the request back).
         await setImmediate();
       }
-      await writer.write(items);
+      // Every item of the page: written from its text; a part of it (--limit): serialised.
+      const text = textOf(page);
+      await writer.write(items, items.length === page.items.length ? text : undefined);
       count += items.length;
       progress.update(count, Math.min(page.totalItemCount, limit ?? Infinity));
       if (last) break;

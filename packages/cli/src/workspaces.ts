@@ -1,35 +1,47 @@
 import { readFileSync } from "node:fs";
-import { limitResponse } from "@bot-conversation/client";
-import { readTokenFile } from "@bot-conversation/client/command-line";
+import { PaginationError } from "@bot-conversation/client";
+import { type BodyCheck, createRequester, type Run, readTokenFile } from "@bot-conversation/client/command-line";
 import { sanitizeText } from "@bot-conversation/client/text";
-import { parseSwitch, sandboxStates, switchDefinitions } from "@bot-conversation/sandbox";
+// The switches and states from the sandbox's light command entry: the program (a search's export too) starts without the sandbox itself.
+import { parseSwitch, sandboxStates, switchDefinitions } from "@bot-conversation/sandbox/command";
 import { Command, Option } from "commander";
-import { secrets } from "./connection.js";
+import { asFlags, baseUrlOf, secrets } from "./connection.js";
 import { type CommandIo, exitCodes, UsageError } from "./io.js";
 import { type CommandColumns, type OutputFormat, outputOption, recordWriter } from "./output/format.js";
 
-/** The flags of every `workspaces` command: where the shared sandbox is, and the administrator token's file. */
+/** The flags of every `workspaces` command: where the shared sandbox is, the administrator token's file, the time-out and the output. */
 interface AdminFlags {
   /** `--base-url`, else `BOT_CONVERSATION_BASE_URL`. */
   readonly baseUrl?: string;
   /** `--admin-token-file`, else `SANDBOX_ADMIN_TOKEN`. */
   readonly adminTokenFile?: string;
+  /** `--timeout`, in milliseconds. */
+  readonly timeout?: string;
   /** `--output`. */
   readonly output?: OutputFormat;
 }
 
-/** Bytes of an answer the command reads at most: the administrator's answers are small. */
+/** Bytes of an answer the command reads at most (the client's `maxResponseBytes`): a page of 1,000 workspaces is about 70 kB. */
 const maxAnswerBytes = 1024 * 1024;
+
+/** Workspaces asked for in one page of the list (the sandbox's default, said here so the bound above holds whatever the sandbox's default becomes). */
+const listPageSize = 1000;
+
+/** A workspace as listed. */
+interface Workspace {
+  readonly name: string;
+  readonly createdAt: string;
+}
 
 /** Columns of a workspace as listed, and as created (with its token). */
 const listColumns: CommandColumns = {
   table: [
-    { header: "name", get: (record) => (record as { name: string }).name },
-    { header: "createdAt", get: (record) => (record as { createdAt: string }).createdAt },
+    { header: "name", get: (record) => (record as Workspace).name },
+    { header: "createdAt", get: (record) => (record as Workspace).createdAt },
   ],
   csv: [
-    { header: "name", get: (record) => (record as { name: string }).name },
-    { header: "createdAt", get: (record) => (record as { createdAt: string }).createdAt },
+    { header: "name", get: (record) => (record as Workspace).name },
+    { header: "createdAt", get: (record) => (record as Workspace).createdAt },
   ],
 };
 const createdColumns: CommandColumns = {
@@ -37,7 +49,20 @@ const createdColumns: CommandColumns = {
   csv: ["name", "token", "bots", "conversations"].map((header) => ({ header, get: (record: unknown) => (record as Record<string, unknown>)[header] })),
 };
 
-/** Adds `--base-url`, `--admin-token-file` and `--output` to a `workspaces` command. */
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** A page of the list: an array of workspaces, each with a string `name` and `createdAt`; anything else fails the call (`UnexpectedResponseError`, exit 1). */
+const toWorkspaces: BodyCheck<Workspace[]> = (body, fail) => {
+  if (!Array.isArray(body)) return fail("expected a list of workspaces", body);
+  const bad = body.findIndex((item) => !(isObject(item) && typeof item["name"] === "string" && typeof item["createdAt"] === "string"));
+  if (bad > -1) fail(`[${bad}]: expected a workspace, an object with the strings name and createdAt`, body[bad]);
+  return body as Workspace[];
+};
+
+/** A created workspace: an object (its name, token and counts are printed as they came). */
+const toCreated: BodyCheck<Record<string, unknown>> = (body, fail) => (isObject(body) ? body : fail("expected the created workspace, an object", body));
+
+/** Adds `--base-url`, `--admin-token-file`, `--timeout` and `--output` to a `workspaces` command. */
 function adminOptions(command: Command): Command {
   return command
     .addOption(new Option("--base-url <url>", "base address of the shared sandbox, e.g. http://sandbox.internal (default: $BOT_CONVERSATION_BASE_URL)"))
@@ -45,15 +70,17 @@ function adminOptions(command: Command): Command {
       "--admin-token-file <path>",
       "read the administrator token (--admin-token of the sandbox) from this regular file: the whole file, trimmed, one line (default: $SANDBOX_ADMIN_TOKEN)",
     )
+    .option("--timeout <ms>", "time-out of one request in milliseconds, its answer's body included (default 60000)")
     .addOption(outputOption());
 }
 
-/** The base URL and the administrator token; a `UsageError` names what is missing. */
-function adminConnection(flags: AdminFlags, io: CommandIo): { baseUrl: string; token: string } {
-  const baseUrl = flags.baseUrl ?? io.env["BOT_CONVERSATION_BASE_URL"];
-  if (!baseUrl || !URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
-    throw new UsageError("--base-url: expected the shared sandbox's http(s) address, e.g. http://sandbox.internal (or set BOT_CONVERSATION_BASE_URL)");
-  }
+/**
+ * The requester of the shared sandbox's administrator routes: the client's (its transport's time-outs,
+ * retries of a GET and refused redirects, reads bounded to `maxAnswerBytes`, typed and redacted errors,
+ * and its check of the base URL); a `UsageError` names what is missing or wrong, before anything is sent.
+ */
+function adminRequester(flags: AdminFlags, io: CommandIo): Run {
+  const baseUrl = baseUrlOf(flags, io);
   let token = io.env["SANDBOX_ADMIN_TOKEN"]?.trim();
   if (flags.adminTokenFile !== undefined) {
     try {
@@ -65,37 +92,59 @@ function adminConnection(flags: AdminFlags, io: CommandIo): { baseUrl: string; t
   }
   if (!token || /[\r\n]/.test(token)) throw new UsageError("no administrator token: set SANDBOX_ADMIN_TOKEN or pass --admin-token-file <path> (one line)");
   secrets.add(token);
-  return { baseUrl: baseUrl.replace(/\/+$/, ""), token };
+  if (flags.timeout !== undefined && !/^\d{1,10}$/.test(flags.timeout))
+    throw new UsageError(`--timeout: expected a whole number of milliseconds; got ${JSON.stringify(flags.timeout)}`);
+  // Its range is the client's rule (`timeoutMs`), worded as the flag by `asFlags`.
+  const timeoutMs = flags.timeout === undefined ? undefined : Number(flags.timeout);
+  return asFlags(() => createRequester({ baseUrl, token, maxResponseBytes: maxAnswerBytes, ...(timeoutMs === undefined ? {} : { timeoutMs }) }));
 }
 
-/** Sends one request of the administrator's API; resolves to the parsed answer, or throws the sandbox's problem as one line. */
-async function send(flags: AdminFlags, io: CommandIo, method: string, path: string, body?: unknown): Promise<unknown> {
-  const { baseUrl, token } = adminConnection(flags, io);
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    // Never followed: the token stays with the given origin.
-    redirect: "manual",
-    headers: { "x-token": token, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    ...(io.signal ? { signal: io.signal } : {}),
-  });
-  // Read within `maxAnswerBytes`, as the client reads every answer (the rest never read).
-  const text = await limitResponse(response, maxAnswerBytes, `${method} ${path}`).text();
-  if (response.ok) return text === "" ? undefined : (JSON.parse(text) as unknown);
-  let detail = text.slice(0, 500);
-  try {
-    detail = String((JSON.parse(text) as { detail?: unknown }).detail ?? detail);
-  } catch {
-    // Not a problem body: its first characters are shown.
+/** Checks a workspace's name by the sandbox's one rule (`WorkspaceName`), before anything is sent: a `UsageError` (exit 2) otherwise. */
+async function checkName(name: string): Promise<void> {
+  // Loaded here, when a name is checked: the sandbox's descriptions and their validator are not the program's to load at start.
+  const { workspaceNameDefects } = await import("@bot-conversation/sandbox");
+  const [defect] = workspaceNameDefects(name, "<name>");
+  if (defect) {
+    throw new UsageError(
+      `<name>: expected a workspace name, lower-case letters, digits and dashes, starting and ending with a letter or digit (${defect.message}); got ${JSON.stringify(name)}; nothing was sent`,
+    );
   }
-  const retry = response.headers.get("retry-after");
-  throw new Error(`${method} ${path}: ${response.status}: ${sanitizeText(detail)}${retry === null ? "" : ` (Retry-After: ${sanitizeText(retry)} s)`}`);
 }
 
-/** Writes records in the chosen format. */
-async function print(io: CommandIo, flags: AdminFlags, columns: CommandColumns, records: unknown[]): Promise<void> {
+/**
+ * Every workspace, page by page as the sandbox pages them (`limit`, `cursor`, `X-Next-Cursor`), each page
+ * written as it arrives; a sandbox that names the same cursor again, or an empty page with more to
+ * follow, ends the list with `PaginationError` rather than asking for ever.
+ */
+async function listAll(run: Run, io: CommandIo, write: (workspaces: readonly Workspace[]) => Promise<void>): Promise<void> {
+  let cursor: string | undefined;
+  do {
+    let next: string | null = null;
+    const query = { limit: listPageSize, ...(cursor === undefined ? {} : { cursor }) };
+    const page = await run(
+      "GET",
+      "/_sandbox/workspaces",
+      { params: { query } },
+      { signal: io.signal, onResponse: (response) => (next = response.headers.get("x-next-cursor")) },
+      toWorkspaces,
+    );
+    if (next !== null && (next === cursor || page.length === 0)) {
+      throw new PaginationError(`GET /_sandbox/workspaces: X-Next-Cursor ${JSON.stringify(next)} after ${page.length} workspaces would not move the list on`);
+    }
+    await write(page);
+    cursor = next ?? undefined;
+  } while (cursor !== undefined);
+}
+
+/** Writes records in the chosen format: the batches `produce` hands over, each as it comes. */
+async function print(
+  io: CommandIo,
+  flags: AdminFlags,
+  columns: CommandColumns,
+  produce: (write: (records: readonly unknown[]) => Promise<void>) => Promise<void>,
+): Promise<void> {
   const writer = recordWriter(flags.output, io.stdout, columns, { secrets: [...secrets] });
-  await writer.write(records);
+  await produce((records) => writer.write(records));
   await writer.end();
 }
 
@@ -119,6 +168,7 @@ export function newWorkspacesCommand(io: CommandIo, done: (code: number) => void
       "\nExample:\n  SANDBOX_ADMIN_TOKEN=… bot-conversation workspaces create mobile --base-url http://sandbox.internal --conversations 50 --page-base 1\n",
     )
     .action(async (name: string, flags: AdminFlags & Record<string, string | undefined>) => {
+      await checkName(name);
       const body: Record<string, unknown> = { name };
       if (flags["seed"] !== undefined) body["seed"] = flags["seed"];
       if (flags["conversations"] !== undefined) {
@@ -146,13 +196,16 @@ export function newWorkspacesCommand(io: CommandIo, done: (code: number) => void
         }
       }
       if (Object.keys(switches).length > 0) body["switches"] = switches;
-      await print(io, flags, createdColumns, [await send(flags, io, "POST", "/_sandbox/workspaces", body)]);
+      const run = adminRequester(flags, io);
+      const created = await run("POST", "/_sandbox/workspaces", { body }, { signal: io.signal }, toCreated);
+      await print(io, flags, createdColumns, (write) => write([created]));
       done(exitCodes.ok);
     });
-  const list = adminOptions(new Command("list").description("List the workspaces, by name."))
+  const list = adminOptions(new Command("list").description("List every workspace, by name, page by page as the sandbox pages them."))
     .addHelpText("after", "\nExample:\n  SANDBOX_ADMIN_TOKEN=… bot-conversation workspaces list --base-url http://sandbox.internal --output json\n")
     .action(async (flags: AdminFlags) => {
-      await print(io, flags, listColumns, (await send(flags, io, "GET", "/_sandbox/workspaces")) as unknown[]);
+      const run = adminRequester(flags, io);
+      await print(io, flags, listColumns, (write) => listAll(run, io, write));
       done(exitCodes.ok);
     });
   const remove = adminOptions(
@@ -160,7 +213,8 @@ export function newWorkspacesCommand(io: CommandIo, done: (code: number) => void
   )
     .addHelpText("after", "\nExample:\n  SANDBOX_ADMIN_TOKEN=… bot-conversation workspaces delete mobile --base-url http://sandbox.internal\n")
     .action(async (name: string, flags: AdminFlags) => {
-      await send(flags, io, "DELETE", `/_sandbox/workspaces/${encodeURIComponent(name)}`);
+      await checkName(name);
+      await adminRequester(flags, io)("DELETE", "/_sandbox/workspaces/{name}", { params: { path: { name } } }, { signal: io.signal }, undefined, 204);
       io.stderr.write(`Removed the workspace ${sanitizeText(name)}.\n`);
       done(exitCodes.ok);
     });

@@ -65,5 +65,9 @@ describe.each([
     await terminal.waitFor(/bot-conversation search --output ndjson/);
     terminal.keys("C-u", "C-l");
     expect(await listed("bot-conversation search --page-", candidates("--page-index", "--page-size"))).not.toMatch(/--status/);
+    // A command's subcommands (workspaces), then each one's own flags and values.
+    expect(await listed("bot-conversation workspaces ", candidates("create", "list", "delete"))).not.toMatch(/--help/);
+    expect(await listed("bot-conversation workspaces list --", candidates("--base-url", "--admin-token-file", "--timeout", "--output"))).not.toMatch(/--seed/);
+    expect(await listed("bot-conversation workspaces create mobile --state ", candidates("empty", "large"))).not.toMatch(/--timeout/);
   });
 });

@@ -99,7 +99,7 @@ describe("bot-conversation workspaces against a shared sandbox", () => {
 
       const again = await workspaces(["create", "mobile"]);
       expect(again.code).toBe(1);
-      expect(again.stderr).toContain('409: A workspace named "mobile" exists already');
+      expect(again.stderr).toBe('error: POST /_sandbox/workspaces answered 409: "A workspace named \\"mobile\\" exists already; nothing was created."\n');
 
       const removed = await workspaces(["delete", "mobile"]);
       expect(removed.code).toBe(0);

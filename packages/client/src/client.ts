@@ -45,8 +45,11 @@ export interface RequestOptions {
   readonly signal?: AbortSignal | undefined;
   /** Extra headers of this call, e.g. `{ Prefer: "code=404" }` for Prism; an `X-Token` among them is replaced by the token. */
   readonly headers?: Readonly<Record<string, string>> | undefined;
-  /** Called with the response of a successful call (status, headers, `x-request-id`; its body already read), before the call resolves. */
-  readonly onResponse?: ((response: Response) => void) | undefined;
+  /**
+   * Called with the response of a successful call (status, headers, `x-request-id`; its body already read),
+   * the body's text as read (within `maxResponseBytes`) and the call's checked result, before the call resolves.
+   */
+  readonly onResponse?: ((response: Response, text: string, result: unknown) => void) | undefined;
 }
 
 /** Options of `fireExternalEvent`. */
@@ -85,8 +88,25 @@ const triggersPath = `${firePath}/{agentStageId}` as const;
 /** The parameters or body of an operation, as openapi-fetch types them from the generated `paths`. */
 type Params<Path extends keyof paths, Method extends "get" | "post"> = FetchOptions<paths[Path][Method]>;
 
-/** Creates a client of the Bot Conversation Service. */
-export function createBotConversationClient(options: BotConversationClientOptions): BotConversationClient {
+/** A call of `run`: its method, path template, openapi-fetch parameters, the caller's options, the body's check and the status a call without one resolves on. */
+export type Run = <T>(
+  method: "GET" | "POST" | "DELETE",
+  path: string,
+  params: object,
+  options?: RequestOptions,
+  check?: BodyCheck<T>,
+  expected?: number,
+) => Promise<T>;
+
+/**
+ * The client's one way of calling a peer: openapi-fetch over the transport (token, time-outs, retries of a
+ * GET, no redirects, bounded reads), the answer read by `readResponse` (typed errors, redacted). `run` makes
+ * one call: the operation's parameters or body (typed at each call site with `satisfies Params`), plus
+ * what every call passes: a text body, parsed and checked here; the caller's headers and signal; a fetch
+ * that sends through the transport with the call's own `Call`, so its errors redact exactly the tokens it
+ * sent. Without `check`, only `expected` (200 unless given) resolves (the fire).
+ */
+export function createCaller(options: BotConversationClientOptions): [Client<paths>, Run] {
   const send = createTransport({ ...options, token: checkClientOptions(options) });
   const raw = createClient<paths>({
     baseUrl: options.baseUrl,
@@ -95,25 +115,18 @@ export function createBotConversationClient(options: BotConversationClientOption
     bodySerializer: toJson,
     fetch: (request) => send(request, { path: request.url, tokens: new Set() }),
   });
-
-  /**
-   * Makes one call through openapi-fetch: the operation's parameters or body (typed at each call site
-   * with `satisfies Params`), plus what every call passes: a text body, parsed and checked here; the
-   * caller's headers and signal; a fetch that sends through the transport with the call's own `Call`,
-   * so its errors redact exactly the tokens it sent. Without `check`, only a 200 resolves (the fire).
-   */
-  const run = <T>(
-    method: "GET" | "POST",
-    path: string,
-    params: object,
-    { headers, signal, onResponse }: RequestOptions = {},
-    check?: BodyCheck<T>,
-  ): Promise<T> => {
+  const run: Run = (method, path, params, { headers, signal, onResponse } = {}, check, expected) => {
     const call: Call = { path, tokens: new Set() };
     // openapi-fetch skips a header set or signal that is undefined; `params` was typed against the operation by the caller.
     const init = { ...params, parseAs: "text", headers, signal, fetch: (request: Request) => send(request, call) };
-    return readResponse(method, call, (raw[method] as (path: string, init: object) => Promise<TextResult>)(path, init), onResponse, check as BodyCheck<T>);
+    return readResponse(method, call, (raw[method] as (path: string, init: object) => Promise<TextResult>)(path, init), onResponse, check!, expected);
   };
+  return [raw, run];
+}
+
+/** Creates a client of the Bot Conversation Service. */
+export function createBotConversationClient(options: BotConversationClientOptions): BotConversationClient {
+  const [raw, run] = createCaller(options);
 
   async function searchConversations(query: SearchConversationsQuery = {}, options?: RequestOptions): Promise<ConversationPage> {
     checkQuery(query);

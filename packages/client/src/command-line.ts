@@ -1,12 +1,17 @@
 /**
  * `@bot-conversation/client/command-line`: what every command of the toolkit shares (`bot-conversation`
  * and its `check` and `sandbox`, and the `bot-conversation-sandbox` bin): the one exit-code table and
- * the one reading of the access token from `--token`, `--token-file` or `BOT_CONVERSATION_TOKEN`.
+ * the one reading of the access token from `--token`, `--token-file` or `BOT_CONVERSATION_TOKEN`, and
+ * the client's way of calling a route the service's description does not hold (the sandbox's control API).
  * Node.js only (it reads files); a subpath of its own, so the client's main entry does not carry it.
  */
 /// <reference types="node" />
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { type BotConversationClientOptions, createCaller, type Run } from "./client.js";
 import { tokenFromFile } from "./text.js";
+
+export type { BodyCheck } from "./internal/response.js";
+export type { Run };
 
 /**
  * The exit codes of every command: done (for `check`, no new failure); the service refused or failed
@@ -14,6 +19,38 @@ import { tokenFromFile } from "./text.js";
  * rate limit kept the run from finishing within its bounds (`check` only); stopped by Ctrl-C.
  */
 export const exitCodes = { ok: 0, failed: 1, usage: 2, incomplete: 3, interrupted: 130 } as const;
+
+/**
+ * Where a command reads and writes, and what stops it: the one type of every command of the toolkit
+ * (`bot-conversation`'s own, `check`, `sandbox`), the GitHub CLI's `IOStreams`; tests pass their own streams.
+ */
+export interface CommandIo {
+  /** Receives the results (a report, records, the help, a ready line). */
+  readonly stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  /** Receives errors, notes, `--verbose` traces, a progress bar and prompts. */
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Read for a confirmation (a fire's); a terminal only when `isTTY`. */
+  readonly stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** The environment: `BOT_CONVERSATION_BASE_URL`, `BOT_CONVERSATION_TOKEN`, each command's own variables. */
+  readonly env: NodeJS.ProcessEnv;
+  /** Aborted on Ctrl-C: the request in flight (or the run) stops. */
+  readonly signal?: AbortSignal;
+}
+
+/** A mistake in the command line or the options, found before any request: exit code 2 (`exitCodes.usage`). The one class of every command. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/**
+ * The TCP port a server of the toolkit listens on, read from a flag's or variable's `text`: an integer
+ * from 0 to 65535, 0 for any free port. The one check of every `--port`; otherwise a `TypeError` naming
+ * `source` (e.g. `--port / SANDBOX_PORT`) and quoting the text.
+ */
+export function portOf(text: string, source: string): number {
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new TypeError(`${source}: expected an integer from 0 to 65535; got ${JSON.stringify(text)}`);
+  return Number(text);
+}
 
 /** The environment variable holding the access token. */
 export const tokenVariable = "BOT_CONVERSATION_TOKEN";
@@ -95,4 +132,16 @@ export function tokenOf(flags: TokenFlags, env: NodeJS.ProcessEnv): string {
   const token = flags.tokenFile !== undefined ? readTokenFile(flags.tokenFile) : (flags.token ?? env[tokenVariable] ?? "").trim();
   if (!token) throw new TypeError(`no token: pass --token-file <path> or --token <token>, or set ${tokenVariable}; expected the access token sent in X-Token`);
   return token;
+}
+
+/**
+ * Calls routes outside the service's description (the sandbox's control API, e.g. `/_sandbox/workspaces`)
+ * exactly as the client calls the service: the same option checks (a `baseUrl` with a user name or
+ * password is a `TypeError` that does not quote it), transport (time-outs, retries of a GET, no
+ * redirects, reads bounded by `maxResponseBytes`) and typed, redacted errors. `run(method, path,
+ * { params: { query, path }, body }, options, check, expected)`: the body parsed as JSON and handed to
+ * `check` (`fail(problem, value)` throws `UnexpectedResponseError`); without `check`, only `expected` resolves.
+ */
+export function createRequester(options: BotConversationClientOptions): Run {
+  return createCaller(options)[1];
 }

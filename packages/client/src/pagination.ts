@@ -8,8 +8,12 @@ import { isCount } from "./internal/page.js";
 export interface IterateOptions {
   /** Stops the iteration (and the request in flight) when it aborts. */
   readonly signal?: AbortSignal | undefined;
-  /** Called with each page's response (status, headers, `x-request-id`; its body already read). */
-  readonly onResponse?: ((response: Response) => void) | undefined;
+  /**
+   * Called with each page's response (status, headers, `x-request-id`; its body already read), the page's
+   * JSON text as read (within `maxResponseBytes`) and the page it was checked into, the very object then
+   * yielded: a caller that writes pages out (the CLI's NDJSON export) can write the text it read, not serialise the page again.
+   */
+  readonly onResponse?: ((response: Response, text: string, page: ConversationPage) => void) | undefined;
   /** Most pages to request, a whole number (0 or more); iteration ends quietly after that many. Default: no bound. */
   readonly maxPages?: number;
   /** Extra headers for each page's request, or a function of that page's query. */
@@ -40,7 +44,8 @@ export async function* iterateConversationPages(
   let items = 0;
   for (let pages = 1; pages <= maxPages; pages++) {
     // The search reads only its own options (signal, onResponse, headers) from these.
-    const page = await search(pageQuery, { ...options, headers: typeof headers === "function" ? headers(pageQuery) : headers });
+    // `onResponse` receives this search's page as its result (the type says so once, here).
+    const page = await search(pageQuery, { ...(options as RequestOptions), headers: typeof headers === "function" ? headers(pageQuery) : headers });
     const asked = pageQuery.pageIndex;
     // A peer's paging must end: never more items or pages than its own envelope announces.
     const problem =

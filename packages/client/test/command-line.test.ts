@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { exitCodes, maxTokenFileBytes, readTokenFile, tokenOf } from "../src/command-line.js";
+import { exitCodes, maxTokenFileBytes, portOf, readTokenFile, tokenOf } from "../src/command-line.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "client-command-line-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -86,4 +86,20 @@ describe("tokenOf: --token-file, else --token, else BOT_CONVERSATION_TOKEN", () 
 test("one exit-code table", () => {
   // The numbers scripts rely on (the CLI's README documents them).
   expect(exitCodes).toEqual({ ok: 0, failed: 1, usage: 2, incomplete: 3, interrupted: 130 });
+});
+
+describe("portOf: the one check of a --port", () => {
+  test.each([
+    ["0", 0],
+    ["4011", 4011],
+    ["65535", 65535],
+  ])("%j is %d", (text, port) => {
+    expect(portOf(text, "--port / SANDBOX_PORT")).toBe(port);
+  });
+
+  test.each(["65536", "-1", "1.5", "eighty", "", " 80", "0x50", "999999"])("%j is refused, naming the source and quoting the text", (text) => {
+    expect(() => portOf(text, "--port / DOCS_PORT")).toThrow(
+      new TypeError(`--port / DOCS_PORT: expected an integer from 0 to 65535; got ${JSON.stringify(text)}`),
+    );
+  });
 });

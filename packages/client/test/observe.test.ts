@@ -68,6 +68,18 @@ describe("the response of a successful call, without client.raw", () => {
     expect(ids).toEqual(["fire-1", "page-1"]);
   });
 
+  test("onResponse also gets the body's text as read and the checked result: for a page, the very object the pager yields", async () => {
+    // Laid out as no JSON.stringify would: the text handed over is the one read, not the page serialised again.
+    const text = `{ "items": [ {"id": "c-1"} ], "hasMore": false, "pageIndex": 0, "pageSize": 1, "totalItemCount": 1, "totalPageCount": 1, "fromItemInclusive": 0, "toItemExclusive": 1 }`;
+    server = await startServer((_request, response) => response.writeHead(200, { "content-type": "application/json" }).end(text));
+    const client = createBotConversationClient({ baseUrl: server.url, token: "t" });
+    const texts = new Map<object, string>();
+    const yielded: object[] = [];
+    for await (const each of client.iterateConversationPages({}, { onResponse: (_response, body, checked) => texts.set(checked, body) })) yielded.push(each);
+    expect(yielded).toHaveLength(1);
+    expect(texts.get(yielded[0]!)).toBe(text);
+  });
+
   test("a failed call never calls onResponse", async () => {
     server = await startServer((_request, response) => sendJson(response, 404, { message: "no" }));
     const client = createBotConversationClient({ baseUrl: server.url, token: "t" });

@@ -3,23 +3,17 @@
  * CLI's `NewCmdX` shape): its flags, defined here once, its help and example. What a run does
  * (`check.ts`) is loaded only when a check runs, so the program starts without it.
  */
-import { exitCodes, tokenFlags } from "@bot-conversation/client/command-line";
+import { type CommandIo, exitCodes, tokenFlags } from "@bot-conversation/client/command-line";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import type { CheckConfig } from "./config.ts";
 
+/**
+ * Where the command writes (the human report on stdout; usage errors, the progress bar on a terminal and
+ * notes on stderr), its environment (`BOT_CONVERSATION_TOKEN`, and `GITHUB_ACTIONS` / `GITHUB_STEP_SUMMARY`
+ * on GitHub Actions) and what stops it (Ctrl-C: the run reports what ran): the toolkit's one `CommandIo`.
+ */
+export type { CommandIo };
 export { exitCodes };
-
-/** Where the command writes, and what stops it (tests pass their own). */
-export interface CommandIo {
-  /** Receives the human report. */
-  readonly stdout: NodeJS.WritableStream;
-  /** Receives usage errors, the progress bar (on a terminal) and notes. */
-  readonly stderr: NodeJS.WriteStream | NodeJS.WritableStream;
-  /** Aborted on Ctrl-C: the run stops and reports what ran. */
-  readonly signal?: AbortSignal;
-  /** Environment: `BOT_CONVERSATION_TOKEN`, and `GITHUB_ACTIONS` / `GITHUB_STEP_SUMMARY` on GitHub Actions (default: `process.env`). */
-  readonly env?: NodeJS.ProcessEnv;
-}
 
 const integer =
   (name: string, minimum: number) =>

@@ -1,4 +1,5 @@
 import { defaultMaxResponseBytes } from "@bot-conversation/client";
+import { UsageError } from "@bot-conversation/client/command-line";
 import type { Baseline } from "./baseline.ts";
 import { type CheckName, checkNames, isCheckName } from "./checks/index.ts";
 import type { AcceptedDecisions } from "./decisions.ts";
@@ -86,10 +87,8 @@ export type ResolvedOptions = Required<Omit<ConformanceOptions, OptionalOptions>
     readonly selected: ReadonlySet<CheckName>;
   };
 
-/** Bad options: the message names the option and what was expected. */
-export class UsageError extends Error {
-  override name = "UsageError";
-}
+/** Bad options (the message names the option and what was expected): the toolkit's one usage error, `bot-conversation`'s too. */
+export { UsageError };
 
 const positiveInteger = (name: string, value: number | undefined, fallback: number, minimum = 1): number => {
   if (value === undefined) return fallback;

@@ -66,6 +66,12 @@ export function controlChecker(schema: SchemaObject): Checker {
   return checker(schema, documentOf(controlDescription).validator);
 }
 
+/**
+ * The workspace-name rule (`WorkspaceName` of the control description), the one a create request is held
+ * to: every defect of a name, none when it is one. The CLI checks a name with it before sending anything.
+ */
+export const workspaceNameDefects: Checker = controlChecker({ $ref: "#/components/schemas/WorkspaceName" });
+
 /** The enumeration of a schema of the service description, e.g. `ConversationStatus`. */
 export function serviceEnum(name: string): readonly string[] {
   const values = documentOf(serviceDescription).reader.schema(name)["enum"];

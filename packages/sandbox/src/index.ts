@@ -5,7 +5,7 @@ export { LaunchError, type LaunchedSandbox, launchSandbox } from "./cli/launch.t
 export { parseServerOptions } from "./cli/parse.ts";
 export { FixtureError } from "./data/fixture.ts";
 export { conversationOfSummary, fixtureDefects, maxRebuiltMessages, type RebuiltConversation } from "./data/recorded.ts";
-export type { Defect } from "./description.ts";
+export { type Defect, workspaceNameDefects } from "./description.ts";
 export type { Problem } from "./http/problem.ts";
 export { type RunningSandbox, startSandboxServer } from "./http/server.ts";
 export { type Fixture, type SandboxState, sandboxStates } from "./model.ts";

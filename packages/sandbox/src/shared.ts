@@ -12,12 +12,12 @@ import { StoreUnavailableError } from "./data/fired-events.ts";
 import { fixtureDefects } from "./data/fixture.ts";
 import { type PostgresKeptState, PostgresStore, type WorkspaceChange, type WorkspaceRow } from "./data/postgres.ts";
 import { dataOf, generatedSource } from "./data/source.ts";
-import { controlChecker } from "./description.ts";
+import { controlChecker, controlDescription, operationParameters } from "./description.ts";
 import type { AppEnv } from "./http/app.ts";
 import { maxBodyBytes, refusal } from "./http/context.ts";
 import { controlGuard } from "./http/guard.ts";
 import { problemResponse, storeUnavailable } from "./http/problem.ts";
-import { readJsonBody } from "./http/request.ts";
+import { queryChecker, readJsonBody } from "./http/request.ts";
 import type { DataSource, Fixture, SandboxState } from "./model.ts";
 import { type SandboxOptions, stateConflict } from "./options.ts";
 import { checkSwitches, type SandboxSwitches, switchDefinitions } from "./switches.ts";
@@ -29,6 +29,10 @@ export const loadedWorkspacesLimit = 32;
 export const defaultWorkspace = "default";
 
 const checkWorkspaceRequest = controlChecker({ $ref: "#/components/schemas/WorkspaceRequest" });
+const checkWorkspacesQuery = queryChecker(operationParameters(controlDescription, "listSandboxWorkspaces"), controlChecker);
+
+/** Workspaces in one answer of `GET /_sandbox/workspaces` unless `limit` says otherwise: the sandbox's choice, as for fired events. */
+export const workspacesPageSize = 1000;
 
 /** A workspace loaded in this replica: its name, its sandbox and what it keeps in the database. */
 interface LoadedWorkspace {
@@ -301,7 +305,17 @@ function adminRoutes(options: SandboxOptions, database: PostgresStore, forget: (
     );
   });
 
-  routes.get("/_sandbox/workspaces", async () => Response.json(await database.listWorkspaces()));
+  routes.get("/_sandbox/workspaces", async (c) => {
+    const checked = checkWorkspacesQuery(new URL(c.req.url).searchParams, { rejectUnknown: true });
+    if (!checked.ok) return refusal({ options }, checked);
+    const { limit = workspacesPageSize, cursor } = checked.value as { limit?: number; cursor?: string };
+    const page = await database.listWorkspaces(cursor, limit);
+    if (page.next === undefined) return Response.json(page.workspaces);
+    // More workspaces than the page holds: the next page is named by a cursor, in a header and as a `Link`, as fired events are.
+    const next = new URL(c.req.url);
+    next.searchParams.set("cursor", page.next);
+    return Response.json(page.workspaces, { headers: { "x-next-cursor": page.next, link: `<${next.pathname}${next.search}>; rel="next"` } });
+  });
 
   routes.delete("/_sandbox/workspaces/:name", async (c) => {
     const name = c.req.param("name");

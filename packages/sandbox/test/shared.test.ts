@@ -155,6 +155,40 @@ describe("workspaces of a shared sandbox on PostgreSQL", () => {
     expect(names).toEqual(expect.arrayContaining(["default", "gamma"]));
     expect(names).not.toContain("delta");
   });
+
+  test("the list is paged as fired events are: at most limit a page, X-Next-Cursor and Link to the next, every workspace once, in name order; a bad limit or cursor a 400 naming it", async () => {
+    for (const name of ["page-a", "page-b", "page-c", "page-d", "page-e"]) await createWorkspace(sandbox, { name, state: "empty" });
+    const all = ((await (await call(sandbox, adminToken, "/_sandbox/workspaces?limit=10000")).json()) as { name: string }[]).map((workspace) => workspace.name);
+    expect(all).toEqual([...all].sort());
+    const walked: string[] = [];
+    let path: string | undefined = "/_sandbox/workspaces?limit=2";
+    let pages = 0;
+    while (path !== undefined) {
+      const response = await call(sandbox, adminToken, path);
+      expect(response.status).toBe(200);
+      const page = (await response.json()) as { name: string }[];
+      expect(page.length).toBeLessThanOrEqual(2);
+      walked.push(...page.map((workspace) => workspace.name));
+      const cursor = response.headers.get("x-next-cursor");
+      const link = response.headers.get("link");
+      if (cursor === null) expect(link).toBeNull();
+      else expect(link).toBe(`</_sandbox/workspaces?limit=2&cursor=${cursor}>; rel="next"`);
+      path = cursor === null ? undefined : `/_sandbox/workspaces?limit=2&cursor=${cursor}`;
+      pages++;
+    }
+    expect(walked).toEqual(all);
+    expect(pages).toBe(Math.ceil(all.length / 2));
+    for (const [query, field] of [
+      ["limit=0", "query.limit"],
+      ["limit=10001", "query.limit"],
+      ["cursor=Not_A_Name", "query.cursor"],
+      ["after=x", "query.after"],
+    ]) {
+      const refused = await call(sandbox, adminToken, `/_sandbox/workspaces?${query}`);
+      expect(refused.status, query).toBe(400);
+      expect(((await refused.json()) as { detail: string }).detail, query).toContain(field);
+    }
+  });
 });
 
 describe("two replicas in process on one database", () => {

@@ -29,7 +29,14 @@ export type HostileMode =
   /** Every answer's status line and headers sent, the body never. */
   | "stall"
   /** Every answer a 200 text/plain body of control sequences and GitHub workflow commands after CR/LF. */
-  | "workflow-commands";
+  | "workflow-commands"
+  /** Every answer a 200 whose JSON body is the `json` option: a shape no caller expects (an object, `null`, `[1,2,3]`). */
+  | "unexpected-json"
+  /**
+   * Not hostile: a shared sandbox's `GET /_sandbox/workspaces` holding `workspaceCount` workspaces (20,001
+   * by default), paged as the sandbox pages them (`limit`, `cursor`, `X-Next-Cursor`); anything else a 404.
+   */
+  | "many-workspaces";
 
 /** Bytes an endless body stops at (2 GiB): far past any limit of ours, so a reader that stops early is what ends it. */
 export const endlessBodyCap = 2 * 1024 ** 3;
@@ -119,7 +126,14 @@ export interface HostileOptions {
   readonly redirectTarget?: string;
   /** Headers added to every answer (CORS for a browser page, e.g. `access-control-allow-origin: *`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** The body of every answer in `unexpected-json` mode (default `{}`). */
+  readonly json?: unknown;
+  /** Workspaces listed in `many-workspaces` mode (default 20,001). */
+  readonly workspaceCount?: number;
 }
+
+/** The name of workspace `index` in `many-workspaces` mode: `w-00000`, `w-00001`, …, in name order as in number order. */
+export const workspaceName = (index: number): string => `w-${String(index).padStart(5, "0")}`;
 
 /** Starts a hostile server in `mode`. */
 export async function startHostileServer(mode: HostileMode, options: HostileOptions = {}): Promise<HostileServer> {
@@ -223,6 +237,22 @@ function answer(mode: HostileMode, request: IncomingMessage, response: ServerRes
       response.writeHead(200, { "content-type": "application/json" });
       response.flushHeaders();
       return;
+    case "unexpected-json":
+      return json(response, 200, options.json === undefined ? {} : options.json);
+    case "many-workspaces": {
+      if (url.pathname !== "/_sandbox/workspaces") return json(response, 404, { title: "Not Found", detail: `No route ${request.method} ${url.pathname}.` });
+      const count = options.workspaceCount ?? 20_001;
+      const limit = Number(url.searchParams.get("limit") ?? 1000);
+      const cursor = url.searchParams.get("cursor");
+      // After the cursor's name: its number, plus one.
+      const from = cursor === null ? 0 : Number(cursor.slice(2)) + 1;
+      const to = Math.min(count, from + limit);
+      const items = Array.from({ length: Math.max(0, to - from) }, (_, index) => ({
+        name: workspaceName(from + index),
+        createdAt: "2026-11-20T09:00:00.000Z",
+      }));
+      return json(response, 200, items, to < count ? { "x-next-cursor": workspaceName(to - 1) } : {});
+    }
     case "workflow-commands": {
       const text = `not json\r\n::error file=x,line=1::pwned\r::add-mask::value\n::set-output name=a::b\n##[error]v1 pwned\n${hostileText}`;
       response.writeHead(200, { "content-type": "text/plain", "x-hostile": "::warning::header" }).end(text);

@@ -1,11 +1,15 @@
 import { redactText, truncateText } from "@bot-conversation/client/text";
 import { write } from "../io.js";
 import { type Column, cellText } from "./columns.js";
+import { objectsOfArray } from "./json-text.js";
 
 /** Writes records in one output format, batch by batch (a page at a time), so memory stays flat. */
 export interface RecordWriter {
-  /** Writes a batch of records. */
-  write(records: readonly unknown[]): Promise<void>;
+  /**
+   * Writes a batch of records. `pageText`: the JSON text they were read from, when they are every item of
+   * a search page (`items`), as the client read it: NDJSON writes their text from it, not serialised again.
+   */
+  write(records: readonly unknown[], pageText?: string): Promise<void>;
   /** Finishes the output (the closing bracket of a JSON array). */
   end(): Promise<void>;
 }
@@ -58,11 +62,28 @@ const jsonSecrets = (secrets: readonly string[]): string[] => [...new Set(secret
 const redacted = (text: string, hidden: readonly string[]): string =>
   hidden.some((secret) => secret && text.includes(secret)) ? redactText(text, hidden) : text;
 
-/** One JSON object per line. */
+/**
+ * The text of each record of a page, cut from the page's text as read (`objectsOfArray`), when it can be
+ * written as it stands: one line each (no line break in the text), as many as the records parsed, and
+ * nothing to redact. A secret is looked for in the whole text at once, as it is and JSON-escaped; a text
+ * with a `\u` or `\/` escape (which could spell a secret some other way) is serialised again instead.
+ */
+function textsToWrite(pageText: string | undefined, count: number, hidden: readonly string[]): string[] | undefined {
+  if (pageText === undefined || /[\n\r]|\\[u/]/.test(pageText) || hidden.some((secret) => secret && pageText.includes(secret))) return undefined;
+  const texts = objectsOfArray(pageText, "items");
+  return texts?.length === count ? texts : undefined;
+}
+
+/** One JSON object per line: a page's records from the text the client read when it can (`textsToWrite`), else each serialised and redacted. */
 export function ndjsonWriter(stream: NodeJS.WritableStream, { secrets }: WriterOptions): RecordWriter {
   const hidden = jsonSecrets(secrets);
   return {
-    write: (records) => writeRecords(stream, records, (record) => `${redacted(JSON.stringify(record), hidden)}\n`),
+    write: (records, pageText) => {
+      const texts = textsToWrite(pageText, records.length, hidden);
+      return texts
+        ? writeRecords(stream, texts, (text) => `${text}\n`)
+        : writeRecords(stream, records, (record) => `${redacted(JSON.stringify(record), hidden)}\n`);
+    },
     end: async () => {},
   };
 }

@@ -24,28 +24,30 @@ export type BodyCheck<T> = (body: unknown, fail: (problem: string, value: unknow
  * Awaits an openapi-fetch call made with `parseAs: "text"`. A failure status becomes an `ApiError` with
  * a short reason from the body, a redirect an `ApiError` saying so (its `Location` on the redacted headers), a failed body read a
  * typed error; with `check`, the body is parsed as JSON (a body that is not JSON is an
- * `UnexpectedResponseError`, never a `SyntaxError`) and handed to it; without, only a 200 resolves (the
- * fire). Every error is redacted with the tokens the call sent.
+ * `UnexpectedResponseError`, never a `SyntaxError`) and handed to it; without, only `expected` (200
+ * unless given) resolves (the fire; a control route's 204). Every error is redacted with the tokens the call sent.
  */
 export async function readResponse<T>(
   method: string,
   call: Call,
   pending: Promise<TextResult>,
-  onResponse: ((response: Response) => void) | undefined,
+  onResponse: ((response: Response, text: string, result: unknown) => void) | undefined,
   check: BodyCheck<T>,
+  expected?: number,
 ): Promise<T>;
 export async function readResponse(
   method: string,
   call: Call,
   pending: Promise<TextResult>,
-  onResponse: ((response: Response) => void) | undefined,
+  onResponse: ((response: Response, text: string, result: unknown) => void) | undefined,
 ): Promise<void>;
 export async function readResponse<T>(
   method: string,
   call: Call,
   pending: Promise<TextResult>,
-  onResponse: ((response: Response) => void) | undefined,
+  onResponse: ((response: Response, text: string, result: unknown) => void) | undefined,
   check?: BodyCheck<T>,
+  expected = 200,
 ): Promise<T | undefined> {
   let result: TextResult;
   try {
@@ -84,7 +86,7 @@ export async function readResponse<T>(
       return fail(data, "expected a JSON body", data);
     }
     checked = check(body, (problem, value) => fail(body, problem, value));
-  } else if (status !== 200) fail(data, "expected 200", status);
-  onResponse?.(response);
+  } else if (status !== expected) fail(data, `expected ${expected}`, status);
+  onResponse?.(response, data as string, checked);
   return checked;
 }

@@ -1,3 +1,4 @@
+import { portOf } from "@bot-conversation/client/command-line";
 import { maxConversations } from "../data/source.ts";
 import type { SandboxState } from "../model.ts";
 import { defaultOptions, hostNameOf, integerIn, originOf, resolveOptions, type ServerOptions } from "../options.ts";
@@ -43,7 +44,7 @@ export function serverOptionsOf(flags: SandboxFlags, env: NodeJS.ProcessEnv): Se
       adminToken: text("adminToken") ?? (env["SANDBOX_ADMIN_TOKEN"] || undefined),
     }),
     host: text("host") ?? env["SANDBOX_HOST"] ?? defaultOptions.host,
-    port: port === undefined ? defaultOptions.port : integerIn("--port / SANDBOX_PORT", port, 0, 65535),
+    port: port === undefined ? defaultOptions.port : portOf(port, "--port / SANDBOX_PORT"),
   };
 }
 

@@ -2,10 +2,14 @@
  * The `sandbox` command as this package contributes it to the `bot-conversation` program (the GitHub
  * CLI's `NewCmdX` shape), and the `bot-conversation-sandbox` bin, whose program is the same command.
  */
-import { exitCodes } from "@bot-conversation/client/command-line";
+import { type CommandIo, exitCodes } from "@bot-conversation/client/command-line";
 import { Command, CommanderError } from "commander";
 import type { ServerOptions } from "../options.ts";
 import { type SandboxFlags, sandboxOptions } from "./flags.ts";
+
+/** The named states and the switches (definitions and their one reading), for a command that takes them too (`bot-conversation workspaces create`) without loading the sandbox. */
+export { sandboxStates } from "../model.ts";
+export { parseSwitch, switchDefinitions } from "../switches.ts";
 
 /**
  * How long the process outlives the last stop signal, so the further signals of one Ctrl-C (terminal,
@@ -13,15 +17,11 @@ import { type SandboxFlags, sandboxOptions } from "./flags.ts";
  */
 const signalSettleMs = 30;
 
-/** Where the command writes, and its environment (`SANDBOX_TOKENS`, `SANDBOX_HOST`, `SANDBOX_PORT`, `DATABASE_URL`, `SANDBOX_ADMIN_TOKEN`). */
-export interface SandboxCommandIo {
-  /** Receives the help and the ready line. */
-  readonly stdout: NodeJS.WritableStream;
-  /** Receives errors. */
-  readonly stderr: NodeJS.WritableStream;
-  /** The environment. */
-  readonly env: NodeJS.ProcessEnv;
-}
+/**
+ * Where the command writes (the help and the ready line; errors), and its environment (`SANDBOX_TOKENS`,
+ * `SANDBOX_HOST`, `SANDBOX_PORT`, `DATABASE_URL`, `SANDBOX_ADMIN_TOKEN`): the toolkit's one `CommandIo`.
+ */
+export type SandboxCommandIo = CommandIo;
 
 /**
  * Node 22 warns on stderr that node:sqlite (the --data file) is experimental, beside the one line a refused

@@ -258,11 +258,18 @@ export class PostgresStore {
     });
   }
 
-  /** Every workspace, by name, without its data. */
-  async listWorkspaces(): Promise<{ name: string; createdAt: string }[]> {
+  /** At most `limit` workspaces, by name, after the name `after` (from the first without it), without their data; `next` names the last one when more follow. */
+  async listWorkspaces(after: string | undefined, limit: number): Promise<{ workspaces: { name: string; createdAt: string }[]; next?: string }> {
     return reaching(async () => {
-      const rows = (await this.#pool.query<{ name: string; created_at: Date }>("SELECT name, created_at FROM sandbox_workspaces ORDER BY name")).rows;
-      return rows.map((row) => ({ name: row.name, createdAt: row.created_at.toISOString() }));
+      // One row more than the page: whether another page follows, without counting them all.
+      const rows = (
+        await this.#pool.query<{ name: string; created_at: Date }>(
+          "SELECT name, created_at FROM sandbox_workspaces WHERE $1::text IS NULL OR name > $1 ORDER BY name LIMIT $2",
+          [after ?? null, limit + 1],
+        )
+      ).rows;
+      const workspaces = rows.slice(0, limit).map((row) => ({ name: row.name, createdAt: row.created_at.toISOString() }));
+      return rows.length > limit ? { workspaces, next: workspaces.at(-1)!.name } : { workspaces };
     });
   }
 
