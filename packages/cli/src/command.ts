@@ -24,7 +24,7 @@ const secretsOf = (io: CommandIo) => [...secrets, io.env["BOT_CONVERSATION_TOKEN
 export function program(io: CommandIo, done: (code: number) => void): Command {
   const root = new Command("bot-conversation")
     .description(
-      "The Bot Conversation Service from a terminal: search and export conversations, list and fire triggers, check a server, serve the sandbox, manage a shared sandbox's workspaces, and an MCP server.",
+      "The Bot Conversation Service from a terminal: search and export conversations, list and fire triggers, check a server, serve the sandbox, manage a shared sandbox's workspaces, record the real service, and an MCP server.",
     )
     .version(version, "-V, --version", "print the version")
     .exitOverride()
@@ -40,7 +40,7 @@ export function program(io: CommandIo, done: (code: number) => void): Command {
         `Exit codes: ${exitCodes.ok} done, ${exitCodes.failed} the service refused or failed, ${exitCodes.usage} bad usage (nothing sent), ` +
         `${exitCodes.incomplete} check stopped by the server's rate limit, ${exitCodes.interrupted} stopped by Ctrl-C.\n`,
     );
-  const commands = [newSearchCommand, newTriggersCommand, newFireCommand, newMcpCommand, newCheckCommand, newSandboxCommand, newWorkspacesCommand].map(
+  const commands = [newSearchCommand, newTriggersCommand, newFireCommand, newMcpCommand, newCheckCommand, newSandboxCommand, newWorkspacesCommand, newRecordCommand].map(
     (build) => build(io, done),
   );
   // Built apart, so given the root's settings (exit override, output) explicitly.
@@ -49,7 +49,6 @@ export function program(io: CommandIo, done: (code: number) => void): Command {
     // A command with subcommands (workspaces): each given the root's settings too.
     for (const subcommand of command.commands) subcommand.copyInheritedSettings(root);
   }
-  root.addCommand(newRecordCommand(io, done).copyInheritedSettings(root));
   root.addCommand(newCompletionCommand(root, io, done).copyInheritedSettings(root));
   return root;
 }
