@@ -28,3 +28,4 @@ export {
   readDescription,
   type Schema,
 } from "./description.js";
+export { type FamilyName, type ProbeFamily, probeFamilies, type Rule, type RuleId, rules } from "./rules.js";

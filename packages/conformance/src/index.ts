@@ -6,6 +6,7 @@ export { type CommandIo, exitCodes, main as runCheckCommand, newCheckCommand } f
 export type { OperationCoverage, ParameterCoverage, StatusCoverage } from "./coverage.ts";
 export type { AcceptedDecisions } from "./decisions.ts";
 export type { Finding } from "./discovery.ts";
+export { type FamilyResult, probeFamilies, type RuleResult, type RuleVerdict, rules } from "./families.ts";
 export { type ConformanceOptions, type Progress, UsageError } from "./options.ts";
 export { githubAnnotations, githubSummary } from "./report/github.ts";
 export { htmlReport } from "./report/html.ts";

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { limitResponse, ResponseTooLargeError } from "@bot-conversation/client";
-import { type Case, type Exchange, tokenFor, urlOf } from "./case.ts";
+import { bodyTextOf, type Case, type Exchange, urlOf } from "./case.ts";
+import { credentialHeaders, tokenForms } from "./credentials.ts";
 import { redactToken } from "./redact.ts";
 
 /** The request budget is spent: `--max-requests` reached. */
@@ -93,8 +94,8 @@ export function createTransport(options: TransportOptions): Transport {
   let nextSlot = 0;
   let interval = options.rate > 0 ? 1000 / options.rate : 0;
   const rateLimits: RateLimitEvent[] = [];
-  // The token's variants (another letter case, a space inside) are as secret as the token itself.
-  const secrets = [options.token, tokenFor("case", options.token)!, tokenFor("spaced", options.token)!];
+  // The token's variants (another letter case, a space inside, cut) are as secret as the token itself.
+  const secrets = tokenForms(options.token);
   const redact = (text: string): string => secrets.reduce((redacted, secret) => redactToken(redacted, secret), text);
 
   /** Waits out a 429 (or a 503 with `Retry-After`) and halves the rate; false when the answer is not one. */
@@ -146,8 +147,7 @@ export function createTransport(options: TransportOptions): Transport {
     sent += 1;
     const headers = new Headers(options.headers);
     headers.set("accept", request.accept ?? "application/json");
-    const token = tokenFor(request.authentication, options.token);
-    if (token !== undefined) headers.set("x-token", token);
+    for (const [name, value] of credentialHeaders(request.authentication, options.token)) headers.set(name, value);
     if (request.body !== undefined) headers.set("content-type", "application/json");
     const started = performance.now();
     const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
@@ -158,7 +158,7 @@ export function createTransport(options: TransportOptions): Transport {
         headers,
         redirect: "manual",
         signal,
-        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+        ...(request.body === undefined ? {} : { body: bodyTextOf(request)! }),
       });
       // Read within the size limit (an endless body ends there), then decoded strictly: a body that is not
       // UTF-8 is body_encoding's to report; the others read it with replacement characters.

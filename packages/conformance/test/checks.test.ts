@@ -13,6 +13,7 @@ import { pagingWalk } from "../src/checks/paging.ts";
 import { noAnswer, notAServerError, statusCodeConformance } from "../src/checks/response.ts";
 import { maxResponseTime } from "../src/checks/timing.ts";
 import { notApplicable, notJudged } from "../src/checks/types.ts";
+import { type Authentication, type Credential, credentialHeaders, credentials } from "../src/credentials.ts";
 import { loadDescription } from "../src/description.ts";
 import { retryAfterMs } from "../src/transport.ts";
 
@@ -113,32 +114,34 @@ describe("not_a_server_error and status_code_conformance", () => {
 });
 
 describe("curl reproductions", () => {
-  it.each([
-    ["token", ["-H", "X-Token: abc-secret-1"]],
-    ["query", []],
-    ["empty", ["-H", "X-Token;"]],
-    ["wrong", ["-H", "X-Token: conformance-wrong-token"]],
-  ] as const)("with the token %s, the line carries $BOT_CONVERSATION_TOKEN and bash expands it where it belongs", (authentication, headers) => {
-    const line = curlOf("http://127.0.0.1:1/base", {
-      operationId: "searchConversations",
-      method: "GET",
-      path: "/api/v2/channels/conversations",
-      query: { status: "Closed" },
-      authentication,
-    });
-    expect(line).not.toContain("abc-secret-1");
-    // curl replaced by a function that prints its arguments, one a line.
-    const words = execFileSync("bash", ["-c", `curl() { printf '%s\\n' "$@"; }; ${line}`], {
-      env: { BOT_CONVERSATION_TOKEN: "abc-secret-1", PATH: process.env["PATH"] },
-    })
-      .toString()
-      .trim()
-      .split("\n");
-    for (const header of headers) expect(words).toContain(header);
-    expect(words.at(-1)).toBe(
-      `http://127.0.0.1:1/base/api/v2/channels/conversations?status=Closed${authentication === "query" ? "&X-Token=abc-secret-1" : ""}`,
-    );
-  });
+  it.each(Object.keys(credentials) as Authentication[])(
+    "with the credential %s, the line carries $BOT_CONVERSATION_TOKEN, never the value, and bash writes what the kit sends",
+    (authentication) => {
+      const line = curlOf("http://127.0.0.1:1/base", {
+        operationId: "searchConversations",
+        method: "GET",
+        path: "/api/v2/channels/conversations",
+        query: { status: "Closed" },
+        authentication,
+      });
+      expect(line).not.toContain("abc-secret-1");
+      // curl replaced by a function that prints its arguments, one a line.
+      const words = execFileSync("bash", ["-c", `curl() { printf '%s\\n' "$@"; }; ${line}`], {
+        env: { BOT_CONVERSATION_TOKEN: "abc-secret-1", PATH: process.env["PATH"] },
+      })
+        .toString()
+        .trim()
+        .split("\n");
+      // Every header the transport sends for this credential, as bash writes it (an empty X-Token is curl's "X-Token;").
+      const sent = credentialHeaders(authentication, "abc-secret-1");
+      const headerWords = words.filter((word, index) => words[index - 1] === "-H" && !/^Accept:/.test(word));
+      expect(headerWords.map((word) => (word === "X-Token;" ? "x-token: " : word.replace(/^[^:]+/, (name) => name.toLowerCase())))).toEqual(
+        sent.map(([name, value]) => `${name}: ${value}`),
+      );
+      const carrier = credentials[authentication] as Credential;
+      expect(words.at(-1)).toBe(`http://127.0.0.1:1/base/api/v2/channels/conversations?status=Closed${carrier.query ? `&${carrier.query}=abc-secret-1` : ""}`);
+    },
+  );
 });
 
 describe("the checks added for real deployments", () => {
