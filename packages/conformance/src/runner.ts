@@ -8,9 +8,10 @@ import { discover, type Finding } from "./discovery.ts";
 import type { RuleResult } from "./families.ts";
 import { type ConformanceOptions, resolveOptions } from "./options.ts";
 import { checksLeftOut, type Phase, phases, type RunState } from "./phases/index.ts";
-import { redactTokenJson } from "./redact.ts";
+import { redactToken, redactTokenJson } from "./redact.ts";
 import { type CheckResult, Results } from "./results.ts";
 import { Session } from "./session.ts";
+import { blameForRefusal } from "./token-blame.ts";
 import { BudgetExhaustedError, createTransport, RateLimitedError, StoppedError, UnreachableError } from "./transport.ts";
 
 /** Time and requests of one phase of the run. */
@@ -145,7 +146,8 @@ export async function runConformance(options: ConformanceOptions, description: D
       query: {},
       authentication: "token",
     });
-    if (probe.status === 401) throw new ServerUnusableError(`The server at ${resolved.baseUrl} refused the token (401 on searchConversations); check --token.`);
+    // Every request with the token would fail: find out what the server refuses before blaming the token.
+    if (probe.status === 401) throw new ServerUnusableError(redactToken(await blameForRefusal(resolved, description), resolved.token));
     session.judge(probe);
     probed = true;
   } catch (error) {
