@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { searchFilters } from "@bot-conversation/openapi";
 import { describe, expect, it } from "vitest";
 import type { Case, Exchange } from "../src/case.ts";
 import { curlOf } from "../src/case.ts";
@@ -94,6 +95,25 @@ describe("filter_match", () => {
     const result = filterMatch(exchange("searchConversations", 200, body, query), { description, pageBase: 0, decisions: {} });
     if (problem === undefined) expect(result).toBeUndefined();
     else expect(result).toContain(problem);
+  });
+});
+
+describe("filter_match reads the search filters' one table (searchFilters of @bot-conversation/openapi)", () => {
+  // Every filter of the table on the summary, with an item that holds it and one that does not: the kit judges each with no entry of its own.
+  const onSummary = searchFilters.filter((filter) => filter.matches !== "bot");
+  it.each(onSummary)("$name ($how on $matches)", ({ name, matches, how }) => {
+    const held = "2026-11-10T00:00:00Z";
+    const value = how === "equal" ? "wanted" : held;
+    const holding = { ...item("holds", held), [matches]: how === "equal" ? "wanted" : held };
+    const breaking = { ...item("breaks", held), [matches]: how === "equal" ? "other" : how === "from" ? "2026-11-09T00:00:00Z" : "2026-11-11T00:00:00Z" };
+    const judge = (items: unknown[]) =>
+      filterMatch(exchange("searchConversations", 200, { ...page({}, 0), totalItemCount: items.length, items }, { [name]: value }), {
+        description,
+        pageBase: 0,
+        decisions: {},
+      });
+    expect(judge([holding])).toBeUndefined();
+    expect(judge([holding, breaking])).toContain(`item "breaks": ${matches}`);
   });
 });
 
