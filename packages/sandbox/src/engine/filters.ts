@@ -14,7 +14,7 @@ export interface EqualityFilter {
 type EqualitySearchFilter = Extract<(typeof searchFilters)[number], { how: "equal" }>;
 
 /** The value a conversation has for what an equality filter matches: its bot, or its own field. */
-const valueOf =
+const valueOfMatched =
   (matches: EqualitySearchFilter["matches"]) =>
   (stored: StoredConversation): string =>
     matches === "bot" ? stored.agentStageId : stored.conversation[matches];
@@ -30,7 +30,7 @@ const valueOf =
 export const equalityFilters: readonly { readonly name: EqualitySearchFilter["name"]; readonly valueOf: (stored: StoredConversation) => string }[] =
   searchFilters
     .filter((filter): filter is EqualitySearchFilter => filter.how === "equal")
-    .map((filter) => ({ name: filter.name, valueOf: valueOf(filter.matches) }));
+    .map((filter) => ({ name: filter.name, valueOf: valueOfMatched(filter.matches) }));
 
 /** The name of an equality filter. */
 export type EqualityFilterName = EqualitySearchFilter["name"];
