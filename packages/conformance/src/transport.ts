@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { limitResponse, ResponseTooLargeError } from "@bot-conversation/client";
+import { limitResponse, ResponseTooLargeError, retryAfterDelay } from "@bot-conversation/client";
 import { bodyTextOf, type Case, type Exchange, urlOf } from "./case.ts";
 import { credentialHeaders, tokenForms } from "./credentials.ts";
 import { redactToken } from "./redact.ts";
@@ -41,14 +41,6 @@ const maxRetries = 5;
 
 /** The longest `Retry-After` the kit waits out (as Stainless clients do); a longer one stops the run (the kit's choice). */
 const maxWaitMs = 60_000;
-
-/** `Retry-After` in milliseconds: delay-seconds or an HTTP-date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
-export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
-  if (value === null) return undefined;
-  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
 
 /** What a transport needs. */
 export interface TransportOptions {
@@ -100,7 +92,8 @@ export function createTransport(options: TransportOptions): Transport {
 
   /** Waits out a 429 (or a 503 with `Retry-After`) and halves the rate; false when the answer is not one. */
   const slowDown = async (status: number, headers: Headers, attempt: number): Promise<boolean> => {
-    const asked = retryAfterMs(headers.get("retry-after"));
+    // The client's one reading of Retry-After, uncapped: a wait past the kit's bound is reported, not ignored.
+    const asked = retryAfterDelay(headers.get("retry-after"));
     if (!(status === 429 || (status === 503 && asked !== undefined))) return false;
     const wait = asked ?? 1000;
     // Halve the rate (an unlimited run drops to 25 per second): a server that limits once will limit again at the same pace.

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { retryAfterDelay } from "@bot-conversation/client";
 import { searchFilters } from "@bot-conversation/openapi";
 import { describe, expect, it } from "vitest";
 import type { Case, Exchange } from "../src/case.ts";
@@ -16,7 +17,6 @@ import { maxResponseTime } from "../src/checks/timing.ts";
 import { notApplicable, notJudged } from "../src/checks/types.ts";
 import { type Authentication, type Credential, credentialHeaders, credentials } from "../src/credentials.ts";
 import { loadDescription } from "../src/description.ts";
-import { retryAfterMs } from "../src/transport.ts";
 
 const description = loadDescription();
 
@@ -223,13 +223,15 @@ describe("the checks added for real deployments", () => {
 });
 
 describe("Retry-After and body_encoding", () => {
-  it("reads Retry-After as delay-seconds or an HTTP-date, and nothing else", () => {
+  it("reads Retry-After by the client's one function (retryAfterDelay): delay-seconds or an IMF-fixdate, uncapped, and nothing else", () => {
     const now = Date.parse("2026-11-20T09:00:00Z");
-    expect(retryAfterMs("3", now)).toBe(3000);
-    expect(retryAfterMs("Fri, 20 Nov 2026 09:00:05 GMT", now)).toBe(5000);
-    expect(retryAfterMs("Fri, 20 Nov 2026 08:00:00 GMT", now)).toBe(0);
-    expect(retryAfterMs("soon", now)).toBeUndefined();
-    expect(retryAfterMs(null, now)).toBeUndefined();
+    expect(retryAfterDelay("3", now)).toBe(3000);
+    expect(retryAfterDelay("120", now)).toBe(120_000);
+    expect(retryAfterDelay("Fri, 20 Nov 2026 09:00:05 GMT", now)).toBe(5000);
+    expect(retryAfterDelay("Fri, 20 Nov 2026 08:00:00 GMT", now)).toBe(0);
+    expect(retryAfterDelay("soon", now)).toBeUndefined();
+    expect(retryAfterDelay("1.5", now)).toBeUndefined();
+    expect(retryAfterDelay(null, now)).toBeUndefined();
   });
 
   it.each([
