@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { limitResponse, ResponseTooLargeError, retryAfterDelay } from "@bot-conversation/client";
+import { limitResponse, parseRetryAfter, ResponseTooLargeError } from "@bot-conversation/client";
 import { bodyTextOf, type Case, type Exchange, urlOf } from "./case.ts";
 import { credentialHeaders, tokenForms } from "./credentials.ts";
 import { redactToken } from "./redact.ts";
@@ -93,7 +93,7 @@ export function createTransport(options: TransportOptions): Transport {
   /** Waits out a 429 (or a 503 with `Retry-After`) and halves the rate; false when the answer is not one. */
   const slowDown = async (status: number, headers: Headers, attempt: number): Promise<boolean> => {
     // The client's one reading of Retry-After, uncapped: a wait past the kit's bound is reported, not ignored.
-    const asked = retryAfterDelay(headers.get("retry-after"));
+    const asked = parseRetryAfter(headers.get("retry-after"), Infinity);
     if (!(status === 429 || (status === 503 && asked !== undefined))) return false;
     const wait = asked ?? 1000;
     // Halve the rate (an unlimited run drops to 25 per second): a server that limits once will limit again at the same pace.

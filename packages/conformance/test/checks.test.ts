@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { retryAfterDelay } from "@bot-conversation/client";
+import { parseRetryAfter } from "@bot-conversation/client";
 import { searchFilters } from "@bot-conversation/openapi";
 import { describe, expect, it } from "vitest";
 import type { Case, Exchange } from "../src/case.ts";
@@ -223,15 +223,15 @@ describe("the checks added for real deployments", () => {
 });
 
 describe("Retry-After and body_encoding", () => {
-  it("reads Retry-After by the client's one function (retryAfterDelay): delay-seconds or an IMF-fixdate, uncapped, and nothing else", () => {
+  it("reads Retry-After by the client's one function (parseRetryAfter, with no bound): delay-seconds or an IMF-fixdate, and nothing else", () => {
     const now = Date.parse("2026-11-20T09:00:00Z");
-    expect(retryAfterDelay("3", now)).toBe(3000);
-    expect(retryAfterDelay("120", now)).toBe(120_000);
-    expect(retryAfterDelay("Fri, 20 Nov 2026 09:00:05 GMT", now)).toBe(5000);
-    expect(retryAfterDelay("Fri, 20 Nov 2026 08:00:00 GMT", now)).toBe(0);
-    expect(retryAfterDelay("soon", now)).toBeUndefined();
-    expect(retryAfterDelay("1.5", now)).toBeUndefined();
-    expect(retryAfterDelay(null, now)).toBeUndefined();
+    expect(parseRetryAfter("3", Infinity, now)).toBe(3000);
+    expect(parseRetryAfter("120", Infinity, now)).toBe(120_000);
+    expect(parseRetryAfter("Fri, 20 Nov 2026 09:00:05 GMT", Infinity, now)).toBe(5000);
+    expect(parseRetryAfter("Fri, 20 Nov 2026 08:00:00 GMT", Infinity, now)).toBe(0);
+    expect(parseRetryAfter("soon", Infinity, now)).toBeUndefined();
+    expect(parseRetryAfter("1.5", Infinity, now)).toBeUndefined();
+    expect(parseRetryAfter(null, Infinity, now)).toBeUndefined();
   });
 
   it.each([
