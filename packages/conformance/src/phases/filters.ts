@@ -5,6 +5,7 @@ import { botWithinAll, emptySearchPage, filterCombination, findsNoConversation }
 import { pageOf } from "../checks/paging.ts";
 import type { ExchangeCheck } from "../checks/types.ts";
 import { operationOf } from "../description.ts";
+import { nextPageQuery } from "../links.ts";
 import type { Session } from "../session.ts";
 import { unknownIdentifier } from "./triggers.ts";
 
@@ -36,14 +37,15 @@ async function walk(session: Session, query: Record<string, string>): Promise<Wa
   const pageSize = Math.max(1, Math.min(firstPage.pageSize, Math.ceil(firstPage.totalItemCount / 3)));
   if (Math.ceil(firstPage.totalItemCount / pageSize) > maxOracleWalkPages) return undefined;
   const pages: Exchange[] = [];
-  let pageIndex = session.knowledge.pageBase;
+  let next: Record<string, string> = { ...query, pageSize: String(pageSize), pageIndex: String(session.knowledge.pageBase) };
   for (let read = 0; read <= maxOracleWalkPages; read++) {
-    const answer = await search(session, { ...query, pageSize: String(pageSize), pageIndex: String(pageIndex) });
+    const answer = await search(session, next);
     const page = answer && pageOf(answer);
     if (!answer || !page) return undefined;
     pages.push(answer);
     if (!page.hasMore || page.items.length === 0) return pages;
-    pageIndex = page.pageIndex + 1;
+    // The description's nextPage link: the filters and the reported pageSize carried over, pageIndex + 1.
+    next = nextPageQuery(session.description, answer.case, answer.json);
   }
   return pages;
 }
