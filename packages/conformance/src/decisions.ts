@@ -1,3 +1,4 @@
+import { describeValue, wrongValueText } from "@bot-conversation/client/text";
 import { triggerListShapes } from "./trigger-list.ts";
 /**
  * The open-point decisions a team accepts for its own server (`--config`'s `decisions`): where the
@@ -30,7 +31,7 @@ export const decisionKeys: Readonly<Record<keyof AcceptedDecisions, string>> = {
 export function parseDecisions(value: unknown, where: string): AcceptedDecisions {
   if (value === undefined) return {};
   if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw new Error(`${where}: expected an object of decisions; got ${JSON.stringify(value)}`);
+    throw new Error(wrongValueText(where, "an object of decisions", describeValue(value)));
   const entries = value as Record<string, unknown>;
   for (const key of Object.keys(entries)) {
     if (!(key in decisionKeys)) throw new Error(`${where}.${key}: unknown decision; expected one of ${Object.keys(decisionKeys).join(", ")}`);
