@@ -6,6 +6,7 @@
  * from the request it sent and the body it received, so a link the description changes changes what
  * the kit carries from one step to the next.
  */
+import { pointerKeys } from "@bot-conversation/openapi";
 import type { Case } from "./case.ts";
 import type { Description } from "./description.ts";
 
@@ -36,12 +37,11 @@ export function evaluate(expression: string, request: Case, body: unknown): unkn
   if (query) return request.query[query[1]!];
   const pointer = /^\$response\.body#(\/.*)?$/.exec(plain);
   if (!pointer) return undefined;
-  let at: unknown = body;
-  for (const segment of (pointer[1] ?? "").split("/").slice(1)) {
-    const key = segment.replaceAll("~1", "/").replaceAll("~0", "~");
-    at = typeof at === "object" && at !== null ? (at as Record<string, unknown>)[key] : undefined;
-  }
-  return at;
+  // The one reader of JSON pointers (`pointerKeys` of @bot-conversation/openapi) decodes the segments.
+  return pointerKeys(`#${pointer[1] ?? ""}`).reduce<unknown>(
+    (at, key) => (typeof at === "object" && at !== null ? (at as Record<string, unknown>)[key] : undefined),
+    body,
+  );
 }
 
 /** The values a link carries, evaluated: those that name nothing are left out (a filter the request did not send). */
