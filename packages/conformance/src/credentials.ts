@@ -47,7 +47,7 @@ export const credentials = {
     family: "credential-near-misses",
     what: "with the token in another letter case",
     xToken: swapCase,
-    xTokenShell: `$(printf %s "${shellToken}" | tr 'a-zA-Z' 'A-Za-z')`,
+    xTokenShell: `$(printf %s "$BOT_CONVERSATION_TOKEN" | tr 'a-zA-Z' 'A-Za-z')`,
   },
   spaced: {
     family: "credential-near-misses",
