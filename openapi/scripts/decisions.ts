@@ -1,6 +1,7 @@
 /**
  * The open points as data: reads `decisions.yaml`, checks it, and generates from it the two Decisions
- * tables of `README.md` and the module `src/decisions.generated.ts` that the sandbox and the kit read.
+ * tables of `README.md` and the module `src/decisions.generated.ts` that the sandbox and the kit read;
+ * with them, the rule catalog `rules.yaml` into `src/rules.generated.ts` (`scripts/rules.ts`).
  *
  *   node scripts/decisions.ts          writes both (after an edit of decisions.yaml)
  *   node scripts/decisions.ts --check  fails, naming what differs, when either is stale
@@ -8,6 +9,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
+import { readRules, rulePaths, rulesModule } from "./rules.ts";
 
 const here = (path: string): URL => new URL(`../${path}`, import.meta.url);
 
@@ -167,13 +169,17 @@ export function readFiles(): { yaml: string; readme: string; module: string } {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const files = readFiles();
+  const rulesYaml = readFileSync(here(rulePaths.yaml), "utf8");
+  const rulesGenerated = rulesModule(readRules(rulesYaml));
   if (process.argv.includes("--check")) {
     const stale = staleFiles(files);
+    if (readFileSync(here(rulePaths.module), "utf8") !== rulesGenerated) stale.push(`${rulePaths.module}: disagrees with ${rulePaths.yaml}`);
     for (const line of stale) console.error(`${line}: run pnpm --filter @bot-conversation/openapi decisions`);
     process.exitCode = stale.length > 0 ? 1 : 0;
   } else {
     const entries = readEntries(files.yaml);
     writeFileSync(here(paths.readme), readmeWith(files.readme, entries));
     writeFileSync(here(paths.module), generatedModule(entries));
+    writeFileSync(here(rulePaths.module), rulesGenerated);
   }
 }

@@ -1,9 +1,11 @@
 /**
  * `@bot-conversation/openapi/date-time`: the one rule for the description's `format: date-time`
  * (search filters, `startedOn`, `DateTime` variables). It lives beside the description, which states
- * it (README, Decisions: "Dates"), so that every reader shares it: the client re-exports it as its
- * `parseDateTime`, and the Ajv factory (`@bot-conversation/openapi/ajv`) checks `date-time` with it.
- * It imports nothing: a bundle of the client carries these few lines only.
+ * it (README, Decisions: "Dates"), so that every reader shares it: the Ajv factory
+ * (`@bot-conversation/openapi/ajv`) checks `date-time` with it, and `@bot-conversation/types` carries
+ * it as a generated copy of this file, which the client re-exports as its `parseDateTime` (so the
+ * client does not depend on this package, nor on Ajv). It imports nothing: a bundle of the client
+ * carries these few lines only.
  */
 
 /**

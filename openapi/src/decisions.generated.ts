@@ -111,7 +111,7 @@ export const decisions = [
     "id": "trigger-list-shape",
     "label": "Trigger list shape",
     "service": "\"body shaped as the descriptor\", \"the list of all triggers\", wrapping \"not shown\"",
-    "decision": "Declared as a JSON array of descriptors; the client also accepts a single descriptor and resolves to an array; the conformance kit accepts an array, a single descriptor and an object wrapping one array, checks the descriptors, and reports the shape (`trigger_list_shape`), failing another shape only when a team's config names its own (`decisions.triggerListShape`) (the kit's choice)",
+    "decision": "Declared as a JSON array of descriptors; the client also accepts a single descriptor and resolves to an array; the conformance kit accepts every shape a server may choose (an array, a single descriptor, an object wrapping one array, an object of descriptors keyed by their `externalEventId`), checks the descriptors, and reports the shape (`trigger_list_shape`), failing another shape only when a team's config names its own (`decisions.triggerListShape`) (the kit's choice)",
     "why": "A list operation returns a list; the single shape is handled where it would arrive.",
     "sandbox": {
       "flag": "trigger-list",
@@ -236,6 +236,16 @@ export const decisions = [
     },
     "findings": [
       "status_letter_case"
+    ]
+  },
+  {
+    "id": "empty-result-counts",
+    "label": "Counts of an empty result",
+    "service": "`totalPageCount` is \"the total number of pages\"; for a search that matches nothing: not stated",
+    "decision": "Not described; the conformance kit's `envelope_math` accepts `totalPageCount` 0 (no page) or 1 (one empty page) when `totalItemCount` is 0, and reports which it saw (`empty_result_counts`) (the kit's choice)",
+    "why": "Both readings fit the words; every other count of an empty page follows from them.",
+    "findings": [
+      "empty_result_counts"
     ]
   },
   {
@@ -387,17 +397,24 @@ export const decisions = [
     "id": "token-variants",
     "label": "Token in the query string and variants of the token (the conformance kit)",
     "service": "`X-Token` header \"the only authorization method listed\"; a missing or invalid token is 401",
-    "decision": "`ignored_auth` expects 401 for the token in the query string with no header, for an empty `X-Token`, for the token in another letter case and for the token with a space inside, on every operation and on a later page of a filtered search (the kit's choice)",
+    "decision": "`ignored_auth` expects 401 for every near miss of the token (cut, a character more, another letter case, a space inside, doubled, quoted, behind `Bearer`, an empty `X-Token`) and for the token on every other channel with no `X-Token` (the query string, `Authorization`, a cookie, other header names), on every operation and on a later page of a filtered search (`credential-near-misses`, `credential-channels` in `rules.yaml`); a lower-case header name and white space around the value are no near misses, HTTP reads them as the token (the kit's choice)",
     "why": "The header is the only method the seed lists, and a token is compared as given."
   },
   {
     "id": "auth-order",
     "label": "Order of 401 and 404",
-    "service": "401 for a missing or invalid token; 404 for an unknown bot, trigger or conversation; which is checked first: not stated",
-    "decision": "Not described; the conformance kit accepts either for a request that names an unknown resource with a bad token, and reports which comes first (`auth_order`) (the kit's choice)",
-    "why": "Both orders fit the seed's words.",
+    "service": "A missing or invalid token gives status 401 (stated unconditionally for operations 2 and 3); 404 for an unknown bot, trigger or conversation",
+    "decision": "The 401 does not wait for the look-up: the conformance kit's `ignored_auth` fails a 404 for a request that names an unknown bot, trigger or conversation with a bad token (the `credential-before-lookup` family of `rules.yaml`)",
+    "why": "The seed's 401 has no condition; a server that looks the resource up first tells a caller without a valid token which bots exist."
+  },
+  {
+    "id": "identifier-letter-case",
+    "label": "Letter case of identifiers",
+    "service": "Whether `agentStageId`, `conversationId` and `channelId` ignore letter case: not stated",
+    "decision": "Not described; the conformance kit sends the known bot's id in another letter case to the trigger list and the search and reports the answers (`identifier_letter_case`), judging neither (the kit's choice)",
+    "why": "Both readings fit the seed; an identifier cut or lengthened is another identifier whatever the reading, and is judged.",
     "findings": [
-      "auth_order"
+      "identifier_letter_case"
     ]
   },
   {

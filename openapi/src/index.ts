@@ -28,3 +28,5 @@ export {
   readDescription,
   type Schema,
 } from "./description.js";
+export { type FamilyName, type ProbeFamily, probeFamilies, type Rule, type RuleId, rules } from "./rules.js";
+export { type FilterMatch, type SearchFilter, type SearchFilterName, searchFilters } from "./search-filters.js";

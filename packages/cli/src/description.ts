@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { wrongValueText } from "@bot-conversation/client/text";
 import { readDescription, type Schema } from "@bot-conversation/openapi";
 
 export type { Schema };
@@ -69,7 +70,7 @@ export function expectation(schema: Schema, example?: unknown): string {
 
 /** A wrong value in the one wording: `pageSize: expected an integer of at least 1; got "ten"` (`got nothing` for a missing one). */
 export function mismatch(label: string, schema: Schema, value: unknown, example?: unknown): string {
-  return `${label}: expected ${expectation(schema, example)}; got ${value === undefined ? "nothing" : JSON.stringify(value)}`;
+  return wrongValueText(label, expectation(schema, example), value === undefined ? "nothing" : JSON.stringify(value));
 }
 
 /** The toolkit's Ajv (`date-time` by the description's date rule), loaded on first use: a search whose flags need no schema check (an integer) starts without it. */

@@ -25,3 +25,4 @@ export { defaultMaxResponseBytes, limitResponse } from "./internal/limit.js";
 export type { Logger, TokenSource } from "./internal/transport.js";
 export { type IterateOptions, nextPageIndex } from "./pagination.js";
 export { EventValidationError, type PayloadProblem, parseDateTime, platformConversationId, validateEventPayload } from "./payload.js";
+export { parseRetryAfter } from "./retry.js";

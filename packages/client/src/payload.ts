@@ -1,5 +1,5 @@
-import { parseDateTime } from "@bot-conversation/openapi/date-time";
 import type { ExternalEventTrigger, VariableType } from "@bot-conversation/types";
+import { parseDateTime } from "@bot-conversation/types";
 import { BotConversationError } from "./errors.js";
 import { describeValue, isJsonObject, requireText } from "./internal/describe.js";
 
@@ -21,7 +21,7 @@ const isString = (value: unknown): value is string => typeof value === "string";
  * The one rule for dates, of search filters and of `DateTime` variables alike: an ISO 8601 date and
  * time with seconds and a UTC offset, as RFC 3339 profiles it (`2026-11-20T09:15:02+03:00`, `...Z`),
  * naming one instant; epoch milliseconds, or `NaN`. The description's own rule
- * (`@bot-conversation/openapi/date-time`), which the toolkit's Ajv checks `date-time` with too.
+ * (written once in `@bot-conversation/openapi/date-time`, carried by `@bot-conversation/types`), which the toolkit's Ajv checks `date-time` with too.
  */
 export { parseDateTime };
 

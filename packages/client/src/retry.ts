@@ -21,17 +21,20 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /**
- * Parses `Retry-After` into ms: non-negative whole seconds (`120`) or an HTTP date in its IMF-fixdate
- * form (`Fri, 20 Nov 2026 09:00:10 GMT`, its weekday right). Undefined when absent, of any other form (`-1`, `1.5`, `0x3`,
- * `1e0`, the obsolete date forms) or over 60 s; the computed backoff then applies.
+ * The one reading of `Retry-After` (RFC 9110 §10.2.3), in ms: non-negative whole seconds (`120`) or an
+ * HTTP date in its IMF-fixdate form (`Fri, 20 Nov 2026 09:00:10 GMT`, its weekday right), counted from
+ * `now`; a past date is 0. Undefined when absent, of any other form (`-1`, `1.5`, `0x3`, `1e0`, the
+ * obsolete date forms) or over `max` (the client's 60 s; the computed backoff then applies). The
+ * conformance kit reads the header here too, with no bound (`Infinity`), to wait out and report what a
+ * server asked.
  */
-export function parseRetryAfter(value: string | null | undefined): number | undefined {
+export function parseRetryAfter(value: string | null | undefined, max = maxRetryAfterMs, now = Date.now()): number | undefined {
   // IMF-fixdate is exactly the form `toUTCString` writes: a date is one when it reads back unchanged.
   const date = new Date(value!);
   // `test` reads null and undefined as the words "null" and "undefined", which it does not match.
-  const delay = /^\d+$/.test(value!) ? +value! * 1000 : date.toUTCString() === value ? +date - Date.now() : NaN;
-  // Past dates mean "now"; a wait over the cap or unparsable (NaN) is not honoured.
-  return delay <= maxRetryAfterMs ? Math.max(0, delay) : undefined;
+  const delay = /^\d+$/.test(value!) ? +value! * 1000 : date.toUTCString() === value ? +date - now : NaN;
+  // Past dates mean "now"; a wait over the bound or unparsable (NaN) is not honoured.
+  return delay <= max ? Math.max(0, delay) : undefined;
 }
 
 /** Wait before retry number `retry` (1 for the first): `Retry-After` if usable, else exponential backoff with jitter. */

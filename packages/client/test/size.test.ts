@@ -61,3 +61,19 @@ test("the size check can fail: the same bundle against a 1 kB limit is reported 
   expect(checks[0]?.size).toBeGreaterThan(1_000);
   expect(exitCode).toBe(1);
 });
+
+test("a frontend installing the client gets no JSON-schema validator: no dependency on the description's package or Ajv, and dist imports neither", async () => {
+  const manifest = JSON.parse(await readFile(join(packageDir, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+  expect(Object.keys(manifest.dependencies).sort()).toEqual(["@bot-conversation/types", "openapi-fetch"]);
+  // The bundle size-limit measures, with every dependency inlined: no Ajv in it.
+  const bundle = join(scratch, "bundle.js");
+  await promisify(execFile)(join(packageDir, "node_modules/.bin/esbuild"), [
+    join(packageDir, "dist/index.js"),
+    "--bundle",
+    "--format=esm",
+    `--outfile=${bundle}`,
+  ]);
+  const text = await readFile(bundle, "utf8");
+  expect(text).toContain("function parseDateTime");
+  expect(text).not.toMatch(/ajv|@bot-conversation\/openapi/i);
+});

@@ -1,29 +1,8 @@
+import type { FamilyName } from "@bot-conversation/openapi";
+import { type Authentication, credentialOf } from "./credentials.ts";
 import { tokenPlaceholder } from "./redact.ts";
 
-/**
- * How a request authenticates: with the configured token, with none, with a token that cannot be
- * valid, with an empty `X-Token`, with the token in the query string instead of the header, with the
- * token in another letter case, or with a space inside the token (after its first character).
- */
-export type Authentication = "token" | "none" | "wrong" | "empty" | "query" | "case" | "spaced";
-
-/** The `X-Token` an authentication sends for `token`, or undefined for none (`none`, `query`). */
-export function tokenFor(authentication: Authentication, token: string): string | undefined {
-  switch (authentication) {
-    case "token":
-      return token;
-    case "wrong":
-      return wrongToken;
-    case "empty":
-      return "";
-    case "case":
-      return [...token].map((character) => (character === character.toUpperCase() ? character.toLowerCase() : character.toUpperCase())).join("");
-    case "spaced":
-      return `${token.slice(0, 1)} ${token.slice(1)}`;
-    default:
-      return undefined;
-  }
-}
+export { type Authentication, tokenFor, wrongToken } from "./credentials.ts";
 
 /** One request the kit sends: an operation with concrete values (Schemathesis calls this a case). */
 export interface Case {
@@ -43,8 +22,12 @@ export interface Case {
   readonly accept?: string;
   /** For a method the description does not list on the path: the methods it does list (`unsupported_method`). */
   readonly documentedMethods?: readonly string[];
-  /** The request names a bot, trigger or conversation the server does not have (a 404 may come before a 401: the seed states no order). */
-  readonly unknownTarget?: boolean;
+  /** The probe family of the rule catalog the case belongs to (`rules.yaml`), when a phase sent it as one. */
+  readonly family?: FamilyName;
+  /** Query parameters already percent-encoded, appended as they are (an identifier with an encoded character). */
+  readonly rawQuery?: Readonly<Record<string, string>>;
+  /** The body's JSON text as sent, when it is not `JSON.stringify(body)` (an identifier with a JSON escape); `body` is what it means. */
+  readonly rawBody?: string;
 }
 
 /** The response to a case, read whole. */
@@ -67,14 +50,13 @@ export interface Exchange {
   readonly invalidUtf8?: boolean;
 }
 
-/** The query parameter that carries the token in an `authentication: "query"` case. */
-export const tokenQueryParameter = "X-Token";
-
 /** The URL of a case under a base address (the base's own path is kept); `token` fills a query-string token. */
 export function urlOf(baseUrl: string, request: Case, token = tokenPlaceholder): URL {
   const url = new URL(baseUrl.replace(/\/+$/, "") + request.path);
   for (const [name, value] of Object.entries(request.query)) url.searchParams.set(name, value);
-  if (request.authentication === "query") url.searchParams.set(tokenQueryParameter, token);
+  const carrier = credentialOf(request.authentication).query;
+  if (carrier) url.searchParams.set(carrier, token);
+  for (const [name, value] of Object.entries(request.rawQuery ?? {})) url.search += `${url.search ? "&" : "?"}${encodeURIComponent(name)}=${value}`;
   return url;
 }
 
@@ -90,37 +72,30 @@ const shellQuote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'
 export function curlOf(baseUrl: string, request: Case): string {
   const parts = ["curl", "-sS", "-i"];
   if (request.method !== "GET") parts.push("-X", request.method);
-  if (request.authentication === "token") parts.push("-H", `"X-Token: ${tokenPlaceholder}"`);
-  if (request.authentication === "wrong") parts.push("-H", shellQuote(`X-Token: ${wrongToken}`));
-  if (request.authentication === "empty") parts.push("-H", shellQuote("X-Token;"));
-  // The variants of the token are made by the shell from the variable, so the line never carries the value.
-  if (request.authentication === "case") parts.push("-H", `"X-Token: $(printf %s "${tokenPlaceholder}" | tr 'a-zA-Z' 'A-Za-z')"`);
-  if (request.authentication === "spaced") parts.push("-H", `"X-Token: \${${tokenPlaceholder.slice(1)}:0:1} \${${tokenPlaceholder.slice(1)}:1}"`);
+  const credential = credentialOf(request.authentication);
+  // Every form of the token is written by the shell from the variable, so the line never carries the value.
+  if (credential.xTokenShell !== undefined) parts.push("-H", credential.xTokenShell === "" ? shellQuote("X-Token;") : `"X-Token: ${credential.xTokenShell}"`);
+  if (credential.header) parts.push("-H", `"${credential.header.name}: ${credential.header.shell}"`);
   parts.push("-H", shellQuote(`Accept: ${request.accept ?? "application/json"}`));
-  if (request.body !== undefined) parts.push("-H", shellQuote("Content-Type: application/json"), "--data", shellQuote(JSON.stringify(request.body)));
+  if (request.body !== undefined) parts.push("-H", shellQuote("Content-Type: application/json"), "--data", shellQuote(bodyTextOf(request)!));
   const url = urlOf(baseUrl, request, "TOKEN_IN_QUERY").href;
   // The query-string token is spliced in by the shell, so the line carries the variable, never the value.
-  parts.push(request.authentication === "query" ? `${shellQuote(url).replace("TOKEN_IN_QUERY", `'"${tokenPlaceholder}"'`)}` : shellQuote(url));
+  parts.push(credential.query ? `${shellQuote(url).replace("TOKEN_IN_QUERY", `'"${tokenPlaceholder}"'`)}` : shellQuote(url));
   return parts.join(" ");
 }
 
+/** The body's text as sent: the raw JSON text when the case has one. */
+export const bodyTextOf = (request: Case): string | undefined => request.rawBody ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
+
 /** The request in one line for a failure: method, URL (token as `$BOT_CONVERSATION_TOKEN`) and body. */
 export function requestLineOf(baseUrl: string, request: Case): string {
-  const body = request.body === undefined ? "" : ` ${JSON.stringify(request.body)}`;
-  const token = {
-    token: "X-Token set",
-    none: "no X-Token",
-    wrong: "a wrong X-Token",
-    empty: "an empty X-Token",
-    query: "the token in the query string, no X-Token",
-    case: "the token in another letter case",
-    spaced: "the token with a space inside",
-  }[request.authentication];
+  const body = request.body === undefined ? "" : ` ${bodyTextOf(request)}`;
+  const token =
+    request.authentication === "token"
+      ? "X-Token set"
+      : credentialOf(request.authentication).what.replace(/^with(out)? /, (_, out: string | undefined) => (out ? "no " : ""));
   return `${request.method} ${urlOf(baseUrl, request).href}${body} (${token}${request.accept ? `, Accept: ${request.accept}` : ""})`;
 }
-
-/** The token sent by `ignored_auth` as a wrong one: never a real token, so it is safe to print. */
-export const wrongToken = "conformance-wrong-token";
 
 /** Values of a case of an operation; the token is used unless `authentication` says otherwise. */
 export interface CaseValues {

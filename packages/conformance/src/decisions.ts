@@ -1,3 +1,5 @@
+import { describeValue, wrongValueText } from "@bot-conversation/client/text";
+import { triggerListShapes } from "./trigger-list.ts";
 /**
  * The open-point decisions a team accepts for its own server (`--config`'s `decisions`): where the
  * service is silent and the server has chosen, the kit holds the server to its choice instead of
@@ -9,7 +11,7 @@ export interface AcceptedDecisions {
   /** Whether a date bound at an item's exact instant includes it: `inclusive` or `exclusive` (both bounds alike). */
   readonly dateRangeBounds?: "inclusive" | "exclusive";
   /** Shape of the trigger list the server has chosen (`array`, `single` descriptor, or `wrapped` in an object): any other shape then fails. */
-  readonly triggerListShape?: "array" | "single" | "wrapped";
+  readonly triggerListShape?: (typeof triggerListShapes)[number];
   /** Media types of error bodies besides the documented ones, e.g. `application/problem+json`. */
   readonly errorMediaTypes?: readonly string[];
 }
@@ -18,7 +20,10 @@ export interface AcceptedDecisions {
 export const decisionKeys: Readonly<Record<keyof AcceptedDecisions, string>> = {
   maxPageSize: "an integer of at least 1",
   dateRangeBounds: '"inclusive" or "exclusive"',
-  triggerListShape: '"array", "single" or "wrapped"',
+  triggerListShape: triggerListShapes
+    .map((shape) => JSON.stringify(shape))
+    .join(", ")
+    .replace(/, ([^,]*)$/, " or $1"),
   errorMediaTypes: "an array of media types",
 };
 
@@ -26,7 +31,7 @@ export const decisionKeys: Readonly<Record<keyof AcceptedDecisions, string>> = {
 export function parseDecisions(value: unknown, where: string): AcceptedDecisions {
   if (value === undefined) return {};
   if (typeof value !== "object" || value === null || Array.isArray(value))
-    throw new Error(`${where}: expected an object of decisions; got ${JSON.stringify(value)}`);
+    throw new Error(wrongValueText(where, "an object of decisions", describeValue(value)));
   const entries = value as Record<string, unknown>;
   for (const key of Object.keys(entries)) {
     if (!(key in decisionKeys)) throw new Error(`${where}.${key}: unknown decision; expected one of ${Object.keys(decisionKeys).join(", ")}`);
@@ -37,7 +42,7 @@ export function parseDecisions(value: unknown, where: string): AcceptedDecisions
   const { maxPageSize, dateRangeBounds, triggerListShape, errorMediaTypes } = entries;
   if (maxPageSize !== undefined && !(Number.isInteger(maxPageSize) && (maxPageSize as number) >= 1)) bad("maxPageSize");
   if (dateRangeBounds !== undefined && dateRangeBounds !== "inclusive" && dateRangeBounds !== "exclusive") bad("dateRangeBounds");
-  if (triggerListShape !== undefined && !["array", "single", "wrapped"].includes(triggerListShape as string)) bad("triggerListShape");
+  if (triggerListShape !== undefined && !(triggerListShapes as readonly string[]).includes(triggerListShape as string)) bad("triggerListShape");
   if (
     errorMediaTypes !== undefined &&
     !(Array.isArray(errorMediaTypes) && errorMediaTypes.every((type) => typeof type === "string" && /^[\w.+-]+\/[\w.+-]+$/.test(type)))

@@ -13,6 +13,7 @@ import {
   discoverMaximumPageSize,
   discoverUnlistedParameters,
 } from "./discovery-probes.ts";
+import type { LetterCaseAnswers } from "./phases/identifiers.ts";
 import type { Session } from "./session.ts";
 import { readTriggerList } from "./trigger-list.ts";
 
@@ -40,10 +41,10 @@ export interface DiscoveryInput {
   readonly precedence: { byConversationId?: number; byExternalConversationId?: number } | undefined;
   /** Status of a search naming an unknown bot. */
   readonly unknownBotSearch?: number | undefined;
-  /** Status of the trigger list of an unknown bot asked for with a wrong token (401 or 404: which comes first). */
-  readonly unknownBotWrongToken?: number | undefined;
   /** Status of a fire naming an unlisted variable (with --allow-fire). */
   readonly unlistedVariable?: number | undefined;
+  /** What the known bot's id in another letter case got. */
+  readonly letterCase?: LetterCaseAnswers | undefined;
 }
 
 type Summary = ConversationSummary;
@@ -105,15 +106,13 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
       empty ? "empty page" : input.unknownBotSearch,
     );
   }
-  if (input.unknownBotWrongToken !== undefined) {
-    const status = input.unknownBotWrongToken;
-    const sentence =
-      status === 401
-        ? "The trigger list of an unknown bot with a wrong token is 401: the token is checked before the bot is looked up."
-        : status === 404
-          ? "The trigger list of an unknown bot with a wrong token is 404: the bot is looked up before the token is checked."
-          : `The trigger list of an unknown bot with a wrong token is ${status}.`;
-    add("auth_order", sentence, status === 401 ? "token first" : status === 404 ? "lookup first" : status);
+  if (input.letterCase && (input.letterCase.triggerList !== undefined || input.letterCase.search !== undefined)) {
+    const { triggerList, search } = input.letterCase;
+    add(
+      "identifier_letter_case",
+      `The known bot's id in another letter case: its trigger list is ${triggerList ?? "not asked"}, a search for it finds ${search ?? "not asked"}.`,
+      { triggerList: triggerList ?? null, search: search ?? null },
+    );
   }
   if (input.unlistedVariable !== undefined) {
     const accepted = input.unlistedVariable >= 200 && input.unlistedVariable < 300;
@@ -133,12 +132,23 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
       array: "a JSON array of descriptors",
       single: "a single descriptor object",
       wrapped: `an object wrapping the array of descriptors in ${JSON.stringify(list.property)}`,
-      other: "neither an array, a descriptor, nor an object wrapping one array",
+      map: "an object of descriptors keyed by their externalEventId",
+      other: "neither an array, a descriptor, an object wrapping one array, nor an object keyed by externalEventId",
     }[shape];
     add("trigger_list_shape", `The trigger list is ${sentence}.`, shape);
   }
 
   if (input.precedence && Object.keys(input.precedence).length > 0) add("identifier_precedence", ...precedenceOf(input.precedence));
+
+  const empty = pages.find(({ page }) => page.totalItemCount === 0);
+  if (empty) {
+    const { totalPageCount, fromItemInclusive, toItemExclusive, pageIndex } = empty.page;
+    add(
+      "empty_result_counts",
+      `A search that matches nothing reports totalPageCount ${totalPageCount}, pageIndex ${pageIndex}, fromItemInclusive ${fromItemInclusive}, toItemExclusive ${toItemExclusive}.`,
+      { totalPageCount, fromItemInclusive, toItemExclusive },
+    );
+  }
 
   const layouts = new Map<string, string>();
   for (const error of session.knowledge.errors) {

@@ -9,6 +9,7 @@ export type { OperationCoverage, ParameterCoverage, StatusCoverage } from "./cov
 export type { AcceptedDecisions } from "./decisions.ts";
 export { type Description, loadDescription } from "./description.ts";
 export type { Finding } from "./discovery.ts";
+export { type FamilyResult, probeFamilies, type RuleResult, type RuleVerdict, rules } from "./families.ts";
 export { type ConformanceOptions, type Progress, UsageError } from "./options.ts";
 export { githubAnnotations, githubSummary } from "./report/github.ts";
 export { htmlReport } from "./report/html.ts";

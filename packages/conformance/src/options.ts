@@ -1,5 +1,6 @@
 import { defaultMaxResponseBytes } from "@bot-conversation/client";
 import { UsageError } from "@bot-conversation/client/command-line";
+import { describeValue, wrongValueText } from "@bot-conversation/client/text";
 import type { Baseline } from "./baseline.ts";
 import { type CheckName, checkNames, isCheckName } from "./checks/index.ts";
 import type { AcceptedDecisions } from "./decisions.ts";
@@ -92,7 +93,7 @@ export { UsageError };
 
 const positiveInteger = (name: string, value: number | undefined, fallback: number, minimum = 1): number => {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < minimum) throw new UsageError(`${name}: expected an integer of at least ${minimum}; got ${value}`);
+  if (!Number.isInteger(value) || value < minimum) throw new UsageError(wrongValueText(name, `an integer of at least ${minimum}`, describeValue(value)));
   return value;
 };
 
@@ -105,7 +106,7 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
     // Not quoted: a URL that does not parse may still hold a password.
     throw new UsageError("baseUrl: expected an absolute http(s) URL");
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`baseUrl: expected an http or https URL; got ${url.protocol}`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(wrongValueText("baseUrl", "an http or https URL", url.protocol));
   // Credentials in the URL would be printed in every report and curl line: refused, never quoted (as the client does).
   if (url.username || url.password)
     throw new UsageError("baseUrl: expected no user name or password in the URL (the token goes in X-Token, other credentials in --header)");
@@ -114,7 +115,7 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
     throw new UsageError("allowFire: expected conversationId or externalConversationId, the conversation to fire into");
   }
   if (options.exportPath !== undefined && (!options.exportPath.startsWith("/") || !options.exportPath.includes("{conversationId}"))) {
-    throw new UsageError(`exportPath: expected a path starting with / and holding {conversationId}; got ${JSON.stringify(options.exportPath)}`);
+    throw new UsageError(wrongValueText("exportPath", "a path starting with / and holding {conversationId}", describeValue(options.exportPath)));
   }
   const names = (option: "checks" | "excludeChecks"): CheckName[] | undefined => {
     const given = options[option];
@@ -134,13 +135,14 @@ export function resolveOptions(options: ConformanceOptions): ResolvedOptions {
       throw new UsageError(`headers: ${name} is set by the kit itself (the token comes from --token or BOT_CONVERSATION_TOKEN)`);
   }
   const optionalPositive = (name: string, value: number | undefined): void => {
-    if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw new UsageError(`${name}: expected a positive number; got ${value}`);
+    if (value !== undefined && !(Number.isFinite(value) && value > 0)) throw new UsageError(wrongValueText(name, "a positive number", describeValue(value)));
   };
   optionalPositive("maxResponseTimeMs", options.maxResponseTimeMs);
   optionalPositive("maxTimeMs", options.maxTimeMs);
   if (options.maxFailures !== undefined) positiveInteger("maxFailures", options.maxFailures, 1);
   const rate = options.rate ?? 50;
-  if (!(rate >= 0) || !Number.isFinite(rate)) throw new UsageError(`rate: expected a number of requests per second, 0 for no limit; got ${rate}`);
+  if (!(rate >= 0) || !Number.isFinite(rate))
+    throw new UsageError(wrongValueText("rate", "a number of requests per second, 0 for no limit", describeValue(rate)));
   return {
     ...options,
     baseUrl: url.href.replace(/\/+$/, ""),

@@ -1,6 +1,8 @@
+import type { FamilyName } from "@bot-conversation/openapi";
 import { curlOf, type Exchange, requestLineOf } from "./case.ts";
 import { type CheckName, checkCatalog, checkNames } from "./checks/index.ts";
 import { notApplicable, type Verdict } from "./checks/types.ts";
+import { familyResults, probeFamilies, type RuleResult, ruleResults, type Tally, taggedFamilies } from "./families.ts";
 
 /** One way a check failed, with the requests that show it. */
 export interface Failure {
@@ -76,6 +78,8 @@ export class Results {
     ]),
   );
   private readonly sizes = new Map<Failure, number>();
+  /** What the probes of each tagged family came to (`families.ts`). */
+  private readonly tallies = new Map<FamilyName, Tally>();
   private readonly baseUrl: string;
   private readonly selected: ReadonlySet<CheckName>;
   private readonly onFailure: () => void;
@@ -104,6 +108,7 @@ export class Results {
   /** Records one verdict of a check on an exchange; `before` are earlier requests the verdict also rests on. */
   record(name: CheckName, exchange: Exchange, verdict: Verdict, before: readonly Exchange[] = []): void {
     if (verdict === notApplicable || !this.selected.has(name)) return;
+    this.tally(name, exchange, verdict);
     const result = this.checks.get(name)!;
     if (verdict === undefined) {
       result.passed += 1;
@@ -146,6 +151,22 @@ export class Results {
       this.fresh += 1;
       this.onFailure();
     }
+  }
+
+  /** Counts a verdict for the tagged family of the exchange's case, when the family feeds this check. */
+  private tally(name: CheckName, exchange: Exchange, verdict: Verdict): void {
+    const family = exchange.case.family;
+    if (!family || !taggedFamilies.has(family) || !(probeFamilies.find((entry) => entry.name === family)!.checks as readonly string[]).includes(name)) return;
+    const tally = this.tallies.get(family) ?? { passed: 0, failed: 0, notJudged: 0 };
+    this.tallies.set(family, tally);
+    if (verdict === undefined) tally.passed += 1;
+    else if (typeof verdict === "object") tally.notJudged += 1;
+    else tally.failed += 1;
+  }
+
+  /** The per-rule table of the finished checks: each rule, the families that test it and how they fared. */
+  rules(checks: readonly CheckResult[]): RuleResult[] {
+    return ruleResults(familyResults(checks, this.tallies));
   }
 
   /** Marks a check that could not run (or ran only in part), with the reason; the first reason stays. */

@@ -1,14 +1,17 @@
 import { applyBaseline, isKnownFailure } from "./baseline.ts";
-import { requestLineOf, tokenFor } from "./case.ts";
+import { requestLineOf } from "./case.ts";
 import type { CheckName } from "./checks/index.ts";
 import { coverageOf, type OperationCoverage, weakDataWarnings } from "./coverage.ts";
+import { badCredentials } from "./credentials.ts";
 import { type Description, loadDescription } from "./description.ts";
 import { discover, type Finding } from "./discovery.ts";
+import type { RuleResult } from "./families.ts";
 import { type ConformanceOptions, resolveOptions } from "./options.ts";
 import { checksLeftOut, type Phase, phases, type RunState } from "./phases/index.ts";
-import { redactTokenJson } from "./redact.ts";
+import { redactToken, redactTokenJson } from "./redact.ts";
 import { type CheckResult, Results } from "./results.ts";
 import { Session } from "./session.ts";
+import { blameForRefusal } from "./token-blame.ts";
 import { BudgetExhaustedError, createTransport, RateLimitedError, StoppedError, UnreachableError } from "./transport.ts";
 
 /** Time and requests of one phase of the run. */
@@ -62,6 +65,8 @@ export interface ConformanceReport {
   readonly stopped: StopReason | undefined;
   /** Every check, in report order. */
   readonly checks: readonly CheckResult[];
+  /** Every rule the service states (the catalog, `rules.yaml`): where the seed states it, the probe families run, the verdict. */
+  readonly rules: readonly RuleResult[];
   /** Checks by outcome. */
   readonly counts: Counts;
   /** What was learnt about the open points. */
@@ -115,8 +120,7 @@ export async function runConformance(options: ConformanceOptions, description: D
     (name, failure) => isKnownFailure(resolved.baseline, name, failure),
   );
   // A variant that HTTP would read as the token itself (no letters to re-case; a trailing space trimmed) is no wrong token.
-  const tokenVariants = (["case", "spaced"] as const).filter((variant) => tokenFor(variant, resolved.token)?.trim() !== resolved.token);
-  const session = new Session(transport, results, description, { ...resolved, tokenVariants });
+  const session = new Session(transport, results, description, { ...resolved, badCredentials: badCredentials(resolved.token) });
   const timings: PhaseTiming[] = [];
   const warnings: string[] = [];
   /** Runs one phase of the table, timed and counted. */
@@ -142,7 +146,8 @@ export async function runConformance(options: ConformanceOptions, description: D
       query: {},
       authentication: "token",
     });
-    if (probe.status === 401) throw new ServerUnusableError(`The server at ${resolved.baseUrl} refused the token (401 on searchConversations); check --token.`);
+    // Every request with the token would fail: find out what the server refuses before blaming the token.
+    if (probe.status === 401) throw new ServerUnusableError(redactToken(await blameForRefusal(resolved, description), resolved.token));
     session.judge(probe);
     probed = true;
   } catch (error) {
@@ -204,6 +209,7 @@ export async function runConformance(options: ConformanceOptions, description: D
       durationMs: performance.now() - started,
       stopped,
       checks,
+      rules: results.rules(checks),
       counts: { passed: count("passed"), failed: count("failed"), notJudged: count("not judged"), notRun: count("not run") },
       findings: findings.map((finding) => ({
         ...finding,

@@ -64,8 +64,8 @@ export interface PhaseSettings {
   readonly decisions: AcceptedDecisions;
   /** The bound of `max_response_time`, when asked for. */
   readonly maxResponseTimeMs?: number | undefined;
-  /** The variants of the token that are another token (`case` needs letters, `spaced` two characters), for `ignored_auth`. */
-  readonly tokenVariants?: readonly Authentication[];
+  /** Every bad credential of the token (`credentials.ts`: those another token once HTTP reads it), for `ignored_auth`. */
+  readonly badCredentials?: readonly Authentication[];
 }
 
 /** One run's shared state: sends cases, applies checks, records outcomes. */

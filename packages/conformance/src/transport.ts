@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { limitResponse, ResponseTooLargeError } from "@bot-conversation/client";
-import { type Case, type Exchange, tokenFor, urlOf } from "./case.ts";
+import { limitResponse, parseRetryAfter, ResponseTooLargeError } from "@bot-conversation/client";
+import { bodyTextOf, type Case, type Exchange, urlOf } from "./case.ts";
+import { credentialHeaders, tokenForms } from "./credentials.ts";
 import { redactToken } from "./redact.ts";
 
 /** The request budget is spent: `--max-requests` reached. */
@@ -40,14 +41,6 @@ const maxRetries = 5;
 
 /** The longest `Retry-After` the kit waits out (as Stainless clients do); a longer one stops the run (the kit's choice). */
 const maxWaitMs = 60_000;
-
-/** `Retry-After` in milliseconds: delay-seconds or an HTTP-date (RFC 9110 §10.2.3); undefined when absent or unreadable. */
-export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
-  if (value === null) return undefined;
-  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
 
 /** What a transport needs. */
 export interface TransportOptions {
@@ -93,13 +86,14 @@ export function createTransport(options: TransportOptions): Transport {
   let nextSlot = 0;
   let interval = options.rate > 0 ? 1000 / options.rate : 0;
   const rateLimits: RateLimitEvent[] = [];
-  // The token's variants (another letter case, a space inside) are as secret as the token itself.
-  const secrets = [options.token, tokenFor("case", options.token)!, tokenFor("spaced", options.token)!];
+  // The token's variants (another letter case, a space inside, cut) are as secret as the token itself.
+  const secrets = tokenForms(options.token);
   const redact = (text: string): string => secrets.reduce((redacted, secret) => redactToken(redacted, secret), text);
 
   /** Waits out a 429 (or a 503 with `Retry-After`) and halves the rate; false when the answer is not one. */
   const slowDown = async (status: number, headers: Headers, attempt: number): Promise<boolean> => {
-    const asked = retryAfterMs(headers.get("retry-after"));
+    // The client's one reading of Retry-After, uncapped: a wait past the kit's bound is reported, not ignored.
+    const asked = parseRetryAfter(headers.get("retry-after"), Infinity);
     if (!(status === 429 || (status === 503 && asked !== undefined))) return false;
     const wait = asked ?? 1000;
     // Halve the rate (an unlimited run drops to 25 per second): a server that limits once will limit again at the same pace.
@@ -146,8 +140,7 @@ export function createTransport(options: TransportOptions): Transport {
     sent += 1;
     const headers = new Headers(options.headers);
     headers.set("accept", request.accept ?? "application/json");
-    const token = tokenFor(request.authentication, options.token);
-    if (token !== undefined) headers.set("x-token", token);
+    for (const [name, value] of credentialHeaders(request.authentication, options.token)) headers.set(name, value);
     if (request.body !== undefined) headers.set("content-type", "application/json");
     const started = performance.now();
     const signal = AbortSignal.any([options.signal, AbortSignal.timeout(options.timeoutMs)]);
@@ -158,7 +151,7 @@ export function createTransport(options: TransportOptions): Transport {
         headers,
         redirect: "manual",
         signal,
-        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+        ...(request.body === undefined ? {} : { body: bodyTextOf(request)! }),
       });
       // Read within the size limit (an endless body ends there), then decoded strictly: a body that is not
       // UTF-8 is body_encoding's to report; the others read it with replacement characters.

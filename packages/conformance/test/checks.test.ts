@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import { parseRetryAfter } from "@bot-conversation/client";
+import { searchFilters } from "@bot-conversation/openapi";
 import { describe, expect, it } from "vitest";
 import type { Case, Exchange } from "../src/case.ts";
 import { curlOf } from "../src/case.ts";
@@ -13,8 +15,8 @@ import { pagingWalk } from "../src/checks/paging.ts";
 import { noAnswer, notAServerError, statusCodeConformance } from "../src/checks/response.ts";
 import { maxResponseTime } from "../src/checks/timing.ts";
 import { notApplicable, notJudged } from "../src/checks/types.ts";
+import { type Authentication, type Credential, credentialHeaders, credentials } from "../src/credentials.ts";
 import { loadDescription } from "../src/description.ts";
-import { retryAfterMs } from "../src/transport.ts";
 
 const description = loadDescription();
 
@@ -96,6 +98,25 @@ describe("filter_match", () => {
   });
 });
 
+describe("filter_match reads the search filters' one table (searchFilters of @bot-conversation/openapi)", () => {
+  // Every filter of the table on the summary, with an item that holds it and one that does not: the kit judges each with no entry of its own.
+  const onSummary = searchFilters.filter((filter) => filter.matches !== "bot");
+  it.each(onSummary)("$name ($how on $matches)", ({ name, matches, how }) => {
+    const held = "2026-11-10T00:00:00Z";
+    const value = how === "equal" ? "wanted" : held;
+    const holding = { ...item("holds", held), [matches]: how === "equal" ? "wanted" : held };
+    const breaking = { ...item("breaks", held), [matches]: how === "equal" ? "other" : how === "from" ? "2026-11-09T00:00:00Z" : "2026-11-11T00:00:00Z" };
+    const judge = (items: unknown[]) =>
+      filterMatch(exchange("searchConversations", 200, { ...page({}, 0), totalItemCount: items.length, items }, { [name]: value }), {
+        description,
+        pageBase: 0,
+        decisions: {},
+      });
+    expect(judge([holding])).toBeUndefined();
+    expect(judge([holding, breaking])).toContain(`item "breaks": ${matches}`);
+  });
+});
+
 describe("not_a_server_error and status_code_conformance", () => {
   it.each([
     ["fireExternalEvent", 500, undefined, undefined],
@@ -113,32 +134,34 @@ describe("not_a_server_error and status_code_conformance", () => {
 });
 
 describe("curl reproductions", () => {
-  it.each([
-    ["token", ["-H", "X-Token: abc-secret-1"]],
-    ["query", []],
-    ["empty", ["-H", "X-Token;"]],
-    ["wrong", ["-H", "X-Token: conformance-wrong-token"]],
-  ] as const)("with the token %s, the line carries $BOT_CONVERSATION_TOKEN and bash expands it where it belongs", (authentication, headers) => {
-    const line = curlOf("http://127.0.0.1:1/base", {
-      operationId: "searchConversations",
-      method: "GET",
-      path: "/api/v2/channels/conversations",
-      query: { status: "Closed" },
-      authentication,
-    });
-    expect(line).not.toContain("abc-secret-1");
-    // curl replaced by a function that prints its arguments, one a line.
-    const words = execFileSync("bash", ["-c", `curl() { printf '%s\\n' "$@"; }; ${line}`], {
-      env: { BOT_CONVERSATION_TOKEN: "abc-secret-1", PATH: process.env["PATH"] },
-    })
-      .toString()
-      .trim()
-      .split("\n");
-    for (const header of headers) expect(words).toContain(header);
-    expect(words.at(-1)).toBe(
-      `http://127.0.0.1:1/base/api/v2/channels/conversations?status=Closed${authentication === "query" ? "&X-Token=abc-secret-1" : ""}`,
-    );
-  });
+  it.each(Object.keys(credentials) as Authentication[])(
+    "with the credential %s, the line carries $BOT_CONVERSATION_TOKEN, never the value, and bash writes what the kit sends",
+    (authentication) => {
+      const line = curlOf("http://127.0.0.1:1/base", {
+        operationId: "searchConversations",
+        method: "GET",
+        path: "/api/v2/channels/conversations",
+        query: { status: "Closed" },
+        authentication,
+      });
+      expect(line).not.toContain("abc-secret-1");
+      // curl replaced by a function that prints its arguments, one a line.
+      const words = execFileSync("bash", ["-c", `curl() { printf '%s\\n' "$@"; }; ${line}`], {
+        env: { BOT_CONVERSATION_TOKEN: "abc-secret-1", PATH: process.env["PATH"] },
+      })
+        .toString()
+        .trim()
+        .split("\n");
+      // Every header the transport sends for this credential, as bash writes it (an empty X-Token is curl's "X-Token;").
+      const sent = credentialHeaders(authentication, "abc-secret-1");
+      const headerWords = words.filter((word, index) => words[index - 1] === "-H" && !/^Accept:/.test(word));
+      expect(headerWords.map((word) => (word === "X-Token;" ? "x-token: " : word.replace(/^[^:]+/, (name) => name.toLowerCase())))).toEqual(
+        sent.map(([name, value]) => `${name}: ${value}`),
+      );
+      const carrier = credentials[authentication] as Credential;
+      expect(words.at(-1)).toBe(`http://127.0.0.1:1/base/api/v2/channels/conversations?status=Closed${carrier.query ? `&${carrier.query}=abc-secret-1` : ""}`);
+    },
+  );
 });
 
 describe("the checks added for real deployments", () => {
@@ -200,13 +223,15 @@ describe("the checks added for real deployments", () => {
 });
 
 describe("Retry-After and body_encoding", () => {
-  it("reads Retry-After as delay-seconds or an HTTP-date, and nothing else", () => {
+  it("reads Retry-After by the client's one function (parseRetryAfter, with no bound): delay-seconds or an IMF-fixdate, and nothing else", () => {
     const now = Date.parse("2026-11-20T09:00:00Z");
-    expect(retryAfterMs("3", now)).toBe(3000);
-    expect(retryAfterMs("Fri, 20 Nov 2026 09:00:05 GMT", now)).toBe(5000);
-    expect(retryAfterMs("Fri, 20 Nov 2026 08:00:00 GMT", now)).toBe(0);
-    expect(retryAfterMs("soon", now)).toBeUndefined();
-    expect(retryAfterMs(null, now)).toBeUndefined();
+    expect(parseRetryAfter("3", Infinity, now)).toBe(3000);
+    expect(parseRetryAfter("120", Infinity, now)).toBe(120_000);
+    expect(parseRetryAfter("Fri, 20 Nov 2026 09:00:05 GMT", Infinity, now)).toBe(5000);
+    expect(parseRetryAfter("Fri, 20 Nov 2026 08:00:00 GMT", Infinity, now)).toBe(0);
+    expect(parseRetryAfter("soon", Infinity, now)).toBeUndefined();
+    expect(parseRetryAfter("1.5", Infinity, now)).toBeUndefined();
+    expect(parseRetryAfter(null, Infinity, now)).toBeUndefined();
   });
 
   it.each([

@@ -2,8 +2,10 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type HostileServer, startHostileServer } from "@bot-conversation/test-support/hostile-server";
+import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { afterEach, describe, expect, it } from "vitest";
 import { check } from "./support/command.ts";
+import { kitRequestTimeoutMs } from "./support/sandbox.ts";
 
 let server: HostileServer | undefined;
 afterEach(async () => {
@@ -12,7 +14,8 @@ afterEach(async () => {
 });
 
 const token = "tok-SECRET-hostile-123";
-const fast = ["--max-requests", "40", "--rate", "0", "--seed", "1"];
+/** A small run; the request time-out a hang guard for a loaded machine, not a bound on speed (no case here relies on a time-out). */
+const fast = ["--max-requests", "40", "--rate", "0", "--seed", "1", "--timeout", String(kitRequestTimeoutMs)];
 /** Characters that act on a terminal or a reader: none may reach a report raw. */
 const raw = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
@@ -37,7 +40,8 @@ async function checkWithReports(env: NodeJS.ProcessEnv = {}, extra: string[] = [
   return { run, reports };
 }
 
-describe("check against a hostile server", () => {
+// Each case starts a server and runs the kit in process: a guard against a hang sized for a busy machine, not a bound on speed.
+describe("check against a hostile server", { timeout: heavyTestTimeoutMs }, () => {
   it("bodies of control sequences and workflow commands: the human report shows them escaped, and under GITHUB_ACTIONS no line starts a command but ours", async () => {
     server = await startHostileServer("workflow-commands");
     const { run, reports } = await checkWithReports({ GITHUB_ACTIONS: "true" });

@@ -4,10 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { probeFamilies, rules } from "@bot-conversation/openapi";
 import { createSandbox, type Sandbox } from "@bot-conversation/sandbox";
 import { checkReadmeExamples } from "@bot-conversation/test-support/readme-examples";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkNames } from "../src/index.ts";
+import { catalogTables } from "../src/report/rules.ts";
 import { type FaultyProxy, startFaultyProxy } from "./support/faulty-proxy.ts";
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
@@ -34,6 +36,14 @@ describe("README", () => {
       .filter((line) => /^\| `/.test(line))
       .flatMap((line) => [...line.split("|")[1]!.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]));
     expect(named).toEqual(checkNames);
+  });
+
+  it("the rule → family tables are the catalog's (openapi/rules.yaml), generated, every rule and family once", async () => {
+    const marker = "<!-- Generated from openapi/rules.yaml: do not edit the tables. -->\n";
+    const text = await readme();
+    const tables = text.slice(text.indexOf(marker) + marker.length, text.indexOf("\n\n## The checks"));
+    expect(text).toContain(marker);
+    expect(tables).toBe(catalogTables(probeFamilies, rules));
   });
 
   it("every ts example type-checks", async () => {

@@ -48,9 +48,13 @@ describe("safe against a real service", () => {
       const accepted = report.sideEffects.map((effect) => effect.request);
       const passed = (name: string): number => report.checks.find((check) => check.name === name)!.passed;
       const found = (name: string): unknown => report.findings.find((finding) => finding.name === name)?.value;
-      // Every fire the server accepted: wrong values, right values, fires without a payload, the precedence probe and the unlisted variable.
+      // The identifier-encodings probe: the conversation's id plainly, then with a JSON escape (one request each).
+      const escaped = accepted.filter((request) => request.includes('"conversationId":"\\u00')).length;
+      expect(escaped).toBe(1);
+      // Every fire the server accepted: wrong values, right values, fires without a payload, the escape probe and its plain twin, the precedence probe and the unlisted variable.
       expect(report.sideEffects.length).toBe(
         rejection.failed +
+          2 * escaped +
           passed("payload_acceptance") +
           passed("payload_optional") +
           (found("identifier_precedence") ? 1 : 0) +

@@ -1,13 +1,28 @@
 /**
  * Writes `src/generated/enums.ts`: the values of every string enumeration of the bundled OpenAPI
- * description, as readonly arrays typed by the generated schema. Run by `pnpm build`; the test
- * `test/generated.test.ts` fails when the committed file differs from a fresh rendering.
+ * description, as readonly arrays typed by the generated schema; and `src/generated/date-time.ts`,
+ * the description's one date rule (`parseDateTime`, written once in `@bot-conversation/openapi`'s
+ * `src/date-time.ts`), so that the client reads it from this package without the description's Ajv.
+ * Run by `pnpm build`; the test `test/generated.test.ts` fails when a committed file differs from a
+ * fresh rendering.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 
 /** Where the enumeration values are written, relative to the package. */
 export const enumsFile = fileURLToPath(new URL("../src/generated/enums.ts", import.meta.url));
+
+/** Where the date rule is written, relative to the package. */
+export const dateTimeFile = fileURLToPath(new URL("../src/generated/date-time.ts", import.meta.url));
+
+/** The date rule's one source: `src/date-time.ts` of `@bot-conversation/openapi` (a file it publishes). */
+const dateTimeSource = fileURLToPath(new URL("src/date-time.ts", import.meta.resolve("@bot-conversation/openapi/package.json")));
+
+/** The date rule as this package carries it: the source, under a banner naming it. */
+export async function renderDateTime(): Promise<string> {
+  const source = await readFile(dateTimeSource, "utf8");
+  return `// Generated from src/date-time.ts of @bot-conversation/openapi by scripts/generate-enums.ts: do not edit.\n\n${source}`;
+}
 
 /** The bundled description this package is generated from. */
 export const bundleFile = fileURLToPath(import.meta.resolve("@bot-conversation/openapi/openapi.json"));
@@ -54,4 +69,5 @@ export async function renderEnumsFromBundle(): Promise<string> {
 
 if (import.meta.main) {
   await writeFile(enumsFile, await renderEnumsFromBundle());
+  await writeFile(dateTimeFile, await renderDateTime());
 }

@@ -4,6 +4,7 @@
  */
 import type { components, operations } from "./generated/schema.js";
 
+export { parseDateTime } from "./generated/date-time.js";
 export * from "./generated/enums.js";
 export type { components, operations, paths } from "./generated/schema.js";
 

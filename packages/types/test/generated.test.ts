@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { afterAll, describe, expect, test, vi } from "vitest";
-import { enumsFile, renderEnumsFromBundle } from "../scripts/generate-enums.ts";
+import { dateTimeFile, enumsFile, renderDateTime, renderEnumsFromBundle } from "../scripts/generate-enums.ts";
 
 vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 
@@ -28,6 +28,13 @@ async function checkSchema(output: string): Promise<number> {
 }
 
 describe("generated files are up to date with the bundled description", () => {
+  test("src/generated/date-time.ts is @bot-conversation/openapi's date rule, and the rule it exports (pnpm build writes it)", async () => {
+    expect(await readFile(dateTimeFile, "utf8")).toBe(await renderDateTime());
+    const { parseDateTime } = await import("../src/index.ts");
+    expect(parseDateTime("2026-11-20T09:15:02+03:00")).toBe(Date.parse("2026-11-20T06:15:02Z"));
+    expect(parseDateTime("2026-11-20")).toBeNaN();
+  });
+
   test("src/generated/schema.ts matches openapi-typescript's output (run `pnpm generate` when this fails)", async () => {
     expect(await checkSchema(schemaFile)).toBe(0);
   });

@@ -14,9 +14,18 @@ export function describeValue(value: unknown, max = 40): string {
   return shown.length > max ? `${shown.slice(0, max)}...` : shown;
 }
 
+/**
+ * A wrong value in the toolkit's one wording: `pageSize: expected an integer of at least 1; got "ten"`
+ * (`label`, what was `expected`, and the value as `shown`). The client's errors, its payload check, the
+ * CLI and the MCP server word every wrong value with it (`@bot-conversation/client/text`).
+ */
+export function wrongValueText(label: string, expected: string, shown: string): string {
+  return `${label}: expected ${expected}; got ${shown}`;
+}
+
 /** Throws the `TypeError` of a caller's mistake in `name`; the value is shown only when `show` (never a token or an address). */
 export function mistake(name: string, expected: string, value: unknown, show?: unknown): never {
-  throw new TypeError(`${name}: expected ${expected}; got ${show ? describeValue(value) : typeof value}`);
+  throw new TypeError(wrongValueText(name, expected, show ? describeValue(value) : typeof value));
 }
 
 /** Throws a `TypeError` naming `name` unless `value` is a string with more than white space. */

@@ -1,24 +1,19 @@
+import { credentialOf } from "../credentials.ts";
 import { type ExchangeCheck, notApplicable, notJudged } from "./types.ts";
 
-const sentences = {
-  none: "without X-Token",
-  wrong: "with a wrong X-Token",
-  empty: "with an empty X-Token",
-  query: "with the token in the query string instead of the X-Token header",
-  case: "with the token in another letter case",
-  spaced: "with a space inside the token",
-} as const;
-
-/** A request without `X-Token`, with a wrong, empty, re-cased or spaced one, or with the token only in the query string is refused with 401. */
+/**
+ * `ignored_auth`: a request with a bad credential (`credentials.ts`: no `X-Token`, a near miss of the
+ * token, or the token on another channel than the header) is refused with 401. The seed's 401 is
+ * unconditional: a request naming an unknown bot, trigger or conversation with a bad token is 401 too,
+ * so a 404 there (the resource looked up before the token) fails.
+ */
 export const ignoredAuth: ExchangeCheck = (exchange) => {
   if (exchange.case.authentication === "token") return notApplicable;
+  const what = credentialOf(exchange.case.authentication).what;
   if (exchange.status === 401) return undefined;
   // A 5xx is not_a_server_error's to report: the token may never have been read.
-  if (exchange.status >= 500) return notJudged(`a ${exchange.status} for a request ${sentences[exchange.case.authentication]}: not_a_server_error reports it`);
-  // The seed states no order between 401 and 404: a lookup before the token check is a finding (auth_order), not a failure.
-  if (exchange.status === 404 && exchange.case.unknownTarget)
-    return notJudged(
-      "a 404 for a request naming an unknown resource with a bad token: the seed states no order between 401 and 404 (see the auth_order finding)",
-    );
-  return `expected 401 for a request ${sentences[exchange.case.authentication]}; got ${exchange.status}`;
+  if (exchange.status >= 500) return notJudged(`a ${exchange.status} for a request ${what}: not_a_server_error reports it`);
+  if (exchange.status === 404 && exchange.case.family === "credential-before-lookup")
+    return `expected 401 for a request ${what} naming an unknown resource (the seed's 401 does not wait for the look-up); got 404`;
+  return `expected 401 for a request ${what}; got ${exchange.status}`;
 };

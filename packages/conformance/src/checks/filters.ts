@@ -1,4 +1,5 @@
 import { parseDateTime } from "@bot-conversation/client";
+import { searchFilters } from "@bot-conversation/openapi";
 import type { ConversationSummary } from "@bot-conversation/types";
 import type { AcceptedDecisions } from "../decisions.ts";
 import { pageOf } from "./paging.ts";
@@ -13,31 +14,42 @@ export const hasOffset = (text: unknown): text is string => !Number.isNaN(parseD
  * not say): otherwise both answers hold.
  */
 const dateBound =
-  (field: "startedOn" | "latestMessageOn", side: "from" | "to") =>
+  (field: string, side: "from" | "to") =>
   (item: ConversationSummary, value: string, decisions: AcceptedDecisions): string | undefined => {
+    const own = (item as unknown as Record<string, unknown>)[field];
     // A date-time without an offset names no instant: that is response_schema_conformance's to report.
-    if (!hasOffset(item[field])) return undefined;
-    const instant = parseDateTime(item[field]);
+    if (!hasOffset(own)) return undefined;
+    const instant = parseDateTime(own);
     const bound = parseDateTime(value);
     // A bound the one date rule cannot read (a date alone, a local time: an open point the kit probes) is not judged here.
     if (Number.isNaN(bound)) return undefined;
     if (instant === bound)
       return decisions.dateRangeBounds === "exclusive"
-        ? `${field} ${item[field]} is the bound ${value} itself, which the accepted decision dateRangeBounds: exclusive leaves out`
+        ? `${field} ${own} is the bound ${value} itself, which the accepted decision dateRangeBounds: exclusive leaves out`
         : undefined;
     const inside = side === "from" ? instant > bound : instant < bound;
-    return inside ? undefined : `${field} ${item[field]} is ${side === "from" ? "before" : "after"} ${value}`;
+    return inside ? undefined : `${field} ${own} is ${side === "from" ? "before" : "after"} ${value}`;
   };
 
-/** How an item matches one search filter; returns what differs, or undefined. */
-const filters: Record<string, (item: ConversationSummary, value: string, decisions: AcceptedDecisions) => string | undefined> = {
-  status: (item, value) => (item.status === value ? undefined : `status ${shown(item.status)} is not ${shown(value)}`),
-  channelId: (item, value) => (item.channelId === value ? undefined : `channelId ${shown(item.channelId)} is not ${shown(value)}`),
-  startFromDate: dateBound("startedOn", "from"),
-  startToDate: dateBound("startedOn", "to"),
-  latestMessageFromDate: dateBound("latestMessageOn", "from"),
-  latestMessageToDate: dateBound("latestMessageOn", "to"),
-};
+/** An item against an equality filter on one of its fields. */
+const equalTo =
+  (field: string) =>
+  (item: ConversationSummary, value: string): string | undefined => {
+    const own = (item as unknown as Record<string, unknown>)[field];
+    return own === value ? undefined : `${field} ${shown(own)} is not ${shown(value)}`;
+  };
+
+/**
+ * How an item matches each search filter, built from the search filters' one table (`searchFilters` of
+ * `@bot-conversation/openapi`, which the sandbox's engine reads too): a filter added there is judged
+ * here with no edit. A filter on the bot is left out: the summary does not carry it (`bot_filter_match`
+ * judges it by what it must not find).
+ */
+const filters: Record<string, (item: ConversationSummary, value: string, decisions: AcceptedDecisions) => string | undefined> = Object.fromEntries(
+  searchFilters
+    .filter((filter) => filter.matches !== "bot")
+    .map((filter) => [filter.name, filter.how === "equal" ? equalTo(filter.matches) : dateBound(filter.matches, filter.how)]),
+);
 
 /** Names of the search filters an item can be checked against. */
 export const filterNames = Object.keys(filters);

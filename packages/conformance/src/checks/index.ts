@@ -113,6 +113,11 @@ export const checkCatalog = {
     description: "A search that matches nothing is 200 with an empty page.",
     rule: "Seed, Search: Response 200 is the page envelope; totalItemCount is the number of matching conversations, which may be 0.",
   },
+  identifier_encoding: {
+    description:
+      "An identifier written another way that means the same (a percent-encoded character in a path or a query, a JSON escape in a body) is answered as the identifier itself.",
+    rule: "Seed: agentStageId and conversationId identify a bot and a conversation; RFC 3986 §6.2.2.2 (a percent-encoded unreserved character is that character) and RFC 8259 §7 (an escaped character is that character).",
+  },
   unknown_bot_not_found: {
     description: "An unknown agentStageId is 404 on the trigger list.",
     rule: "Seed, Errors: List triggers 404, no bot with the given agentStageId.",

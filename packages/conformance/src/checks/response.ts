@@ -75,7 +75,7 @@ export const responseSchemaConformance: ExchangeCheck = (exchange, { description
 function triggerListConformance(body: unknown, pointer: string, description: Description, decisions: AcceptedDecisions): Verdict {
   const list = readTriggerList(body);
   if (list.shape === "other")
-    return `expected the trigger list as an array of descriptors, one descriptor, or an object wrapping one array; got ${shown(body)}`;
+    return `expected the trigger list as an array of descriptors, one descriptor, an object wrapping one array, or an object of descriptors keyed by externalEventId; got ${shown(body)}`;
   if (decisions.triggerListShape !== undefined && decisions.triggerListShape !== list.shape) {
     return `expected the trigger list in the shape the accepted decision names (triggerListShape: ${decisions.triggerListShape}); got ${list.shape}`;
   }

@@ -1,12 +1,16 @@
+import type { FamilyName } from "@bot-conversation/openapi";
 import type { ExternalEventTrigger, VariableType } from "@bot-conversation/types";
 import { variableTypes } from "@bot-conversation/types";
+import fc from "fast-check";
 import { caseFor, type Exchange } from "../case.ts";
 import { rejectionOf } from "../checks/data.ts";
 import { notFound, payloadAcceptance, payloadRejection, payloadShapeRejection } from "../checks/fire.ts";
+import { sameAsIdentifier } from "../checks/identifiers.ts";
 import type { CheckName } from "../checks/index.ts";
 import type { ExchangeCheck } from "../checks/types.ts";
 import { operationOf } from "../description.ts";
 import { fitsType, invalidBody, rightValue, type TriggerVariable, wrongValue } from "../generate.ts";
+import { jsonEscaped, nearMissesOfIdentifier } from "../identifiers.ts";
 import type { Session } from "../session.ts";
 import { nearMissesOf } from "../variable-values.ts";
 import { unknownIdentifier } from "./triggers.ts";
@@ -27,8 +31,9 @@ async function fire(
   session: Session,
   body: Record<string, unknown>,
   checks: ReadonlyArray<readonly [CheckName, ExchangeCheck]> = [],
+  family?: FamilyName,
 ): Promise<{ exchange: Exchange; failed: CheckName[] } | undefined> {
-  return session.exchange(caseFor(operationOf(session.description, operationId), { body }), checks);
+  return session.exchange({ ...caseFor(operationOf(session.description, operationId), { body }), ...(family ? { family } : {}) }, checks);
 }
 
 /** For each variable type, the first variable of a listed trigger that has it. */
@@ -53,35 +58,69 @@ export function allVariables(triggers: readonly ExternalEventTrigger[]): Trigger
   );
 }
 
-/** An unknown trigger is 404, and so is an unknown conversation, by `conversationId` and by `externalConversationId`. */
+/**
+ * `trigger-id-near-misses`: an unknown trigger, and the known trigger's id cut or with a character more,
+ * are 404; `conversation-id-near-misses`: so are an unknown conversation by either identifier, the known
+ * conversationId cut or with a character more, and a known platform session with another suffix than
+ * `|livechat`; `identifier-encodings`: the known conversationId with a character written as a JSON
+ * escape fires as the id itself (a real event).
+ */
 export async function checkFireNotFound(session: Session, triggers: readonly ExternalEventTrigger[]): Promise<void> {
   const unknownTrigger = unknownIdentifier(session, "trigger");
   const knownTrigger = triggers[0]?.externalEventId ?? unknownTrigger;
-  const expect404 = async (
-    name: "unknown_trigger_not_found" | "unknown_conversation_not_found",
-    what: string,
-    body: Record<string, unknown>,
-  ): Promise<void> => {
-    await fire(session, body, [[name, notFound(what)]]);
+  const expect404 = async (family: "trigger-id-near-misses" | "conversation-id-near-misses", what: string, body: Record<string, unknown>): Promise<void> => {
+    const name = family === "trigger-id-near-misses" ? "unknown_trigger_not_found" : "unknown_conversation_not_found";
+    if (session.canSend) await session.exchange({ ...caseFor(operationOf(session.description, operationId), { body }), family }, [[name, notFound(what)]]);
   };
-  await expect404("unknown_trigger_not_found", "an unknown externalEventId", { ...target(session), externalEventId: unknownTrigger });
-  await expect404("unknown_conversation_not_found", "an unknown conversationId", {
+  await expect404("trigger-id-near-misses", "an unknown externalEventId", { ...target(session), externalEventId: unknownTrigger });
+  if (triggers[0])
+    for (const miss of nearMissesOfIdentifier(knownTrigger))
+      await expect404("trigger-id-near-misses", `externalEventId ${JSON.stringify(miss.value)}, the trigger ${JSON.stringify(knownTrigger)} ${miss.what}`, {
+        ...target(session),
+        externalEventId: miss.value,
+      });
+  await expect404("conversation-id-near-misses", "an unknown conversationId", {
     conversationId: unknownIdentifier(session, "conversation"),
     externalEventId: knownTrigger,
   });
-  await expect404("unknown_conversation_not_found", "an unknown externalConversationId", {
+  await expect404("conversation-id-near-misses", "an unknown externalConversationId", {
     externalConversationId: `${unknownIdentifier(session, "session")}|livechat`,
     externalEventId: knownTrigger,
   });
+  const { conversationId } = session.settings;
+  if (conversationId)
+    for (const miss of nearMissesOfIdentifier(conversationId))
+      await expect404(
+        "conversation-id-near-misses",
+        `conversationId ${JSON.stringify(miss.value)}, the conversation ${JSON.stringify(conversationId)} ${miss.what}`,
+        {
+          conversationId: miss.value,
+          externalEventId: knownTrigger,
+        },
+      );
   // A known platform session with another suffix than |livechat names no conversation either.
   const knownSession = platformSessionOf(session);
   if (knownSession) {
     const otherSuffix = `${knownSession}|conformance`;
-    await expect404("unknown_conversation_not_found", `externalConversationId ${otherSuffix}, a known session with another suffix than |livechat`, {
+    await expect404("conversation-id-near-misses", `externalConversationId ${otherSuffix}, a known session with another suffix than |livechat`, {
       externalConversationId: otherSuffix,
       externalEventId: knownTrigger,
     });
   }
+}
+
+/** `identifier-encodings` in a body: the known conversationId with its first character as a JSON escape fires as the id itself (a real event; needs a listed trigger). */
+export async function checkEscapedConversation(session: Session, triggers: readonly ExternalEventTrigger[]): Promise<void> {
+  const { conversationId } = session.settings;
+  const trigger = triggers[0];
+  if (!conversationId || !trigger || !session.canSend) return;
+  const operation = operationOf(session.description, operationId);
+  const body = { conversationId, externalEventId: trigger.externalEventId };
+  const plain = await fire(session, body);
+  const rawBody = `{"conversationId":${jsonEscaped(conversationId)},"externalEventId":${JSON.stringify(trigger.externalEventId)}}`;
+  await session.exchange({ ...caseFor(operation, { body }), rawBody, family: "identifier-encodings" }, [
+    ["identifier_encoding", sameAsIdentifier(`conversationId ${jsonEscaped(conversationId)} (the id with a JSON escape)`, plain?.exchange)],
+  ]);
 }
 
 /** The session id of a platform conversation: from --external-conversation-id, else from a conversation seen. */
@@ -97,7 +136,8 @@ function platformSessionOf(session: Session): string | undefined {
 
 /**
  * Every variable of every listed trigger gets each near miss of its type from the variable-type table
- * (`true` for a Number, `"1"` for a Boolean, a date alone for a DateTime, ...): a 500 with details.
+ * (`true` for a Number, `"1"` for a Boolean, a date alone for a DateTime, ...): a 500 with details;
+ * then, on triggers with several variables, each near miss after right values (`checkLaterPositions`).
  * Then, per type, generated wrong values (shrunk) and right values: a 200 with an empty body. Each
  * request fires into the given conversation; once a wrong value of a type is accepted (a real event),
  * no more wrong values of that type are sent.
@@ -118,9 +158,12 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
   });
   /** Fires a wrong value (`what` it is); returns the checks that failed on it. */
   const fireWrong = async (variable: TriggerVariable, value: unknown, what: string): Promise<CheckName[]> => {
-    const answer = await fire(session, bodyOf(variable, value), [
-      ["payload_validation_rejection", payloadRejection(`${variable.code} (${variable.type}) = ${what}`)],
-    ]);
+    const answer = await fire(
+      session,
+      bodyOf(variable, value),
+      [["payload_validation_rejection", payloadRejection(`${variable.code} (${variable.type}) = ${what}`)]],
+      "variable-near-misses",
+    );
     if (answer && answer.exchange.status >= 200 && answer.exchange.status < 300) acceptedWrong.add(variable.type);
     return answer?.failed ?? [];
   };
@@ -132,6 +175,7 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
       await fireWrong(variable, nearMiss.value, `${JSON.stringify(nearMiss.value)} (${nearMiss.what})`);
     }
   }
+  await checkLaterPositions(session, triggers, acceptedWrong);
   for (const variable of variables.values()) {
     await session.explore(
       wrongValue(variable),
@@ -144,13 +188,56 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
     await session.explore(
       rightValue(variable),
       async (value) => {
-        const answer = await fire(session, bodyOf(variable, value), [
-          ["payload_acceptance", payloadAcceptance(`${variable.code} (${variable.type}) = ${JSON.stringify(value)}`)],
-        ]);
+        const answer = await fire(
+          session,
+          bodyOf(variable, value),
+          [["payload_acceptance", payloadAcceptance(`${variable.code} (${variable.type}) = ${JSON.stringify(value)}`)]],
+          "variable-right-values",
+        );
         return (answer?.failed ?? []).filter((name) => name === "payload_acceptance");
       },
       valuesPerType,
     );
+  }
+}
+
+/**
+ * `variable-later-position`: for every trigger with several variables, payloads with a right value for
+ * every variable before one and a near miss only in that later one: the 500 with details. A server that
+ * validates only the first variable (or stops at the first valid one) fires these. Types whose wrong
+ * value was already accepted (`acceptedWrong`) are not sent again.
+ */
+async function checkLaterPositions(session: Session, triggers: readonly ExternalEventTrigger[], acceptedWrong: Set<VariableType>): Promise<void> {
+  const several = triggers.map((trigger) => allVariables([trigger])).filter((variables) => variables.length > 1);
+  if (several.length === 0)
+    return session.results.skip("payload_validation_rejection", "no listed trigger has several variables (a wrong value after valid ones)");
+  for (const variables of several) {
+    const rights = variables.map((variable, index) => fc.sample(rightValue(variable), { seed: session.settings.seed + index, numRuns: 1 })[0]);
+    for (let position = 1; position < variables.length && session.canSend; position++) {
+      const variable = variables[position]!;
+      // A type whose wrong value already fired is not sent again: each wrong value accepted is a real event.
+      if (acceptedWrong.has(variable.type)) continue;
+      const nearMiss = nearMissesOf(variable.type).find((miss) => !fitsType(variable, miss.value));
+      if (!nearMiss) continue;
+      const payload = Object.fromEntries([
+        ...variables.slice(0, position).map((before, index) => [before.code, rights[index]]),
+        [variable.code, nearMiss.value],
+      ]);
+      const answer = await fire(
+        session,
+        { ...target(session), externalEventId: variable.trigger.externalEventId, externalEventPayload: payload },
+        [
+          [
+            "payload_validation_rejection",
+            payloadRejection(
+              `${variable.code} (${variable.type}) = ${JSON.stringify(nearMiss.value)} (${nearMiss.what}), after ${position} right value${position > 1 ? "s" : ""}`,
+            ),
+          ],
+        ],
+        "variable-later-position",
+      );
+      if (answer && answer.exchange.status >= 200 && answer.exchange.status < 300) acceptedWrong.add(variable.type);
+    }
   }
 }
 

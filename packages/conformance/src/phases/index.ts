@@ -8,7 +8,8 @@ import { checkAuthentication } from "./auth.ts";
 import { exploreEdges } from "./edges.ts";
 import { checkExports } from "./export.ts";
 import { checkBotFilter, checkEmptySearches, checkFilterCombinations } from "./filters.ts";
-import { checkFireNotFound, checkPayloadForms, checkPayloads, exploreInvalidFire, probeIdentifierPrecedence } from "./fire.ts";
+import { checkEscapedConversation, checkFireNotFound, checkPayloadForms, checkPayloads, exploreInvalidFire, probeIdentifierPrecedence } from "./fire.ts";
+import { checkBotIdentifiers } from "./identifiers.ts";
 import { confirmBot, confirmConversation } from "./preflight.ts";
 import { checkAcceptNegotiation, checkUnsupportedMethods } from "./protocol.ts";
 import { exploreInvalidSearch, exploreSearch, probeSearch, walkPages } from "./search.ts";
@@ -105,7 +106,8 @@ export const steps: readonly Step[] = [
     ],
   },
   {
-    plan: () => "trigger lists: generated bots and an unknown bot",
+    plan: () =>
+      "trigger lists: generated bots and an unknown bot; the known bot's id cut, with a character more, with a reserved character, percent-encoded and in another letter case, on the trigger list and the search",
     phases: [
       { name: "listExternalEventTriggers: generated requests", checks: ["positive_data_acceptance"], run: (session) => exploreTriggers(session) },
       { name: "listExternalEventTriggers: unknown bot", checks: ["unknown_bot_not_found"], run: (session) => unknownBot(session) },
@@ -117,17 +119,24 @@ export const steps: readonly Step[] = [
           state.discovery.triggerList = state.listed?.exchange;
         },
       },
+      {
+        name: "identifiers: near misses and encodings of the bot's id",
+        checks: ["unknown_bot_not_found", "identifier_encoding", "bot_filter_match"],
+        run: async (session, state) => {
+          state.discovery.letterCase = await checkBotIdentifiers(session, state.listed?.exchange);
+        },
+      },
     ],
   },
   {
     plan: (options) =>
-      `authentication: no token, a wrong, empty, re-cased or spaced one, the token in the query string, a wrong one on a later filtered page and for an unknown bot${options.allowFire ? " (fire requests carry a value the variable's type refuses, or name unknown conversations)" : ""}`,
+      `authentication: no token, a wrong or empty one, every near miss of the token (cut, a character more, re-cased, spaced, doubled, quoted, behind Bearer), the token on every other channel (query string, Authorization, a cookie, other headers), a wrong one on a later filtered page and for an unknown bot, trigger and conversation (401, never 404)${options.allowFire ? " (fire requests carry a value the variable's type refuses, or name unknown conversations)" : ""}`,
     phases: [
       {
         name: "every operation: authentication",
         checks: ["ignored_auth"],
         run: async (session, state) => {
-          state.discovery.unknownBotWrongToken = await checkAuthentication(session, state.listed?.triggers ?? []);
+          await checkAuthentication(session, state.listed?.triggers ?? []);
         },
       },
     ],
@@ -181,6 +190,12 @@ export const steps: readonly Step[] = [
         run: async (session, state) => {
           state.discovery.unlistedVariable = await checkPayloadForms(session, state.listed?.triggers ?? []);
         },
+      },
+      {
+        name: "fireExternalEvent: the conversation's id with a JSON escape",
+        checks: ["identifier_encoding"],
+        unless: needsTriggers,
+        run: (session, state) => checkEscapedConversation(session, state.listed?.triggers ?? []),
       },
       {
         name: "fireExternalEvent: both identifiers",

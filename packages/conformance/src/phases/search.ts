@@ -4,6 +4,7 @@ import { pageChecks, positiveDataAcceptance } from "../checks/index.ts";
 import { pageOf, pagingWalk } from "../checks/paging.ts";
 import { operationOf } from "../description.ts";
 import { invalidQuery, searchQuery } from "../generate.ts";
+import { nextPageQuery } from "../links.ts";
 import type { Session } from "../session.ts";
 
 const operationId = "searchConversations";
@@ -49,7 +50,8 @@ const maxWalkPages = 50;
 
 /**
  * Walks every page of the bot's conversations (or all conversations without `--agent-stage-id`),
- * following `pageIndex + 1` while `hasMore`: the walk yields `totalItemCount` distinct conversations
+ * following the description's `nextPage` link (`links.ts`: the filters and the reported `pageSize`,
+ * `pageIndex + 1`) while `hasMore`: the walk yields `totalItemCount` distinct conversations
  * and ends after `totalPageCount` pages.
  */
 export async function walkPages(session: Session): Promise<void> {
@@ -70,7 +72,8 @@ export async function walkPages(session: Session): Promise<void> {
     // A walk that outlasts the page count the server announced will never end by itself.
     if (!page.hasMore || walked.length > start.totalPageCount) break;
     if (!session.canSend) return session.results.skip("paging_walk", "the request budget ran out mid-walk");
-    const next = await session.exchange(searchCase(session, { ...filter, pageSize: String(pageSize), pageIndex: String(page.pageIndex + 1) }), pageChecks);
+    // The next page as the description's nextPage link says: the filters and the reported pageSize carried over, pageIndex + 1.
+    const next = await session.exchange(searchCase(session, nextPageQuery(session.description, answer.exchange.case, answer.exchange.json)), pageChecks);
     if (!next) return;
     answer = next;
   }

@@ -1,5 +1,6 @@
 import type { ConformanceReport } from "../runner.ts";
 import { resultLine, stopSentences } from "./human.ts";
+import { familyCell, rulesSummary } from "./rules.ts";
 import { sanitizeLines } from "./safe-text.ts";
 
 /** Text for the page: sanitized (controls and bidi controls as visible escapes), then HTML-escaped. */
@@ -42,6 +43,14 @@ export function htmlReport(report: ConformanceReport): string {
       `<tr><td><code>${check.name}</code></td><td class="${check.status.replace(" ", "-")}">${check.status}</td><td>${escapeHtml(detail)}</td><td>${escapeHtml(check.rule)}</td></tr>`,
     );
   }
+  parts.push("</table>");
+  parts.push(
+    `<h2>Rules</h2><p>${escapeHtml(rulesSummary(report.rules))}.</p><table class="rules"><tr><th>Rule</th><th>Seed</th><th>Families run</th><th>Verdict</th></tr>`,
+  );
+  for (const rule of report.rules)
+    parts.push(
+      `<tr><td><code>${escapeHtml(rule.id)}</code><br>${escapeHtml(rule.text)}</td><td>${escapeHtml(rule.seed)}</td><td>${rule.families.length === 0 ? "no probe family" : rule.families.map((family) => `<span class="${family.status.replace(" ", "-")}">${escapeHtml(familyCell(family))}</span>`).join("<br>")}</td><td class="${rule.verdict.replace(" ", "-")}">${rule.verdict}</td></tr>`,
+    );
   parts.push("</table>");
   const failing = report.checks.filter((check) => check.failures.length > 0);
   if (failing.length > 0) {

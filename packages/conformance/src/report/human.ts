@@ -1,6 +1,7 @@
 import { truncateText } from "@bot-conversation/client/text";
 import { coverageText } from "../coverage.ts";
 import type { ConformanceReport } from "../runner.ts";
+import { rulesText } from "./rules.ts";
 import { safeLogText } from "./safe-text.ts";
 
 const seconds = (milliseconds: number): string => `${(milliseconds / 1000).toFixed(1)} s`;
@@ -51,6 +52,7 @@ export function humanReport(report: ConformanceReport): string {
     const note = check.status !== "not run" && check.skipped ? ` (partly: ${check.skipped})` : "";
     lines.push(`  ${mark} ${check.name.padEnd(width)}  ${counts}${note}`);
   }
+  lines.push("", ...rulesText(report.rules));
   const failing = report.checks.filter((check) => check.failed > 0);
   if (failing.length > 0) {
     lines.push("", "Failures");

@@ -7,6 +7,12 @@ const example = <T>(name: string): T => (description.resolve(`#/components/examp
 
 type Export = Fixture["conversations"][number]["conversation"];
 
+/**
+ * The kit's request time-out in tests: a guard against a hang, sized for a loaded machine (twenty runs
+ * side by side on two busy cores), never a bound on speed (the kit's default of 10 s is for a real server).
+ */
+export const kitRequestTimeoutMs = 120_000;
+
 /** The bot of the fixture: the description's example bot with its example triggers (every variable type). */
 export const fixtureBot = "5f0c6d1e-8a4b-4f3e-9c2d-7b1a2e3f4d5c";
 

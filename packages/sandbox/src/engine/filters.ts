@@ -1,4 +1,5 @@
 /** What a search asks and answers, and the table of its equality filters: shared by the store, the plain engine and the operation. */
+import { searchFilters } from "@bot-conversation/openapi";
 import type { StoredConversation } from "../model.ts";
 
 /** An equality filter of the search: the query parameter it is sent as, and the value a conversation has for it. */
@@ -9,20 +10,30 @@ export interface EqualityFilter {
   readonly valueOf: (stored: StoredConversation) => string;
 }
 
+/** A filter of the search's one table (`searchFilters` of `@bot-conversation/openapi`) that matches an equal value. */
+type EqualitySearchFilter = Extract<(typeof searchFilters)[number], { how: "equal" }>;
+
+/** The value a conversation has for what an equality filter matches: its bot, or its own field. */
+const valueOfMatched =
+  (matches: EqualitySearchFilter["matches"]) =>
+  (stored: StoredConversation): string =>
+    matches === "bot" ? stored.agentStageId : stored.conversation[matches];
+
 /**
- * Every equality filter of a search. This table drives each of them everywhere: the operation reads the
- * parameter, the store keeps a column of codes and a list per value in each order, picks the shortest
- * list the filters sent name, matches and counts the rest, and the plain engine matches them. Adding a
- * filter is one entry here (the description lists the parameter).
+ * Every equality filter of a search, from the search filters' one table (`searchFilters` of
+ * `@bot-conversation/openapi`, which the conformance kit's `filter_match` reads too). This table drives
+ * each of them everywhere: the operation reads the parameter, the store keeps a column of codes and a
+ * list per value in each order, picks the shortest list the filters sent name, matches and counts the
+ * rest, and the plain engine matches them. Adding a filter is one entry there (the description lists
+ * the parameter).
  */
-export const equalityFilters = [
-  { name: "agentStageId", valueOf: (stored: StoredConversation) => stored.agentStageId },
-  { name: "status", valueOf: (stored: StoredConversation) => stored.conversation.status },
-  { name: "channelId", valueOf: (stored: StoredConversation) => stored.conversation.channelId },
-] as const satisfies readonly EqualityFilter[];
+export const equalityFilters: readonly { readonly name: EqualitySearchFilter["name"]; readonly valueOf: (stored: StoredConversation) => string }[] =
+  searchFilters
+    .filter((filter): filter is EqualitySearchFilter => filter.how === "equal")
+    .map((filter) => ({ name: filter.name, valueOf: valueOfMatched(filter.matches) }));
 
 /** The name of an equality filter. */
-export type EqualityFilterName = (typeof equalityFilters)[number]["name"];
+export type EqualityFilterName = EqualitySearchFilter["name"];
 
 /**
  * Pairs of equality filters with lists of their own in each order, for a search that sends both: a bot's

@@ -1,0 +1,154 @@
+/**
+ * Every way a request carries (or fails to carry) the token: the right one, and the probes of the
+ * `credential-near-misses` and `credential-channels` families (`rules.yaml` of `@bot-conversation/openapi`).
+ * One table: the transport sends from it, the curl reproductions write it from `$BOT_CONVERSATION_TOKEN`
+ * (never the value), the failures name it in words, and the auth phase sends each entry.
+ *
+ * A near miss is another string than the token once HTTP has read it: leading and trailing white space
+ * is no near miss (a field value's own white space is not part of it, RFC 9110 §5.5), and neither is a
+ * lower-case header name (`x-token`: field names ignore case, RFC 9110 §5.1): the kit sends every
+ * header name in lower case, and the server must take the token that way.
+ */
+import type { FamilyName } from "@bot-conversation/openapi";
+
+/** The shell expression of the token in a curl line: the variable, expanded by the shell. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion for bash, not a template
+const shellToken = "${BOT_CONVERSATION_TOKEN}";
+
+/** One way of sending a credential. */
+export interface Credential {
+  /** The family it belongs to; none for the right token. */
+  readonly family?: Extract<FamilyName, "credential-near-misses" | "credential-channels">;
+  /** The request in words, after "a request ..." (`with a wrong X-Token`). */
+  readonly what: string;
+  /** The `X-Token` value it sends, from the token; absent: no `X-Token`. */
+  readonly xToken?: (token: string) => string;
+  /** The same value written for a POSIX shell from `$BOT_CONVERSATION_TOKEN`, inside double quotes. */
+  readonly xTokenShell?: string;
+  /** Another header that carries the token instead: its name, value and shell form. */
+  readonly header?: { readonly name: string; readonly value: (token: string) => string; readonly shell: string };
+  /** A query parameter that carries the token instead. */
+  readonly query?: string;
+}
+
+const swapCase = (token: string): string =>
+  [...token].map((character) => (character === character.toUpperCase() ? character.toLowerCase() : character.toUpperCase())).join("");
+
+/** The token sent as a wrong one: never a real token, so it is safe to print. */
+export const wrongToken = "conformance-wrong-token";
+
+/** Every credential, by name. */
+export const credentials = {
+  token: { what: "with the token", xToken: (token) => token, xTokenShell: "$BOT_CONVERSATION_TOKEN" },
+  none: { family: "credential-near-misses", what: "without X-Token" },
+  wrong: { family: "credential-near-misses", what: "with a wrong X-Token", xToken: () => wrongToken, xTokenShell: wrongToken },
+  empty: { family: "credential-near-misses", what: "with an empty X-Token", xToken: () => "", xTokenShell: "" },
+  case: {
+    family: "credential-near-misses",
+    what: "with the token in another letter case",
+    xToken: swapCase,
+    xTokenShell: `$(printf %s "$BOT_CONVERSATION_TOKEN" | tr 'a-zA-Z' 'A-Za-z')`,
+  },
+  spaced: {
+    family: "credential-near-misses",
+    what: "with a space inside the token",
+    xToken: (token) => `${token.slice(0, 1)} ${token.slice(1)}`,
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion for bash, not a template
+    xTokenShell: "${BOT_CONVERSATION_TOKEN:0:1} ${BOT_CONVERSATION_TOKEN:1}",
+  },
+  cut: {
+    family: "credential-near-misses",
+    what: "with the token cut by its last character",
+    xToken: (token) => token.slice(0, -1),
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion for bash, not a template
+    xTokenShell: "${BOT_CONVERSATION_TOKEN%?}",
+  },
+  extended: { family: "credential-near-misses", what: "with a character after the token", xToken: (token) => `${token}0`, xTokenShell: `${shellToken}0` },
+  prefixed: { family: "credential-near-misses", what: "with a character before the token", xToken: (token) => `0${token}`, xTokenShell: `0${shellToken}` },
+  doubled: { family: "credential-near-misses", what: "with the token twice", xToken: (token) => `${token}${token}`, xTokenShell: `${shellToken}${shellToken}` },
+  quoted: { family: "credential-near-misses", what: "with the token in double quotes", xToken: (token) => `"${token}"`, xTokenShell: `\\"${shellToken}\\"` },
+  listed: {
+    family: "credential-near-misses",
+    what: "with the token and a wrong one as a list",
+    xToken: (token) => `${token}, ${wrongToken}`,
+    xTokenShell: `${shellToken}, ${wrongToken}`,
+  },
+  scheme: {
+    family: "credential-near-misses",
+    what: "with the token behind Bearer in X-Token",
+    xToken: (token) => `Bearer ${token}`,
+    xTokenShell: `Bearer ${shellToken}`,
+  },
+  query: { family: "credential-channels", what: "with the token in the query string (X-Token) instead of the X-Token header", query: "X-Token" },
+  queryToken: { family: "credential-channels", what: "with the token in the query string (token) instead of the X-Token header", query: "token" },
+  queryApiKey: { family: "credential-channels", what: "with the token in the query string (api_key) instead of the X-Token header", query: "api_key" },
+  bearer: {
+    family: "credential-channels",
+    what: "with the token as Authorization: Bearer instead of X-Token",
+    header: { name: "authorization", value: (token) => `Bearer ${token}`, shell: `Bearer ${shellToken}` },
+  },
+  authorization: {
+    family: "credential-channels",
+    what: "with the token as Authorization instead of X-Token",
+    header: { name: "authorization", value: (token) => token, shell: shellToken },
+  },
+  cookie: {
+    family: "credential-channels",
+    what: "with the token in a cookie (X-Token) instead of the header",
+    header: { name: "cookie", value: (token) => `X-Token=${token}`, shell: `X-Token=${shellToken}` },
+  },
+  apiKey: {
+    family: "credential-channels",
+    what: "with the token as X-Api-Key instead of X-Token",
+    header: { name: "x-api-key", value: (token) => token, shell: shellToken },
+  },
+  authToken: {
+    family: "credential-channels",
+    what: "with the token as X-Auth-Token instead of X-Token",
+    header: { name: "x-auth-token", value: (token) => token, shell: shellToken },
+  },
+  tokenHeader: {
+    family: "credential-channels",
+    what: "with the token as Token instead of X-Token",
+    header: { name: "token", value: (token) => token, shell: shellToken },
+  },
+} as const satisfies Record<string, Credential>;
+
+/** How a request authenticates: a name of the credential table. */
+export type Authentication = keyof typeof credentials;
+
+/** The credential of a name. */
+export const credentialOf = (authentication: Authentication): Credential => credentials[authentication];
+
+/** The `X-Token` an authentication sends, or undefined for none. */
+export function tokenFor(authentication: Authentication, token: string): string | undefined {
+  return credentialOf(authentication).xToken?.(token);
+}
+
+/** The headers a request with this authentication carries for the token (`X-Token`, or the other channel). */
+export function credentialHeaders(authentication: Authentication, token: string): Array<[string, string]> {
+  const credential = credentialOf(authentication);
+  const xToken = credential.xToken?.(token);
+  return [
+    ...(xToken === undefined ? [] : [["x-token", xToken] as [string, string]]),
+    ...(credential.header ? [[credential.header.name, credential.header.value(token)] as [string, string]] : []),
+  ];
+}
+
+/**
+ * The bad credentials of a token: every entry of the two families whose value differs from the token
+ * as HTTP reads it (a token without letters has no other letter case; one of a character no inner space).
+ */
+export function badCredentials(token: string): Authentication[] {
+  return (Object.keys(credentials) as Authentication[]).filter((name) => {
+    if (name === "token") return false;
+    const sent = tokenFor(name, token);
+    return sent === undefined || sent.trim() !== token;
+  });
+}
+
+/** The token and every value derived from it that a bad credential sends without the token in it (another case, a space inside, cut): as secret as the token, redacted wherever a server echoes them. */
+export function tokenForms(token: string): string[] {
+  const derived = (Object.keys(credentials) as Authentication[]).flatMap((name) => credentialHeaders(name, token).map(([, value]) => value));
+  return [token, ...new Set(derived.filter((value) => value.length > 1 && value !== wrongToken && !value.includes(token) && !value.startsWith(wrongToken)))];
+}

@@ -1,0 +1,114 @@
+/**
+ * The rule catalog as the kit runs it: every rule the service states (`rules.yaml` of
+ * `@bot-conversation/openapi`), the probe families that test it, and, after a run, which families ran
+ * and how each rule fared. A family is judged on its own probes where the phases tag them (a case's
+ * `family`), else by its checks over the whole run; a rule fails when one of its families fails, and a
+ * rule no family reached says so.
+ */
+import { type FamilyName, probeFamilies, type Rule, rules } from "@bot-conversation/openapi";
+import type { CheckName } from "./checks/index.ts";
+import type { CheckResult, CheckStatus } from "./results.ts";
+
+/** The checks a family feeds; every one is a check of the kit (a compile error otherwise). */
+type FamilyCheck = (typeof probeFamilies)[number]["checks"][number];
+const familyChecksAreChecks: FamilyCheck extends CheckName ? true : never = true;
+void familyChecksAreChecks;
+
+/** The families whose probes the phases tag: judged on those requests alone. */
+export const taggedFamilies: ReadonlySet<FamilyName> = new Set<FamilyName>([
+  "credential-near-misses",
+  "credential-channels",
+  "credential-before-lookup",
+  "bot-id-near-misses",
+  "bot-filter-near-misses",
+  "identifier-encodings",
+  "trigger-id-near-misses",
+  "conversation-id-near-misses",
+  "variable-near-misses",
+  "variable-later-position",
+  "variable-right-values",
+]);
+
+/** An untagged family judged on part of its check's failures: the values the seed spells are the schema's enumerations and constants. */
+const failureFilters: Partial<Record<FamilyName, RegExp>> = { "spelled-values": /allowed values|equal to constant/ };
+
+/** How many probes of a tagged family held, failed, or could not be judged. */
+export interface Tally {
+  passed: number;
+  failed: number;
+  notJudged: number;
+}
+
+/** How one family fared in a run. */
+export interface FamilyResult {
+  /** The family (`credential-channels`). */
+  readonly name: FamilyName;
+  /** The checks it feeds. */
+  readonly checks: readonly CheckName[];
+  /** Passed, failed, not judged, or not run. */
+  readonly status: CheckStatus;
+  /** Requests (or walks) it judged: held, failed, not judged. */
+  readonly passed: number;
+  readonly failed: number;
+  readonly notJudged: number;
+}
+
+/** A rule's verdict: its families' worst, or `no probe` when the catalog names none. */
+export type RuleVerdict = CheckStatus | "no probe";
+
+/** How one rule fared: the row of the report's per-rule table. */
+export interface RuleResult {
+  /** The rule's id (`auth-401`). */
+  readonly id: string;
+  /** Where the seed states it. */
+  readonly seed: string;
+  /** The rule, in the seed's words. */
+  readonly text: string;
+  /** Its families, each with how it fared. */
+  readonly families: readonly FamilyResult[];
+  /** Failed if a family failed; passed if one passed and none failed; not judged; not run; no probe. */
+  readonly verdict: RuleVerdict;
+}
+
+const statusOf = ({ passed, failed, notJudged }: Tally): CheckStatus =>
+  failed > 0 ? "failed" : passed > 0 ? "passed" : notJudged > 0 ? "not judged" : "not run";
+
+/** Every family of the catalog with how it fared: from its tagged probes, or from its checks' results. */
+export function familyResults(checks: readonly CheckResult[], tallies: ReadonlyMap<FamilyName, Tally>): Map<FamilyName, FamilyResult> {
+  const byName = new Map(checks.map((check) => [check.name, check]));
+  return new Map(
+    probeFamilies.map((family) => {
+      const names = family.checks as readonly CheckName[];
+      let tally: Tally;
+      if (taggedFamilies.has(family.name)) tally = tallies.get(family.name) ?? { passed: 0, failed: 0, notJudged: 0 };
+      else {
+        const filter = failureFilters[family.name];
+        const results = names.map((name) => byName.get(name)).filter((result): result is CheckResult => result !== undefined);
+        const failed = results.reduce(
+          (sum, result) => sum + (filter ? result.failures.filter((failure) => filter.test(failure.message)).length : result.failed),
+          0,
+        );
+        tally = {
+          passed: results.reduce((sum, result) => sum + result.passed + (filter ? result.failed : 0), 0) - failed,
+          failed,
+          notJudged: results.reduce((sum, result) => sum + result.notJudged, 0),
+        };
+        tally.passed = Math.max(tally.passed, 0);
+      }
+      return [family.name, { name: family.name, checks: names, status: statusOf(tally), ...tally }];
+    }),
+  );
+}
+
+const verdictOrder: readonly CheckStatus[] = ["failed", "passed", "not judged", "not run"];
+
+/** The per-rule table: each rule of the catalog, its families and its verdict. */
+export function ruleResults(families: ReadonlyMap<FamilyName, FamilyResult>): RuleResult[] {
+  return (rules as readonly Rule[]).map((rule) => {
+    const ran = rule.families.map((name) => families.get(name)!);
+    const verdict: RuleVerdict = ran.length === 0 ? "no probe" : verdictOrder.find((status) => ran.some((family) => family.status === status))!;
+    return { id: rule.id, seed: rule.seed, text: rule.text, families: ran, verdict };
+  });
+}
+
+export { probeFamilies, rules };

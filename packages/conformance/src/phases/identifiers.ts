@@ -1,0 +1,71 @@
+import { type Case, caseFor, type Exchange } from "../case.ts";
+import { notFound } from "../checks/fire.ts";
+import { sameAsIdentifier } from "../checks/identifiers.ts";
+import { pageChecks } from "../checks/index.ts";
+import { findsNoConversation } from "../checks/oracles.ts";
+import { pageOf } from "../checks/paging.ts";
+import { operationOf } from "../description.ts";
+import { nearMissesOfIdentifier, pathNearMissesOfIdentifier, percentEncoded, recased } from "../identifiers.ts";
+import type { Session } from "../session.ts";
+
+/** A trigger-list case whose path segment is `segment` as it is (already encoded, or raw on purpose). */
+function triggerListCase(session: Session, segment: string): Case {
+  const operation = operationOf(session.description, "listExternalEventTriggers");
+  return { ...caseFor(operation, { path: { agentStageId: "x" } }), path: operation.path.replace("{agentStageId}", segment) };
+}
+
+/** What a search answered, for comparing two: its total. */
+const totalOf = (json: unknown): unknown => (json as { totalItemCount?: unknown } | null)?.totalItemCount;
+
+/** What another letter case of the bot's id got: the trigger list's status and the search's total (or status). */
+export interface LetterCaseAnswers {
+  readonly triggerList?: number;
+  readonly search?: number | string;
+}
+
+/**
+ * The known bot's id on the trigger list: each near miss (`bot-id-near-misses`: cut, a character more,
+ * a reserved character appended) is 404; the id with a character percent-encoded (`identifier-encodings`)
+ * lists the same triggers; and on the search, the id percent-encoded finds the same total while each
+ * near miss finds nothing (`bot-filter-near-misses`). Another letter case is sent to both and returned,
+ * never judged (the seed is silent on it).
+ */
+export async function checkBotIdentifiers(session: Session, listed: Exchange | undefined): Promise<LetterCaseAnswers> {
+  const bot = session.settings.agentStageId;
+  if (!bot) {
+    for (const name of ["identifier_encoding", "bot_filter_match"] as const) session.results.skip(name, "near misses of a known bot need --agent-stage-id");
+    return {};
+  }
+  const send = async (request: Case, checks: Parameters<Session["exchange"]>[1] = []): Promise<Exchange | undefined> =>
+    session.canSend ? (await session.exchange(request, checks))?.exchange : undefined;
+  for (const miss of pathNearMissesOfIdentifier(bot))
+    await send({ ...triggerListCase(session, miss.value), family: "bot-id-near-misses" }, [
+      ["unknown_bot_not_found", notFound(`agentStageId ${JSON.stringify(bot)} ${miss.what}`)],
+    ]);
+  const encoded = percentEncoded(bot);
+  if (encoded)
+    await send({ ...triggerListCase(session, encoded), family: "identifier-encodings" }, [
+      ["identifier_encoding", sameAsIdentifier(`the trigger list of ${encoded} (the bot's id, a character percent-encoded)`, listed, (json) => json)],
+    ]);
+  const search = operationOf(session.description, "searchConversations");
+  for (const miss of nearMissesOfIdentifier(bot))
+    await send({ ...caseFor(search, { query: { agentStageId: miss.value } }), family: "bot-filter-near-misses" }, [
+      ["bot_filter_match", findsNoConversation(`agentStageId=${miss.value}, the bot ${bot} ${miss.what}`)],
+      ...pageChecks,
+    ]);
+  if (encoded) {
+    const plain = await send(caseFor(search, { query: { agentStageId: bot } }), pageChecks);
+    await send({ ...caseFor(search), rawQuery: { agentStageId: encoded }, family: "identifier-encodings" }, [
+      ["identifier_encoding", sameAsIdentifier(`a search for agentStageId=${encoded} (the bot's id, a character percent-encoded)`, plain, totalOf)],
+    ]);
+  }
+  const other = recased(bot);
+  if (!other) return {};
+  const triggerList = await send(triggerListCase(session, encodeURIComponent(other)));
+  const searched = await send(caseFor(search, { query: { agentStageId: other } }));
+  const page = searched && pageOf(searched);
+  return {
+    ...(triggerList ? { triggerList: triggerList.status } : {}),
+    ...(searched ? { search: page ? `${page.totalItemCount} conversations` : searched.status } : {}),
+  };
+}

@@ -1,0 +1,327 @@
+/**
+ * One planted fault for each probe family of the rule catalog (`rules.yaml` of `@bot-conversation/openapi`):
+ * a server deviating in one way its family is built to find. The record is keyed by the catalog's
+ * family names, so a family added to the catalog without a fault here is a compile error.
+ */
+import type { FamilyName } from "@bot-conversation/openapi";
+import type { CheckName, ConformanceOptions } from "../../src/index.ts";
+import { editJson, type Fault, type ProxiedResponse } from "./faulty-proxy.ts";
+import { fixtureBot } from "./sandbox.ts";
+
+export const searchPath = "/api/v2/channels/conversations";
+export const firePath = "/api/v1/runtime/simple/external/events";
+export const isSearch = (url: URL): boolean => url.pathname === searchPath;
+export const isFire = (url: URL): boolean => url.pathname === firePath;
+export const isTriggerList = (url: URL): boolean => url.pathname.startsWith(`${firePath}/`);
+export const fired = (): ProxiedResponse => ({ status: 200, headers: {}, body: "" });
+export const jsonAnswer = (status: number, body: unknown): ProxiedResponse => ({
+  status,
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(body),
+});
+export const requestOf = (body: string): Record<string, unknown> => JSON.parse(body || "{}") as Record<string, unknown>;
+export const payloadOf = (body: string): unknown => requestOf(body)["externalEventPayload"];
+
+/** Rewrites every item of a 200 search page. */
+export const editItems = (edit: (item: Record<string, unknown>) => void): Fault => ({
+  response: (url, response) => {
+    if (isSearch(url) && response.status === 200) {
+      editJson(response, (page) => {
+        for (const item of (page as { items: Record<string, unknown>[] }).items) edit(item);
+        return page;
+      });
+    }
+  },
+});
+
+/** A fire whose payload has this variable with a value `accepts` lets through is answered 200, as a lax server would (the event "fires"). */
+export const laxVariable = (code: string, accepts: (value: unknown) => boolean): Fault => ({
+  request: (url, _headers, _upstream, body) => {
+    if (!isFire(url)) return undefined;
+    const payload = payloadOf(body) as Record<string, unknown> | undefined;
+    return payload && typeof payload === "object" && code in payload && accepts(payload[code]) ? fired() : undefined;
+  },
+});
+
+/** The options of a run that fires (the faults of the fire operation). */
+export const firing: Partial<ConformanceOptions> = { allowFire: true };
+
+/** A planted fault: the fault, the check meant to catch it, the checks that may rightly catch it too, and the run's options. */
+export interface PlantedFault {
+  readonly name: string;
+  readonly check: CheckName;
+  readonly related?: readonly CheckName[];
+  readonly fault: Fault;
+  readonly options?: Partial<ConformanceOptions>;
+}
+
+const triggerIds = ["order-status-changed", "callback-requested"];
+/** The known identifier `id` stands one step from, if any (`near(id, known)`: cut, or with characters more). */
+const nearOf = (id: unknown, known: readonly string[]): string | undefined =>
+  typeof id === "string" ? known.find((each) => id !== each && id.length >= each.length - 1 && (id.startsWith(each) || each.startsWith(id))) : undefined;
+
+/** A fault per family, keyed by the catalog's family names. */
+export const familyFaults: Readonly<Record<FamilyName, PlantedFault>> = {
+  "credential-near-misses": {
+    name: "the token compared by its first characters (a token cut by one character accepted)",
+    check: "ignored_auth",
+    fault: { request: (_url, headers) => void (headers.get("x-token") === "sandbox-toke" && headers.set("x-token", "sandbox-token")) },
+  },
+  "credential-channels": {
+    name: "Authorization: Bearer accepted in place of X-Token",
+    check: "ignored_auth",
+    fault: {
+      request: (_url, headers) =>
+        void (!headers.has("x-token") && headers.get("authorization")?.startsWith("Bearer ") && headers.set("x-token", headers.get("authorization")!.slice(7))),
+    },
+  },
+  "credential-before-lookup": {
+    name: "an unknown bot looked up before the token is checked (404 for a wrong token)",
+    check: "ignored_auth",
+    fault: { request: (url) => (isTriggerList(url) && !url.pathname.endsWith(fixtureBot) ? jsonAnswer(404, { message: "no such bot" }) : undefined) },
+  },
+  "bot-id-near-misses": {
+    name: "the trigger list matching a bot id by prefix",
+    check: "unknown_bot_not_found",
+    fault: {
+      request: (url) => {
+        const segment = decodeURIComponent(url.pathname.split("/").at(-1) ?? "");
+        if (isTriggerList(url) && nearOf(segment.replace(/[;,/].*$/, ""), [fixtureBot])) url.pathname = `${firePath}/${fixtureBot}`;
+        return undefined;
+      },
+    },
+  },
+  "bot-filter-near-misses": {
+    name: "the search's agentStageId matched as a prefix of the bot",
+    check: "bot_filter_match",
+    fault: {
+      request: (url) => void (isSearch(url) && nearOf(url.searchParams.get("agentStageId"), [fixtureBot]) && url.searchParams.set("agentStageId", fixtureBot)),
+    },
+  },
+  "identifier-encodings": {
+    name: "a bot id with a percent-encoded character not decoded (404)",
+    check: "identifier_encoding",
+    fault: { request: (url) => (isTriggerList(url) && /%3\d/.test(url.pathname) ? jsonAnswer(404, { message: "no such bot" }) : undefined) },
+  },
+  "trigger-id-near-misses": {
+    name: "an externalEventId matched by prefix",
+    check: "unknown_trigger_not_found",
+    fault: {
+      request: (url, _headers, upstream, body) => {
+        const request = requestOf(body);
+        const known = nearOf(request["externalEventId"], triggerIds);
+        return isFire(url) && known ? upstream(url, JSON.stringify({ ...request, externalEventId: known })) : undefined;
+      },
+    },
+    options: firing,
+  },
+  "conversation-id-near-misses": {
+    name: "a conversationId matched by prefix",
+    check: "unknown_conversation_not_found",
+    fault: {
+      request: (url, _headers, upstream, body) => {
+        const request = requestOf(body);
+        const known = nearOf(request["conversationId"], ["conversation-001"]);
+        return isFire(url) && known ? upstream(url, JSON.stringify({ ...request, conversationId: known })) : undefined;
+      },
+    },
+    options: firing,
+  },
+  "variable-near-misses": {
+    name: "a Number taking true and numeric strings",
+    check: "payload_validation_rejection",
+    fault: laxVariable("orderTotal", (value) => typeof value === "boolean" || (typeof value === "string" && Number.isFinite(Number(value)))),
+    options: firing,
+  },
+  "variable-later-position": {
+    name: "only the first variable of a payload validated",
+    check: "payload_validation_rejection",
+    fault: {
+      request: (url, _headers, _upstream, body) => {
+        const payload = payloadOf(body);
+        return isFire(url) && typeof payload === "object" && payload !== null && Object.keys(payload).length > 1 ? fired() : undefined;
+      },
+    },
+    options: firing,
+  },
+  "variable-right-values": {
+    name: "a DateTime in UTC (Z) refused",
+    check: "payload_acceptance",
+    fault: {
+      request: (url, _headers, _upstream, body) => {
+        const value = (payloadOf(body) as Record<string, unknown> | undefined)?.["deliveryDate"];
+        return isFire(url) && typeof value === "string" && value.endsWith("Z") ? jsonAnswer(500, { message: "deliveryDate: bad date" }) : undefined;
+      },
+    },
+    options: firing,
+  },
+  "payload-optional": {
+    name: "a fire without a payload refused once the trigger and conversation are found",
+    check: "payload_optional",
+    fault: {
+      request: async (url, _headers, upstream, body) => {
+        if (!isFire(url) || payloadOf(body) !== undefined) return undefined;
+        const answer = await upstream(url);
+        return answer.status === 200 ? jsonAnswer(500, { message: "externalEventPayload is required" }) : answer;
+      },
+    },
+    options: firing,
+  },
+  "payload-shapes": {
+    name: "a payload that is an array or a string accepted",
+    check: "payload_shape_rejection",
+    fault: {
+      request: (url, _headers, _upstream, body) =>
+        isFire(url) && (["string", "number"].includes(typeof payloadOf(body)) || Array.isArray(payloadOf(body))) ? fired() : undefined,
+    },
+    options: firing,
+  },
+  "request-invalid-values": {
+    name: "a date filter that is no date ignored instead of refused",
+    check: "negative_data_rejection",
+    fault: {
+      request: (url) => {
+        if (!isSearch(url)) return undefined;
+        for (const name of ["startFromDate", "startToDate", "latestMessageFromDate", "latestMessageToDate"])
+          if (url.searchParams.has(name) && Number.isNaN(Date.parse(url.searchParams.get(name)!))) url.searchParams.delete(name);
+        return undefined;
+      },
+    },
+  },
+  "request-valid-values": {
+    name: "a search with a page size of 1 refused",
+    check: "positive_data_acceptance",
+    fault: {
+      request: (url) =>
+        isSearch(url) && url.searchParams.get("pageSize") === "1" && !url.searchParams.has("pageIndex") ? jsonAnswer(400, { message: "pageSize" }) : undefined,
+    },
+  },
+  "envelope-math": {
+    name: "totalPageCount one too many",
+    check: "envelope_math",
+    related: ["paging_walk"],
+    fault: {
+      response: (url, response) =>
+        void (
+          isSearch(url) &&
+          response.status === 200 &&
+          editJson(response, (page) => ({ ...(page as object), totalPageCount: (page as { totalPageCount: number }).totalPageCount + 1 }))
+        ),
+    },
+  },
+  "paging-walk": {
+    name: "a later page of the bot's walk repeating the first page's first item",
+    check: "paging_walk",
+    fault: {
+      request: async (url, _headers, upstream) => {
+        const filtered = [...url.searchParams.keys()].some((name) => !["agentStageId", "pageSize", "pageIndex"].includes(name));
+        if (!isSearch(url) || filtered || Number(url.searchParams.get("pageIndex") ?? 0) === 0) return undefined;
+        const answer = await upstream(url);
+        const first = new URL(url);
+        first.searchParams.set("pageIndex", "0");
+        const firstItem = (JSON.parse((await upstream(first)).body) as { items: unknown[] }).items[0];
+        if (answer.status === 200 && firstItem)
+          editJson(answer, (page) => {
+            const items = (page as { items: unknown[] }).items;
+            return items.length > 0 ? { ...(page as object), items: [firstItem, ...items.slice(1)] } : page;
+          });
+        return answer;
+      },
+    },
+  },
+  "filter-match": {
+    name: "a channel matched by prefix",
+    check: "filter_match",
+    fault: {
+      request: (url) => {
+        const asked = url.searchParams.get("channelId");
+        const widened = asked ? ["directline", "platform", "messenger_a", "messenger_b"].find((channel) => channel.startsWith(asked)) : undefined;
+        if (isSearch(url) && widened) url.searchParams.set("channelId", widened);
+        return undefined;
+      },
+    },
+  },
+  "filter-inclusion": {
+    name: "a period with both bounds of the start date finding nothing",
+    check: "filter_inclusion",
+    fault: {
+      request: (url) => {
+        const bounds = [url.searchParams.get("startFromDate"), url.searchParams.get("startToDate")];
+        if (isSearch(url) && bounds.every((bound) => bound !== null && !Number.isNaN(Date.parse(bound))))
+          url.searchParams.set("startFromDate", "2100-01-01T00:00:00Z");
+        return undefined;
+      },
+    },
+  },
+  "filter-combination": {
+    name: "channelId dropped when status is sent too",
+    check: "filter_combination",
+    related: ["filter_match"],
+    fault: { request: (url) => void (isSearch(url) && url.searchParams.has("status") && url.searchParams.delete("channelId")) },
+  },
+  "empty-search": {
+    name: "a search that matches nothing answered 404",
+    check: "empty_search_page",
+    fault: {
+      response: (url, response) =>
+        void (
+          isSearch(url) &&
+          response.status === 200 &&
+          response.body !== "" &&
+          (JSON.parse(response.body) as { totalItemCount: number }).totalItemCount === 0 &&
+          Object.assign(response, jsonAnswer(404, { message: "no conversations" }))
+        ),
+    },
+  },
+  "response-schema": {
+    name: "messagesCount written as a string",
+    check: "response_schema_conformance",
+    fault: editItems((item) => void (item["messagesCount"] = String(item["messagesCount"]))),
+  },
+  "spelled-values": {
+    name: "a member's role spelled in lower case",
+    check: "response_schema_conformance",
+    fault: editItems((item) => {
+      for (const member of item["members"] as { role: string }[]) member.role = member.role.toLowerCase();
+    }),
+  },
+  "response-bytes": {
+    name: "search bodies in Latin-1 bytes",
+    check: "body_encoding",
+    fault: {
+      response: (url, response) => {
+        if (!isSearch(url) || response.status !== 200) return;
+        editJson(response, (page) => ({
+          ...(page as object),
+          items: (page as { items: Record<string, unknown>[] }).items.map((item) => ({
+            ...item,
+            latestMessageText: `${String(item["latestMessageText"])} café`,
+          })),
+        }));
+        response.bytes = new Uint8Array(Buffer.from(response.body, "latin1"));
+      },
+    },
+  },
+  "response-media-type": {
+    name: "search pages sent as text/plain",
+    check: "content_type_conformance",
+    fault: { response: (url, response) => void (isSearch(url) && response.status === 200 && (response.headers["content-type"] = "text/plain; charset=utf-8")) },
+  },
+  "documented-statuses": {
+    name: "the trigger list of an unknown bot answered 502",
+    check: "not_a_server_error",
+    related: ["unknown_bot_not_found", "ignored_auth"],
+    fault: {
+      response: (url, response) => void (isTriggerList(url) && response.status === 404 && Object.assign(response, jsonAnswer(502, { message: "upstream" }))),
+    },
+  },
+  "fire-success": {
+    name: "a fire answered 200 with a body",
+    check: "payload_acceptance",
+    related: ["payload_optional", "content_type_conformance", "identifier_encoding"],
+    fault: {
+      response: (url, response) => void (isFire(url) && response.status === 200 && Object.assign(response, jsonAnswer(200, { sent: true }))),
+    },
+    options: firing,
+  },
+};
