@@ -1,8 +1,9 @@
-import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from "node:fs";
+import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readSync, rmSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { type DataSource, sandboxStates } from "../model.ts";
-import { DatabaseFiredEvents, giveSpaceBack, transaction } from "./database-fired-events.ts";
+import { DatabaseFiredEvents, transaction } from "./database-fired-events.ts";
+import { WatchedFile } from "./file-identity.ts";
 import type { KeptState } from "./fired-events.ts";
 import { fixtureDefects } from "./fixture.ts";
 import { maxConversations } from "./source.ts";
@@ -170,6 +171,8 @@ export function openDataFile(
   } catch (error) {
     return refuse(`cannot be opened as a database (${(error as Error).message})`);
   }
+  // The file opened, by device and inode: nothing is acknowledged once the path names another file, or none.
+  const file = new WatchedFile(path);
   try {
     const inUse = (error: unknown) => {
       const message = (error as Error).message;
@@ -245,16 +248,21 @@ export function openDataFile(
       if (problem) refuse(`is not a sandbox data file: ${problem}`);
       source = value as DataSource;
     }
-    const fired = new DatabaseFiredEvents(database, path);
+    // SQLite's write-ahead log beside the file, as it is now (written at start): on close, the log of a file no path
+    // names any more is removed, or the next start would read its frames into the file put at the path.
+    const log = new WatchedFile(`${path}-wal`);
+    const fired = new DatabaseFiredEvents(database, path, () => file.check());
     const setSource = database.prepare("INSERT OR REPLACE INTO source (id, source) VALUES (1, ?)");
     const replaced = (next: DataSource, swap: () => void) => {
       // The fires recorded before the reset are committed first (and then deleted with the rest, in order).
       fired.flush();
-      transaction(database, () => {
-        database.exec("DELETE FROM events");
-        setSource.run(JSON.stringify(next));
-      });
-      giveSpaceBack(database);
+      // Answered by what was committed: not committed, nothing changed (a 503); committed, the new data is swapped in.
+      fired.commitChange("reset", () =>
+        transaction(database, () => {
+          database.exec("DELETE FROM events");
+          setSource.run(JSON.stringify(next));
+        }),
+      );
       swap();
     };
     return {
@@ -265,7 +273,9 @@ export function openDataFile(
         close: () => {
           if (!database.isOpen) return;
           fired.flush();
+          const orphaned = !file.named;
           database.close();
+          if (orphaned && log.named) rmSync(log.path, { force: true });
         },
       },
     };
