@@ -458,7 +458,7 @@ describe("a commit that fails (issue 29)", () => {
   });
 
   test.each([
-    ["a clear", "DELETE", "/_sandbox/fired-events", undefined, 204],
+    ["a clear", "DELETE", "/_sandbox/fired-events", null, 204],
     ["a reset", "POST", "/_sandbox/reset", JSON.stringify({ seed: "after-full", conversations: 5 }), 200],
   ])(
     "%s on a full disk is answered by what was committed, and the process serves what the file holds (issue 38)",
