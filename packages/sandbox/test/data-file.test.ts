@@ -255,6 +255,45 @@ describe("--data holds a sandbox database or nothing (issue 29, points 1 and 2)"
     await stop(again);
   });
 
+  test("committed frames of the write-ahead log damaged on disk: refused at start in one line naming the file, and the files left as they were (issue 38)", async () => {
+    const data = join(scratch, "damaged-log.db");
+    const sandbox = await start(["--data", data, "--fixture", fixtureFile]);
+    // One commit each, in the write-ahead log: SIGKILL leaves it there, uncheckpointed.
+    for (let index = 0; index < 40; index++) expect((await fire(sandbox.url, `f-${index}`)).status).toBe(200);
+    await stop(sandbox, "SIGKILL");
+    const log = `${data}-wal`;
+    const bytes = readFileSync(log);
+    const pageSize = bytes.readUInt32BE(8);
+    const frames = (bytes.length - 32) / (24 + pageSize);
+    expect(frames).toBeGreaterThan(40);
+    // 14 bytes inside the page of frame 20, as a bad sector or a stray write would leave them.
+    bytes.fill(0x5a, 32 + 19 * (24 + pageSize) + 24 + 100, 32 + 19 * (24 + pageSize) + 24 + 114);
+    writeFileSync(log, bytes);
+    const before = { file: readFileSync(data), log: readFileSync(log) };
+    const failure = await refused(["--data", data]);
+    expect(failure.code).toBe(1);
+    const lines = refusalLine(failure.output);
+    expect(lines, failure.output).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^--data ${data.replaceAll(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: its write-ahead log .+-wal is damaged: frame 20 of ${frames} fails its checksum, .+$`,
+      ),
+    );
+    expect({ file: readFileSync(data).equals(before.file), log: readFileSync(log).equals(before.log) }).toEqual({ file: true, log: true });
+  });
+
+  test("a write-ahead log that is a symbolic link is refused naming it as such, and what it points to is not written (issue 38)", async () => {
+    const data = await madeDataFile("linked-log.db");
+    const target = join(scratch, "linked-log-target");
+    writeFileSync(target, "not a log");
+    symlinkSync(target, `${data}-wal`);
+    const failure = await refused(["--data", data]);
+    expect(refusalLine(failure.output)).toEqual([
+      `--data ${data}: its write-ahead log ${data}-wal is a symbolic link, which SQLite would write through; remove it (a sandbox never makes one)`,
+    ]);
+    expect(readFileSync(target, "utf8")).toBe("not a log");
+  });
+
   test("a cut last write (the write-ahead log cut short after SIGKILL) loses at most that write: the file starts, and later fires are kept", async () => {
     const data = join(scratch, "cut.db");
     const sandbox = await start(["--data", data, "--fixture", fixtureFile]);

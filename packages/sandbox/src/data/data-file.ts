@@ -7,6 +7,7 @@ import { WatchedFile } from "./file-identity.ts";
 import type { KeptState } from "./fired-events.ts";
 import { fixtureDefects } from "./fixture.ts";
 import { maxConversations } from "./source.ts";
+import { writeAheadLogProblem } from "./wal-check.ts";
 
 /** Layout version of a `--data` file (SQLite's `user_version`); a file of another layout is refused, naming both. */
 export const dataLayout = 5;
@@ -89,7 +90,12 @@ function checkPath(path: string): { empty: boolean } {
     const head = Buffer.alloc(100);
     const read = readSync(descriptor, head, 0, head.length, 0);
     const text = head.subarray(0, read).toString("latin1");
-    if (text.startsWith(sqliteHeader)) return { empty: false };
+    if (text.startsWith(sqliteHeader)) {
+      // Before SQLite reads the log, which would drop its frames past a damaged one without a word.
+      const logProblem = writeAheadLogProblem(path);
+      if (logProblem) refuse(logProblem);
+      return { empty: false };
+    }
     if (/^\{"bot-conversation-sandbox":\s*4\b/.test(text)) {
       refuse(
         `is a data file of layout 4 (JSON lines), which this sandbox no longer reads (expected layout ${dataLayout}, a SQLite database); start with a new --data file (its events stay readable in it, one JSON object per line)`,
