@@ -39,6 +39,14 @@ async function refused(args: string[]): Promise<{ code: number | null; output: s
 }
 /** The one line a refused start prints (the ExperimentalWarning of Node 22's node:sqlite aside). */
 const refusalLine = (output: string) => output.split("\n").filter((line) => line !== "" && !/ExperimentalWarning|--trace-warnings/.test(line));
+/** Expects a start on `data` to be refused with exit code 1 and one line: `--data <data>: ` then text matching `problem`. */
+async function expectRefusedWith(data: string, problem: string): Promise<void> {
+  const failure = await refused(["--data", data]);
+  expect(failure.code).toBe(1);
+  const lines = refusalLine(failure.output);
+  expect(lines, failure.output).toHaveLength(1);
+  expect(lines[0]).toMatch(new RegExp(`^--data ${data.replaceAll(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: ${problem}$`));
+}
 
 const headers = { "x-token": "sandbox-token", "content-type": "application/json" };
 const firePath = "/api/v1/runtime/simple/external/events";
@@ -230,15 +238,7 @@ describe("--data holds a sandbox database or nothing (issue 29, points 1 and 2)"
     const bytes = readFileSync(data);
     bytes.fill(0xff, 5 * 4096, 6 * 4096);
     writeFileSync(data, bytes);
-    const failure = await refused(["--data", data]);
-    expect(failure.code).toBe(1);
-    const lines = refusalLine(failure.output);
-    expect(lines, failure.output).toHaveLength(1);
-    expect(lines[0]).toMatch(
-      new RegExp(
-        `^--data ${data.replaceAll(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: is (damaged \\(SQLite's quick_check: .+\\); start with a new --data file|not a sandbox data file: .+)$`,
-      ),
-    );
+    await expectRefusedWith(data, "is (damaged \\(SQLite's quick_check: .+\\); start with a new --data file|not a sandbox data file: .+)");
   });
 
   test("a second sandbox on the same file is refused in one line naming it; the first keeps serving, and its events survive", async () => {
@@ -270,15 +270,7 @@ describe("--data holds a sandbox database or nothing (issue 29, points 1 and 2)"
     bytes.fill(0x5a, 32 + 19 * (24 + pageSize) + 24 + 100, 32 + 19 * (24 + pageSize) + 24 + 114);
     writeFileSync(log, bytes);
     const before = { file: readFileSync(data), log: readFileSync(log) };
-    const failure = await refused(["--data", data]);
-    expect(failure.code).toBe(1);
-    const lines = refusalLine(failure.output);
-    expect(lines, failure.output).toHaveLength(1);
-    expect(lines[0]).toMatch(
-      new RegExp(
-        `^--data ${data.replaceAll(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: its write-ahead log .+-wal is damaged: frame 20 of ${frames} fails its checksum, .+$`,
-      ),
-    );
+    await expectRefusedWith(data, `its write-ahead log .+-wal is damaged: frame 20 of ${frames} fails its checksum, .+`);
     expect({ file: readFileSync(data).equals(before.file), log: readFileSync(log).equals(before.log) }).toEqual({ file: true, log: true });
   });
 
