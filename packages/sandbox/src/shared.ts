@@ -12,6 +12,7 @@ import { StoreUnavailableError } from "./data/fired-events.ts";
 import { fixtureDefects } from "./data/fixture.ts";
 import { type PostgresKeptState, PostgresStore, type WorkspaceChange, type WorkspaceRow } from "./data/postgres.ts";
 import { dataOf, generatedSource } from "./data/source.ts";
+import { unholdableText } from "./data/text-limits.ts";
 import { controlChecker } from "./description.ts";
 import type { AppEnv } from "./http/app.ts";
 import { maxBodyBytes, refusal } from "./http/context.ts";
@@ -305,6 +306,9 @@ function adminRoutes(options: SandboxOptions, database: PostgresStore, forget: (
 
   routes.delete("/_sandbox/workspaces/:name", async (c) => {
     const name = c.req.param("name");
+    const unholdable = unholdableText(name);
+    if (unholdable)
+      return refusal({ options }, { ok: false, status: 400, detail: "The workspace name is invalid.", defects: [{ path: "path.name", message: unholdable }] });
     if (name === defaultWorkspace)
       return problemResponse(mediaType, 409, `The workspace "${defaultWorkspace}" serves the sandbox's --token tokens and cannot be removed.`);
     if (!(await database.deleteWorkspace(name))) return problemResponse(mediaType, 404, `No workspace named ${JSON.stringify(name)}.`);

@@ -60,3 +60,60 @@ describe("a stalled PostgreSQL (every process SIGSTOPped)", () => {
     expect(events.map((event) => event.externalEventPayload.orderNumber)).toEqual(["A-1", "A-2"]);
   });
 });
+
+describe("text PostgreSQL cannot hold (NUL, an unpaired surrogate): a 400 naming the field, before any query, in every mode", () => {
+  let shared: Sandbox;
+  let memory: Sandbox;
+  beforeAll(async () => {
+    shared = await createSandbox({ databaseUrl: await postgres.database(), adminToken });
+    memory = await createSandbox({ adminToken: undefined });
+  });
+  afterAll(async () => {
+    await shared?.close();
+    await memory?.close();
+  });
+
+  const fireWith = (json: unknown) => ({ method: "POST", json });
+  test.each([
+    ["the fired events' conversationId", token, "/_sandbox/fired-events?conversationId=a%00b", {}, "query.conversationId"],
+    ["the fired events' externalEventId", token, "/_sandbox/fired-events?externalEventId=%00", {}, "query.externalEventId"],
+    ["a reset's seed", token, "/_sandbox/reset", { method: "POST", json: { seed: "a\u0000b" } }, "$.seed"],
+    [
+      "a fire's payload value",
+      token,
+      firePath,
+      fireWith({ ...validFire, externalEventPayload: { orderNumber: "A\u0000" } }),
+      "$.externalEventPayload.orderNumber",
+    ],
+    [
+      "a fire's identifier that is kept as sent",
+      token,
+      firePath,
+      fireWith({ ...validFire, externalConversationId: "x\u0000|livechat" }),
+      "$.externalConversationId",
+    ],
+    [
+      "a fire's payload value with an unpaired surrogate",
+      token,
+      firePath,
+      fireWith({ ...validFire, externalEventPayload: { orderNumber: "A\ud800" } }),
+      "$.externalEventPayload.orderNumber",
+    ],
+    ["a workspace's seed", adminToken, "/_sandbox/workspaces", { method: "POST", json: { name: "nul-seed", seed: "\u0000" } }, "$.seed"],
+    ["a workspace's name in the path", adminToken, "/_sandbox/workspaces/a%00b", { method: "DELETE" }, "path.name"],
+  ] as const)("%s", async (_name, given, path, init, field) => {
+    for (const [mode, sandbox] of [
+      ["shared", shared],
+      ["memory", memory],
+    ] as const) {
+      // The workspaces' routes exist only on a shared sandbox.
+      if (mode === "memory" && given === adminToken) continue;
+      const response = await call(sandbox, given, path, init as RequestInit & { json?: unknown });
+      const problem = (await response.json()) as { status: number; errors?: { path: string; message: string }[] };
+      expect({ mode, status: response.status, paths: problem.errors?.map((defect) => defect.path) }).toEqual({ mode, status: 400, paths: [field] });
+      expect(problem.errors![0]!.message).toMatch(/^must not contain (U\+0000 \(NUL\)|an unpaired surrogate)/);
+    }
+    // Nothing was kept, and the database still answers.
+    expect((await call(shared, token, "/_sandbox/fired-events")).status).toBe(200);
+  });
+});
