@@ -1,9 +1,11 @@
-import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from "node:fs";
+import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readSync, rmSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { type DataSource, maxConversations, sandboxStates } from "../model.ts";
-import { DatabaseFiredEvents, giveSpaceBack, transaction } from "./database-fired-events.ts";
+import { DatabaseFiredEvents, transaction } from "./database-fired-events.ts";
+import { WatchedFile } from "./file-identity.ts";
 import { fixtureDefects } from "./fixture.ts";
+import { writeAheadLogProblem } from "./wal-check.ts";
 
 /** Layout version of a `--data` file (SQLite's `user_version`); a file of another layout is refused, naming both. */
 export const dataLayout = 5;
@@ -86,7 +88,12 @@ function checkPath(path: string): { empty: boolean } {
     const head = Buffer.alloc(100);
     const read = readSync(descriptor, head, 0, head.length, 0);
     const text = head.subarray(0, read).toString("latin1");
-    if (text.startsWith(sqliteHeader)) return { empty: false };
+    if (text.startsWith(sqliteHeader)) {
+      // Before SQLite reads the log, which would drop its frames past a damaged one without a word.
+      const logProblem = writeAheadLogProblem(path);
+      if (logProblem) refuse(logProblem);
+      return { empty: false };
+    }
     if (/^\{"bot-conversation-sandbox":\s*4\b/.test(text)) {
       refuse(
         `is a data file of layout 4 (JSON lines), which this sandbox no longer reads (expected layout ${dataLayout}, a SQLite database); start with a new --data file (its events stay readable in it, one JSON object per line)`,
@@ -168,6 +175,8 @@ export function openDataFile(
   } catch (error) {
     return refuse(`cannot be opened as a database (${(error as Error).message})`);
   }
+  // The file opened, by device and inode: nothing is acknowledged once the path names another file, or none.
+  const file = new WatchedFile(path);
   try {
     const inUse = (error: unknown) => {
       const message = (error as Error).message;
@@ -243,16 +252,21 @@ export function openDataFile(
       if (problem) refuse(`is not a sandbox data file: ${problem}`);
       source = value as DataSource;
     }
-    const fired = new DatabaseFiredEvents(database, path);
+    // SQLite's write-ahead log beside the file, as it is now (written at start): on close, the log of a file no path
+    // names any more is removed, or the next start would read its frames into the file put at the path.
+    const log = new WatchedFile(`${path}-wal`);
+    const fired = new DatabaseFiredEvents(database, path, () => file.check());
     const setSource = database.prepare("INSERT OR REPLACE INTO source (id, source) VALUES (1, ?)");
     const replaced = (next: DataSource, swap: () => void) => {
       // The fires recorded before the reset are committed first (and then deleted with the rest, in order).
       fired.flush();
-      transaction(database, () => {
-        database.exec("DELETE FROM events");
-        setSource.run(JSON.stringify(next));
-      });
-      giveSpaceBack(database);
+      // Answered by what was committed: not committed, nothing changed (a 503); committed, the new data is swapped in.
+      fired.commitChange("reset", () =>
+        transaction(database, () => {
+          database.exec("DELETE FROM events");
+          setSource.run(JSON.stringify(next));
+        }),
+      );
       swap();
     };
     return {
@@ -263,7 +277,9 @@ export function openDataFile(
         close: () => {
           if (!database.isOpen) return;
           fired.flush();
+          const orphaned = !file.named;
           database.close();
+          if (orphaned && log.named) rmSync(log.path, { force: true });
         },
       },
     };

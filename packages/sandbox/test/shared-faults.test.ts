@@ -1,0 +1,62 @@
+/** The shared sandbox's storage faults on a real PostgreSQL (issue 38): a stalled database. */
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { createSandbox, type Sandbox } from "../src/index.ts";
+import { adminToken, call, usePostgres } from "./support/shared.ts";
+
+const postgres = usePostgres();
+const token = "sandbox-token";
+const conversationId = "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c";
+const firePath = "/api/v1/runtime/simple/external/events";
+const validFire = { conversationId, externalEventId: "order-status-changed", externalEventPayload: { orderNumber: "A-1" } };
+
+/** Resolves to the answer, or rejects when none came within `ms`: a guard against a request held for the whole stall, not a timing. */
+async function answered(request: Promise<Response>, ms = 25_000): Promise<Response> {
+  let timer: NodeJS.Timeout | undefined;
+  const guard = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms: held for the stall`)), ms)));
+  try {
+    return await Promise.race([request, guard]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+describe("a stalled PostgreSQL (every process SIGSTOPped)", () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await createSandbox({ databaseUrl: await postgres.database(), adminToken });
+  });
+  afterAll(() => sandbox?.close());
+
+  test("a fire, the fired events and readiness answer 503 (with Retry-After where the client may retry) within the bound, an invalid fire its 400, and all is well once it goes on", {
+    timeout: 120_000,
+  }, async () => {
+    expect((await call(sandbox, token, firePath, { method: "POST", json: validFire })).status).toBe(200);
+    postgres.server().pause();
+    try {
+      const [fire, events, ready, invalid] = await Promise.all([
+        answered(call(sandbox, token, firePath, { method: "POST", json: validFire })),
+        answered(call(sandbox, token, "/_sandbox/fired-events")),
+        answered(call(sandbox, token, "/_sandbox/ready")),
+        answered(call(sandbox, token, firePath, { method: "POST", json: { conversationId } })),
+      ]);
+      expect({ fire: fire.status, events: events.status, ready: ready.status, invalid: invalid.status }).toEqual({
+        fire: 503,
+        events: 503,
+        ready: 503,
+        invalid: 400,
+      });
+      for (const response of [fire, events]) {
+        expect(response.headers.get("retry-after")).toMatch(/^\d+$/);
+        expect(((await response.json()) as { detail: string }).detail).toMatch(/database/);
+      }
+      expect(((await invalid.json()) as { detail: string }).detail).toContain("externalEventId");
+    } finally {
+      postgres.server().resume();
+    }
+    // The connections that timed out are dropped; the next requests get new ones.
+    await expect.poll(async () => (await call(sandbox, token, "/_sandbox/ready")).status, { timeout: 30_000 }).toBe(200);
+    expect((await call(sandbox, token, firePath, { method: "POST", json: { ...validFire, externalEventPayload: { orderNumber: "A-2" } } })).status).toBe(200);
+    const events = (await (await call(sandbox, token, "/_sandbox/fired-events")).json()) as { externalEventPayload: { orderNumber: string } }[];
+    expect(events.map((event) => event.externalEventPayload.orderNumber)).toEqual(["A-1", "A-2"]);
+  });
+});
