@@ -1,12 +1,10 @@
 import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readSync, rmSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { type DataSource, sandboxStates } from "../model.ts";
+import { type DataSource, maxConversations, sandboxStates } from "../model.ts";
 import { DatabaseFiredEvents, transaction } from "./database-fired-events.ts";
 import { WatchedFile } from "./file-identity.ts";
-import type { KeptState } from "./fired-events.ts";
 import { fixtureDefects } from "./fixture.ts";
-import { maxConversations } from "./source.ts";
 import { writeAheadLogProblem } from "./wal-check.ts";
 
 /** Layout version of a `--data` file (SQLite's `user_version`); a file of another layout is refused, naming both. */
@@ -166,7 +164,7 @@ function damageOf(database: DatabaseSync): string | undefined {
 export function openDataFile(
   path: string,
   first: () => DataSource,
-): { source: DataSource; kept: Omit<KeptState, "fired"> & { readonly fired: DatabaseFiredEvents } } {
+): { source: DataSource; kept: { readonly fired: DatabaseFiredEvents; replaced(source: DataSource, swap: () => void): void; close(): void } } {
   const { empty } = checkPath(path);
   const refuse = (problem: string): never => {
     throw new DataFileError(`--data ${path}: ${problem}`);

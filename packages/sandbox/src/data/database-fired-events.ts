@@ -139,7 +139,7 @@ export class DatabaseFiredEvents implements FiredEventsStore {
     this.#commitPending();
   }
 
-  page(filter: FiredEventsFilter, after: number, limit: number): FiredEventsPage {
+  async page(filter: FiredEventsFilter, after: number, limit: number): Promise<FiredEventsPage> {
     this.flush();
     const rows = this.#select.all({
       after,
@@ -151,7 +151,7 @@ export class DatabaseFiredEvents implements FiredEventsStore {
   }
 
   /** Forgets every event in one commit; a commit that fails (or a file gone) is a `NotKeptError` and nothing changed. */
-  clear(): void {
+  async clear(): Promise<void> {
     this.flush();
     this.commitChange("clear", () => this.#database.exec("DELETE FROM events"));
   }
