@@ -1,7 +1,7 @@
 /** The shared sandbox's storage faults on a real PostgreSQL (issue 38): a stalled database. */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSandbox, type Sandbox } from "../src/index.ts";
-import { adminToken, call, usePostgres } from "./support/shared.ts";
+import { adminToken, call, createWorkspace, usePostgres } from "./support/shared.ts";
 
 const postgres = usePostgres();
 const token = "sandbox-token";
@@ -113,5 +113,43 @@ describe("text PostgreSQL cannot hold (NUL, an unpaired surrogate): a 400 naming
     }
     // Nothing was kept, and the database still answers.
     expect((await call(shared, token, "/_sandbox/fired-events")).status).toBe(200);
+  });
+});
+
+describe("a wrong token costs no database round trip: the replica knows the workspaces' token hashes", () => {
+  let sandbox: Sandbox;
+  let other: Sandbox;
+  beforeAll(async () => {
+    const url = await postgres.database();
+    sandbox = await createSandbox({ databaseUrl: url, adminToken });
+    other = await createSandbox({ databaseUrl: url, adminToken });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+    await other?.close();
+  });
+
+  test("with PostgreSQL stalled, wrong tokens are each a 401 (never a 503 after a wait); a workspace made on another replica is known by its notification, one removed is forgotten", {
+    timeout: 120_000,
+  }, async () => {
+    const made = await createWorkspace(other, { name: "known", seed: "known", conversations: 3 });
+    // Known to this replica once the creation's notification arrived (waited for, not timed).
+    await expect.poll(async () => (await call(sandbox, made, "/_sandbox/bots")).status, { timeout: 20_000 }).toBe(200);
+    // A search once before the stall: the workspace's armed faults are read by then.
+    expect((await call(sandbox, made, "/api/v2/channels/conversations")).status).toBe(200);
+    postgres.server().pause();
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, index) => answered(call(sandbox, `wrong-token-${index}`, "/api/v2/channels/conversations"))),
+      );
+      expect(answers.map((response) => response.status)).toEqual(Array.from({ length: 20 }, () => 401));
+      // The workspace loaded before the stall still answers its searches from memory.
+      const search = await answered(call(sandbox, made, "/api/v2/channels/conversations"));
+      expect(search.status, await search.clone().text()).toBe(200);
+    } finally {
+      postgres.server().resume();
+    }
+    expect((await call(other, adminToken, "/_sandbox/workspaces/known", { method: "DELETE" })).status).toBe(204);
+    await expect.poll(async () => (await call(sandbox, made, "/_sandbox/bots")).status, { timeout: 20_000 }).toBe(401);
   });
 });
