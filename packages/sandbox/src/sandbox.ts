@@ -33,7 +33,8 @@ async function openSandbox(given: Partial<SandboxOptions>): Promise<OpenSandbox>
   const initial = (): DataSource => (fixture ? { fixture } : generatedSource(options, {}));
   // Between chunks of a reset's load, the event loop answers other requests (a macrotask: I/O runs).
   const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
-  return await OpenSandbox.open(options, await storeOf(options, initial), initial, { pause });
+  const store = await storeOf(options, initial);
+  return await OpenSandbox.open(options, store, initial, { pause });
 }
 
 /** The store of the options: PostgreSQL (`databaseUrl`), the `--data` file, or memory. */

@@ -178,7 +178,7 @@ describe("--data holds a sandbox database or nothing (issue 29, points 1 and 2)"
       `--data ${other}: is a SQLite database of another program (application_id 0, tables: invoices), not a sandbox data file`,
     ]);
     expect(refusalLine((await refused(["--data", journal])).output)).toEqual([
-      `--data ${journal}: is a data file of layout 4 (JSON lines), which this sandbox no longer reads (expected layout 5, a SQLite database); start with a new --data file (its events stay readable in it, one JSON object per line)`,
+      `--data ${journal}: is a data file of layout 4 (JSON lines), which this sandbox no longer reads (expected layout 6, a SQLite database); start with a new --data file (its events stay readable in it, one JSON object per line)`,
     ]);
     expect(readFileSync(text, "utf8")).toBe("not a database\n");
     expect(readFileSync(other)).toEqual(otherBytes);
@@ -214,14 +214,14 @@ describe("--data holds a sandbox database or nothing (issue 29, points 1 and 2)"
     database.exec("ALTER TABLE events ADD COLUMN note TEXT");
     database.close();
     expect(refusalLine((await refused(["--data", changed])).output)).toEqual([
-      `--data ${changed}: holds a sandbox database of layout 5 whose tables were changed (their schema is not the sandbox's)`,
+      `--data ${changed}: holds a sandbox database of layout 6 whose tables were changed (their schema is not the sandbox's)`,
     ]);
     const newer = await madeDataFile("newer.db");
     database = new DatabaseSync(newer);
-    database.exec("PRAGMA user_version = 6");
+    database.exec("PRAGMA user_version = 7");
     database.close();
     expect(refusalLine((await refused(["--data", newer])).output)).toEqual([
-      `--data ${newer}: holds a sandbox database of another layout (version 6, expected 5); start with a new --data file`,
+      `--data ${newer}: holds a sandbox database of another layout (version 7, expected 6); start with a new --data file`,
     ]);
   });
 

@@ -63,14 +63,22 @@ export class DatabaseFiredEvents implements FiredEventsStore {
   #pending: Batch | undefined;
   /** Throws a `NotKeptError` when the path no longer names the file opened (see `file-identity.ts`). */
   readonly #stillThere: () => void;
+  /** Where the rows are: the default workspace's `events`, or one workspace's rows of `workspace_events`. */
+  readonly #rows: { readonly table: string; readonly where: string; readonly workspace: string | undefined };
 
-  constructor(database: DatabaseSync, path: string, stillThere: () => void = () => undefined) {
+  /** The events of the default workspace (table `events`), or of the workspace named `workspace` (its rows of `workspace_events`). */
+  constructor(database: DatabaseSync, path: string, stillThere: () => void = () => undefined, workspace?: string) {
     this.#database = database;
     this.#path = path;
     this.#stillThere = stillThere;
-    this.#last = (database.prepare("SELECT coalesce(max(sequence), 0) AS last FROM events").get() as { last: number }).last;
+    this.#rows =
+      workspace === undefined
+        ? { table: "events", where: "true", workspace }
+        : { table: "workspace_events", where: `workspace = ${quoted(workspace)}`, workspace };
+    const { table, where } = this.#rows;
+    this.#last = (database.prepare(`SELECT coalesce(max(sequence), 0) AS last FROM ${table} WHERE ${where}`).get() as { last: number }).last;
     this.#select = database.prepare(
-      `SELECT * FROM events WHERE sequence > :after AND (:conversationId IS NULL OR conversation_id = :conversationId)
+      `SELECT * FROM ${table} WHERE ${where} AND sequence > :after AND (:conversationId IS NULL OR conversation_id = :conversationId)
          AND (:externalEventId IS NULL OR external_event_id = :externalEventId) ORDER BY sequence LIMIT :limit`,
     );
   }
@@ -122,14 +130,17 @@ export class DatabaseFiredEvents implements FiredEventsStore {
   /** Inserts `events[start]` up to (not including) `events[end]` in one statement, numbered on from the last sequence number given. */
   #insertRows(events: readonly FiredEventRecord[], start: number, end: number): void {
     const values: (string | number | null)[] = [];
+    const { table, workspace } = this.#rows;
     let sequence = this.#last + start;
     for (let index = start; index < end; index++) {
       const event = events[index]!;
+      if (workspace !== undefined) values.push(workspace);
       values.push(++sequence, ...firedEventValues(event));
     }
     const rows = end - start;
+    const [columns, row] = workspace === undefined ? ["", "(?, ?, ?, ?, ?, ?, ?)"] : ["workspace, ", "(?, ?, ?, ?, ?, ?, ?, ?)"];
     this.#inserts[rows - 1] ??= this.#database.prepare(
-      `INSERT INTO events (sequence, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES ${Array.from({ length: rows }, () => "(?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
+      `INSERT INTO ${table} (${columns}sequence, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES ${Array.from({ length: rows }, () => row).join(", ")}`,
     );
     this.#inserts[rows - 1]!.run(...values);
   }
@@ -153,7 +164,12 @@ export class DatabaseFiredEvents implements FiredEventsStore {
   /** Forgets every event in one commit; a commit that fails (or a file gone) is a `NotKeptError` and nothing changed. */
   async clear(): Promise<void> {
     this.flush();
-    this.commitChange("clear", () => this.#database.exec("DELETE FROM events"));
+    this.commitChange("clear", () => this.forget());
+  }
+
+  /** Deletes every event (inside a change: see `commitChange`). */
+  forget(): void {
+    this.#database.exec(`DELETE FROM ${this.#rows.table} WHERE ${this.#rows.where}`);
   }
 
   /**
@@ -195,4 +211,9 @@ function giveSpaceBackLater(database: DatabaseSync, path: string): void {
       );
     }
   });
+}
+
+/** A text as an SQL string literal (a workspace's name: lower-case letters, digits and dashes, by the control API's schema). */
+function quoted(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
 }
