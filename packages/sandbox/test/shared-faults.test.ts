@@ -1,7 +1,7 @@
 /** The shared sandbox's storage faults on a real PostgreSQL (issue 38): a stalled database. */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSandbox, type Sandbox } from "../src/index.ts";
-import { adminToken, call, usePostgres } from "./support/shared.ts";
+import { adminToken, call, createWorkspace, usePostgres } from "./support/shared.ts";
 
 const postgres = usePostgres();
 const token = "sandbox-token";
@@ -58,5 +58,98 @@ describe("a stalled PostgreSQL (every process SIGSTOPped)", () => {
     expect((await call(sandbox, token, firePath, { method: "POST", json: { ...validFire, externalEventPayload: { orderNumber: "A-2" } } })).status).toBe(200);
     const events = (await (await call(sandbox, token, "/_sandbox/fired-events")).json()) as { externalEventPayload: { orderNumber: string } }[];
     expect(events.map((event) => event.externalEventPayload.orderNumber)).toEqual(["A-1", "A-2"]);
+  });
+});
+
+describe("text PostgreSQL cannot hold (NUL, an unpaired surrogate): a 400 naming the field, before any query, in every mode", () => {
+  let shared: Sandbox;
+  let memory: Sandbox;
+  beforeAll(async () => {
+    shared = await createSandbox({ databaseUrl: await postgres.database(), adminToken });
+    memory = await createSandbox({ adminToken });
+  });
+  afterAll(async () => {
+    await shared?.close();
+    await memory?.close();
+  });
+
+  const fireWith = (json: unknown) => ({ method: "POST", json });
+  test.each([
+    ["the fired events' conversationId", token, "/_sandbox/fired-events?conversationId=a%00b", {}, "query.conversationId"],
+    ["the fired events' externalEventId", token, "/_sandbox/fired-events?externalEventId=%00", {}, "query.externalEventId"],
+    ["a reset's seed", token, "/_sandbox/reset", { method: "POST", json: { seed: "a\u0000b" } }, "$.seed"],
+    [
+      "a fire's payload value",
+      token,
+      firePath,
+      fireWith({ ...validFire, externalEventPayload: { orderNumber: "A\u0000" } }),
+      "$.externalEventPayload.orderNumber",
+    ],
+    [
+      "a fire's identifier that is kept as sent",
+      token,
+      firePath,
+      fireWith({ ...validFire, externalConversationId: "x\u0000|livechat" }),
+      "$.externalConversationId",
+    ],
+    [
+      "a fire's payload value with an unpaired surrogate",
+      token,
+      firePath,
+      fireWith({ ...validFire, externalEventPayload: { orderNumber: "A\ud800" } }),
+      "$.externalEventPayload.orderNumber",
+    ],
+    ["a workspace's seed", adminToken, "/_sandbox/workspaces", { method: "POST", json: { name: "nul-seed", seed: "\u0000" } }, "$.seed"],
+    ["a workspace's name in the path", adminToken, "/_sandbox/workspaces/a%00b", { method: "DELETE" }, "path.name"],
+  ] as const)("%s", async (_name, given, path, init, field) => {
+    for (const [mode, sandbox] of [
+      ["shared", shared],
+      ["memory", memory],
+    ] as const) {
+      const response = await call(sandbox, given, path, init as RequestInit & { json?: unknown });
+      const problem = (await response.json()) as { status: number; errors?: { path: string; message: string }[] };
+      expect({ mode, status: response.status, paths: problem.errors?.map((defect) => defect.path) }).toEqual({ mode, status: 400, paths: [field] });
+      expect(problem.errors![0]!.message).toMatch(/^must not contain (U\+0000 \(NUL\)|an unpaired surrogate)/);
+    }
+    // Nothing was kept, and the database still answers.
+    expect((await call(shared, token, "/_sandbox/fired-events")).status).toBe(200);
+  });
+});
+
+describe("a wrong token costs no database round trip: the replica knows the workspaces' token hashes", () => {
+  let sandbox: Sandbox;
+  let other: Sandbox;
+  beforeAll(async () => {
+    const url = await postgres.database();
+    sandbox = await createSandbox({ databaseUrl: url, adminToken });
+    other = await createSandbox({ databaseUrl: url, adminToken });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+    await other?.close();
+  });
+
+  test("with PostgreSQL stalled, wrong tokens are each a 401 (never a 503 after a wait); a workspace made on another replica is known by its notification, one removed is forgotten", {
+    timeout: 120_000,
+  }, async () => {
+    const made = await createWorkspace(other, { name: "known", seed: "known", conversations: 3 });
+    // Known to this replica once the creation's notification arrived (waited for, not timed).
+    await expect.poll(async () => (await call(sandbox, made, "/_sandbox/bots")).status, { timeout: 20_000 }).toBe(200);
+    // A search once before the stall: the workspace's armed faults are read by then.
+    expect((await call(sandbox, made, "/api/v2/channels/conversations")).status).toBe(200);
+    postgres.server().pause();
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, index) => answered(call(sandbox, `wrong-token-${index}`, "/api/v2/channels/conversations"))),
+      );
+      expect(answers.map((response) => response.status)).toEqual(Array.from({ length: 20 }, () => 401));
+      // The workspace loaded before the stall still answers its searches from memory.
+      const search = await answered(call(sandbox, made, "/api/v2/channels/conversations"));
+      expect(search.status, await search.clone().text()).toBe(200);
+    } finally {
+      postgres.server().resume();
+    }
+    expect((await call(other, adminToken, "/_sandbox/workspaces/known", { method: "DELETE" })).status).toBe(204);
+    await expect.poll(async () => (await call(sandbox, made, "/_sandbox/bots")).status, { timeout: 20_000 }).toBe(401);
   });
 });

@@ -96,6 +96,13 @@ const migrations: readonly string[] = [
   `,
 ];
 
+/** A workspace created, as `NOTIFY` carries it to every replica: its token's hash (never the token), so each knows the tokens of every workspace. */
+interface WorkspaceCreated {
+  readonly workspace: string;
+  readonly change: "created";
+  readonly tokenSha256: string;
+}
+
 /** A `--database-url` that cannot be used: one line naming the database (never its password) and the problem. */
 export class DatabaseError extends Error {
   override name = "DatabaseError";
@@ -149,6 +156,8 @@ export class PostgresStore implements SandboxStore {
   #listener: pg.Client | undefined;
   #closed = false;
   #listening = false;
+  /** The SHA-256 of every workspace's token, with its name, while this replica hears the others (`undefined` otherwise). */
+  #tokens: Map<string, string> | undefined;
 
   private constructor(url: string, pool: pg.Pool) {
     this.#url = url;
@@ -212,6 +221,8 @@ export class PostgresStore implements SandboxStore {
         if (lost) return;
         lost = true;
         this.#listening = false;
+        // Changes may be missed until the connection is back: every token is asked of the database meanwhile.
+        this.#tokens = undefined;
         client.end().catch(() => undefined);
         if (this.#closed) return;
         // The database is restarting or gone: asked again, no more often than the wait.
@@ -222,12 +233,25 @@ export class PostgresStore implements SandboxStore {
       client.on("end", onLost);
       client.on("notification", (message) => {
         if (message.channel !== channel || message.payload === undefined) return;
-        onChange(JSON.parse(message.payload) as WorkspaceChange);
+        const change = JSON.parse(message.payload) as WorkspaceChange | WorkspaceCreated;
+        if (change.change === "created") {
+          this.#tokens?.set(change.tokenSha256, change.workspace);
+          return;
+        }
+        if (change.change === "deleted") this.#forgetTokensOf(change.workspace);
+        onChange(change);
       });
       try {
         await client.connect();
         await client.query(`LISTEN ${channel}`);
+        // Read once listening, so a workspace created meanwhile is in the rows or in a notification.
+        this.#tokens = new Map();
+        const rows = (
+          await client.query<{ name: string; token_sha256: string }>("SELECT name, token_sha256 FROM sandbox_workspaces WHERE token_sha256 IS NOT NULL")
+        ).rows;
+        for (const row of rows) this.#tokens.set(row.token_sha256, row.name);
       } catch (error) {
+        this.#tokens = undefined;
         client.end().catch(() => undefined);
         // The first attempt fails the start; a later one is tried again.
         if (first) throw error;
@@ -259,13 +283,22 @@ export class PostgresStore implements SandboxStore {
 
   /** Creates a workspace unless one of that name exists; resolves to whether it was created. */
   async createWorkspace(name: string, source: DataSource, switches: Partial<SandboxSwitches>, tokenSha256: string | null): Promise<boolean> {
-    return reaching(async () => {
-      const created = await this.#pool.query(
+    const created = await this.#transaction(async (client) => {
+      const inserted = await client.query(
         "INSERT INTO sandbox_workspaces (name, token_sha256, source, switches) VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING",
         [name, tokenSha256, JSON.stringify(source), JSON.stringify(switches)],
       );
-      return created.rowCount === 1;
+      // Every replica learns the token's hash, so a wrong token is refused without asking the database.
+      if (inserted.rowCount === 1 && tokenSha256 !== null) await notify(client, { workspace: name, change: "created", tokenSha256 });
+      return inserted.rowCount === 1;
     });
+    if (created && tokenSha256 !== null) this.#tokens?.set(tokenSha256, name);
+    return created;
+  }
+
+  /** Drops the token hashes of a removed workspace from what this replica knows. */
+  #forgetTokensOf(name: string): void {
+    if (this.#tokens) for (const [hash, owner] of this.#tokens) if (owner === name) this.#tokens.delete(hash);
   }
 
   /** Every workspace, by name, without its data. */
@@ -290,6 +323,9 @@ export class PostgresStore implements SandboxStore {
       const deleted = await client.query("DELETE FROM sandbox_workspaces WHERE name = $1", [name]);
       if (deleted.rowCount === 1) await notify(client, { workspace: name, change: "deleted" });
       return deleted.rowCount === 1;
+    }).then((deleted) => {
+      this.#forgetTokensOf(name);
+      return deleted;
     });
   }
 
@@ -312,6 +348,13 @@ export class PostgresStore implements SandboxStore {
 
   /** The workspace whose token has this SHA-256, or `undefined`. */
   async workspaceOfToken(tokenSha256: string): Promise<WorkspaceRow | undefined> {
+    // A token of no workspace (the hashes are known while this replica hears the others) costs no round trip.
+    if (this.#tokens !== undefined && !this.#tokens.has(tokenSha256)) {
+      // One turn of the event loop first: a creation's notification read with the same I/O is then known (two
+      // replicas in one process, a workspace made on one and used on the other at once).
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!this.#tokens?.has(tokenSha256)) return undefined;
+    }
     return this.#workspaceWhere("token_sha256", tokenSha256);
   }
 
@@ -469,7 +512,7 @@ export class PostgresStore implements SandboxStore {
 }
 
 /** Announces a change to every replica: delivered when the transaction commits, never if it rolls back. */
-async function notify(client: pg.PoolClient, change: WorkspaceChange): Promise<void> {
+async function notify(client: pg.PoolClient, change: WorkspaceChange | WorkspaceCreated): Promise<void> {
   await client.query("SELECT pg_notify($1, $2)", [channel, JSON.stringify(change)]);
 }
 
