@@ -20,9 +20,6 @@ const rounds = 3;
 const window = { warmUpSeconds: 2, durationSeconds: 5 };
 const visibilitySamples = 60;
 
-/** The numbers the ceiling's rows take in the workspace's list: negative, so never a fire's (the sandbox numbers from 1). */
-let ceilingPosition = 0;
-
 /** Rows per second a plain client commits into the fired events' table, one row per transaction, over `connections`, for `seconds`. */
 async function databaseCeiling(url: string, connections: number, seconds: number): Promise<number> {
   const clients = await Promise.all(
@@ -40,8 +37,8 @@ async function databaseCeiling(url: string, connections: number, seconds: number
       while (performance.now() < until) {
         // The sandbox's own row, as a fire writes it; autocommit: each INSERT is its own committed transaction.
         await client.query(
-          "INSERT INTO sandbox_fired_events (workspace, generation, position, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES ('default', 1, $4, $1, $2, NULL, 'order-status-changed', $3, $2)",
-          [new Date().toISOString(), conversationId, '{"orderNumber":"10482"}', --ceilingPosition],
+          "INSERT INTO sandbox_fired_events (workspace, generation, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES ('default', 1, $1, $2, NULL, 'order-status-changed', $3, $2)",
+          [new Date().toISOString(), conversationId, '{"orderNumber":"10482"}'],
         );
         rows++;
       }

@@ -255,7 +255,7 @@ describe("the schema", () => {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {
-      await client.query("CREATE TABLE sandbox_schema (id integer PRIMARY KEY, version integer NOT NULL); INSERT INTO sandbox_schema VALUES (1, 3)");
+      await client.query("CREATE TABLE sandbox_schema (id integer PRIMARY KEY, version integer NOT NULL); INSERT INTO sandbox_schema VALUES (1, 2)");
     } finally {
       await client.end();
     }
@@ -263,7 +263,7 @@ describe("the schema", () => {
       () => undefined,
       (error: unknown) => error as Error,
     );
-    expect(refusal?.message).toMatch(/schema version 3, newer than this sandbox's 2/);
+    expect(refusal?.message).toMatch(/schema version 2, newer than this sandbox's 1/);
     expect(refusal?.message).not.toContain("\n");
     expect(refusal?.message).not.toContain("test-password");
   });

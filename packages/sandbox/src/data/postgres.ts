@@ -22,7 +22,7 @@ import {
 import type { SandboxStore, WorkspaceChange, WorkspaceRow, WorkspaceStore } from "./store.ts";
 
 /** The version of the schema this sandbox writes; a database of a newer one is refused, an older one migrated. */
-export const schemaVersion = 2;
+export const schemaVersion = 1;
 
 /** The channel of `LISTEN` / `NOTIFY` on which replicas hear each other's changes. */
 const channel = "bot_conversation_sandbox";
@@ -93,17 +93,6 @@ const migrations: readonly string[] = [
     times integer NOT NULL CHECK (times > 0)
   );
   CREATE INDEX sandbox_faults_by_workspace ON sandbox_faults (workspace, id);
-  `,
-  // Version 2: each workspace numbers its fired events itself, in commit order (\`fired_count\`, taken under the
-  // workspace row's lock), so a cursor never steps past a fire that commits late; old events keep their numbers.
-  `
-  ALTER TABLE sandbox_workspaces ADD COLUMN fired_count bigint NOT NULL DEFAULT 0;
-  ALTER TABLE sandbox_fired_events ADD COLUMN position bigint;
-  UPDATE sandbox_fired_events SET position = sequence;
-  ALTER TABLE sandbox_fired_events ALTER COLUMN position SET NOT NULL;
-  UPDATE sandbox_workspaces SET fired_count = coalesce((SELECT max(sequence) FROM sandbox_fired_events), 0);
-  CREATE UNIQUE INDEX sandbox_fired_events_by_position ON sandbox_fired_events (workspace, position);
-  DROP INDEX sandbox_fired_events_by_workspace;
   `,
 ];
 
@@ -497,16 +486,12 @@ export class PostgresStore implements SandboxStore {
         values.push(...firedEventValues(event));
         return `(${index}, $${first}::text, $${first + 1}::text, $${first + 2}::text, $${first + 3}::text, $${first + 4}::json, $${first + 5}::text)`;
       });
-      // The workspace's row is locked until the commit while the fires take their numbers: numbers are given in
-      // commit order, so a reader that saw number n has seen every number below it.
       return on.query(
-        `WITH w AS (
-           UPDATE sandbox_workspaces SET fired_count = fired_count + ${rows.length} WHERE name = $1 AND generation = $2
-           RETURNING name, generation, fired_count - ${rows.length} AS base
-         )
-         INSERT INTO sandbox_fired_events (workspace, generation, position, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id)
-         SELECT w.name, w.generation, w.base + v.position + 1, v.received_at, v.sent_conversation_id, v.sent_external_conversation_id, v.external_event_id, v.payload, v.conversation_id
-           FROM w, (VALUES ${tuples.join(", ")}) AS v(position, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id)
+        `INSERT INTO sandbox_fired_events (workspace, generation, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id)
+         SELECT w.name, w.generation, v.received_at, v.sent_conversation_id, v.sent_external_conversation_id, v.external_event_id, v.payload, v.conversation_id
+           FROM sandbox_workspaces w,
+                (VALUES ${tuples.join(", ")}) AS v(position, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id)
+          WHERE w.name = $1 AND w.generation = $2
           ORDER BY v.position`,
         values,
       );
@@ -531,10 +516,10 @@ export class PostgresStore implements SandboxStore {
       async () =>
         (
           await this.#pool.query<FiredEventRow>(
-            `SELECT e.position AS sequence, e.received_at, e.sent_conversation_id, e.sent_external_conversation_id, e.external_event_id, e.payload, e.conversation_id
+            `SELECT e.sequence, e.received_at, e.sent_conversation_id, e.sent_external_conversation_id, e.external_event_id, e.payload, e.conversation_id
          FROM sandbox_fired_events e JOIN sandbox_workspaces w ON w.name = e.workspace AND w.generation = e.generation
-        WHERE e.workspace = $1 AND e.position > $2 AND ($3::text IS NULL OR e.conversation_id = $3) AND ($4::text IS NULL OR e.external_event_id = $4)
-        ORDER BY e.position LIMIT $5`,
+        WHERE e.workspace = $1 AND e.sequence > $2 AND ($3::text IS NULL OR e.conversation_id = $3) AND ($4::text IS NULL OR e.external_event_id = $4)
+        ORDER BY e.sequence LIMIT $5`,
             [name, after, filter.conversationId ?? null, filter.externalEventId ?? null, limit + 1],
           )
         ).rows,
