@@ -1,6 +1,5 @@
 import { portOf } from "@bot-conversation/client/command-line";
-import { maxConversations } from "../data/source.ts";
-import type { SandboxState } from "../model.ts";
+import { maxConversations, type SandboxState } from "../model.ts";
 import { defaultOptions, hostNameOf, integerIn, originOf, resolveOptions, type ServerOptions } from "../options.ts";
 import { parseSwitch, type SandboxSwitches, switchDefinitions } from "../switches.ts";
 import type { SandboxFlags } from "./flags.ts";

@@ -65,7 +65,7 @@ export function newSandboxCommand(io: SandboxCommandIo, done: (code: number) => 
         done(exitCodes.usage);
         return;
       }
-      const { startSandboxServer } = await import("../http/server.ts");
+      const { startSandboxServer } = await import("../sandbox.ts");
       const running = await startSandboxServer(options);
       io.stdout.write(`Sandbox ready at ${running.url}\n`);
       // One Ctrl-C reaches this process several times within milliseconds (terminal, turbo, pnpm): every

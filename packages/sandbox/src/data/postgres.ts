@@ -6,9 +6,9 @@
  * must follow is announced with `NOTIFY` in the transaction that makes it, so it reaches them on commit.
  */
 import pg from "pg";
-import { armedFault, type Fault, type FaultStore, type OperationId } from "../http/faults.ts";
 import type { DataSource } from "../model.ts";
 import type { SandboxSwitches } from "../switches.ts";
+import { armedFault, type Fault, type FaultRequest, type FaultStore, noFault, type OperationId } from "./faults.ts";
 import {
   type FiredEventRecord,
   type FiredEventRow,
@@ -16,10 +16,10 @@ import {
   type FiredEventsPage,
   type FiredEventsStore,
   firedEventValues,
-  type KeptState,
   pageOfRows,
   StoreUnavailableError,
 } from "./fired-events.ts";
+import type { SandboxStore, WorkspaceChange, WorkspacePage, WorkspaceRow, WorkspaceStore } from "./store.ts";
 
 /** The version of the schema this sandbox writes; a database of a newer one is refused, an older one migrated. */
 export const schemaVersion = 1;
@@ -29,6 +29,35 @@ const channel = "bot_conversation_sandbox";
 
 /** Seconds a client is told to wait (`Retry-After`) when the database cannot be reached: our choice. */
 export const databaseRetryAfterSeconds = 1;
+
+/**
+ * The longest the sandbox waits on PostgreSQL for one step, in milliseconds (our choice): a connection from
+ * the pool (or a new one), and each statement (the server's `statement_timeout`, and the client's own
+ * `query_timeout` for a server that does not answer at all). A database that stalls makes a request a 503
+ * with `Retry-After` after at most about twice this (a connection, then a statement), never a request held
+ * for the whole stall. TCP keep-alive finds a connection whose peer is gone.
+ */
+export const databaseWaitMs = 3_000;
+
+/** The longest a statement that replaces a workspace's data may run (a fixture of up to 256 MiB), in milliseconds (our choice). */
+const replaceDataWaitMs = 60_000;
+
+/** A statement given `replaceDataWaitMs` rather than a request's bound (`query_timeout` per query, which pg's types do not list). */
+function longStatement(text: string, values: unknown[]): pg.QueryConfig {
+  return { text, values, query_timeout: replaceDataWaitMs } as pg.QueryConfig;
+}
+
+/** What every connection to PostgreSQL is opened with: the bounds above, and TCP keep-alive. */
+function connectionOptions(url: string): pg.ClientConfig {
+  return {
+    connectionString: url,
+    connectionTimeoutMillis: databaseWaitMs,
+    query_timeout: databaseWaitMs,
+    statement_timeout: databaseWaitMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 1_000,
+  };
+}
 
 /**
  * The migrations, in order: `migrations[n]` takes a database from version `n` to `n + 1`. Version 0 is
@@ -67,29 +96,32 @@ const migrations: readonly string[] = [
   `,
 ];
 
+/** How long a token this replica knows of no workspace waits for a creation's notification before its 401, in milliseconds (our choice). */
+const unknownTokenWaitMs = 100;
+
+/** Fires one INSERT writes at most (6 parameters each, well within PostgreSQL's 65,535). */
+const firesPerInsert = 500;
+
+/** The fires of one workspace and generation recorded in one turn, and the promise all of them wait on. */
+interface FireBatch {
+  readonly name: string;
+  readonly generation: number;
+  readonly events: FiredEventRecord[];
+  readonly committed: Promise<void>;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** A workspace created, as `NOTIFY` carries it to every replica: its token's hash (never the token), so each knows the tokens of every workspace. */
+interface WorkspaceCreated {
+  readonly workspace: string;
+  readonly change: "created";
+  readonly tokenSha256: string;
+}
+
 /** A `--database-url` that cannot be used: one line naming the database (never its password) and the problem. */
 export class DatabaseError extends Error {
   override name = "DatabaseError";
-}
-
-/** A workspace as the database holds it. */
-export interface WorkspaceRow {
-  /** Its name. */
-  readonly name: string;
-  /** Its data source. */
-  readonly source: DataSource;
-  /** Its switches (the open points). */
-  readonly switches: Partial<SandboxSwitches>;
-  /** How many times its data was replaced, plus one: a replica follows a change of it. */
-  readonly generation: number;
-  /** When it was created, ISO 8601. */
-  readonly createdAt: string;
-}
-
-/** A change another replica (or this one) committed, as `NOTIFY` carries it. */
-export interface WorkspaceChange {
-  readonly workspace: string;
-  readonly change: "data" | "faults" | "switches" | "deleted";
 }
 
 /** The URL without its password, for messages. */
@@ -109,9 +141,10 @@ export function redactedUrl(url: string): string {
  */
 function isUnreachable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
-  if (typeof code === "string" && /^(08|57P|53300)/.test(code)) return true;
+  // 57014: a statement ended by `statement_timeout`.
+  if (typeof code === "string" && /^(08|57P|57014|53300)/.test(code)) return true;
   if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return true;
-  return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|timeout exceeded when trying to connect/i.test(
+  return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|timeout exceeded when trying to connect|Query read timeout/i.test(
     String((error as Error).message),
   );
 }
@@ -132,13 +165,17 @@ function dataChanged(): StoreUnavailableError {
   return new StoreUnavailableError("The workspace's data was replaced while this fire was checked; nothing was kept: send it again.", 0);
 }
 
-/** The sandbox's database: a pool for requests and one connection that listens for other replicas' changes. */
-export class PostgresStore {
+/** The store on PostgreSQL, shared by replicas: a pool for requests and one connection that listens for other replicas' changes. */
+export class PostgresStore implements SandboxStore {
   readonly #pool: pg.Pool;
   readonly #url: string;
   #listener: pg.Client | undefined;
   #closed = false;
   #listening = false;
+  /** The SHA-256 of every workspace's token, with its name, while this replica hears the others (`undefined` otherwise). */
+  #tokens: Map<string, string> | undefined;
+  /** Creations this replica made and waits to hear announced, by token hash. */
+  readonly #heard = new Map<string, () => void>();
 
   private constructor(url: string, pool: pg.Pool) {
     this.#url = url;
@@ -150,7 +187,7 @@ export class PostgresStore {
    * a database whose schema is newer than this sandbox's, in one line.
    */
   static async open(url: string, connections = 16): Promise<PostgresStore> {
-    const pool = new pg.Pool({ connectionString: url, max: connections, connectionTimeoutMillis: 5_000 });
+    const pool = new pg.Pool({ ...connectionOptions(url), max: connections });
     // An idle connection the server ends (a restart) is dropped from the pool; the next query opens another.
     pool.on("error", () => undefined);
     const store = new PostgresStore(url, pool);
@@ -196,12 +233,14 @@ export class PostgresStore {
     /** Opens the listening connection; once it was open, a loss (or a failed attempt) tries again after a wait that doubles up to 1 s. */
     const attempt = async (first: boolean): Promise<void> => {
       if (this.#closed) return;
-      const client = new pg.Client({ connectionString: this.#url, connectionTimeoutMillis: 5_000 });
+      const client = new pg.Client(connectionOptions(this.#url));
       let lost = first;
       const onLost = () => {
         if (lost) return;
         lost = true;
         this.#listening = false;
+        // Changes may be missed until the connection is back: every token is asked of the database meanwhile.
+        this.#tokens = undefined;
         client.end().catch(() => undefined);
         if (this.#closed) return;
         // The database is restarting or gone: asked again, no more often than the wait.
@@ -212,12 +251,26 @@ export class PostgresStore {
       client.on("end", onLost);
       client.on("notification", (message) => {
         if (message.channel !== channel || message.payload === undefined) return;
-        onChange(JSON.parse(message.payload) as WorkspaceChange);
+        const change = JSON.parse(message.payload) as WorkspaceChange | WorkspaceCreated;
+        if (change.change === "created") {
+          this.#tokens?.set(change.tokenSha256, change.workspace);
+          this.#heard.get(change.tokenSha256)?.();
+          return;
+        }
+        if (change.change === "deleted") this.#forgetTokensOf(change.workspace);
+        onChange(change);
       });
       try {
         await client.connect();
         await client.query(`LISTEN ${channel}`);
+        // Read once listening, so a workspace created meanwhile is in the rows or in a notification.
+        this.#tokens = new Map();
+        const rows = (
+          await client.query<{ name: string; token_sha256: string }>("SELECT name, token_sha256 FROM sandbox_workspaces WHERE token_sha256 IS NOT NULL")
+        ).rows;
+        for (const row of rows) this.#tokens.set(row.token_sha256, row.name);
       } catch (error) {
+        this.#tokens = undefined;
         client.end().catch(() => undefined);
         // The first attempt fails the start; a later one is tried again.
         if (first) throw error;
@@ -249,17 +302,39 @@ export class PostgresStore {
 
   /** Creates a workspace unless one of that name exists; resolves to whether it was created. */
   async createWorkspace(name: string, source: DataSource, switches: Partial<SandboxSwitches>, tokenSha256: string | null): Promise<boolean> {
-    return reaching(async () => {
-      const created = await this.#pool.query(
+    const created = await this.#transaction(async (client) => {
+      const inserted = await client.query(
         "INSERT INTO sandbox_workspaces (name, token_sha256, source, switches) VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING",
         [name, tokenSha256, JSON.stringify(source), JSON.stringify(switches)],
       );
-      return created.rowCount === 1;
+      // Every replica learns the token's hash, so a wrong token is refused without asking the database.
+      if (inserted.rowCount === 1 && tokenSha256 !== null) await notify(client, { workspace: name, change: "created", tokenSha256 });
+      return inserted.rowCount === 1;
     });
+    if (created && tokenSha256 !== null) {
+      this.#tokens?.set(tokenSha256, name);
+      // Answered once this replica heard its own announcement (at most a second): the others were told at the
+      // same commit, so the new token is known everywhere by the time its creator can hand it on.
+      if (this.#listening) {
+        let timer: NodeJS.Timeout | undefined;
+        await new Promise<void>((resolve) => {
+          this.#heard.set(tokenSha256, resolve);
+          timer = setTimeout(resolve, 1_000);
+        });
+        clearTimeout(timer);
+        this.#heard.delete(tokenSha256);
+      }
+    }
+    return created;
+  }
+
+  /** Drops the token hashes of a removed workspace from what this replica knows. */
+  #forgetTokensOf(name: string): void {
+    if (this.#tokens) for (const [hash, owner] of this.#tokens) if (owner === name) this.#tokens.delete(hash);
   }
 
   /** At most `limit` workspaces, by name, after the name `after` (from the first without it), without their data; `next` names the last one when more follow. */
-  async listWorkspaces(after: string | undefined, limit: number): Promise<{ workspaces: { name: string; createdAt: string }[]; next?: string }> {
+  async listWorkspaces(after: string | undefined, limit: number): Promise<WorkspacePage> {
     return reaching(async () => {
       // One row more than the page: whether another page follows, without counting them all.
       const rows = (
@@ -287,6 +362,9 @@ export class PostgresStore {
       const deleted = await client.query("DELETE FROM sandbox_workspaces WHERE name = $1", [name]);
       if (deleted.rowCount === 1) await notify(client, { workspace: name, change: "deleted" });
       return deleted.rowCount === 1;
+    }).then((deleted) => {
+      this.#forgetTokensOf(name);
+      return deleted;
     });
   }
 
@@ -309,61 +387,134 @@ export class PostgresStore {
 
   /** The workspace whose token has this SHA-256, or `undefined`. */
   async workspaceOfToken(tokenSha256: string): Promise<WorkspaceRow | undefined> {
+    // A token of no workspace (the hashes are known while this replica hears the others) costs no round trip.
+    if (this.#tokens !== undefined && !this.#tokens.has(tokenSha256)) {
+      // Asked again each turn of the event loop for up to `unknownTokenWaitMs`: a creation's notification on its
+      // way (a workspace made on one replica and used on another at once) is then known; a wrong token waits that
+      // long, and asks the database nothing.
+      const until = performance.now() + unknownTokenWaitMs;
+      do await new Promise((resolve) => setImmediate(resolve));
+      while (this.#tokens !== undefined && !this.#tokens.has(tokenSha256) && performance.now() < until);
+      if (this.#tokens !== undefined && !this.#tokens.has(tokenSha256)) return undefined;
+    }
     return this.#workspaceWhere("token_sha256", tokenSha256);
   }
 
   /** What one workspace keeps here: its fired events, faults and data source, at the generation loaded. */
-  keptState(name: string, generation: number): PostgresKeptState {
-    return new PostgresKeptState(this, name, generation);
+  workspaceStore(name: string, generation: number): PostgresWorkspaceStore {
+    return new PostgresWorkspaceStore(this, name, generation);
   }
 
   /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
   async #transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     return reaching(async () => {
       const client = await this.#pool.connect();
+      let result: T;
       try {
         await client.query("BEGIN");
-        const result = await work(client);
+        result = await work(client);
         await client.query("COMMIT");
-        return result;
       } catch (error) {
-        await client.query("ROLLBACK").catch(() => undefined);
+        // A connection that timed out may still be busy with its statement: dropped rather than waited on again.
+        const rolledBack =
+          !isUnreachable(error) &&
+          (await client.query("ROLLBACK").then(
+            () => true,
+            () => false,
+          ));
+        client.release(rolledBack ? undefined : (error as Error));
         throw error;
-      } finally {
-        client.release();
       }
+      client.release();
+      return result;
     });
   }
 
   /** Replaces a workspace's data: the new source and no fired event, committed together; resolves to the new generation. */
   async replaceData(name: string, source: DataSource): Promise<number> {
     return this.#transaction(async (client) => {
+      // A large fixture may take longer than a request's bound to write: this transaction's own.
+      await client.query(`SET LOCAL statement_timeout = ${replaceDataWaitMs}`);
       const row = (
         await client.query<{ generation: string }>(
-          "UPDATE sandbox_workspaces SET source = $2, generation = generation + 1 WHERE name = $1 RETURNING generation",
-          [name, JSON.stringify(source)],
+          longStatement("UPDATE sandbox_workspaces SET source = $2, generation = generation + 1 WHERE name = $1 RETURNING generation", [
+            name,
+            JSON.stringify(source),
+          ]),
         )
       ).rows[0];
       if (!row) throw new StoreUnavailableError(`The workspace ${JSON.stringify(name)} was removed.`, 0);
-      await client.query("DELETE FROM sandbox_fired_events WHERE workspace = $1", [name]);
+      await client.query(longStatement("DELETE FROM sandbox_fired_events WHERE workspace = $1", [name]));
       await notify(client, { workspace: name, change: "data" });
       return Number(row.generation);
     });
   }
 
   /**
-   * Keeps a fired event checked against the data of `generation`: one statement, committed before it
-   * returns; refused (nothing kept) when the workspace's data is no longer of that generation.
+   * Keeps a fired event checked against the data of `generation`, with group commit: the fires recorded in one
+   * turn of the event loop, per workspace and generation, are written by one multi-row INSERT (its own
+   * transaction, so one commit; `synchronous_commit` as the server has it), and each resolves only once that
+   * statement has committed. Refused (none of them kept) when the workspace's data is no longer of that
+   * generation.
    */
-  async recordFire(name: string, generation: number, event: FiredEventRecord): Promise<void> {
-    const inserted = await reaching(() =>
-      this.#pool.query(
+  recordFire(name: string, generation: number, event: FiredEventRecord): Promise<void> {
+    const key = `${generation}:${name}`;
+    let batch = this.#pendingFires.get(key);
+    if (batch === undefined) {
+      let settle!: { resolve: () => void; reject: (error: unknown) => void };
+      const committed = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+      batch = { name, generation, events: [], committed, ...settle };
+      this.#pendingFires.set(key, batch);
+      // After this turn's I/O callbacks: every fire whose body arrived in this turn joins the one statement.
+      if (this.#pendingFires.size === 1) setImmediate(this.#writePendingFires);
+    }
+    batch.events.push(event);
+    return batch.committed;
+  }
+
+  /** The fires recorded in this turn and not yet written, by workspace and generation. */
+  readonly #pendingFires = new Map<string, FireBatch>();
+
+  /** Writes each pending batch of fires in one statement, settling its fires' promise once it committed (or failed). */
+  readonly #writePendingFires = (): void => {
+    const batches = [...this.#pendingFires.values()];
+    this.#pendingFires.clear();
+    for (const batch of batches) {
+      void this.#insertFires(batch.name, batch.generation, batch.events).then(batch.resolve, batch.reject);
+    }
+  };
+
+  /** Inserts the fires in order, in statements of at most `firesPerInsert` rows; refused when the data is no longer of `generation`. */
+  async #insertFires(name: string, generation: number, events: readonly FiredEventRecord[]): Promise<void> {
+    const write = async (on: pg.Pool | pg.PoolClient, rows: readonly FiredEventRecord[]) => {
+      const values: unknown[] = [name, generation];
+      const tuples = rows.map((event, index) => {
+        const first = values.length + 1;
+        values.push(...firedEventValues(event));
+        return `(${index}, $${first}::text, $${first + 1}::text, $${first + 2}::text, $${first + 3}::text, $${first + 4}::json, $${first + 5}::text)`;
+      });
+      return on.query(
         `INSERT INTO sandbox_fired_events (workspace, generation, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id)
-       SELECT name, generation, $3, $4, $5, $6, $7, $8 FROM sandbox_workspaces WHERE name = $1 AND generation = $2`,
-        [name, generation, ...firedEventValues(event)],
-      ),
-    );
-    if (inserted.rowCount !== 1) throw dataChanged();
+         SELECT w.name, w.generation, v.received_at, v.sent_conversation_id, v.sent_external_conversation_id, v.external_event_id, v.payload, v.conversation_id
+           FROM sandbox_workspaces w,
+                (VALUES ${tuples.join(", ")}) AS v(position, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id)
+          WHERE w.name = $1 AND w.generation = $2
+          ORDER BY v.position`,
+        values,
+      );
+    };
+    if (events.length <= firesPerInsert) {
+      const inserted = await reaching(() => write(this.#pool, events));
+      if (inserted.rowCount !== events.length) throw dataChanged();
+      return;
+    }
+    // More than one statement holds: one transaction, so they are kept (or refused) together.
+    await this.#transaction(async (client) => {
+      for (let start = 0; start < events.length; start += firesPerInsert) {
+        const rows = events.slice(start, start + firesPerInsert);
+        if ((await write(client, rows)).rowCount !== rows.length) throw dataChanged();
+      }
+    });
   }
 
   /** A page of a workspace's fired events (those of its data in place), oldest first. */
@@ -385,7 +536,13 @@ export class PostgresStore {
 
   /** Forgets a workspace's fired events. */
   async clearFiredEvents(name: string): Promise<void> {
-    await reaching(() => this.#pool.query("DELETE FROM sandbox_fired_events WHERE workspace = $1", [name]));
+    await reaching(() =>
+      this.#transaction(async (client) => {
+        // Many events may take longer than a request's bound to delete: this transaction's own.
+        await client.query(`SET LOCAL statement_timeout = ${replaceDataWaitMs}`);
+        await client.query(longStatement("DELETE FROM sandbox_fired_events WHERE workspace = $1", [name]));
+      }),
+    );
   }
 
   /** Arms a fault in a workspace, announced to every replica. */
@@ -449,46 +606,28 @@ export class PostgresStore {
 }
 
 /** Announces a change to every replica: delivered when the transaction commits, never if it rolls back. */
-async function notify(client: pg.PoolClient, change: WorkspaceChange): Promise<void> {
+async function notify(client: pg.PoolClient, change: WorkspaceChange | WorkspaceCreated): Promise<void> {
   await client.query("SELECT pg_notify($1, $2)", [channel, JSON.stringify(change)]);
 }
 
 /**
- * What one workspace keeps in PostgreSQL, as the sandbox's `KeptState`: its fired events, its armed faults
- * and its data source. It knows the generation of the data in place, so a fire is kept only against it.
+ * What one workspace keeps in PostgreSQL: its fired events, its armed faults and its data source. It knows
+ * the generation of the data in place, so a fire is kept only against it.
  */
-export class PostgresKeptState implements KeptState {
+export class PostgresWorkspaceStore implements WorkspaceStore {
   readonly #store: PostgresStore;
   readonly #name: string;
   /** The generation of the data in place in this replica. */
   generation: number;
-  /** The operations the workspace's armed faults target, as last read: a request takes a fault from the database only when one may match. */
-  #faultTargets: (OperationId | null)[] | undefined;
-  readonly fired: FiredEventsStore;
-  readonly faults: FaultStore;
+  readonly fired: PostgresFiredEvents;
+  readonly faults: PostgresFaults;
 
   constructor(store: PostgresStore, name: string, generation: number) {
     this.#store = store;
     this.#name = name;
     this.generation = generation;
-    this.fired = {
-      record: (event) => store.recordFire(name, this.generation, event),
-      page: (filter, after, limit) => store.firedEvents(name, filter, after, limit),
-      clear: () => store.clearFiredEvents(name),
-    };
-    this.faults = {
-      add: async (fault) => {
-        const armed = armedFault(fault);
-        await store.addFault(name, armed);
-        this.#faultTargets = undefined;
-        return { ...armed };
-      },
-      take: (operationId) => this.#take(operationId),
-      clear: async () => {
-        await store.clearFaults(name);
-        this.#faultTargets = undefined;
-      },
-    };
+    this.fired = new PostgresFiredEvents(store, name, () => this.generation);
+    this.faults = new PostgresFaults(store, name);
   }
 
   async replaced(source: DataSource, swap: () => void): Promise<void> {
@@ -496,34 +635,103 @@ export class PostgresKeptState implements KeptState {
     this.adopted(generation, swap);
   }
 
-  /** Data of `generation` is loaded: swapped in (in the same turn) unless newer data already is. */
   adopted(generation: number, swap: () => void): void {
     if (generation <= this.generation) return;
     this.generation = generation;
     swap();
   }
 
-  close(): void {}
+  faultsChanged(): void {
+    this.faults.changed();
+  }
+}
 
-  #take(operationId: OperationId): Fault | undefined | Promise<Fault | undefined> {
-    const targets = this.#faultTargets;
+/** A workspace's fired events in PostgreSQL: each fire kept against the generation of the data in place. */
+export class PostgresFiredEvents implements FiredEventsStore {
+  readonly #store: PostgresStore;
+  readonly #name: string;
+  readonly #generation: () => number;
+
+  constructor(store: PostgresStore, name: string, generation: () => number) {
+    this.#store = store;
+    this.#name = name;
+    this.#generation = generation;
+  }
+
+  record(event: FiredEventRecord): Promise<void> {
+    return this.#store.recordFire(this.#name, this.#generation(), event);
+  }
+
+  page(filter: FiredEventsFilter, after: number, limit: number): Promise<FiredEventsPage> {
+    return this.#store.firedEvents(this.#name, filter, after, limit);
+  }
+
+  clear(): Promise<void> {
+    return this.#store.clearFiredEvents(this.#name);
+  }
+}
+
+/** A workspace's armed faults in PostgreSQL, seen by every replica. */
+export class PostgresFaults implements FaultStore {
+  readonly #store: PostgresStore;
+  readonly #name: string;
+  /** The operations the workspace's armed faults target, as last read: a request takes a fault from the database only when one may match. */
+  #targets: (OperationId | null)[] | undefined;
+  /** The read of the targets under way, if any. */
+  #reading: Promise<(OperationId | null)[]> | undefined;
+  /** How many times the faults changed: a read started before the last change is not kept. */
+  #changes = 0;
+
+  constructor(store: PostgresStore, name: string) {
+    this.#store = store;
+    this.#name = name;
+    this.changed();
+  }
+
+  async add(fault: FaultRequest): Promise<Fault> {
+    const armed = armedFault(fault);
+    await this.#store.addFault(this.#name, armed);
+    this.changed();
+    return { ...armed };
+  }
+
+  take(operationId: OperationId): Promise<Fault | undefined> {
+    const targets = this.#targets;
     const mayMatch = (list: readonly (OperationId | null)[]) => list.some((target) => target === null || target === operationId);
     // Most requests meet no armed fault: they ask nothing of the database.
-    if (targets !== undefined && !mayMatch(targets)) return undefined;
+    if (targets !== undefined && !mayMatch(targets)) return noFault;
     return (async () => {
-      if (targets === undefined) {
-        const read = await this.#store.faultTargets(this.#name);
-        this.#faultTargets = read;
-        if (!mayMatch(read)) return undefined;
-      }
+      if (targets === undefined && !mayMatch(await this.#readTargets())) return undefined;
       const fault = await this.#store.takeFault(this.#name, operationId);
-      if (fault === undefined || fault.times === 0) this.#faultTargets = undefined;
+      if (fault === undefined || fault.times === 0) this.changed();
       return fault;
     })();
   }
 
-  /** The armed faults changed (here or on another replica): read again on the next request. */
-  faultsChanged(): void {
-    this.#faultTargets = undefined;
+  async clear(): Promise<void> {
+    await this.#store.clearFaults(this.#name);
+    this.changed();
+  }
+
+  /** The targets of the armed faults, read once for every request that asks meanwhile. */
+  #readTargets(): Promise<(OperationId | null)[]> {
+    const changes = this.#changes;
+    this.#reading ??= this.#store.faultTargets(this.#name).finally(() => (this.#reading = undefined));
+    return this.#reading.then((read) => {
+      // Kept unless the faults changed again while they were read.
+      if (changes === this.#changes) this.#targets = read;
+      return read;
+    });
+  }
+
+  /**
+   * The armed faults changed (here or on another replica): read again now, ahead of the requests, so a request
+   * waits on the database only when it comes while they are read (and a request that is refused anyway, such as
+   * an invalid fire, seldom does).
+   */
+  changed(): void {
+    this.#targets = undefined;
+    this.#changes++;
+    this.#readTargets().catch(() => undefined);
   }
 }

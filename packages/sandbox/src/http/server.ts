@@ -1,35 +1,49 @@
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { serve } from "@hono/node-server";
-import { serverFetch } from "../core.ts";
+import { problemText } from "../operations/problem.ts";
 import type { ServerOptions } from "../options.ts";
-import { createSandbox, type Sandbox } from "../sandbox.ts";
+import type { AppEnv } from "./app.ts";
 import { maxHeaderBytes } from "./context.ts";
-import { problemText } from "./problem.ts";
 
-/** The sandbox served over HTTP. */
-export interface RunningSandbox {
+/** What the server serves: a sandbox's handler (given Node's raw header list, which the request journal keeps), its options, and how it closes. */
+export interface ServedSandbox {
+  /** Answers a request, told what the server knows of it. */
+  handle(request: Request, env: AppEnv["Bindings"]): Response | Promise<Response>;
+  /** Closes the sandbox. */
+  close(): Promise<void>;
+  /** Its options (the error media type of the server's own refusals). */
+  readonly options: { readonly errorMediaType: string };
+}
+
+/** A sandbox served over HTTP. */
+export interface RunningServer<Served> {
   /** Base URL, e.g. `http://127.0.0.1:4011`. */
   readonly url: string;
   /** The sandbox behind the server. */
-  readonly sandbox: Sandbox;
+  readonly sandbox: Served;
   /** Stops listening, closes open connections, then closes the sandbox (and its `--data` file, if it has one). */
   stop(): Promise<void>;
 }
 
-/** Creates the sandbox and serves its `fetch` handler with Node's HTTP server (the only Node-specific part). */
-export async function startSandboxServer(options: Partial<ServerOptions> & Pick<ServerOptions, "host" | "port">): Promise<RunningSandbox> {
-  const { host, port, ...sandboxOptions } = options;
-  return await serveSandbox(await createSandbox(sandboxOptions), { host, port });
-}
+/** How long the server keeps an idle connection open, in milliseconds (it says so in `Keep-Alive: timeout=65`). */
+export const keepAliveMs = 65_000;
 
-/** Serves a sandbox over HTTP on `host` and `port`; the sandbox is closed when the server stops, or when it cannot listen. */
-export async function serveSandbox(sandbox: Sandbox, { host, port }: Pick<ServerOptions, "host" | "port">): Promise<RunningSandbox> {
+/** Serves a sandbox over HTTP on `host` and `port` (the Node adapter of the one app); the sandbox is closed when the server stops, or when it cannot listen. */
+export async function serveSandbox<Served extends ServedSandbox>(
+  sandbox: Served,
+  { host, port }: Pick<ServerOptions, "host" | "port">,
+): Promise<RunningServer<Served>> {
   const { server, address } = await new Promise<{ server: ReturnType<typeof serve>; address: AddressInfo }>((resolve, reject) => {
-    const handle = serverFetch(sandbox);
-    const server = serve({ fetch: (request, env) => handle(request, { rawHeaders: env.incoming.rawHeaders, network: true }), hostname: host, port }, (info) =>
-      resolve({ server, address: info }),
+    const server = serve(
+      { fetch: (request, env) => sandbox.handle(request, { rawHeaders: env.incoming.rawHeaders, network: true }), hostname: host, port },
+      (info) => resolve({ server, address: info }),
     );
+    // An idle connection is kept 65 s rather than Node's 5 s (our choice, longer than common load balancers' 60 s):
+    // a client waiting on a long reset, on a busy machine, must not find its kept-alive connection closed under it.
+    const http = server as unknown as { keepAliveTimeout: number; headersTimeout: number };
+    http.keepAliveTimeout = keepAliveMs;
+    http.headersTimeout = keepAliveMs + 1_000;
     server.once("error", reject);
     server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, sandbox.options.errorMediaType));
   }).catch(async (error: unknown) => {
