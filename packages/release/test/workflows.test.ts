@@ -190,7 +190,7 @@ describe("release.yml", () => {
 
 describe("the conformance README's workflows", () => {
   const [reusable, caller] = readmeWorkflows.map((yaml) => parse(yaml) as Workflow);
-  const checkFlags = new Set(newCheckCommand({ stdout: process.stdout, stderr: process.stderr }, () => {}).options.map((option) => option.long));
+  const checkFlags = new Set(newCheckCommand({ stdout: process.stdout, stderr: process.stderr, env: {} }, () => {}).options.map((option) => option.long));
 
   it("a reusable workflow taking the deployment's address and its token as a secret", () => {
     expect(reusable!.on).toEqual({
