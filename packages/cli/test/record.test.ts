@@ -239,16 +239,24 @@ describe("record: the report of a deviating upstream", () => {
     const recorder = await startRecorder({ upstream: deviating.url, out, salt: "s" });
     try {
       await call(recorder.url, searchPath({ pageSize: 5 }));
+      await call(recorder.url, "/api/v1/runtime/simple/external/events/moved", { redirect: "manual" });
     } finally {
       await recorder.stop();
       await deviating.close();
     }
     const report = JSON.parse(await readFile(join(out, "report.json"), "utf8")) as RecordReport;
-    expect(report.operations).toEqual({ searchConversations: { "200": { exchanges: 1, invalid: 1 } } });
+    expect(report.operations).toEqual({
+      searchConversations: { "200": { exchanges: 1, invalid: 1 } },
+      listExternalEventTriggers: { "302": { exchanges: 1, invalid: 1 } },
+    });
     expect(report.problems).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ operationId: "searchConversations", status: 200, pointer: "/items/*/status", count: 1 }),
         expect.objectContaining({ operationId: "searchConversations", status: 200, pointer: "/items/*/members/*/role", count: 1 }),
+        // A field the description does not list, where it allows more: a finding, listed, not what made the exchange invalid.
+        { operationId: "searchConversations", status: 200, pointer: "/items/*/sentiment", message: "finding: a field the description does not list", count: 1 },
+        // A status the description does not document for the operation.
+        expect.objectContaining({ operationId: "listExternalEventTriggers", status: 302, message: expect.stringContaining("status_code_conformance") }),
       ]),
     );
   });
