@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's first command, as a newcomer runs it: from a fresh clone of this repository, in a bare
-# environment (only the system PATH and a new, empty HOME). Waits until every address the README's
+# environment (only the system PATH, the folder of the Node that runs this, and a new, empty HOME).
+# An argument, when given, must be that command (a workflow names what it runs). Waits until every address the README's
 # quick start lists answers, then presses Ctrl-C (SIGINT to the process group, as a terminal does)
 # and checks that everything stops, quietly: no error in the output, nothing left listening.
 set -uo pipefail
@@ -14,6 +15,10 @@ command=$(printf '%s\n' "$quickstart" | sed -n '/^```sh$/,/^```$/p' | sed -n '2p
 mapfile -t ready_lines < <(printf '%s\n' "$quickstart" | grep -E '^[A-Z][a-z]+ ready at http://')
 if [ -z "$command" ] || [ "${#ready_lines[@]}" -eq 0 ]; then
   echo "quickstart: could not read the first command and the ready lines from README.md"; exit 1
+fi
+# A caller that names the command (.github/workflows/ci.yml) must name the README's own.
+if [ "$#" -gt 0 ] && [ "$1" != "$command" ]; then
+  echo "quickstart: asked to run \`$1\`, but the README's first command is \`$command\`"; exit 1
 fi
 
 work=$(mktemp -d)
@@ -33,10 +38,12 @@ done
 
 git clone --quiet "$repo" "$work/clone" || { echo "quickstart: git clone failed"; exit 1; }
 mkdir "$work/home"
-echo "quickstart: running \`$command\` in a fresh clone with env -i HOME=<new> PATH=/usr/local/bin:/usr/bin:/bin"
+# The machine's Node (on CI, the one setup-node put first on PATH) and the system's folders, nothing else.
+bare_path="$(dirname "$(command -v node)"):/usr/local/bin:/usr/bin:/bin"
+echo "quickstart: running \`$command\` in a fresh clone with env -i HOME=<new> PATH=$bare_path"
 started=$(date +%s)
 # setsid: the command leads its own process group, so the SIGINT below reaches it the way Ctrl-C does.
-(cd "$work/clone" && exec setsid env -i HOME="$work/home" PATH=/usr/local/bin:/usr/bin:/bin bash -c "$command") \
+(cd "$work/clone" && exec setsid env -i HOME="$work/home" PATH="$bare_path" bash -c "$command") \
   >"$work/output.log" 2>&1 &
 pid=$!
 

@@ -1,13 +1,16 @@
 /**
  * `pnpm start`: serves the mock, the sandbox and the API reference through `turbo run start` (which
  * builds what is stale first), on the ports given by `--mock-port`, `--sandbox-port`, `--docs-port`
- * or `MOCK_PORT`, `SANDBOX_PORT`, `DOCS_PORT`. A busy port is one line naming the server, the port
- * and how to pick another, before anything starts. Until every server is ready, only the ready lines
+ * or `MOCK_PORT`, `SANDBOX_PORT`, `DOCS_PORT`. Busy ports are one line naming every busy one (the
+ * server, the port) and how to pick others, before anything starts. On a first run (nothing built
+ * yet) one line says the builds take a few minutes. Until every server is ready, only the ready lines
  * are shown (`--verbose` shows every tool's output); if something fails first, what it printed is
  * shown then. Once all are ready, everything the servers print (their request logs) passes through.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { isPortFree } from "../apps/mock/src/port.ts";
@@ -29,6 +32,32 @@ Ctrl-C stops them all.
 Example:
   pnpm start -- --mock-port 5010 --sandbox-port 5011 --docs-port 5080
 `;
+
+/** The workspace's root folder. */
+const root = new URL("..", import.meta.url).pathname;
+
+/** Whether some workspace package with a build has never been built (no `dist/`): a first run. */
+function nothingBuiltYet(): boolean {
+  const folders = ["openapi", ...["packages", "apps"].flatMap((group) => readdirSync(join(root, group)).map((name) => join(group, name)))];
+  return folders.some((folder) => {
+    const manifest = join(root, folder, "package.json");
+    if (!existsSync(manifest)) return false;
+    const { scripts } = JSON.parse(readFileSync(manifest, "utf8")) as { scripts?: Record<string, string> };
+    return scripts?.["build"] !== undefined && !existsSync(join(root, folder, "dist"));
+  });
+}
+
+/** The one line for busy ports: each busy server and port, and how to pick others. */
+function busyPortsMessage(busy: readonly { server: (typeof servers)[number]; host: string; port: number }[]): string {
+  if (busy.length === 1) {
+    const [{ server, host, port }] = busy as [(typeof busy)[number]];
+    return `${server.name}: port ${port} on ${host} is in use; pick another with pnpm start -- --${server.flag} <port> (or ${server.variable}=<port>).`;
+  }
+  const named = busy.map(({ server, host, port }) => `${server.name} ${port} on ${host}`).join(", ");
+  const flags = busy.map(({ server }) => `--${server.flag} <port>`).join(" ");
+  const variables = busy.map(({ server }) => `${server.variable}=<port>`).join(" ");
+  return `Ports in use: ${named}; pick others with pnpm start -- ${flags} (or ${variables}).`;
+}
 
 async function main(): Promise<number> {
   let values;
@@ -52,6 +81,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const env: NodeJS.ProcessEnv = { ...process.env };
+  const chosen: { server: (typeof servers)[number]; host: string; port: number }[] = [];
   for (const server of servers) {
     const text = (values[server.flag] as string | undefined) ?? process.env[server.variable] ?? String(server.port);
     const port = Number(text);
@@ -59,14 +89,18 @@ async function main(): Promise<number> {
       process.stderr.write(`pnpm start: --${server.flag} / ${server.variable}: expected an integer from 0 to 65535; got ${JSON.stringify(text)}\n`);
       return 2;
     }
-    const host = process.env[server.hostVariable] ?? "127.0.0.1";
-    if (port !== 0 && !(await isPortFree(host, port))) {
-      process.stderr.write(
-        `${server.name}: port ${port} on ${host} is in use; pick another with pnpm start -- --${server.flag} <port> (or ${server.variable}=<port>).\n`,
-      );
-      return 1;
-    }
+    chosen.push({ server, host: process.env[server.hostVariable] ?? "127.0.0.1", port });
     env[server.variable] = String(port);
+  }
+  // Every port is checked before any message: one line names them all (fix all, rerun once).
+  const free = await Promise.all(chosen.map(({ host, port }) => port === 0 || isPortFree(host, port)));
+  const busy = chosen.filter((_, index) => !free[index]);
+  if (busy.length > 0) {
+    process.stderr.write(`${busyPortsMessage(busy)}\n`);
+    return 1;
+  }
+  if (!values["no-build"] && nothingBuiltYet()) {
+    process.stdout.write("first run: building every package, a few minutes (quiet; --verbose shows the builds), then the three ready lines\n");
   }
   const args = ["run", "start", "--log-prefix=none", ...(values.verbose ? ["--output-logs=full"] : []), ...(values["no-build"] ? ["--only"] : [])];
   // turbo and the servers run as a process group of their own, which every stop signal is passed to.

@@ -88,6 +88,50 @@ describe(`the built site under ${subPath}, from a plain static host that has not
     expect(site.page.url()).toBe(at("no/such/page"));
   });
 
+  it("an unknown address shows the not-found page in the reference's look, with links to its home page and to its search, which opens", async () => {
+    const { page } = site;
+    await loadFresh("");
+    const heading = page.getByRole("heading", { level: 1 }).first();
+    await heading.waitFor({ state: "visible" });
+    const look = (element: Element) => ({
+      font: getComputedStyle(element).fontFamily,
+      colour: getComputedStyle(element).color,
+      weight: getComputedStyle(element).fontWeight,
+    });
+    const referenceLook = await heading.evaluate(look);
+    await loadFresh("no/such/page");
+    await page.getByRole("heading", { name: "Page not found" }).waitFor({ state: "visible" });
+    expect(await page.getByRole("heading", { name: "Page not found" }).evaluate(look)).toEqual(referenceLook);
+    const home = page.getByRole("link", { name: "Home page of the reference" });
+    const search = page.getByRole("link", { name: "Search the reference" });
+    // The base is found by the page's script (a folder that serves the site's description): the links point there.
+    await page.waitForFunction(() => document.querySelectorAll("a[data-to][href]").length === 3);
+    expect(await home.evaluate((link) => (link as HTMLAnchorElement).href)).toBe(at(""));
+    expect(await search.evaluate((link) => (link as HTMLAnchorElement).href)).toBe(at("?search"));
+    await search.click();
+    await page.getByPlaceholder("Search docs...").waitFor({ state: "visible" });
+    expect(page.url()).toBe(at(""));
+    await page.keyboard.press("Escape");
+    await loadFresh("no/such/page");
+    await home.click();
+    await page.getByRole("heading", { name: "Purpose" }).first().waitFor({ state: "visible" });
+    // The browser logs each 404: the page's own status, and each folder it asked that is not the base.
+    expect(site.errors.filter((error) => !error.endsWith("the server responded with a status of 404 (Not Found)"))).toEqual([]);
+  });
+
+  it('the sidebar\'s badge reads whole offline: "API docs by" and a logo drawn from the page itself', async () => {
+    await loadFresh("");
+    const badge = site.page.locator('a[href="https://redocly.com/redoc/"]');
+    await badge.locator("img").waitFor({ state: "visible" });
+    const logo = await badge.locator("img").evaluate((image) => ({
+      drawn: (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalWidth > 0,
+      source: (image as HTMLImageElement).src.slice(0, 19),
+    }));
+    expect(logo).toEqual({ drawn: true, source: "data:image/svg+xml," });
+    expect(decodeURIComponent(await badge.locator("img").getAttribute("src").then(String))).toContain(">Redocly</text>");
+    expect(await badge.innerText()).toBe("API docs by");
+  });
+
   it("the page requested nothing outside the base path, and nothing from another host", () => {
     expect(site.requests.length).toBeGreaterThan(10);
     expect(requestsOutside(site, subPath)).toEqual([]);

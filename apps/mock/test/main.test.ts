@@ -10,7 +10,7 @@ vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 const mainPath = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 const packageDir = fileURLToPath(new URL("..", import.meta.url));
 /** Each test starts Prism itself (once through pnpm); under CI's full parallel load a start alone has taken over 30 s. */
-const processTestTimeoutMs = 120_000;
+const processTestTimeoutMs = heavyTestTimeoutMs;
 
 /** How long a launcher may take to stop its Prism after the test; then the whole group is killed. */
 const stopGraceMs = 10_000;

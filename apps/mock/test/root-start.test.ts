@@ -4,10 +4,13 @@
  */
 import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
+import { hangGuardMs, heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
 vi.setConfig({ testTimeout: heavyTestTimeoutMs });
@@ -47,6 +50,28 @@ describe("pnpm start, with a port already taken", () => {
     expect(result.stderr).toBe(`${name}: port ${port} on 127.0.0.1 is in use; pick another with pnpm start -- ${flag} <port> (or ${variable}=<port>).\n`);
   });
 
+  it("all three busy: one line naming every busy server and port and how to pick others; exit 1, nothing started", async () => {
+    const others = await Promise.all(
+      [0, 1].map(async () => {
+        const server = createServer().listen(0, "127.0.0.1");
+        await once(server, "listening");
+        return server;
+      }),
+    );
+    try {
+      const [sandboxPort, docsPort] = others.map((server) => (server.address() as { port: number }).port);
+      const result = await launch(["--mock-port", String(port), "--docs-port", String(docsPort)], { SANDBOX_PORT: String(sandboxPort) });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toBe(
+        `Ports in use: Mock ${port} on 127.0.0.1, Sandbox ${sandboxPort} on 127.0.0.1, Reference ${docsPort} on 127.0.0.1; ` +
+          "pick others with pnpm start -- --mock-port <port> --sandbox-port <port> --docs-port <port> (or MOCK_PORT=<port> SANDBOX_PORT=<port> DOCS_PORT=<port>).\n",
+      );
+    } finally {
+      for (const server of others) server.close();
+    }
+  });
+
   it("a port that is not a number is one line naming the flag, exit 2", async () => {
     const result = await launch(["--docs-port", "web"]);
     expect([result.code, result.stderr]).toEqual([2, 'pnpm start: --docs-port / DOCS_PORT: expected an integer from 0 to 65535; got "web"\n']);
@@ -78,7 +103,9 @@ describe("pnpm start on free ports", () => {
         child.stdout.on("data", collect);
         child.stderr.on("data", collect);
         child.once("exit", (code) => reject(new Error(`pnpm start exited with ${code}:\n${output}`)));
-        setTimeout(() => reject(new Error(`no three ready lines within 120 s:\n${output}`)), 120_000).unref();
+        // The three servers are ready in about 15 s on an idle machine; past the guard, something hangs.
+        const guardMs = hangGuardMs(15_000);
+        setTimeout(() => reject(new Error(`no three ready lines within ${guardMs} ms:\n${output}`)), guardMs).unref();
       });
       // Port 0 was passed through: each server took a free port, none its default.
       expect(urls.map((url) => new URL(url).port).filter((port) => ["4010", "4011", "8080"].includes(port))).toEqual([]);
@@ -98,5 +125,47 @@ describe("pnpm start on free ports", () => {
         // Already stopped.
       }
     }
+  });
+});
+
+/**
+ * The first-run line: the launcher copied into a workspace of its own (one package with a build and
+ * no `dist/` yet, or with one), with a stand-in for turbo that prints the three ready lines at once:
+ * a real first build takes minutes, and only the launcher's line before it is under test.
+ */
+describe("pnpm start on a first run", () => {
+  let workspace: string;
+  beforeAll(async () => {
+    workspace = await mkdtemp(join(tmpdir(), "start-first-run-"));
+    await mkdir(join(workspace, "scripts"));
+    await mkdir(join(workspace, "apps", "mock", "src"), { recursive: true });
+    await mkdir(join(workspace, "packages", "built"), { recursive: true });
+    await mkdir(join(workspace, "bin"));
+    await copyFile(launcher, join(workspace, "scripts", "start.ts"));
+    await copyFile(join(root, "apps", "mock", "src", "port.ts"), join(workspace, "apps", "mock", "src", "port.ts"));
+    await mkdir(join(workspace, "openapi"));
+    await writeFile(join(workspace, "openapi", "package.json"), JSON.stringify({ name: "built-on-first-run", scripts: { build: "true" } }));
+    await writeFile(join(workspace, "bin", "turbo"), '#!/bin/sh\nfor name in Mock Sandbox Reference; do echo "$name ready at http://127.0.0.1:1"; done\n', {
+      mode: 0o755,
+    });
+  });
+  afterAll(() => rm(workspace, { recursive: true, force: true }));
+
+  const startOnce = () =>
+    run(process.execPath, [join(workspace, "scripts", "start.ts"), "--mock-port", "0", "--sandbox-port", "0", "--docs-port", "0"], {
+      cwd: workspace,
+      env: { ...process.env, PATH: `${join(workspace, "bin")}:${process.env["PATH"]}` },
+    });
+
+  it("says the builds take a few minutes before anything else while a package has never been built, and not once built", async () => {
+    const first = await startOnce();
+    expect(first.stdout.split("\n")[0]).toBe(
+      "first run: building every package, a few minutes (quiet; --verbose shows the builds), then the three ready lines",
+    );
+    expect(first.stdout).toContain("Reference ready at ");
+    await mkdir(join(workspace, "openapi", "dist"));
+    const later = await startOnce();
+    expect(later.stdout).not.toContain("first run");
+    expect(later.stdout.split("\n")[0]).toMatch(readyLine);
   });
 });

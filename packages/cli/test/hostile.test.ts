@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { maxTokenFileBytes } from "@bot-conversation/client/command-line";
 import { agentInjection, formulas, type HostileMode, type HostileServer, hostileText, startHostileServer } from "@bot-conversation/test-support/hostile-server";
+import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { parse } from "csv-parse/sync";
@@ -118,7 +119,7 @@ describe("CSV follows OWASP's CSV-injection advice", () => {
 });
 
 describe("every read is bounded", () => {
-  it("search against an endless body: a clear error naming the limit, peak RSS under 300 MiB", { timeout: 30_000 }, async () => {
+  it("search against an endless body: a clear error naming the limit, peak RSS under 300 MiB", { timeout: heavyTestTimeoutMs }, async () => {
     const { env } = await hostile("endless-body");
     const run = await runBinMeasured(["search"], env);
     expect(run).toMatchObject({ code: 1, stdout: "" });
@@ -127,7 +128,7 @@ describe("every read is bounded", () => {
     expect(run.peakRss).toBeLessThan(maxPeakRss);
   });
 
-  it("check against an endless body: a clear error naming the limit, peak RSS under 300 MiB", { timeout: 30_000 }, async () => {
+  it("check against an endless body: a clear error naming the limit, peak RSS under 300 MiB", { timeout: heavyTestTimeoutMs }, async () => {
     const { server } = await hostile("endless-body");
     const run = await runBinMeasured(["check", "--base-url", server.url, "--max-requests", "30", "--rate", "0"], { BOT_CONVERSATION_TOKEN: secret });
     expect(run.code).toBe(2);
@@ -137,7 +138,7 @@ describe("every read is bounded", () => {
     expect(run.peakRss).toBeLessThan(maxPeakRss);
   });
 
-  it("mcp against an endless body: a tool error naming the limit, peak RSS under 300 MiB", { timeout: 30_000 }, async () => {
+  it("mcp against an endless body: a tool error naming the limit, peak RSS under 300 MiB", { timeout: heavyTestTimeoutMs }, async () => {
     const { server } = await hostile("endless-body");
     const rss = await peakRssFile();
     const mcp = await connectMcp(server.url, [], { PEAK_RSS_FILE: rss.file }, ["--import", peakRssPreload]);

@@ -1,6 +1,11 @@
 import { type HostileServer, startHostileServer } from "@bot-conversation/test-support/hostile-server";
-import { afterEach, describe, expect, test } from "vitest";
+import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { createBotConversationClient, PaginationError, ResponseTooLargeError } from "../src/index.js";
+
+// An endless body is read to its 16 MiB limit: seconds on an idle machine, more on a busy one; the
+// time-out only guards against a read that never ends.
+vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 
 let server: HostileServer | undefined;
 afterEach(async () => {

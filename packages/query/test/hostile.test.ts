@@ -1,8 +1,12 @@
 import { createBotConversationClient, PaginationError } from "@bot-conversation/client";
 import { type HostileServer, startHostileServer } from "@bot-conversation/test-support/hostile-server";
+import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { InfiniteQueryObserver, QueryClient } from "@tanstack/query-core";
-import { afterEach, expect, it } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import { searchConversationsInfiniteQueryOptions } from "../src/index.ts";
+
+// Page after page from a real server: the time-out only guards against a loop that never ends.
+vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 
 let server: HostileServer | undefined;
 afterEach(async () => {

@@ -17,6 +17,7 @@ import { defaultMockOptions, type RunningMock, startMockOnFreePort } from "@bot-
 import { node22 } from "@bot-conversation/node-22";
 import { readmeTypeScriptBlocks } from "@bot-conversation/test-support/readme-examples";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { workspaceRoot } from "../src/major-guard.ts";
 import { npmInstallOptions, packCommand, packPublishedPackages } from "../src/pack.ts";
 import { publicPackages } from "../src/packages.ts";
@@ -96,6 +97,36 @@ async function startSandbox(major: keyof typeof nodes): Promise<{ url: string; c
   return { url, child, stop };
 }
 
+/** Starts an MCP server as a host does (its command from another folder, with the configuration's env) and lists its tools. */
+async function mcpToolNames(command: string, args: string[], env: Record<string, string>): Promise<string[]> {
+  const server = spawn(command, args, { cwd: outside, env: { ...onNode(24), ...env }, stdio: ["pipe", "pipe", "pipe"], detached: true });
+  try {
+    const lines = createInterface({ input: server.stdout });
+    const send = (message: object) => server.stdin.write(`${JSON.stringify(message)}\n`);
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "install-outside", version: "1.0.0" } },
+    });
+    const answers = lines[Symbol.asyncIterator]();
+    const initialized = JSON.parse((await answers.next()).value as string) as { id: number; result: { serverInfo: { name: string } } };
+    expect(initialized.id).toBe(1);
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    const listed = JSON.parse((await answers.next()).value as string) as { id: number; result: { tools: { name: string }[] } };
+    expect(listed.id).toBe(2);
+    return listed.result.tools.map((tool) => tool.name);
+  } finally {
+    if (server.exitCode === null && server.signalCode === null) {
+      const exited = once(server, "exit");
+      // npx starts the bin as its child: the whole group is stopped.
+      process.kill(-server.pid!, "SIGTERM");
+      await exited;
+    }
+  }
+}
+
 beforeAll(async () => {
   outside = await mkdtemp(join(tmpdir(), "bot-conversation-outside-"));
   app = join(outside, "app");
@@ -173,42 +204,65 @@ describe("every public package, installed with npm into a project outside the wo
     }
   });
 
-  it("the CLI README's MCP host configuration for today starts the installed bin, which lists its tools; the one for once published names the package", async () => {
+  it("the CLI README's MCP host configurations: for today the installed bin, which lists its tools; on Node 22 through npx -p node@22, which lists them too; once published the package", async () => {
     const readme = await readFile(join(workspaceRoot, "packages", "cli", "README.md"), "utf8");
     type HostConfig = { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> };
     const configs = [...readme.matchAll(/^```json\n([\s\S]*?)^```$/gm)].map((match) => Object.values((JSON.parse(match[1]!) as HostConfig).mcpServers)[0]!);
-    expect(configs.map(({ command, args }) => [command, ...args].slice(0, 4))).toEqual([
+    expect(configs.map(({ command, args }) => [command, ...args].slice(0, 5))).toEqual([
       ["/home/you/my-app/node_modules/.bin/bot-conversation", "mcp", "--base-url", "http://127.0.0.1:4011"],
-      ["npx", "-y", "@bot-conversation/cli", "mcp"],
+      ["npx", "-y", "@bot-conversation/cli", "mcp", "--base-url"],
+      ["npx", "-y", "-p", "node@22", "/home/you/my-app/node_modules/.bin/bot-conversation"],
     ]);
-    const today = configs[0]!;
-    // The host's start: the command by its absolute path, from another folder, with the configuration's env.
-    const server = spawn(today.command.replace("/home/you/my-app", app), today.args, {
-      cwd: outside,
-      env: { ...onNode(24), ...today.env },
-      stdio: ["pipe", "pipe", "pipe"],
+    const [today, , onNode22] = configs as [HostConfig["mcpServers"][string], unknown, HostConfig["mcpServers"][string]];
+    const inThisApp = (args: string[]) => args.map((arg) => arg.replace("/home/you/my-app", app));
+    expect(await mcpToolNames(today.command.replace("/home/you/my-app", app), today.args, today.env)).toEqual(
+      expect.arrayContaining(["search_conversations", "list_external_event_triggers"]),
+    );
+    // The npx form puts Node 22 first on the PATH of what it starts (here the host's node is Node 24).
+    const npxOptions = onNode22.args.slice(0, onNode22.args.indexOf("/home/you/my-app/node_modules/.bin/bot-conversation"));
+    const version = await inApp(onNode22.command, [...npxOptions, "node", "-p", "process.versions.node"], onNode(24));
+    expect(version.stdout.trim()).toMatch(/^22\./);
+    expect(await mcpToolNames(onNode22.command, inThisApp(onNode22.args), onNode22.env)).toEqual(
+      expect.arrayContaining(["search_conversations", "list_external_event_triggers"]),
+    );
+  });
+
+  it("the description README's mock outside the repo: Prism from the npm registry serves the installed tarball's bundle and answers the named example asked for", async () => {
+    const readme = await readFile(join(workspaceRoot, "openapi", "README.md"), "utf8");
+    const section = /^## A mock outside this repository\n([\s\S]*?)^## /m.exec(readme)![1]!;
+    const [prismLine, curlLine] = /^```sh\n([\s\S]*?)^```$/m.exec(section)![1]!.trim().split("\n") as [string, string];
+    // Any free port instead of 4010 (Prism names the one it bound); otherwise the README's lines as written.
+    const prism = spawn("bash", ["-c", `exec ${prismLine.replace("--port 4010", "--port 0")}`], {
+      cwd: app,
+      env: onNode(24),
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
     });
     try {
-      const lines = createInterface({ input: server.stdout });
-      const send = (message: object) => server.stdin.write(`${JSON.stringify(message)}\n`);
-      send({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "install-outside", version: "1.0.0" } },
+      const port = await new Promise<string>((resolve, reject) => {
+        let output = "";
+        const collect = (chunk: Buffer) => {
+          output += chunk.toString();
+          const listening = /is listening on \S*:(\d+)/.exec(output);
+          if (listening) resolve(listening[1]!);
+        };
+        prism.stdout.on("data", collect);
+        prism.stderr.on("data", collect);
+        prism.once("exit", (code) => reject(new Error(`${prismLine} exited with ${code}:\n${output}`)));
       });
-      const answers = lines[Symbol.asyncIterator]();
-      const initialized = JSON.parse((await answers.next()).value as string) as { id: number; result: { serverInfo: { name: string } } };
-      expect(initialized.id).toBe(1);
-      send({ jsonrpc: "2.0", method: "notifications/initialized" });
-      send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
-      const listed = JSON.parse((await answers.next()).value as string) as { id: number; result: { tools: { name: string }[] } };
-      expect(listed.id).toBe(2);
-      expect(listed.result.tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["search_conversations", "list_external_event_triggers"]));
+      const answered = await run("bash", ["-c", curlLine.replaceAll("127.0.0.1:4010", `127.0.0.1:${port}`)], { cwd: app });
+      const lastPage = parse(await readFile(join(workspaceRoot, "openapi", "components", "examples", "ConversationPageLast.yaml"), "utf8")) as {
+        value: unknown;
+      };
+      expect(JSON.parse(answered.stdout)).toEqual(lastPage.value);
+      expect(lastPage.value).toMatchObject({ hasMore: false });
     } finally {
-      const exited = once(server, "exit");
-      server.kill("SIGTERM");
-      await exited;
+      if (prism.exitCode === null && prism.signalCode === null) {
+        const exited = once(prism, "exit");
+        // npx runs Prism as its child: the whole group is stopped.
+        process.kill(-prism.pid!, "SIGTERM");
+        await exited;
+      }
     }
   });
 

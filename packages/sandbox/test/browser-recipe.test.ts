@@ -1,13 +1,14 @@
 /**
  * The README's page recipe ("In a page, in development only"), as a small Vite app outside the
  * workspace's packages: its `index.html` and `src/main.ts` are the README's blocks as written, its
- * `node_modules` links the installed packages as npm would place them, and `public/` holds MSW's
- * worker script as `npx msw init public/` writes it. Built for production, it carries no sandbox or
- * MSW code; built for development, their chunks stay within the size the README states; served by
- * `vite` in Chromium, the sandbox answers in the page.
+ * `node_modules` links the installed packages as npm would place them, and `public/` holds a file of
+ * the app's own (`favicon.svg`, which the page links). Built for production, it carries no sandbox or
+ * MSW code and keeps `public/`; built for development, their chunks stay within the size the README
+ * states; served by `vite` in Chromium, the sandbox answers in the page.
  */
 import { execFile } from "node:child_process";
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,6 +36,9 @@ const statedKiB = Number(/at most (\d+) KiB gzipped/.exec(recipe)?.[1]);
 const markers = ["/_sandbox/", "sandbox-token", "mockServiceWorker", "[MSW]"];
 
 let app: string;
+/** The app's own file in `public/`. */
+const favicon = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7" fill="#1a5fd0"/></svg>\n';
+const require = createRequire(import.meta.url);
 
 /** Every file a build wrote, by path, with its bytes. */
 async function builtFiles(outDir: string): Promise<Map<string, Buffer>> {
@@ -63,7 +67,7 @@ const scriptsKiB = (files: Map<string, Buffer>) =>
 beforeAll(async () => {
   app = await mkdtemp(join(tmpdir(), "sandbox-recipe-"));
   await mkdir(join(app, "src"));
-  await mkdir(join(app, "public-dev"));
+  await mkdir(join(app, "public"));
   await mkdir(join(app, "node_modules", "@bot-conversation"), { recursive: true });
   // The page, then each TypeScript file under the name its first line gives (`// src/main.ts`).
   await writeFile(join(app, "index.html"), blocks.find(([language]) => language === "html")![1]);
@@ -71,13 +75,15 @@ beforeAll(async () => {
   expect(files.map(([file]) => file)).toEqual(["vite.config.ts", "src/main.ts"]);
   for (const [file, source] of files) await writeFile(join(app, file), source);
   await writeFile(join(app, ".env.production"), "VITE_BOT_CONVERSATION_BASE_URL=https://bots.example.com\n");
-  // What `npx msw init public-dev/` writes: the installed msw's worker script.
-  await copyFile(fileURLToPath(import.meta.resolve("msw/mockServiceWorker.js")), join(app, "public-dev", "mockServiceWorker.js"));
-  // The app's dependencies, where npm would place them: this package (built), the client, msw and vite.
+  // A file of the app's own in Vite's public folder: every build must copy it.
+  await writeFile(join(app, "public", "favicon.svg"), favicon);
+  // The app's dependencies, where npm would place them: this package (built), the client, msw, vite and Node's types.
   await symlink(packageDir, join(app, "node_modules", "@bot-conversation", "sandbox"));
   await symlink(dirname(fileURLToPath(import.meta.resolve("@bot-conversation/client/package.json"))), join(app, "node_modules", "@bot-conversation", "client"));
   await symlink(dirname(fileURLToPath(import.meta.resolve("msw/package.json"))), join(app, "node_modules", "msw"));
   await symlink(dirname(fileURLToPath(import.meta.resolve("vite/package.json"))), join(app, "node_modules", "vite"));
+  await mkdir(join(app, "node_modules", "@types"));
+  await symlink(dirname(require.resolve("@types/node/package.json")), join(app, "node_modules", "@types", "node"));
 });
 afterAll(() => (process.env["KEEP_RECIPE_APP"] ? undefined : rm(app, { recursive: true, force: true })));
 
@@ -103,6 +109,14 @@ describe("the README's page recipe, built by Vite", () => {
     const [, bytes] = scripts[0]!;
     for (const marker of markers) expect(bytes.toString(), marker).not.toContain(marker);
     expect(bytes.toString()).toContain("https://bots.example.com");
+  });
+
+  it("both builds keep the app's public/ folder: the favicon the page links is there, byte for byte", () => {
+    for (const build of [production, development]) {
+      expect(build.get("index.html")?.toString()).toContain('href="/favicon.svg"');
+      expect(build.get("favicon.svg")?.toString()).toBe(favicon);
+    }
+    expect(production.has("mockServiceWorker.js")).toBe(false);
   });
 
   it("the development build's scripts weigh at most what the README states over the production build's, gzipped", () => {
@@ -174,6 +188,8 @@ describe("the README's page recipe under vite, in Chromium", () => {
       const { items: conversations } = (await response.json()) as { items: { id: string; status: string }[] };
       expect(await items.allTextContents()).toEqual(conversations.map((conversation) => `${conversation.id} ${conversation.status}`));
       expect(errors).toEqual([]);
+      // The dev server answers the app's public/ file beside the worker.
+      expect(await (await fetch(new URL("/favicon.svg", server.resolvedUrls!.local[0]!))).text()).toBe(favicon);
     } finally {
       await page.close();
       await expected.close();

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
+import { hangGuardMs } from "@bot-conversation/test-support/timeouts";
 import { afterAll } from "vitest";
 
 let terminals = 0;
@@ -29,7 +30,8 @@ export function useTerminal(): {
     },
     keys: (...keys: string[]) => void tmux("send-keys", "-t", "main", ...keys),
     screen: () => tmux("capture-pane", "-p", "-t", "main"),
-    async waitFor(pattern: RegExp, withinMs = 20_000) {
+    // A shell answers a key within a second or two on an idle machine; past the guard it hangs.
+    async waitFor(pattern: RegExp, withinMs = hangGuardMs(6_000)) {
       const until = Date.now() + withinMs;
       for (;;) {
         const screen = terminal.screen();
