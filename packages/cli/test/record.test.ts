@@ -2,6 +2,7 @@ import { execFile, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -120,6 +121,24 @@ describe("record: a transparent proxy in front of a real service", () => {
     }
     const report = JSON.parse(await readFile(join((await recorder.stop(), out), "report.json"), "utf8")) as RecordReport;
     expect(report).toEqual({ operations: {}, problems: [] });
+  });
+
+  it("ends a client that stalls in its request within --timeout, and keeps serving others", async () => {
+    const recorder = await startRecorder({ upstream: service.url, out: await newDir(), timeoutMs: 500 });
+    try {
+      const { port } = new URL(recorder.url);
+      const socket = connect(Number(port), "127.0.0.1");
+      await once(socket, "connect");
+      // Headers begun, never finished: the recorder must not wait for the rest forever.
+      socket.write("GET /api/v2/channels/conversations HTTP/1.1\r\nHost: 127.0.0.1\r\nX-To");
+      let answer = "";
+      socket.on("data", (chunk: Buffer) => (answer += chunk.toString()));
+      await once(socket, "close");
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+      expect((await call(recorder.url, searchPath({ pageSize: 1 }))).status).toBe(200);
+    } finally {
+      await recorder.stop();
+    }
   });
 
   it("forwards to an HTTPS upstream whose CA it is given, and answers 502 for one it cannot trust", async () => {
