@@ -2,6 +2,7 @@ import { execFile, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -122,6 +123,24 @@ describe("record: a transparent proxy in front of a real service", () => {
     expect(report).toEqual({ operations: {}, problems: [] });
   });
 
+  it("ends a client that stalls in its request within --timeout, and keeps serving others", async () => {
+    const recorder = await startRecorder({ upstream: service.url, out: await newDir(), timeoutMs: 500 });
+    try {
+      const { port } = new URL(recorder.url);
+      const socket = connect(Number(port), "127.0.0.1");
+      await once(socket, "connect");
+      // Headers begun, never finished: the recorder must not wait for the rest forever.
+      socket.write("GET /api/v2/channels/conversations HTTP/1.1\r\nHost: 127.0.0.1\r\nX-To");
+      let answer = "";
+      socket.on("data", (chunk: Buffer) => (answer += chunk.toString()));
+      await once(socket, "close");
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+      expect((await call(recorder.url, searchPath({ pageSize: 1 }))).status).toBe(200);
+    } finally {
+      await recorder.stop();
+    }
+  });
+
   it("forwards to an HTTPS upstream whose CA it is given, and answers 502 for one it cannot trust", async () => {
     const dir = await newDir();
     // A self-signed certificate for 127.0.0.1, made by the machine's openssl.
@@ -239,16 +258,24 @@ describe("record: the report of a deviating upstream", () => {
     const recorder = await startRecorder({ upstream: deviating.url, out, salt: "s" });
     try {
       await call(recorder.url, searchPath({ pageSize: 5 }));
+      await call(recorder.url, "/api/v1/runtime/simple/external/events/moved", { redirect: "manual" });
     } finally {
       await recorder.stop();
       await deviating.close();
     }
     const report = JSON.parse(await readFile(join(out, "report.json"), "utf8")) as RecordReport;
-    expect(report.operations).toEqual({ searchConversations: { "200": { exchanges: 1, invalid: 1 } } });
+    expect(report.operations).toEqual({
+      searchConversations: { "200": { exchanges: 1, invalid: 1 } },
+      listExternalEventTriggers: { "302": { exchanges: 1, invalid: 1 } },
+    });
     expect(report.problems).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ operationId: "searchConversations", status: 200, pointer: "/items/*/status", count: 1 }),
         expect.objectContaining({ operationId: "searchConversations", status: 200, pointer: "/items/*/members/*/role", count: 1 }),
+        // A field the description does not list, where it allows more: a finding, listed, not what made the exchange invalid.
+        { operationId: "searchConversations", status: 200, pointer: "/items/*/sentiment", message: "finding: a field the description does not list", count: 1 },
+        // A status the description does not document for the operation.
+        expect.objectContaining({ operationId: "listExternalEventTriggers", status: 302, message: expect.stringContaining("status_code_conformance") }),
       ]),
     );
   });

@@ -1,14 +1,16 @@
 import type { ConversationPage, ConversationSummary } from "@bot-conversation/types";
+import { setupServer } from "msw/node";
 import { describe, expect, it } from "vitest";
 import { conversationOfSummary, createSandbox, fixtureDefects, maxRebuiltMessages, type Sandbox } from "../src/index.ts";
+import { createSandboxHandlers } from "../src/msw.ts";
 
 const headers = { "X-Token": "sandbox-token" };
 
-/** Every summary of a bot, walked page by page. */
-async function summariesOf(sandbox: Sandbox, agentStageId: string): Promise<ConversationSummary[]> {
+/** Every summary of a bot, walked page by page through `fetcher` (a sandbox's, or the global fetch under MSW). */
+async function summariesOf(sandbox: Pick<Sandbox, "fetch">, agentStageId: string, base = "http://sandbox"): Promise<ConversationSummary[]> {
   const items: ConversationSummary[] = [];
   for (let pageIndex = 0; ; pageIndex++) {
-    const response = await sandbox.fetch(`http://sandbox/api/v2/channels/conversations?agentStageId=${agentStageId}&pageSize=50&pageIndex=${pageIndex}`, {
+    const response = await sandbox.fetch(`${base}/api/v2/channels/conversations?agentStageId=${agentStageId}&pageSize=50&pageIndex=${pageIndex}`, {
       headers,
     });
     const page = (await response.json()) as ConversationPage;
@@ -46,6 +48,14 @@ describe("conversationOfSummary: a summary rebuilt as a conversation", () => {
         }
       } finally {
         await replay.close();
+      }
+      // The MSW handlers serve the same fixture the same way.
+      const server = setupServer(...createSandboxHandlers({ fixture, inboundDirection: "Incoming", baseUrl: "https://bots.example.com" }));
+      server.listen({ onUnhandledFrame: "error" });
+      try {
+        for (const [agentStageId, summaries] of seen) expect(await summariesOf({ fetch }, agentStageId, "https://bots.example.com")).toEqual(summaries);
+      } finally {
+        server.close();
       }
     } finally {
       await original.close();

@@ -169,7 +169,8 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     });
   };
 
-  const server = createServer((request, response) => {
+  // Timeouts of clients are checked at least every second (Node's default is every 30 s).
+  const server = createServer({ connectionsCheckingInterval: Math.min(1000, timeoutMs) }, (request, response) => {
     const done = handle(request, response).catch((error: unknown) => {
       options.log?.(`error ${clean(describe(error))}`);
       if (!response.headersSent) answerProblem(response, 502, "Bad Gateway", "The recorder failed to forward the request.");

@@ -3,7 +3,7 @@
  * neither the sandbox nor Prism, with data of its own and choices of its own on the open points
  * (pages counted from 1, a default page size of 3, page sizes capped at 5, the inbound direction
  * spelt `Incoming`, errors as `application/problem+json`). `deviate` makes it break the description
- * (a status spelt `active`, a member without `role`).
+ * (a status spelt `active`, a member without `role`, a redirect) and add a field it does not list.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
@@ -166,7 +166,9 @@ export async function startRealService(options: { deviate?: boolean; tls?: { key
           ? { ...item, status: "active" as ConversationSummary["status"] }
           : index === 5
             ? { ...item, members: [bot, { id: "u-2", name: "Kenji Watanabe", nickname: null }] as never }
-            : item,
+            : index === 4
+              ? { ...item, sentiment: "calm" }
+              : item,
       )
     : realConversations;
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
@@ -196,6 +198,10 @@ export async function startRealService(options: { deviate?: boolean; tls?: { key
     }
     const triggers = /^\/api\/v1\/runtime\/simple\/external\/events\/([^/]+)$/.exec(url.pathname);
     if (request.method === "GET" && triggers) {
+      if (options.deviate && decodeURIComponent(triggers[1]!) === "moved") {
+        response.writeHead(302, { Location: `/api/v1/runtime/simple/external/events/${realBot}` });
+        return response.end();
+      }
       if (decodeURIComponent(triggers[1]!) !== realBot) return problem(response, 404, "No such bot.");
       return json(response, realTriggers);
     }
