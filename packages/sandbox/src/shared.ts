@@ -10,7 +10,7 @@ import { Hono } from "hono";
 import { adoptData, openSandbox, registerHandler, type Sandbox, serverFetch } from "./core.ts";
 import { StoreUnavailableError } from "./data/fired-events.ts";
 import { fixtureDefects } from "./data/fixture.ts";
-import { type PostgresKeptState, PostgresStore, type WorkspaceChange, type WorkspaceRow } from "./data/postgres.ts";
+import { type PostgresKeptState, PostgresStore, redactedUrl, type WorkspaceChange, type WorkspaceRow } from "./data/postgres.ts";
 import { dataOf, generatedSource } from "./data/source.ts";
 import { controlChecker } from "./description.ts";
 import type { AppEnv } from "./http/app.ts";
@@ -19,8 +19,12 @@ import { controlGuard } from "./http/guard.ts";
 import { problemResponse, storeUnavailable } from "./http/problem.ts";
 import { readJsonBody } from "./http/request.ts";
 import type { DataSource, Fixture, SandboxState } from "./model.ts";
+import type { Observer } from "./observe/observe.ts";
 import { type SandboxOptions, stateConflict } from "./options.ts";
 import { checkSwitches, type SandboxSwitches, switchDefinitions } from "./switches.ts";
+
+/** A change heard this long after it was announced is logged as lagging (our choice). */
+export const notificationLagWarningMs = 1_000;
 
 /** Workspaces a replica keeps loaded besides the default one; the least recently used is dropped past it (our choice). */
 export const loadedWorkspacesLimit = 32;
@@ -51,9 +55,15 @@ function tokenHash(token: string): string {
  * Opens the shared sandbox: connects to the database (creating or migrating its schema), creates the
  * default workspace from `initial` unless it exists, and listens for other replicas' changes. The result
  * answers every workspace (by the request's `X-Token`) and the administrator's `/_sandbox/workspaces`.
+ * The `observer` logs the database lost and back, workspaces created, removed and lagging notifications,
+ * and is given the database's pool, round trip and loaded workspaces for the metrics.
  */
-export async function openSharedSandbox(options: SandboxOptions, initial: () => DataSource): Promise<Sandbox> {
+export async function openSharedSandbox(options: SandboxOptions, initial: () => DataSource, observer: Observer): Promise<Sandbox> {
+  const { logger, metrics } = observer;
   const database = await PostgresStore.open(options.databaseUrl!);
+  // The URL without its password: the only way it is ever logged.
+  logger.info({ database: redactedUrl(options.databaseUrl!) }, "database connected");
+  metrics.useDatabase({ pool: () => database.poolStatistics(), roundTrip: () => database.roundTrip() });
   const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
   /** Opens a workspace's sandbox over its row: its switches over the command's options, its token(s). */
   const open = async (row: WorkspaceRow, tokens: readonly string[]): Promise<LoadedWorkspace> => {
@@ -74,6 +84,7 @@ export async function openSharedSandbox(options: SandboxOptions, initial: () => 
   /** Token hashes seen, with their workspace: a workspace's requests ask the database nothing to find it. */
   const names = new Map<string, string>();
 
+  metrics.countLoadedWith(() => loaded.size + 1);
   const forget = (name: string) => {
     loaded.delete(name);
     for (const [hash, owner] of names) if (owner === name) names.delete(hash);
@@ -106,7 +117,10 @@ export async function openSharedSandbox(options: SandboxOptions, initial: () => 
     const entry = open(row, [token]).then((opened) => ({ ...opened, tokenSha256: hash }));
     entry.catch(() => loaded.delete(row.name));
     loaded.set(row.name, entry);
-    while (loaded.size > loadedWorkspacesLimit) forget(loaded.keys().next().value!);
+    while (loaded.size > loadedWorkspacesLimit) {
+      forget(loaded.keys().next().value!);
+      metrics.workspaceEvicted();
+    }
     return entry;
   };
 
@@ -119,7 +133,12 @@ export async function openSharedSandbox(options: SandboxOptions, initial: () => 
    * Follows a change committed by any replica (this one included): new data is loaded and swapped in,
    * faults read again, a workspace whose switches changed opened again, a removed workspace dropped.
    */
-  const follow = async ({ workspace, change }: WorkspaceChange) => {
+  const follow = async ({ workspace, change, announcedAt }: WorkspaceChange) => {
+    if (announcedAt !== undefined) {
+      const lagMs = Date.now() - announcedAt;
+      metrics.notificationLag(lagMs / 1000);
+      if (lagMs > notificationLagWarningMs) logger.warn({ workspace, change, lagMs }, "replica notification lagging");
+    }
     const entry = workspace === defaultWorkspace ? main : await loaded.get(workspace)?.catch(() => undefined);
     if (!entry) return;
     if (change === "deleted") return forget(workspace);
@@ -130,6 +149,8 @@ export async function openSharedSandbox(options: SandboxOptions, initial: () => 
     if (row.generation > entry.kept.generation) await adoptData(entry.sandbox, row.source, (swap) => entry.kept.adopted(row.generation, swap));
   };
   const followAll = () => {
+    metrics.databaseUp(true);
+    logger.info({ database: redactedUrl(options.databaseUrl!) }, "database back: every loaded workspace is read again");
     // Changes may have been missed while the listening connection was down: every workspace is read again.
     for (const name of [...loaded.keys()]) forget(name);
     names.clear();
@@ -137,13 +158,20 @@ export async function openSharedSandbox(options: SandboxOptions, initial: () => 
     void follow({ workspace: defaultWorkspace, change: "data" }).catch(() => undefined);
   };
   try {
-    await database.listen((change) => void follow(change).catch(() => undefined), followAll);
+    await database.listen(
+      (change) => void follow(change).catch(() => undefined),
+      followAll,
+      () => {
+        metrics.databaseUp(false);
+        logger.warn({ database: redactedUrl(options.databaseUrl!) }, "database lost: requests that need it are answered 503 until it is back");
+      },
+    );
   } catch (error) {
     await database.close();
     throw error;
   }
 
-  const admin = adminRoutes(options, database, forget);
+  const admin = adminRoutes(options, database, forget, observer);
   const guard = controlGuard(options);
   const handler = async (request: Request, env: AppEnv["Bindings"]): Promise<Response> => {
     const { pathname } = new URL(request.url);
@@ -163,6 +191,7 @@ export async function openSharedSandbox(options: SandboxOptions, initial: () => 
     try {
       // No token, the default workspace's, or a preflight: the default workspace answers (a 401 when the token is wrong, as ever).
       entry = token === "" || options.tokens.includes(token) ? main : await workspaceOf(token);
+      if (entry && env?.observation) env.observation.workspace = entry.name;
       if (pathname === "/_sandbox/switches" && entry && request.method !== "OPTIONS") {
         const refused = env?.network ? guard(request.headers.get("host") ?? undefined, request.headers.get("origin") ?? undefined) : undefined;
         if (refused) return problemResponse(options.errorMediaType, 403, refused);
@@ -236,7 +265,7 @@ async function switchesRoute(
  * The administrator's routes: `POST /_sandbox/workspaces` (answers the workspace's token, once),
  * `GET /_sandbox/workspaces`, `DELETE /_sandbox/workspaces/{name}`; every one needs `--admin-token`.
  */
-function adminRoutes(options: SandboxOptions, database: PostgresStore, forget: (name: string) => void): Hono<AppEnv> {
+function adminRoutes(options: SandboxOptions, database: PostgresStore, forget: (name: string) => void, { logger }: Observer): Hono<AppEnv> {
   const routes = new Hono<AppEnv>();
   const mediaType = options.errorMediaType;
   const expected = options.adminToken === undefined ? undefined : tokenHash(options.adminToken);
@@ -295,6 +324,7 @@ function adminRoutes(options: SandboxOptions, database: PostgresStore, forget: (
       return problemResponse(mediaType, 409, `A workspace named ${JSON.stringify(given.name)} exists already; nothing was created.`);
     }
     const data = dataOf(source);
+    logger.info({ workspace: given.name }, "workspace created");
     return Response.json(
       { name: given.name, token, bots: data.bots.length, conversations: data.count },
       { status: 201, headers: { location: `/_sandbox/workspaces/${given.name}` } },
@@ -310,6 +340,7 @@ function adminRoutes(options: SandboxOptions, database: PostgresStore, forget: (
     if (!(await database.deleteWorkspace(name))) return problemResponse(mediaType, 404, `No workspace named ${JSON.stringify(name)}.`);
     // Refused here from now on; the other replicas hear of it (NOTIFY).
     forget(name);
+    logger.info({ workspace: name }, "workspace removed");
     return new Response(null, { status: 204 });
   });
 

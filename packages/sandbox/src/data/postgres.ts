@@ -90,6 +90,8 @@ export interface WorkspaceRow {
 export interface WorkspaceChange {
   readonly workspace: string;
   readonly change: "data" | "faults" | "switches" | "deleted";
+  /** When the replica announced it (`Date.now()` of its machine, in the transaction), for the notification lag. */
+  readonly announcedAt?: number;
 }
 
 /** The URL without its password, for messages. */
@@ -97,6 +99,8 @@ export function redactedUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = "***";
+    // libpq's form `?password=` too.
+    if (parsed.searchParams.has("password")) parsed.searchParams.set("password", "***");
     return parsed.toString();
   } catch {
     return "(not a URL)";
@@ -189,9 +193,11 @@ export class PostgresStore {
 
   /**
    * Listens for the changes every replica announces, calling `onChange` for each; `onReconnect` is called
-   * when the listening connection was lost and is back (changes may have been missed meanwhile).
+   * when the listening connection was lost and is back (changes may have been missed meanwhile), and
+   * `onDisconnect` once when it is lost.
    */
-  async listen(onChange: (change: WorkspaceChange) => void, onReconnect: () => void): Promise<void> {
+  async listen(onChange: (change: WorkspaceChange) => void, onReconnect: () => void, onDisconnect: () => void = () => undefined): Promise<void> {
+    let connected = false;
     let wait = 50;
     /** Opens the listening connection; once it was open, a loss (or a failed attempt) tries again after a wait that doubles up to 1 s. */
     const attempt = async (first: boolean): Promise<void> => {
@@ -202,6 +208,8 @@ export class PostgresStore {
         if (lost) return;
         lost = true;
         this.#listening = false;
+        if (connected && !this.#closed) onDisconnect();
+        connected = false;
         client.end().catch(() => undefined);
         if (this.#closed) return;
         // The database is restarting or gone: asked again, no more often than the wait.
@@ -228,6 +236,7 @@ export class PostgresStore {
         return;
       }
       lost = false;
+      connected = true;
       this.#listener = client;
       this.#listening = true;
       wait = 50;
@@ -244,6 +253,22 @@ export class PostgresStore {
       return true;
     } catch {
       return false;
+    }
+  }
+
+  /** The pool's connections now: open, idle, and requests waiting for one. */
+  poolStatistics(): { total: number; idle: number; waiting: number } {
+    return { total: this.#pool.totalCount, idle: this.#pool.idleCount, waiting: this.#pool.waitingCount };
+  }
+
+  /** The time of one round trip (`SELECT 1` on a pooled connection) in seconds, or `undefined` when the database does not answer. */
+  async roundTrip(): Promise<number | undefined> {
+    const started = performance.now();
+    try {
+      await this.#pool.query("SELECT 1");
+      return (performance.now() - started) / 1000;
+    } catch {
+      return undefined;
     }
   }
 
@@ -443,7 +468,7 @@ export class PostgresStore {
 
 /** Announces a change to every replica: delivered when the transaction commits, never if it rolls back. */
 async function notify(client: pg.PoolClient, change: WorkspaceChange): Promise<void> {
-  await client.query("SELECT pg_notify($1, $2)", [channel, JSON.stringify(change)]);
+  await client.query("SELECT pg_notify($1, $2)", [channel, JSON.stringify({ ...change, announcedAt: Date.now() })]);
 }
 
 /**

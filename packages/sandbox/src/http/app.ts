@@ -10,6 +10,7 @@ import type { SandboxContext } from "./context.ts";
 import { controlRoutes } from "./control.ts";
 import type { Fault, OperationId } from "./faults.ts";
 import { controlGuard } from "./guard.ts";
+import { indexPage } from "./index-page.ts";
 import { bodyForJournal, journalBodyOf, refusedBodyNote } from "./journal.ts";
 import { problemResponse, storeUnavailable } from "./problem.ts";
 import { bodyRead, queryOf } from "./request.ts";
@@ -18,10 +19,14 @@ import { bodyRead, queryOf } from "./request.ts";
 type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
 
 /**
- * What the server may hand the app with a request (Node's raw header list, for the journal), and what
- * the routes tell the journal: the operation a request was routed to.
+ * What the server may hand the app with a request (Node's raw header list, for the journal; where the
+ * observer of `observe/` is told the workspace that answered), and what the routes tell the journal: the
+ * operation a request was routed to.
  */
-export type AppEnv = { Bindings: { rawHeaders?: readonly string[]; network?: boolean }; Variables: { operationId: OperationId } };
+export type AppEnv = {
+  Bindings: { rawHeaders?: readonly string[]; network?: boolean; observation?: { workspace?: string } };
+  Variables: { operationId: OperationId };
+};
 
 /**
  * The sandbox as one Web-standard application: the service's three operations and the control API,
@@ -77,6 +82,8 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
   // (every request but the control API's own and browsers' preflights, recorded once answered).
   app.use(async (c, next) => {
     const { path, method } = c.req;
+    // The index, for a person who opens the address: no token, nothing journaled.
+    if (path === "/" && (method === "GET" || method === "HEAD")) return indexPage(c.req.url, c.req.header("accept"), method);
     const control = path.startsWith("/_sandbox/");
     if (control && (c.env as AppEnv["Bindings"] | undefined)?.network) {
       const refused = guard(c.req.header("host"), c.req.header("origin"));

@@ -2,6 +2,8 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { serve } from "@hono/node-server";
 import { serverFetch } from "../core.ts";
+import type { SandboxLogger } from "../observe/log.ts";
+import { drainSandbox } from "../observe/observe.ts";
 import type { ServerOptions } from "../options.ts";
 import { createSandbox, type Sandbox } from "../sandbox.ts";
 import { maxHeaderBytes } from "./context.ts";
@@ -13,13 +15,22 @@ export interface RunningSandbox {
   readonly url: string;
   /** The sandbox behind the server. */
   readonly sandbox: Sandbox;
-  /** Stops listening, closes open connections, then closes the sandbox (and its `--data` file, if it has one). */
+  /**
+   * Stops gracefully: stops accepting connections, answers `/_sandbox/ready` with `503`, lets the requests
+   * in flight finish (for at most `drainBoundMs`), closes the connections left, then closes the sandbox (and
+   * its `--data` file, if it has one).
+   */
   stop(): Promise<void>;
 }
 
+/** The longest a stop waits for the requests in flight to be answered before it closes their connections (our choice). */
+export const drainBoundMs = 10_000;
+
 /** Creates the sandbox and serves its `fetch` handler with Node's HTTP server (the only Node-specific part). */
-export async function startSandboxServer(options: Partial<ServerOptions> & Pick<ServerOptions, "host" | "port">): Promise<RunningSandbox> {
-  const { host, port, ...sandboxOptions } = options;
+export async function startSandboxServer(
+  options: Partial<ServerOptions> & Pick<ServerOptions, "host" | "port"> & { readonly logger?: SandboxLogger | undefined },
+): Promise<RunningSandbox> {
+  const { host, port, logFormat: _chosenByTheCommand, ...sandboxOptions } = options;
   return await serveSandbox(await createSandbox(sandboxOptions), { host, port });
 }
 
@@ -41,10 +52,11 @@ export async function serveSandbox(sandbox: Sandbox, { host, port }: Pick<Server
     url: `http://${hostInUrl}:${address.port}`,
     sandbox,
     stop: async () => {
-      await new Promise<void>((resolve) => {
-        if ("closeAllConnections" in server) server.closeAllConnections();
-        server.close(() => resolve());
-      });
+      // No new connection; idle kept-alive ones are closed, those with a request in flight answer it first.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await drainSandbox(sandbox, drainBoundMs);
+      if ("closeAllConnections" in server) server.closeAllConnections();
+      await closed;
       await sandbox.close();
     },
   };
