@@ -1,123 +1,299 @@
-import { allFiredEvents, type FiredEventRecord, type FiredEventsFilter, type KeptState, keptInMemory, listAllFiredEvents } from "./data/fired-events.ts";
-import { dataOf, generatedSource } from "./data/source.ts";
-import { Store } from "./engine/store.ts";
-import { type AppEnv, createApp } from "./http/app.ts";
-import type { SandboxContext } from "./http/context.ts";
-import { type Fault, type FaultRequest, Faults } from "./http/faults.ts";
-import { type RequestFilter, RequestJournal, type RequestRecord } from "./http/journal.ts";
-import type { DataSource, SandboxState } from "./model.ts";
-import type { SandboxOptions } from "./options.ts";
-import { stateConflict } from "./options.ts";
+/**
+ * The sandbox over one store, the same in every mode: in memory, with a `--data` file, or on PostgreSQL
+ * shared by replicas. Workspaces are the store's: the default one (the `--token` tokens) and those the
+ * administrator creates (`--admin-token`), each served by the one app (`http/app.ts`) over its own data; a
+ * request goes to the workspace of its `X-Token`. A process keeps at most `loadedWorkspacesLimit` of the
+ * others loaded, least recently used out, and follows what other replicas change when the store is shared.
+ */
 
-/** A running sandbox in process: the same handler the server runs, as a `fetch` function. */
+import type { Fault, FaultRequest } from "./data/faults.ts";
+import { allFiredEvents, type FiredEventRecord, type FiredEventsFilter, StoreUnavailableError } from "./data/fired-events.ts";
+import { generatedSource } from "./data/source.ts";
+import { defaultWorkspace, type SandboxStore, type WorkspaceChange, type WorkspaceRow } from "./data/store.ts";
+import type { AppEnv } from "./http/app.ts";
+import type { Workspaces } from "./http/context.ts";
+import type { RequestFilter, RequestRecord } from "./http/journal.ts";
+import type { DataSource, SandboxState } from "./model.ts";
+import { storeUnavailable } from "./operations/problem.ts";
+import { type SandboxOptions, stateConflict } from "./options.ts";
+import { checkSwitches, type SandboxSwitches, switchesOf } from "./switches.ts";
+import { Workspace } from "./workspace.ts";
+
+/** A running sandbox in process: the same handler the server runs, as a `fetch` function; its methods act on the default workspace. */
 export interface Sandbox {
   /** Answers a request like the server would; give it to a client as its `fetch` (any origin works). */
   fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
-  /** Closes the sandbox (and its `--data` file, where every acknowledged change already is). */
+  /** Closes the sandbox (and its `--data` file or database connections; every acknowledged change already is kept). */
   close(): Promise<void>;
   /** The options in force, defaults filled in. */
   readonly options: SandboxOptions;
   /** The requests received (the service's operations), oldest first, filtered; the same as `GET /_sandbox/requests`. */
   requests(filter?: RequestFilter): RequestRecord[];
-  /** Every external event accepted, oldest first (all of them: `GET /_sandbox/fired-events` answers a page at a time); with a database, use `listFiredEvents`. */
-  firedEvents(filter?: FiredEventsFilter): FiredEventRecord[];
-  /** Every external event accepted, oldest first, from any store (a database's included). */
-  listFiredEvents(filter?: FiredEventsFilter): Promise<FiredEventRecord[]>;
+  /** Every external event accepted, oldest first, from any store (`GET /_sandbox/fired-events` answers a page at a time). */
+  firedEvents(filter?: FiredEventsFilter): Promise<FiredEventRecord[]>;
   /** Loads other data (a seed, a count, a named state; omitted fields keep the sandbox's options) and clears both journals; the same as `POST /_sandbox/reset`. */
   reset(given?: { seed?: string; conversations?: number; state?: SandboxState }): Promise<{ bots: number; conversations: number }>;
-  /** Arms a fault (by default once): the same as `POST /_sandbox/faults`, e.g. `{ operationId: "searchConversations", status: 503 }`; with a database, use `POST /_sandbox/faults`. */
-  fault(fault: FaultRequest): Fault;
+  /** Arms a fault (by default once), in any store: the same as `POST /_sandbox/faults`, e.g. `{ operationId: "searchConversations", status: 503 }`. */
+  fault(fault: FaultRequest): Promise<Fault>;
 }
 
-/** Each sandbox's handler with what a server hands it (see `serverFetch`). */
-const handlers = new WeakMap<Sandbox, (request: Request, env: AppEnv["Bindings"]) => Response | Promise<Response>>();
+/** Workspaces a process keeps loaded besides the default one; the least recently used is dropped past it (our choice). */
+export const loadedWorkspacesLimit = 32;
 
-/** The handler the HTTP server calls: `fetch`, also given Node's raw header list, which the request journal keeps. */
-export function serverFetch(sandbox: Sandbox): (request: Request, env: AppEnv["Bindings"]) => Response | Promise<Response> {
-  const handler = handlers.get(sandbox);
-  if (!handler) throw new TypeError("serverFetch: not a sandbox made by openSandbox");
-  return handler;
+/** The SHA-256 of a token, hex (Web Crypto: the same in a browser): a store keeps no token, only this. */
+async function tokenHash(token: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-/** How a sandbox starts: its first data, where its fired events are kept, and how loads let other work through. */
+/** Whether two texts are equal, in a time that depends on the expected one's length only (the administrator token is never compared early out). */
+function sameText(given: string, expected: string): boolean {
+  let difference = given.length ^ expected.length;
+  for (let index = 0; index < expected.length; index++) difference |= (given.charCodeAt(index) || 0) ^ expected.charCodeAt(index);
+  return difference === 0;
+}
+
+/** A new workspace token: 24 random bytes, base64url. */
+function newToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+}
+
+/** A workspace loaded for one token (its hash): a removed workspace's token never reaches a new one of the same name. */
+type LoadedWorkspace = { readonly workspace: Workspace; readonly tokenSha256: string };
+
+/** What a sandbox tells whoever observes it (its log and metrics: `observe/`); nothing is told by default. */
+export interface SandboxEvents {
+  /** A request went to this workspace (`undefined`: the administrator's routes). */
+  answeredBy(env: AppEnv["Bindings"], workspace: string | undefined): void;
+  /** The administrator created a workspace. */
+  workspaceCreated(name: string): void;
+  /** The administrator removed a workspace. */
+  workspaceRemoved(name: string): void;
+  /** A workspace was dropped from memory, least recently used. */
+  workspaceEvicted(name: string): void;
+  /** A change was heard from the store (a replica's, or this process's own). */
+  changeHeard(change: WorkspaceChange): void;
+  /** The store stopped telling changes (the database lost). */
+  storeLost(): void;
+  /** The store tells changes again (the database back). */
+  storeBack(): void;
+}
+
+/** What opens a sandbox: how loads let other work through, and who observes it. */
 export interface SandboxStart {
-  /** The data to load first. */
-  readonly source: DataSource;
-  /** The fired events and the data's source beyond the process (a `--data` file); in memory when not given. */
-  readonly kept?: KeptState | undefined;
   /** Awaited between chunks of a load while the sandbox serves, so other requests are answered meanwhile. */
   readonly pause?: () => Promise<void>;
+  /** Told what happens (see `SandboxEvents`). */
+  readonly events?: SandboxEvents;
 }
 
-/** Opens a sandbox over checked options: the engine shared by the HTTP server, `createSandbox` and the MSW handlers. */
-export async function openSandbox(options: SandboxOptions, start: SandboxStart): Promise<Sandbox> {
-  let store = await Store.load(dataOf(start.source));
-  let loading: Promise<unknown> = Promise.resolve();
-  const kept = start.kept ?? keptInMemory();
-  const context: SandboxContext = {
-    store: () => store,
-    options,
-    faults: kept.faults ?? new Faults(),
-    fired: kept.fired,
-    requests: new RequestJournal(),
-    replaceData: (source) => load(source, (swap) => kept.replaced(source, swap)),
-  };
-  /**
-   * Loads `source`, then hands `commit` the swap: it keeps the change (or checks it is still news) and
-   * swaps the new data in, in the same turn, so a fire is checked and recorded against the data in place,
-   * never against data gone. Loads run one after another, in the order asked.
-   */
-  function load(source: DataSource, commit: (swap: () => void) => void | Promise<void>): Promise<{ bots: number; conversations: number }> {
-    const loaded = loading.then(async () => {
-      const next = await Store.load(dataOf(source), start.pause);
-      await commit(() => {
-        store = next;
-        context.requests.clear();
-      });
-      return store.counts();
-    });
-    loading = loaded.catch(() => undefined);
-    return loaded;
+/** Events nobody observes. */
+const unobserved: SandboxEvents = {
+  answeredBy: () => undefined,
+  workspaceCreated: () => undefined,
+  workspaceRemoved: () => undefined,
+  workspaceEvicted: () => undefined,
+  changeHeard: () => undefined,
+  storeLost: () => undefined,
+  storeBack: () => undefined,
+};
+
+/** The sandbox in process, over its store: what `createSandbox` returns, what the server serves (`handle`) and what the MSW handlers call. */
+export class OpenSandbox implements Sandbox {
+  readonly #store: SandboxStore;
+  readonly #options: SandboxOptions;
+  readonly #pause: (() => Promise<void>) | undefined;
+  readonly #events: SandboxEvents;
+  #main!: Workspace;
+  /** The other workspaces loaded, least recently used first. */
+  readonly #loaded = new Map<string, Promise<LoadedWorkspace>>();
+  /** Token hashes seen, with their workspace: a workspace's requests ask the store nothing to find it. */
+  readonly #names = new Map<string, string>();
+  readonly #workspaces: Workspaces;
+
+  private constructor(options: SandboxOptions, store: SandboxStore, start: SandboxStart) {
+    this.#options = options;
+    this.#store = store;
+    this.#pause = start.pause;
+    const events = start.events ?? unobserved;
+    this.#events = events;
+    const adminToken = options.adminToken;
+    this.#workspaces = {
+      isAdministrator: (token) => (adminToken === undefined ? undefined : sameText(token, adminToken)),
+      create: async ({ name, source, switches }) => {
+        const token = newToken();
+        if (!(await store.createWorkspace(name, source, switches, await tokenHash(token)))) return undefined;
+        events.workspaceCreated(name);
+        return token;
+      },
+      list: () => store.listWorkspaces(),
+      remove: async (name) => {
+        if (!(await store.deleteWorkspace(name))) return false;
+        // Refused here from now on; the other replicas hear of it.
+        this.#forget(name);
+        events.workspaceRemoved(name);
+        return true;
+      },
+      ready: () => store.ready(),
+    };
   }
-  const app = createApp(context);
-  const sandbox: Sandbox = {
-    options,
-    fetch: async (input, init) => app.fetch(input instanceof Request && init === undefined ? input : new Request(input, init)),
-    close: async () => kept.close(),
-    requests: (filter) => context.requests.list(filter),
-    firedEvents: (filter) => allFiredEvents(context.fired, filter),
-    listFiredEvents: (filter) => listAllFiredEvents(context.fired, filter),
-    reset: async (given = {}) => {
-      const conflict = stateConflict(given);
-      if (conflict) throw new TypeError(`conversations: ${conflict}`);
-      return context.replaceData(generatedSource(options, given));
-    },
-    fault: (fault) => {
-      const armed = context.faults.add(fault);
-      if (armed instanceof Promise) throw new TypeError("fault(): the faults are kept in a database; arm one with POST /_sandbox/faults");
-      return armed;
-    },
+
+  /**
+   * Opens the sandbox over a store: creates the default workspace from `initial` unless the store has it,
+   * and listens for other replicas' changes (a shared store). The store is closed when this fails.
+   */
+  static async open(options: SandboxOptions, store: SandboxStore, initial: () => DataSource, start: SandboxStart = {}): Promise<OpenSandbox> {
+    const sandbox = new OpenSandbox(options, store, start);
+    try {
+      await store.createWorkspace(defaultWorkspace, initial(), switchesOf(options), null);
+      await sandbox.#reopenMain();
+      await store.listen(
+        (change) => void sandbox.#follow(change).catch(() => undefined),
+        () => sandbox.#followAll(),
+        () => sandbox.#events.storeLost(),
+      );
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return sandbox;
+  }
+
+  /** Opens a workspace over its row: its switches over the command's options, its token(s). */
+  async #open(row: WorkspaceRow, tokens: readonly string[]): Promise<Workspace> {
+    const options = { ...this.#options, ...checkSwitches(row.switches), tokens };
+    const changeSwitches = async (switches: SandboxSwitches) => {
+      await this.#store.setSwitches(row.name, switches);
+      // Opened again here before the answer; the other replicas hear of it.
+      if (row.name === defaultWorkspace) await this.#reopenMain();
+      else this.#forget(row.name);
+    };
+    const kept = this.#store.workspaceStore(row.name, row.generation);
+    return Workspace.open({ name: row.name, options, kept, workspaces: this.#workspaces, changeSwitches, pause: this.#pause }, row.source);
+  }
+
+  /** Opens the default workspace (again) as the store holds it. */
+  async #reopenMain(): Promise<void> {
+    const row = await this.#store.workspace(defaultWorkspace);
+    if (row) this.#main = await this.#open(row, this.#options.tokens);
+  }
+
+  #forget(name: string): void {
+    this.#loaded.delete(name);
+    for (const [hash, owner] of this.#names) if (owner === name) this.#names.delete(hash);
+  }
+
+  /** The workspace of a token that is not the default one's, loaded on first use, or `undefined` for a token of none. */
+  async #workspaceOf(token: string): Promise<Workspace | undefined> {
+    const hash = await tokenHash(token);
+    const name = this.#names.get(hash);
+    const cached = name === undefined ? undefined : this.#loaded.get(name);
+    if (cached) {
+      const entry = await cached;
+      if (entry.tokenSha256 === hash) {
+        // Used now: moved to the most recent end.
+        this.#loaded.delete(name!);
+        this.#loaded.set(name!, cached);
+        return entry.workspace;
+      }
+    }
+    const row = await this.#store.workspaceOfToken(hash);
+    if (!row) {
+      this.#names.delete(hash);
+      return undefined;
+    }
+    if (this.#names.size >= loadedWorkspacesLimit * 4) this.#names.clear();
+    this.#names.set(hash, row.name);
+    const entry = this.#open(row, [token]).then((workspace) => ({ workspace, tokenSha256: hash }));
+    entry.catch(() => this.#loaded.delete(row.name));
+    this.#loaded.set(row.name, entry);
+    while (this.#loaded.size > loadedWorkspacesLimit) {
+      const evicted = this.#loaded.keys().next().value!;
+      this.#forget(evicted);
+      this.#events.workspaceEvicted(evicted);
+    }
+    return (await entry).workspace;
+  }
+
+  /**
+   * Follows a change committed by any replica (this one included): new data is loaded and swapped in,
+   * faults read again, a workspace whose switches changed opened again, a removed workspace dropped.
+   */
+  async #follow(heard: WorkspaceChange): Promise<void> {
+    this.#events.changeHeard(heard);
+    const { workspace, change } = heard;
+    const entry = workspace === defaultWorkspace ? this.#main : (await this.#loaded.get(workspace)?.catch(() => undefined))?.workspace;
+    if (!entry) return;
+    if (change === "deleted") return this.#forget(workspace);
+    if (change === "faults") return entry.kept.faultsChanged();
+    if (change === "switches") return workspace === defaultWorkspace ? this.#reopenMain() : this.#forget(workspace);
+    const row = await this.#store.workspace(workspace);
+    if (!row) return this.#forget(workspace);
+    if (row.generation > entry.kept.generation) await entry.adopt(row.source, row.generation);
+  }
+
+  /** Changes may have been missed while the store's notifications were down: every workspace is read again. */
+  #followAll(): void {
+    this.#events.storeBack();
+    for (const name of [...this.#loaded.keys()]) this.#forget(name);
+    this.#names.clear();
+    this.#main.kept.faultsChanged();
+    void this.#follow({ workspace: defaultWorkspace, change: "data" }).catch(() => undefined);
+  }
+
+  /**
+   * Answers a request: the workspace of its `X-Token` (the default one's tokens, none, or the administrator's:
+   * the default workspace), through the one app. `env` is what the HTTP server hands it (Node's raw headers).
+   */
+  readonly handle = async (request: Request, env: AppEnv["Bindings"] = {}): Promise<Response> => {
+    const token = request.headers.get("x-token") ?? "";
+    if (token === "" || this.#options.tokens.includes(token) || this.#workspaces.isAdministrator(token)) {
+      this.#events.answeredBy(env, token !== "" && !this.#options.tokens.includes(token) ? undefined : this.#main.name);
+      return this.#main.app.fetch(request, env);
+    }
+    let workspace: Workspace | undefined;
+    try {
+      workspace = await this.#workspaceOf(token);
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) return storeUnavailable(this.#main.options.errorMediaType, error);
+      throw error;
+    }
+    // A token of no workspace: the default workspace's app answers (its 401).
+    this.#events.answeredBy(env, workspace?.name);
+    return (workspace ?? this.#main).app.fetch(request, env);
   };
-  handlers.set(sandbox, (request, env) => app.fetch(request, env));
-  loaders.set(sandbox, load);
-  return sandbox;
-}
 
-/** Each sandbox's load (see `openSandbox`), for a change another process already kept (`adoptData`). */
-const loaders = new WeakMap<Sandbox, (source: DataSource, commit: (swap: () => void) => void | Promise<void>) => Promise<unknown>>();
+  get options(): SandboxOptions {
+    return this.#main.options;
+  }
 
-/**
- * Loads data that another replica already kept and swaps it in once loaded, if `commit` still finds it
- * news (it calls the swap it is given, in the same turn, or not at all): how a replica follows a reset
- * made on another.
- */
-export function adoptData(sandbox: Sandbox, source: DataSource, commit: (swap: () => void) => void): Promise<unknown> {
-  const load = loaders.get(sandbox);
-  if (!load) throw new TypeError("adoptData: not a sandbox made by openSandbox");
-  return load(source, commit);
-}
+  /** The workspaces loaded in this process, the default one included. */
+  get loadedWorkspaces(): number {
+    return this.#loaded.size + 1;
+  }
 
-/** Registers the handler of a sandbox that is not made by `openSandbox` (the shared sandbox's), for `serverFetch`. */
-export function registerHandler(sandbox: Sandbox, handler: (request: Request, env: AppEnv["Bindings"]) => Response | Promise<Response>): void {
-  handlers.set(sandbox, handler);
+  // The methods are fields, so that a method taken off the sandbox (`const { fetch } = sandbox`) still works.
+  readonly fetch = (input: Request | string | URL, init?: RequestInit): Promise<Response> =>
+    this.handle(input instanceof Request && init === undefined ? input : new Request(input, init));
+
+  readonly requests = (filter?: RequestFilter): RequestRecord[] => this.#main.context.requests.list(filter);
+
+  readonly firedEvents = (filter?: FiredEventsFilter): Promise<FiredEventRecord[]> => allFiredEvents(this.#main.context.fired, filter);
+
+  readonly reset = async (given: { seed?: string; conversations?: number; state?: SandboxState } = {}): Promise<{ bots: number; conversations: number }> => {
+    const conflict = stateConflict(given);
+    if (conflict) throw new TypeError(`conversations: ${conflict}`);
+    return this.#main.context.replaceData(generatedSource(this.#options, given));
+  };
+
+  readonly fault = (fault: FaultRequest): Promise<Fault> => this.#main.context.faults.add(fault);
+
+  readonly close = async (): Promise<void> => {
+    this.#loaded.clear();
+    await this.#store.close();
+  };
 }

@@ -73,6 +73,20 @@ export function serviceEnum(name: string): readonly string[] {
   return values as string[];
 }
 
+/** An operation of the service: its `operationId`, method (upper case) and path as the description writes it (`{agentStageId}`). */
+export interface ServiceOperation {
+  readonly operationId: string;
+  readonly method: string;
+  readonly path: string;
+}
+
+/** Every operation of the service, in the description's order: the one list the route table, the MSW handlers and the options read. */
+export const serviceOperations: readonly ServiceOperation[] = Object.entries(serviceDescription.paths).flatMap(([path, item]) =>
+  Object.entries(item).flatMap(([method, operation]) =>
+    operation.operationId === undefined ? [] : [{ operationId: operation.operationId, method: method.toUpperCase(), path }],
+  ),
+);
+
 /** The parameters of an operation of a description, references resolved. */
 export function operationParameters(document: typeof serviceDescription, operationId: string): ParameterDescription[] {
   return documentOf(document)

@@ -5,10 +5,9 @@ export { LaunchError, type LaunchedSandbox, launchSandbox } from "./cli/launch.t
 export { parseServerOptions } from "./cli/parse.ts";
 export { FixtureError } from "./data/fixture.ts";
 export type { Defect } from "./description.ts";
-export type { Problem } from "./http/problem.ts";
-export { type RunningSandbox, startSandboxServer } from "./http/server.ts";
 export { type Fixture, type SandboxState, sandboxStates } from "./model.ts";
 export { minimumNode, requireNode } from "./node-version.ts";
+export type { Problem } from "./operations/problem.ts";
 export { type Delay, defaultOptions, type Latency, type SandboxOptions, type ServerOptions } from "./options.ts";
-export { createSandbox, type Sandbox } from "./sandbox.ts";
+export { createSandbox, type RunningSandbox, type Sandbox, startSandboxServer } from "./sandbox.ts";
 export { defaultSwitches, parseSwitch, type SandboxSwitches, type SwitchDefinition, switchDefinitions } from "./switches.ts";

@@ -37,6 +37,17 @@ export const sandboxStates = ["default", "empty", "bot-without-triggers", "large
 /** A named starting state: `default` (the seed's data), `empty` (the bots and triggers, no conversation), `bot-without-triggers` (default, but the first bot has no trigger), `large` (10,000 conversations). */
 export type SandboxState = (typeof sandboxStates)[number];
 
+/** Conversations of the `large` state. */
+export const largeConversations = 10_000;
+
+/** The largest number of conversations the generator accepts. */
+export const maxConversations = 1_000_000;
+
+/** The number of conversations a state sets itself (`large`, `empty`), or `undefined`. */
+export function stateCount(state: SandboxState): number | undefined {
+  return state === "large" ? largeConversations : state === "empty" ? 0 : undefined;
+}
+
 /** Generated data: from a seed, a number of conversations and a named state. */
 export type GeneratedSource = { readonly seed: string; readonly conversations: number; readonly state?: SandboxState };
 

@@ -4,9 +4,11 @@
  * touches the file system, so a bundler can take it into a page as it is.
  */
 import { type HttpHandler, http } from "msw/http";
-import { openSandbox, type Sandbox } from "./core.ts";
+import { OpenSandbox, type Sandbox } from "./core.ts";
 import { checkFixture } from "./data/fixture.ts";
+import { MemoryStore } from "./data/memory-store.ts";
 import { generatedSource } from "./data/source.ts";
+import { serviceOperations } from "./description.ts";
 import { resolveOptions, type SandboxOptions } from "./options.ts";
 
 /** The options of `createSandboxHandlers`: the sandbox's own (but `data`, and `fixture` only as an object), and where to answer. */
@@ -26,8 +28,8 @@ export interface SandboxHandlers extends Array<HttpHandler> {
   readonly sandbox: Promise<Sandbox>;
 }
 
-/** The paths the sandbox answers, below the base URL. */
-const paths = ["/api/v2/channels/conversations", "/api/v1/runtime/simple/external/events", "/api/v1/runtime/simple/external/events/*", "/_sandbox/*"];
+/** The paths the sandbox answers, below the base URL: the service's, as the description gives them (a parameter matches any segment), and the control API's. */
+const paths = [...new Set(serviceOperations.map((operation) => operation.path.replace(/\{[^}]+\}/g, "*"))), "/_sandbox/*"];
 
 /**
  * Creates MSW handlers that run the sandbox's rules over its data, in process: `setupServer(...createSandboxHandlers())`.
@@ -47,7 +49,7 @@ export function createSandboxHandlers(given: SandboxHandlersOptions = {}): Sandb
   }
   const options = resolveOptions(rest);
   const fixture = options.fixture === undefined ? undefined : checkFixture(options.fixture);
-  const sandbox = openSandbox(options, { source: fixture ? { fixture } : generatedSource(options, {}) });
+  const sandbox = OpenSandbox.open(options, new MemoryStore(), () => (fixture ? { fixture } : generatedSource(options, {})));
   const prefix = baseUrl === undefined ? "*" : baseUrl.replace(/\/+$/, "");
   const handlers = paths.map((path) => http.all(`${prefix}${path}`, async ({ request }) => (await sandbox).fetch(request)));
   return Object.assign(handlers, { sandbox });

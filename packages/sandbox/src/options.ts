@@ -1,5 +1,6 @@
-import { maxConversations, stateCount } from "./data/source.ts";
-import { type Fixture, type LogFormat, type SandboxState, sandboxStates } from "./model.ts";
+import type { operations } from "@bot-conversation/types";
+import { serviceOperations } from "./description.ts";
+import { type Fixture, type LogFormat, maxConversations, type SandboxState, sandboxStates, stateCount } from "./model.ts";
 import { checkSwitches, defaultSwitches, type SandboxSwitches } from "./switches.ts";
 
 /** What the sandbox serves and how: the data, the accepted tokens, and the open-point switches. */
@@ -30,7 +31,7 @@ export interface SandboxOptions extends SandboxSwitches {
    * sandbox, for any number of replicas (Node only); `--database-url` or `DATABASE_URL`. Not with `data`.
    */
   readonly databaseUrl: string | undefined;
-  /** The administrator token that manages workspaces (`/_sandbox/workspaces`), with `databaseUrl`; never an accepted `tokens` value. `--admin-token` or `SANDBOX_ADMIN_TOKEN`. */
+  /** The administrator token that manages workspaces (`/_sandbox/workspaces`), in every mode (without it no workspace can be created); never an accepted `tokens` value. `--admin-token` or `SANDBOX_ADMIN_TOKEN`. */
   readonly adminToken: string | undefined;
 }
 
@@ -38,7 +39,7 @@ export interface SandboxOptions extends SandboxSwitches {
 export type Delay = number | { readonly min: number; readonly max: number };
 
 /** The latency option: one delay for every operation, or a delay per operation (others answer at once). */
-export type Latency = Delay | { readonly [operationId in "searchConversations" | "listExternalEventTriggers" | "fireExternalEvent"]?: Delay };
+export type Latency = Delay | { readonly [operationId in keyof operations]?: Delay };
 
 /** Where the command-line server listens, besides the sandbox options. */
 export interface ServerOptions extends SandboxOptions {
@@ -110,7 +111,7 @@ export function resolveOptions(given: Partial<SandboxOptions> = {}): SandboxOpti
   };
 }
 
-/** `databaseUrl` and `adminToken`: a PostgreSQL URL, not with `data`; an administrator token only with a database, never an accepted token. Neither is echoed. */
+/** `databaseUrl` and `adminToken`: a PostgreSQL URL, not with `data`; an administrator token (in any mode) never an accepted token. Neither is echoed. */
 function checkDatabase(options: SandboxOptions): void {
   const { databaseUrl, adminToken } = options;
   if (databaseUrl !== undefined) {
@@ -122,7 +123,6 @@ function checkDatabase(options: SandboxOptions): void {
     if (options.data !== undefined) throw new TypeError("databaseUrl: give data (a file for one user) or databaseUrl (a database for a team), not both");
   }
   if (adminToken === undefined) return;
-  if (databaseUrl === undefined) throw new TypeError("adminToken: workspaces are kept in a database; give databaseUrl (--database-url) with it");
   if (typeof adminToken !== "string" || adminToken.length < minAdminTokenLength)
     throw new TypeError(`adminToken: expected a text of at least ${minAdminTokenLength} characters`);
   if (options.tokens.includes(adminToken) || defaultOptions.tokens.includes(adminToken))
@@ -153,7 +153,7 @@ export function hostNameOf(text: string): string | undefined {
   return `${url.username}${url.password}${url.pathname}${url.search}${url.hash}` === "/" ? url.hostname : undefined;
 }
 
-const operationIds = ["searchConversations", "listExternalEventTriggers", "fireExternalEvent"];
+const operationIds = serviceOperations.map((operation) => operation.operationId);
 
 function checkLatency(latency: unknown): void {
   const checkDelay = (name: string, delay: unknown) => {

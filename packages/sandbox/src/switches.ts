@@ -99,3 +99,8 @@ export function checkSwitches(given: Partial<SandboxSwitches>): SandboxSwitches 
   }
   return checked as unknown as SandboxSwitches;
 }
+
+/** The switches among options (a workspace's, which hold them with the rest): what a workspace keeps of them. */
+export function switchesOf(options: SandboxSwitches): SandboxSwitches {
+  return Object.fromEntries(switchDefinitions.map((definition) => [definition.key, options[definition.key]])) as unknown as SandboxSwitches;
+}

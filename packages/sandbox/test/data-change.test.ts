@@ -56,13 +56,13 @@ describe("a fire whose body spans a change of the data (issue 29, point 3)", () 
       const response = await fire.answer;
       expect(response.status).toBe(404);
       expect(((await response.json()) as { detail: string }).detail).toBe('No conversation with conversationId "second-conversation".');
-      expect(sandbox.firedEvents()).toEqual([]);
+      expect(await sandbox.firedEvents()).toEqual([]);
     } finally {
       await sandbox.close();
     }
     if (data) {
       const reopened = await createSandbox({ data });
-      expect(reopened.firedEvents()).toEqual([]);
+      expect(await reopened.firedEvents()).toEqual([]);
       await reopened.close();
     }
   });
@@ -75,7 +75,7 @@ describe("a fire whose body spans a change of the data (issue 29, point 3)", () 
       await sandbox.reset({ conversations: 5 });
       fire.finish();
       expect((await fire.answer).status).toBe(200);
-      expect(sandbox.firedEvents().map((event) => event.conversationId)).toEqual(["0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c"]);
+      expect((await sandbox.firedEvents()).map((event) => event.conversationId)).toEqual(["0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c"]);
     } finally {
       await sandbox.close();
     }

@@ -26,10 +26,10 @@ describe("group commit: the fires of one turn are one transaction, each answered
     const path = join(scratch, name);
     return { path, ...openDataFile(path, () => source) };
   };
-  const reopened = (path: string) => {
+  const reopened = async (path: string) => {
     const again = openDataFile(path, () => ({ seed: "never used", conversations: 1 }));
     try {
-      return { source: again.source, markers: markersOf(again.kept.fired.page({}, 0, 100).events) };
+      return { source: again.source, markers: markersOf((await again.kept.fired.page({}, 0, 100)).events) };
     } finally {
       again.kept.close();
     }
@@ -39,9 +39,9 @@ describe("group commit: the fires of one turn are one transaction, each answered
     const { kept } = opened("flush-page.db");
     const waiting = ["a", "b", "c"].map((marker) => kept.fired.record(event(marker)));
     expect(waiting.every((promise) => promise instanceof Promise)).toBe(true);
-    expect(markersOf(kept.fired.page({}, 0, 100).events)).toEqual(["a", "b", "c"]);
+    expect(markersOf((await kept.fired.page({}, 0, 100)).events)).toEqual(["a", "b", "c"]);
     await Promise.all(waiting);
-    expect(markersOf(kept.fired.page({}, 0, 100).events)).toEqual(["a", "b", "c"]);
+    expect(markersOf((await kept.fired.page({}, 0, 100)).events)).toEqual(["a", "b", "c"]);
     kept.close();
   });
 
@@ -50,12 +50,12 @@ describe("group commit: the fires of one turn are one transaction, each answered
     await kept.fired.record(event("first"));
     const markers = Array.from({ length: 70 }, (_, index) => `many-${index}`);
     await Promise.all(markers.map((marker) => kept.fired.record(event(marker))));
-    const page = kept.fired.page({}, 1, 40);
+    const page = await kept.fired.page({}, 1, 40);
     expect(markersOf(page.events)).toEqual(markers.slice(0, 40));
     expect(page.next).toBe(41);
-    expect(markersOf(kept.fired.page({}, 41, 100).events)).toEqual(markers.slice(40));
+    expect(markersOf((await kept.fired.page({}, 41, 100)).events)).toEqual(markers.slice(40));
     kept.close();
-    expect(reopened(path).markers).toEqual(["first", ...markers]);
+    expect((await reopened(path)).markers).toEqual(["first", ...markers]);
   });
 
   test("a clear or a reset after fires still waiting keeps their order: the fires are committed, then cleared", async () => {
@@ -65,14 +65,14 @@ describe("group commit: the fires of one turn are one transaction, each answered
     await beforeClear;
     const afterClear = kept.fired.record(event("after-clear"));
     await afterClear;
-    expect(markersOf(kept.fired.page({}, 0, 100).events)).toEqual(["after-clear"]);
+    expect(markersOf((await kept.fired.page({}, 0, 100)).events)).toEqual(["after-clear"]);
     const beforeReset = kept.fired.record(event("before-reset"));
     kept.replaced({ seed: "after-reset", conversations: 2 }, () => undefined);
     await beforeReset;
-    expect(markersOf(kept.fired.page({}, 0, 100).events)).toEqual([]);
+    expect(markersOf((await kept.fired.page({}, 0, 100)).events)).toEqual([]);
     await kept.fired.record(event("after-reset"));
     kept.close();
-    expect(reopened(path)).toEqual({ source: { seed: "after-reset", conversations: 2 }, markers: ["after-reset"] });
+    expect(await reopened(path)).toEqual({ source: { seed: "after-reset", conversations: 2 }, markers: ["after-reset"] });
   });
 
   test("closing the file commits the fires still waiting: they are there on the next start", async () => {
@@ -81,6 +81,6 @@ describe("group commit: the fires of one turn are one transaction, each answered
     const waiting = [kept.fired.record(event("waiting-1")), kept.fired.record(event("waiting-2"))];
     kept.close();
     await Promise.all(waiting);
-    expect(reopened(path).markers).toEqual(["committed", "waiting-1", "waiting-2"]);
+    expect((await reopened(path)).markers).toEqual(["committed", "waiting-1", "waiting-2"]);
   });
 });

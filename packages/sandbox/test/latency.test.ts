@@ -62,7 +62,7 @@ describe("latency (issue 21): each answer waits its operation's delay, on the sa
 describe("a fault that times out (issue 21: the next fire times out)", () => {
   test("the next fire is never answered until its client gives up; the one after is served", async () => {
     const sandbox = await createSandbox({ conversations: 5 });
-    sandbox.fault({ operationId: "fireExternalEvent", timeout: true });
+    await sandbox.fault({ operationId: "fireExternalEvent", timeout: true });
     const body = JSON.stringify({ conversationId: "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c", externalEventId: "order-status-changed" });
     const init = { method: "POST", headers: { ...token, "content-type": "application/json" }, body };
     const giveUp = new AbortController();
@@ -72,9 +72,9 @@ describe("a fault that times out (issue 21: the next fire times out)", () => {
     expect(await settled(hanging)).toBe(false);
     giveUp.abort();
     await hanging.catch(() => undefined);
-    expect(sandbox.firedEvents()).toEqual([]);
+    expect(await sandbox.firedEvents()).toEqual([]);
     expect((await sandbox.fetch("http://sandbox.test/api/v1/runtime/simple/external/events", init)).status).toBe(200);
-    expect(sandbox.firedEvents()).toHaveLength(1);
+    expect(await sandbox.firedEvents()).toHaveLength(1);
     await sandbox.close();
   });
 });

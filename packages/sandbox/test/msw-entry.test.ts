@@ -14,7 +14,7 @@ test("the MSW entry bundles for a browser without node:sqlite or the --data file
     external: ["msw"],
   });
   const inputs = Object.keys(bundle.metafile.inputs);
-  expect(inputs.some((input) => input.endsWith("src/engine/store.ts"))).toBe(true);
+  expect(inputs.some((input) => input.endsWith("src/engine/search-index.ts"))).toBe(true);
   expect(inputs.filter((input) => input.endsWith("src/data/data-file.ts") || input.endsWith("src/sandbox.ts"))).toEqual([]);
   // No import of it, static, dynamic or required (the word itself may stand in a text: the open points' decisions name it).
   expect(Object.values(bundle.metafile.outputs).flatMap((output) => output.imports.map((imported) => imported.path))).not.toContain("node:sqlite");

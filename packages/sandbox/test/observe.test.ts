@@ -108,7 +108,8 @@ describe("the log", () => {
         method: "GET",
         path: "/_sandbox/bots",
         operation: "listSandboxBots",
-        workspace: "default",
+        // A token of no workspace reached none.
+        workspace: undefined,
         status: 401,
         msg: "request",
         level: "info",

@@ -128,9 +128,9 @@ describe("the command line", () => {
     );
     // --data is one user's sandbox: a DATABASE_URL in the environment (another program's) is not read then.
     expect(parseServerOptions(["--data", "d.db"], { DATABASE_URL: url })).toMatchObject({ data: "d.db", databaseUrl: undefined });
-    expect(() => parseServerOptions(["--admin-token", "an-admin-token-1234"], {})).toThrow(
-      /^adminToken: workspaces are kept in a database; give databaseUrl \(--database-url\) with it$/,
-    );
+    // Workspaces exist in every mode (issue 38): an administrator token needs no database.
+    expect(parseServerOptions(["--admin-token", "an-admin-token-1234"], {})).toMatchObject({ adminToken: "an-admin-token-1234", databaseUrl: undefined });
+    expect(() => parseServerOptions(["--admin-token", "sandbox-token"], {})).toThrow(/^adminToken: expected a text of at least 16 characters$/);
     expect(() => parseServerOptions(["--database-url", url, "--admin-token", "sandbox-token"], {})).toThrow(
       /^adminToken: expected a text of at least 16 characters$/,
     );

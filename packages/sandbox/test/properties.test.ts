@@ -2,7 +2,7 @@ import { validateEventPayload } from "@bot-conversation/client";
 import type { ExternalEventTrigger } from "@bot-conversation/types";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { queryOf } from "../src/http/request.ts";
+import { queryOf } from "../src/operations/request.ts";
 import { arbitrariesOf } from "./support/arbitraries.ts";
 import { responseProblems, service } from "./support/description.ts";
 import { exampleFixture, exampleSessionId } from "./support/fixture.ts";

@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
-import { largeConversations } from "../src/data/source.ts";
 import { createSandbox } from "../src/index.ts";
+import { largeConversations } from "../src/model.ts";
 
 const headers = { "x-token": "sandbox-token" };
 const total = async (fetcher: (url: string, init: RequestInit) => Promise<Response>, base: string) =>

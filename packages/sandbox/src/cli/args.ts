@@ -1,5 +1,4 @@
-import { maxConversations } from "../data/source.ts";
-import { type LogFormat, logFormats, type SandboxState } from "../model.ts";
+import { type LogFormat, logFormats, maxConversations, type SandboxState } from "../model.ts";
 import { defaultOptions, hostNameOf, integerIn, originOf, resolveOptions, type ServerOptions } from "../options.ts";
 import { parseSwitch, type SandboxSwitches, switchDefinitions } from "../switches.ts";
 import type { SandboxFlags } from "./flags.ts";

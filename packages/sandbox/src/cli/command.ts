@@ -65,7 +65,7 @@ export function newSandboxCommand(io: SandboxCommandIo, done: (code: number) => 
         done(exitCodes.usage);
         return;
       }
-      const [{ startSandboxServer }, { createLogger }] = await Promise.all([import("../http/server.ts"), import("../observe/log.ts")]);
+      const [{ startSandboxServer }, { createLogger }] = await Promise.all([import("../sandbox.ts"), import("../observe/log.ts")]);
       const running = await startSandboxServer({ ...options, logger: await createLogger(io.stdout, options.logFormat) });
       io.stdout.write(`Sandbox ready at ${running.url}\n`);
       // One Ctrl-C reaches this process several times within milliseconds (terminal, turbo, pnpm): every

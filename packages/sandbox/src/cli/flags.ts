@@ -33,7 +33,7 @@ export const commandFlags: readonly CommandFlag[] = [
   {
     name: "admin-token",
     value: "<token>",
-    summary: "the administrator token that manages workspaces, with --database-url (SANDBOX_ADMIN_TOKEN; prefer it: a flag is seen in ps)",
+    summary: "the administrator token that manages workspaces (SANDBOX_ADMIN_TOKEN; prefer it: a flag is seen in ps)",
   },
   {
     name: "log-format",

@@ -1,11 +1,9 @@
 import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { type DataSource, sandboxStates } from "../model.ts";
+import { type DataSource, maxConversations, sandboxStates } from "../model.ts";
 import { DatabaseFiredEvents, giveSpaceBack, transaction } from "./database-fired-events.ts";
-import type { KeptState } from "./fired-events.ts";
 import { fixtureDefects } from "./fixture.ts";
-import { maxConversations } from "./source.ts";
 
 /** Layout version of a `--data` file (SQLite's `user_version`); a file of another layout is refused, naming both. */
 export const dataLayout = 5;
@@ -159,7 +157,7 @@ function damageOf(database: DatabaseSync): string | undefined {
 export function openDataFile(
   path: string,
   first: () => DataSource,
-): { source: DataSource; kept: Omit<KeptState, "fired"> & { readonly fired: DatabaseFiredEvents } } {
+): { source: DataSource; kept: { readonly fired: DatabaseFiredEvents; replaced(source: DataSource, swap: () => void): void; close(): void } } {
   const { empty } = checkPath(path);
   const refuse = (problem: string): never => {
     throw new DataFileError(`--data ${path}: ${problem}`);

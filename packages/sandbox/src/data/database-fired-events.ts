@@ -131,7 +131,7 @@ export class DatabaseFiredEvents implements FiredEventsStore {
     this.#commitPending();
   }
 
-  page(filter: FiredEventsFilter, after: number, limit: number): FiredEventsPage {
+  async page(filter: FiredEventsFilter, after: number, limit: number): Promise<FiredEventsPage> {
     this.flush();
     const rows = this.#select.all({
       after,
@@ -142,7 +142,7 @@ export class DatabaseFiredEvents implements FiredEventsStore {
     return pageOfRows(rows, limit);
   }
 
-  clear(): void {
+  async clear(): Promise<void> {
     this.flush();
     this.#database.exec("DELETE FROM events");
     giveSpaceBack(this.#database);

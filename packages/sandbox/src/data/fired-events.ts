@@ -1,7 +1,4 @@
-/** The external events a sandbox accepted, and what it keeps beyond its in-memory data: in memory here, or in a `--data` file (`data-file.ts`). */
-
-import type { FaultStore } from "../http/faults.ts";
-import type { DataSource } from "../model.ts";
+/** The external events a sandbox accepted: their record, the one interface of where they are kept, and their rows in a database. */
 
 /** An external event the sandbox accepted. */
 export interface FiredEventRecord {
@@ -33,41 +30,22 @@ export interface FiredEventsPage {
 }
 
 /**
- * Where the fired events are kept: in memory (`MemoryFiredEvents`), in a `--data` database (Node
- * only, `data-file.ts`), or in PostgreSQL (`postgres.ts`, whose answers are promises). Each event gets
- * a sequence number, increasing: a cursor stays valid across a clear while the sandbox runs.
+ * Where a workspace's fired events are kept: in memory (`MemoryFiredEvents`), in a `--data` file
+ * (`DatabaseFiredEvents`) or in PostgreSQL (`PostgresFiredEvents`). One asynchronous interface: the app
+ * awaits each answer once. Each event gets a sequence number, increasing: a cursor stays valid across a clear.
  */
 export interface FiredEventsStore {
   /**
-   * Keeps an accepted event. A store that writes elsewhere (`--data`, PostgreSQL) returns a promise that resolves once the
-   * event is committed (and rejects when it could not be kept): the fire is answered only then, so an
-   * acknowledged fire is never lost. The event is placed in order when this is called: the caller checks
-   * the data and records in one synchronous step, and awaits only after.
+   * Keeps an accepted event, resolving once it is kept (committed, for a store that writes elsewhere) and
+   * rejecting when it could not be: the fire is answered only then, so an acknowledged fire is never lost.
+   * The event is placed in order when this is called: the caller checks the data and records in one
+   * synchronous step, and awaits only after.
    */
-  record(event: FiredEventRecord): void | Promise<void>;
+  record(event: FiredEventRecord): Promise<void>;
   /** The events after sequence number `after` that match, oldest first, at most `limit`. */
-  page(filter: FiredEventsFilter, after: number, limit: number): FiredEventsPage | Promise<FiredEventsPage>;
+  page(filter: FiredEventsFilter, after: number, limit: number): Promise<FiredEventsPage>;
   /** Forgets every event (the sequence numbers go on). */
-  clear(): void | Promise<void>;
-}
-
-/**
- * What a sandbox keeps beyond its in-memory data: the fired events, the data's source (with `--data` or a
- * database) and the armed faults (with a database; in memory otherwise). One interface, one implementation
- * per store: in memory here, the `--data` file (`data-file.ts`), PostgreSQL (`postgres.ts`).
- */
-export interface KeptState {
-  /** The fired events. */
-  readonly fired: FiredEventsStore;
-  /** The armed faults, when they are kept beyond the process (every replica of a shared sandbox sees them); in memory when not given. */
-  readonly faults?: FaultStore | undefined;
-  /**
-   * The data was replaced: keeps the new source and forgets every fired event, together, then calls `swap`
-   * (which puts the new data in place) in the same turn, so no fire is checked against data already replaced.
-   */
-  replaced(source: DataSource, swap: () => void): void | Promise<void>;
-  /** Closes what is open (every acknowledged change is already kept). */
-  close(): void | Promise<void>;
+  clear(): Promise<void>;
 }
 
 /** The kept state cannot be reached now (the database is gone): the request is answered 503 with `Retry-After`, and may be sent again. */
@@ -87,11 +65,12 @@ export class MemoryFiredEvents implements FiredEventsStore {
   #events: { sequence: number; event: FiredEventRecord }[] = [];
   #sequence = 0;
 
-  record(event: FiredEventRecord): void {
+  record(event: FiredEventRecord): Promise<void> {
     this.#events.push({ sequence: ++this.#sequence, event });
+    return kept;
   }
 
-  page(filter: FiredEventsFilter, after: number, limit: number): FiredEventsPage {
+  async page(filter: FiredEventsFilter, after: number, limit: number): Promise<FiredEventsPage> {
     // The first event after the cursor, by bisection: sequence numbers increase along the list.
     let [low, high] = [0, this.#events.length];
     while (low < high) {
@@ -111,10 +90,13 @@ export class MemoryFiredEvents implements FiredEventsStore {
     return { events, next: undefined };
   }
 
-  clear(): void {
+  async clear(): Promise<void> {
     this.#events = [];
   }
 }
+
+/** The answer of a record in memory: kept at once. */
+const kept: Promise<void> = Promise.resolve();
 
 /**
  * A fired event as a row of a database: the `--data` file's `events` table and PostgreSQL's
@@ -165,33 +147,8 @@ export function matchesFilter(event: FiredEventRecord, filter: FiredEventsFilter
   );
 }
 
-/** What the sandbox keeps when nothing is kept beyond the process: the fired events in memory. */
-export function keptInMemory(): KeptState {
-  const fired = new MemoryFiredEvents();
-  return {
-    fired,
-    replaced: (_source, swap) => {
-      fired.clear();
-      swap();
-    },
-    close: () => undefined,
-  };
-}
-
-/** Every fired event that matches, oldest first, read a page at a time, from a store that answers at once (in memory, `--data`). */
-export function allFiredEvents(store: FiredEventsStore, filter: FiredEventsFilter = {}): FiredEventRecord[] {
-  const events: FiredEventRecord[] = [];
-  for (let after = 0; ; ) {
-    const page = store.page(filter, after, 10_000);
-    if (page instanceof Promise) throw new TypeError("firedEvents(): the fired events are kept in a database; read them with listFiredEvents()");
-    events.push(...page.events);
-    if (page.next === undefined) return events;
-    after = page.next;
-  }
-}
-
 /** Every fired event that matches, oldest first, read a page at a time, from any store. */
-export async function listAllFiredEvents(store: FiredEventsStore, filter: FiredEventsFilter = {}): Promise<FiredEventRecord[]> {
+export async function allFiredEvents(store: FiredEventsStore, filter: FiredEventsFilter = {}): Promise<FiredEventRecord[]> {
   const events: FiredEventRecord[] = [];
   for (let after = 0; ; ) {
     const page = await store.page(filter, after, 10_000);

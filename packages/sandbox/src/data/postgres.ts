@@ -6,9 +6,9 @@
  * must follow is announced with `NOTIFY` in the transaction that makes it, so it reaches them on commit.
  */
 import pg from "pg";
-import { armedFault, type Fault, type FaultStore, type OperationId } from "../http/faults.ts";
 import type { DataSource } from "../model.ts";
 import type { SandboxSwitches } from "../switches.ts";
+import { armedFault, type Fault, type FaultRequest, type FaultStore, noFault, type OperationId } from "./faults.ts";
 import {
   type FiredEventRecord,
   type FiredEventRow,
@@ -16,10 +16,10 @@ import {
   type FiredEventsPage,
   type FiredEventsStore,
   firedEventValues,
-  type KeptState,
   pageOfRows,
   StoreUnavailableError,
 } from "./fired-events.ts";
+import type { SandboxStore, WorkspaceChange, WorkspaceRow, WorkspaceStore } from "./store.ts";
 
 /** The version of the schema this sandbox writes; a database of a newer one is refused, an older one migrated. */
 export const schemaVersion = 1;
@@ -72,28 +72,6 @@ export class DatabaseError extends Error {
   override name = "DatabaseError";
 }
 
-/** A workspace as the database holds it. */
-export interface WorkspaceRow {
-  /** Its name. */
-  readonly name: string;
-  /** Its data source. */
-  readonly source: DataSource;
-  /** Its switches (the open points). */
-  readonly switches: Partial<SandboxSwitches>;
-  /** How many times its data was replaced, plus one: a replica follows a change of it. */
-  readonly generation: number;
-  /** When it was created, ISO 8601. */
-  readonly createdAt: string;
-}
-
-/** A change another replica (or this one) committed, as `NOTIFY` carries it. */
-export interface WorkspaceChange {
-  readonly workspace: string;
-  readonly change: "data" | "faults" | "switches" | "deleted";
-  /** When the replica announced it (`Date.now()` of its machine, in the transaction), for the notification lag. */
-  readonly announcedAt?: number;
-}
-
 /** The URL without its password, for messages. */
 export function redactedUrl(url: string): string {
   try {
@@ -136,8 +114,8 @@ function dataChanged(): StoreUnavailableError {
   return new StoreUnavailableError("The workspace's data was replaced while this fire was checked; nothing was kept: send it again.", 0);
 }
 
-/** The sandbox's database: a pool for requests and one connection that listens for other replicas' changes. */
-export class PostgresStore {
+/** The store on PostgreSQL, shared by replicas: a pool for requests and one connection that listens for other replicas' changes. */
+export class PostgresStore implements SandboxStore {
   readonly #pool: pg.Pool;
   readonly #url: string;
   #listener: pg.Client | undefined;
@@ -331,8 +309,8 @@ export class PostgresStore {
   }
 
   /** What one workspace keeps here: its fired events, faults and data source, at the generation loaded. */
-  keptState(name: string, generation: number): PostgresKeptState {
-    return new PostgresKeptState(this, name, generation);
+  workspaceStore(name: string, generation: number): PostgresWorkspaceStore {
+    return new PostgresWorkspaceStore(this, name, generation);
   }
 
   /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
@@ -472,41 +450,23 @@ async function notify(client: pg.PoolClient, change: WorkspaceChange): Promise<v
 }
 
 /**
- * What one workspace keeps in PostgreSQL, as the sandbox's `KeptState`: its fired events, its armed faults
- * and its data source. It knows the generation of the data in place, so a fire is kept only against it.
+ * What one workspace keeps in PostgreSQL: its fired events, its armed faults and its data source. It knows
+ * the generation of the data in place, so a fire is kept only against it.
  */
-export class PostgresKeptState implements KeptState {
+export class PostgresWorkspaceStore implements WorkspaceStore {
   readonly #store: PostgresStore;
   readonly #name: string;
   /** The generation of the data in place in this replica. */
   generation: number;
-  /** The operations the workspace's armed faults target, as last read: a request takes a fault from the database only when one may match. */
-  #faultTargets: (OperationId | null)[] | undefined;
-  readonly fired: FiredEventsStore;
-  readonly faults: FaultStore;
+  readonly fired: PostgresFiredEvents;
+  readonly faults: PostgresFaults;
 
   constructor(store: PostgresStore, name: string, generation: number) {
     this.#store = store;
     this.#name = name;
     this.generation = generation;
-    this.fired = {
-      record: (event) => store.recordFire(name, this.generation, event),
-      page: (filter, after, limit) => store.firedEvents(name, filter, after, limit),
-      clear: () => store.clearFiredEvents(name),
-    };
-    this.faults = {
-      add: async (fault) => {
-        const armed = armedFault(fault);
-        await store.addFault(name, armed);
-        this.#faultTargets = undefined;
-        return { ...armed };
-      },
-      take: (operationId) => this.#take(operationId),
-      clear: async () => {
-        await store.clearFaults(name);
-        this.#faultTargets = undefined;
-      },
-    };
+    this.fired = new PostgresFiredEvents(store, name, () => this.generation);
+    this.faults = new PostgresFaults(store, name);
   }
 
   async replaced(source: DataSource, swap: () => void): Promise<void> {
@@ -514,34 +474,85 @@ export class PostgresKeptState implements KeptState {
     this.adopted(generation, swap);
   }
 
-  /** Data of `generation` is loaded: swapped in (in the same turn) unless newer data already is. */
   adopted(generation: number, swap: () => void): void {
     if (generation <= this.generation) return;
     this.generation = generation;
     swap();
   }
 
-  close(): void {}
+  faultsChanged(): void {
+    this.faults.changed();
+  }
+}
 
-  #take(operationId: OperationId): Fault | undefined | Promise<Fault | undefined> {
-    const targets = this.#faultTargets;
+/** A workspace's fired events in PostgreSQL: each fire kept against the generation of the data in place. */
+export class PostgresFiredEvents implements FiredEventsStore {
+  readonly #store: PostgresStore;
+  readonly #name: string;
+  readonly #generation: () => number;
+
+  constructor(store: PostgresStore, name: string, generation: () => number) {
+    this.#store = store;
+    this.#name = name;
+    this.#generation = generation;
+  }
+
+  record(event: FiredEventRecord): Promise<void> {
+    return this.#store.recordFire(this.#name, this.#generation(), event);
+  }
+
+  page(filter: FiredEventsFilter, after: number, limit: number): Promise<FiredEventsPage> {
+    return this.#store.firedEvents(this.#name, filter, after, limit);
+  }
+
+  clear(): Promise<void> {
+    return this.#store.clearFiredEvents(this.#name);
+  }
+}
+
+/** A workspace's armed faults in PostgreSQL, seen by every replica. */
+export class PostgresFaults implements FaultStore {
+  readonly #store: PostgresStore;
+  readonly #name: string;
+  /** The operations the workspace's armed faults target, as last read: a request takes a fault from the database only when one may match. */
+  #targets: (OperationId | null)[] | undefined;
+
+  constructor(store: PostgresStore, name: string) {
+    this.#store = store;
+    this.#name = name;
+  }
+
+  async add(fault: FaultRequest): Promise<Fault> {
+    const armed = armedFault(fault);
+    await this.#store.addFault(this.#name, armed);
+    this.#targets = undefined;
+    return { ...armed };
+  }
+
+  take(operationId: OperationId): Promise<Fault | undefined> {
+    const targets = this.#targets;
     const mayMatch = (list: readonly (OperationId | null)[]) => list.some((target) => target === null || target === operationId);
     // Most requests meet no armed fault: they ask nothing of the database.
-    if (targets !== undefined && !mayMatch(targets)) return undefined;
+    if (targets !== undefined && !mayMatch(targets)) return noFault;
     return (async () => {
       if (targets === undefined) {
         const read = await this.#store.faultTargets(this.#name);
-        this.#faultTargets = read;
+        this.#targets = read;
         if (!mayMatch(read)) return undefined;
       }
       const fault = await this.#store.takeFault(this.#name, operationId);
-      if (fault === undefined || fault.times === 0) this.#faultTargets = undefined;
+      if (fault === undefined || fault.times === 0) this.#targets = undefined;
       return fault;
     })();
   }
 
+  async clear(): Promise<void> {
+    await this.#store.clearFaults(this.#name);
+    this.#targets = undefined;
+  }
+
   /** The armed faults changed (here or on another replica): read again on the next request. */
-  faultsChanged(): void {
-    this.#faultTargets = undefined;
+  changed(): void {
+    this.#targets = undefined;
   }
 }

@@ -1,17 +1,6 @@
 /** Where a sandbox's data comes from, and the data of each source: generated from a seed in a named state, or a fixture. */
-import type { DataSource, GeneratedSource, SandboxData, SandboxState } from "../model.ts";
+import { type DataSource, type GeneratedSource, type SandboxData, type SandboxState, stateCount } from "../model.ts";
 import { generateData } from "./generate.ts";
-
-/** Conversations of the `large` state. */
-export const largeConversations = 10_000;
-
-/** The largest number of conversations the generator accepts. */
-export const maxConversations = 1_000_000;
-
-/** The number of conversations a state sets itself (`large`, `empty`), or `undefined`. */
-export function stateCount(state: SandboxState): number | undefined {
-  return state === "large" ? largeConversations : state === "empty" ? 0 : undefined;
-}
 
 /** The generated data of the options (or another source's seed, count and state), with any of seed, count and state replaced. */
 export function generatedSource(

@@ -14,8 +14,8 @@ const encoder = new TextEncoder();
 
 /**
  * The plain search engine: every conversation tested against every filter, then the matches sorted. It is
- * the reference the store is checked against (the same cases run on both, and the oracle test compares
- * them over generated searches), never what serves: the store reads the same answers off presorted lists.
+ * the reference the search index is checked against (the same cases run on both, and the oracle test compares
+ * them over generated searches), never what serves: the search index reads the same answers off presorted lists.
  */
 export class PlainEngine implements SearchEngine {
   readonly #rows: PlainRow[];

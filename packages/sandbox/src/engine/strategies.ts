@@ -1,5 +1,5 @@
 /**
- * How the store answers a search: the search resolved against its codes (`Query`), the candidates it starts
+ * How the search index answers a search: the search resolved against its codes (`Query`), the candidates it starts
  * from (`planOf`), and three named strategies tried in turn, each answering when it can.
  */
 import { pairedPlaces, type SearchOrder, type SummaryRow } from "./filters.ts";
@@ -18,7 +18,7 @@ export interface OrderLists {
   readonly byPair: Map<string, Uint32Array>[];
 }
 
-/** What the strategies read of the store, fixed once it is loaded. */
+/** What the strategies read of the search index, fixed once it is loaded. */
 export interface Indexes {
   /** Conversation numbers in each search order. */
   readonly orders: Record<SearchOrder, OrderLists>;
@@ -35,7 +35,7 @@ export interface Indexes {
 /** An instant's range, epoch milliseconds, both ends included (unbounded: infinite). */
 export type Range = readonly [from: number, to: number];
 
-/** A search resolved against the store's codes (a value no conversation has never gets this far). */
+/** A search resolved against the search index's codes (a value no conversation has never gets this far). */
 export interface Query {
   readonly order: SearchOrder;
   readonly limit: number;

@@ -1,19 +1,21 @@
 import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
+import type { Fault, OperationId } from "../data/faults.ts";
 import { StoreUnavailableError } from "../data/fired-events.ts";
 import { Random } from "../data/random.ts";
+import { serviceOperations } from "../description.ts";
 import { fireExternalEvent } from "../operations/fire.ts";
+import { problemResponse, storeUnavailable } from "../operations/problem.ts";
+import { bodyRead, queryOf } from "../operations/request.ts";
 import { searchConversations } from "../operations/search.ts";
 import { listExternalEventTriggers } from "../operations/triggers.ts";
 import type { Delay, Latency } from "../options.ts";
 import type { SandboxContext } from "./context.ts";
 import { controlRoutes } from "./control.ts";
-import type { Fault, OperationId } from "./faults.ts";
 import { controlGuard } from "./guard.ts";
 import { indexPage } from "./index-page.ts";
 import { bodyForJournal, journalBodyOf, refusedBodyNote } from "./journal.ts";
-import { problemResponse, storeUnavailable } from "./problem.ts";
-import { bodyRead, queryOf } from "./request.ts";
+import { workspaceRoutes } from "./workspaces.ts";
 
 /** A route's handler, given the request's Hono context. */
 type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
@@ -24,13 +26,30 @@ type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
  * operation a request was routed to.
  */
 export type AppEnv = {
-  Bindings: { rawHeaders?: readonly string[]; network?: boolean; observation?: { workspace?: string } };
+  Bindings: { rawHeaders?: readonly string[]; network?: boolean; observation?: { workspace?: string | undefined } };
   Variables: { operationId: OperationId };
 };
 
+/** Control routes that answer without a token and over any Host (a load balancer's probes): they tell nothing of the data. */
+const openRoutes = new Set(["/_sandbox/health", "/_sandbox/ready"]);
+
+/** Whether a path is one of the administrator's routes (`/_sandbox/workspaces…`), which take the administrator token. */
+const isAdministration = (path: string) => path === "/_sandbox/workspaces" || path.startsWith("/_sandbox/workspaces/");
+
+/** Each operation of the service by its `operationId`: how the route table calls it (paths and methods come from the description). */
+const operationHandlers: { readonly [operationId in OperationId]: (context: SandboxContext, c: Context<AppEnv>) => Response | Promise<Response> } = {
+  searchConversations: (context, c) => searchConversations(context, queryOf(c.req.url)),
+  listExternalEventTriggers: (context, c) => listExternalEventTriggers(context, c.req.param("agentStageId") ?? "", queryOf(c.req.url)),
+  fireExternalEvent: (context, c) => fireExternalEvent(context, c.req.raw),
+};
+
 /**
- * The sandbox as one Web-standard application: the service's three operations and the control API,
- * every route behind the `X-Token` check. `app.fetch(request)` is the whole server.
+ * The sandbox as one Web-standard application, the same in every mode: the service's three operations, one
+ * workspace's control API (behind the `X-Token` check), the administrator's workspaces (behind
+ * `--admin-token`), health and readiness. `app.fetch(request)` is the whole server.
+ *
+ * The one route table: a new control route goes in `control.ts` (a workspace's) or `workspaces.ts` (the
+ * administrator's), or in a route module of its own added below with `app.route("/_sandbox", …)`.
  */
 export function createApp(context: SandboxContext): Hono<AppEnv> {
   const { options } = context;
@@ -61,18 +80,29 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
     return answer;
   };
   const unauthorized = () => problemResponse(options.errorMediaType, 401, "Authorization failed. Check the X-Token header.");
+  const notAdministrator = (c: Context<AppEnv>) => {
+    const allowed = context.workspaces.isAdministrator(c.req.header("x-token") ?? "");
+    if (allowed) return undefined;
+    return problemResponse(
+      options.errorMediaType,
+      401,
+      allowed === undefined
+        ? "Workspaces are managed with the administrator token, and this sandbox has none (start it with --admin-token)."
+        : "Authorization failed: workspaces are managed with the administrator token (--admin-token). Check the X-Token header.",
+    );
+  };
   /**
    * The rest of a request: CORS for a browser's (around the rest), the token check (compared, never logged
    * or echoed), then the route. Resolves to the answer when it is a refusal or a preflight's, or to nothing
    * when the route's response is in place (`c.res`).
    */
-  const admit = async (c: Context<AppEnv>, next: () => Promise<void>, authorized: boolean): Promise<Response | undefined> => {
+  const admit = async (c: Context<AppEnv>, next: () => Promise<void>, authorized: boolean, refused = unauthorized): Promise<Response | undefined> => {
     if (c.req.header("origin") !== undefined) {
       // Inside CORS the refusal is put in place rather than answered, so that CORS adds its headers to it.
-      const answer = await allowBrowsersPrivately(c, authorized ? next : async () => void (c.res = unauthorized()));
+      const answer = await allowBrowsersPrivately(c, authorized ? next : async () => void (c.res = refused()));
       return answer instanceof Response ? answer : undefined;
     }
-    if (!authorized) return unauthorized();
+    if (!authorized) return refused();
     await next();
     return undefined;
   };
@@ -85,9 +115,14 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
     // The index, for a person who opens the address: no token, nothing journaled.
     if (path === "/" && (method === "GET" || method === "HEAD")) return indexPage(c.req.url, c.req.header("accept"), method);
     const control = path.startsWith("/_sandbox/");
+    if (control && openRoutes.has(path)) return next();
     if (control && (c.env as AppEnv["Bindings"] | undefined)?.network) {
       const refused = guard(c.req.header("host"), c.req.header("origin"));
       if (refused) return problemResponse(options.errorMediaType, 403, refused);
+    }
+    if (control && isAdministration(path)) {
+      const refused = c.req.method === "OPTIONS" ? undefined : notAdministrator(c);
+      return admit(c, next, refused === undefined, () => refused!);
     }
     if (control || method === "OPTIONS") return admit(c, next, hasToken(c));
     const receivedAt = Date.now();
@@ -144,26 +179,25 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
     (operationId: OperationId, handler: Handler): Handler =>
     (c) => {
       c.set("operationId", operationId);
-      const answer = () => {
-        const apply = (fault: Fault | undefined) => (fault ? faulted(c, operationId, fault, handler) : handler(c));
-        const fault = context.faults.take(operationId);
-        // Faults kept in a database answer with a promise; in memory, at once.
-        return fault instanceof Promise ? fault.then(apply) : apply(fault);
-      };
+      // Every store answers with a promise (in memory, one already settled): absorbed here, once.
+      const answer = () => context.faults.take(operationId).then((fault) => (fault ? faulted(c, operationId, fault, handler) : handler(c)));
       const latency = latencyOf(options.latency, operationId, latencyDraws);
       // Most requests wait for nothing: they are answered at once, without a promise of their own.
       return latency > 0 ? sleep(latency, c.req.raw.signal).then(answer) : answer();
     };
 
-  const route = (method: "GET" | "POST", path: string, operationId: OperationId, handler: Handler) => {
-    app.on(method, path, withFaults(operationId, handler));
-  };
-  route("GET", "/api/v2/channels/conversations", "searchConversations", (c) => searchConversations(context, queryOf(c.req.url)));
-  route("GET", "/api/v1/runtime/simple/external/events/:agentStageId", "listExternalEventTriggers", (c) =>
-    listExternalEventTriggers(context, c.req.param("agentStageId") ?? "", queryOf(c.req.url)),
-  );
-  route("POST", "/api/v1/runtime/simple/external/events", "fireExternalEvent", (c) => fireExternalEvent(context, c.req.raw));
+  // The route table. The service's operations: each path and method as the description gives it.
+  for (const { operationId, method, path } of serviceOperations) {
+    const handle = operationHandlers[operationId as OperationId];
+    app.on(
+      method,
+      path.replace(/\{([^}]+)\}/g, ":$1"),
+      withFaults(operationId as OperationId, (c) => handle(context, c)),
+    );
+  }
+  // The control API: a workspace's routes, health and readiness; the administrator's workspaces.
   app.route("/_sandbox", controlRoutes(context));
+  app.route("/_sandbox", workspaceRoutes(context));
 
   /** The methods a path answers (HEAD wherever GET is), read from the routes above: one table for CORS and 405s. */
   const patterns = app.routes

@@ -1,22 +1,13 @@
-import type { FiredEventsStore } from "../data/fired-events.ts";
-import type { Store } from "../engine/store.ts";
-import type { Checked } from "../json.ts";
+import type { FaultStore } from "../data/faults.ts";
 import type { DataSource } from "../model.ts";
-import type { SandboxOptions } from "../options.ts";
-import type { FaultStore } from "./faults.ts";
+import type { OperationContext } from "../operations/context.ts";
+import type { SandboxSwitches } from "../switches.ts";
 import type { RequestJournal } from "./journal.ts";
-import { problemResponse } from "./problem.ts";
 
-/** What every route of the sandbox works with. */
-export interface SandboxContext {
-  /** The data in place now (a reset swaps in another store once it is loaded). */
-  store(): Store;
-  /** The options the sandbox runs with (switches included). */
-  readonly options: SandboxOptions;
-  /** The armed faults. */
+/** What every route of the app works with: one workspace, and the sandbox's workspaces around it. */
+export interface SandboxContext extends OperationContext {
+  /** The workspace's armed faults. */
   readonly faults: FaultStore;
-  /** The journal of accepted external events. */
-  readonly fired: FiredEventsStore;
   /** The journal of requests received. */
   readonly requests: RequestJournal;
   /**
@@ -24,22 +15,32 @@ export interface SandboxContext {
    * old data. Loads run one after another, in the order asked. Resolves to the new counts.
    */
   replaceData(source: DataSource): Promise<{ bots: number; conversations: number }>;
+  /** Keeps the workspace's new switches; the workspace is opened again with them before this resolves. */
+  changeSwitches(switches: SandboxSwitches): Promise<void>;
+  /** The sandbox's workspaces (the administrator's routes) and its readiness: the same from every workspace. */
+  readonly workspaces: Workspaces;
 }
 
-/**
- * The error response for a request that failed its checks. Its `detail` names the first defect (where,
- * and what was expected), so a client that shows only `detail` still tells the caller what to fix;
- * `errors` lists every defect.
- */
-export function refusal(context: Pick<SandboxContext, "options">, checked: Extract<Checked<unknown>, { ok: false }>): Response {
-  const [first, ...rest] = checked.defects;
-  const more = rest.length > 0 ? ` (and ${rest.length} more, in errors)` : "";
-  const detail = first ? `${checked.detail.replace(/\.$/, "")}: ${first.path} ${first.message}${more}.` : checked.detail;
-  return problemResponse(context.options.errorMediaType, checked.status, detail, checked.defects);
+/** A workspace to create, checked: its name, data source and switches. */
+export interface WorkspaceCreation {
+  readonly name: string;
+  readonly source: DataSource;
+  readonly switches: SandboxSwitches;
+}
+
+/** The sandbox's workspaces, as the administrator's routes and the readiness route see them. */
+export interface Workspaces {
+  /** Whether a token is the administrator token (`--admin-token`), compared in constant time; `undefined` when the sandbox has none. */
+  isAdministrator(token: string): boolean | undefined;
+  /** Creates a workspace, resolving to its token (answered once), or `undefined` when one of that name exists. */
+  create(workspace: WorkspaceCreation): Promise<string | undefined>;
+  /** Every workspace, by name. */
+  list(): Promise<{ name: string; createdAt: string }[]>;
+  /** Removes a workspace (never the default one); resolves to whether there was one. */
+  remove(name: string): Promise<boolean>;
+  /** Whether the store answers now and this process follows every change (readiness). */
+  ready(): Promise<boolean>;
 }
 
 /** The request line and headers Node's HTTP server reads at most (its default `maxHeaderSize`); beyond it, a 431. */
 export const maxHeaderBytes = 16 * 1024;
-
-/** Bodies larger than this are refused with 413: the service states no limit, so this is the sandbox's own. */
-export const maxBodyBytes = { operation: 1024 * 1024, fixture: 256 * 1024 * 1024 };

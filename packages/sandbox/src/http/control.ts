@@ -1,23 +1,30 @@
 import { Hono } from "hono";
+import type { Fault } from "../data/faults.ts";
+import { StoreUnavailableError } from "../data/fired-events.ts";
 import { fixtureDefects } from "../data/fixture.ts";
 import { generatedSource } from "../data/source.ts";
 import { controlChecker, controlDescription, operationParameters } from "../description.ts";
 import type { Fixture, SandboxState } from "../model.ts";
+import { maxBodyBytes, refusal } from "../operations/context.ts";
+import { problemResponse, storeUnavailable } from "../operations/problem.ts";
+import { queryChecker, readJsonBody } from "../operations/request.ts";
 import { stateConflict } from "../options.ts";
-import { maxBodyBytes, refusal, type SandboxContext } from "./context.ts";
-import type { Fault } from "./faults.ts";
-import { problemResponse } from "./problem.ts";
-import { queryChecker, readJsonBody } from "./request.ts";
+import { checkSwitches, type SandboxSwitches, switchesOf } from "../switches.ts";
+import type { SandboxContext } from "./context.ts";
 
 const checkReset = controlChecker({ $ref: "#/components/schemas/ResetRequest" });
 const checkFault = controlChecker({ $ref: "#/components/schemas/Fault" });
+const checkSwitchesBody = controlChecker({ $ref: "#/components/schemas/Switches" });
 const checkFiredEventsQuery = queryChecker(operationParameters(controlDescription, "listSandboxFiredEvents"), controlChecker);
 const checkRequestsQuery = queryChecker(operationParameters(controlDescription, "listSandboxRequests"), controlChecker);
 
 /** Events in one answer of `GET /_sandbox/fired-events` unless `limit` says otherwise: the sandbox's choice. */
 export const firedEventsPageSize = 1000;
 
-/** The control API under `/_sandbox/`, described by `openapi/sandbox-control.yaml`; authentication is checked before. */
+/**
+ * The control API under `/_sandbox/`, described by `openapi/sandbox-control.yaml`: one workspace's routes (its
+ * token is checked before), and health and readiness (no token). The administrator's are in `workspaces.ts`.
+ */
 export function controlRoutes(context: SandboxContext): Hono {
   const routes = new Hono();
   const { options } = context;
@@ -56,13 +63,13 @@ export function controlRoutes(context: SandboxContext): Hono {
 
   routes.get("/conversations/:conversationId/export", (c) => {
     const conversationId = c.req.param("conversationId");
-    const conversation = context.store().exportOf(conversationId);
+    const conversation = context.index().exportOf(conversationId);
     return conversation
       ? Response.json(conversation)
       : problemResponse(options.errorMediaType, 404, `No conversation with conversationId ${JSON.stringify(conversationId)}.`);
   });
 
-  routes.get("/bots", () => Response.json(context.store().bots()));
+  routes.get("/bots", () => Response.json(context.index().bots()));
 
   routes.get("/fired-events", async (c) => {
     const checked = checkFiredEventsQuery(new URL(c.req.url).searchParams, { rejectUnknown: true });
@@ -105,6 +112,34 @@ export function controlRoutes(context: SandboxContext): Hono {
     await context.faults.clear();
     return new Response(null, { status: 204 });
   });
+
+  routes.get("/switches", () => Response.json(switchesOf(options)));
+
+  // The switches given change, the others are kept; the workspace is opened again with them (every replica's).
+  routes.put("/switches", async (c) => {
+    const body = await readJsonBody(c.req.raw, maxBodyBytes.operation);
+    if (!body.ok) return refusal(context, body);
+    const invalid = (defects: { path: string; message: string }[]) =>
+      refusal(context, { ok: false, status: 400, detail: "The switches are invalid; nothing was changed.", defects });
+    const defects = checkSwitchesBody(body.value);
+    if (defects.length > 0) return invalid(defects);
+    let switches: SandboxSwitches;
+    try {
+      switches = checkSwitches({ ...switchesOf(options), ...(body.value as Partial<SandboxSwitches>) });
+    } catch (error) {
+      return invalid([{ path: "$", message: (error as Error).message }]);
+    }
+    await context.changeSwitches(switches);
+    return Response.json(switches);
+  });
+
+  // For a load balancer: the process answers (health), and its store answers and it follows every change (readiness).
+  routes.get("/health", () => Response.json({ status: "ok" }));
+  routes.get("/ready", async () =>
+    (await context.workspaces.ready())
+      ? Response.json({ status: "ready" })
+      : storeUnavailable(options.errorMediaType, new StoreUnavailableError("The sandbox's store cannot be reached now.", 1)),
+  );
 
   return routes;
 }

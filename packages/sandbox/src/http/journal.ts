@@ -1,6 +1,6 @@
 /** The request journal: what the sandbox received over its service operations (`GET /_sandbox/requests`). */
 import { parseJson } from "../json.ts";
-import { type BodyRead, bodyRead, readText } from "./request.ts";
+import { type BodyRead, bodyRead, readText } from "../operations/request.ts";
 
 /** One request the sandbox received, as the request journal keeps it. */
 export interface RequestRecord {

@@ -1,20 +1,32 @@
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { serve } from "@hono/node-server";
-import { serverFetch } from "../core.ts";
-import type { SandboxLogger } from "../observe/log.ts";
-import { drainSandbox } from "../observe/observe.ts";
+import { problemText } from "../operations/problem.ts";
 import type { ServerOptions } from "../options.ts";
-import { createSandbox, type Sandbox } from "../sandbox.ts";
+import type { AppEnv } from "./app.ts";
 import { maxHeaderBytes } from "./context.ts";
-import { problemText } from "./problem.ts";
 
-/** The sandbox served over HTTP. */
-export interface RunningSandbox {
+/** What the server serves: a sandbox's handler (given Node's raw header list, which the request journal keeps), its options, and how it closes. */
+export interface ServedSandbox {
+  /** Answers a request, told what the server knows of it. */
+  handle(request: Request, env: AppEnv["Bindings"]): Response | Promise<Response>;
+  /** Closes the sandbox. */
+  close(): Promise<void>;
+  /** Its options (the error media type of the server's own refusals). */
+  readonly options: { readonly errorMediaType: string };
+  /** Readiness false from now on; resolves once no request is in flight, or after `boundMs` (an observed sandbox's, `observe/observe.ts`). */
+  drain?(boundMs: number): Promise<void>;
+}
+
+/** The longest a stop waits for the requests in flight to be answered before it closes their connections (our choice). */
+export const drainBoundMs = 10_000;
+
+/** A sandbox served over HTTP. */
+export interface RunningServer<Served> {
   /** Base URL, e.g. `http://127.0.0.1:4011`. */
   readonly url: string;
   /** The sandbox behind the server. */
-  readonly sandbox: Sandbox;
+  readonly sandbox: Served;
   /**
    * Stops gracefully: stops accepting connections, answers `/_sandbox/ready` with `503`, lets the requests
    * in flight finish (for at most `drainBoundMs`), closes the connections left, then closes the sandbox (and
@@ -23,23 +35,15 @@ export interface RunningSandbox {
   stop(): Promise<void>;
 }
 
-/** The longest a stop waits for the requests in flight to be answered before it closes their connections (our choice). */
-export const drainBoundMs = 10_000;
-
-/** Creates the sandbox and serves its `fetch` handler with Node's HTTP server (the only Node-specific part). */
-export async function startSandboxServer(
-  options: Partial<ServerOptions> & Pick<ServerOptions, "host" | "port"> & { readonly logger?: SandboxLogger | undefined },
-): Promise<RunningSandbox> {
-  const { host, port, logFormat: _chosenByTheCommand, ...sandboxOptions } = options;
-  return await serveSandbox(await createSandbox(sandboxOptions), { host, port });
-}
-
-/** Serves a sandbox over HTTP on `host` and `port`; the sandbox is closed when the server stops, or when it cannot listen. */
-export async function serveSandbox(sandbox: Sandbox, { host, port }: Pick<ServerOptions, "host" | "port">): Promise<RunningSandbox> {
+/** Serves a sandbox over HTTP on `host` and `port` (the Node adapter of the one app); the sandbox is closed when the server stops, or when it cannot listen. */
+export async function serveSandbox<Served extends ServedSandbox>(
+  sandbox: Served,
+  { host, port }: Pick<ServerOptions, "host" | "port">,
+): Promise<RunningServer<Served>> {
   const { server, address } = await new Promise<{ server: ReturnType<typeof serve>; address: AddressInfo }>((resolve, reject) => {
-    const handle = serverFetch(sandbox);
-    const server = serve({ fetch: (request, env) => handle(request, { rawHeaders: env.incoming.rawHeaders, network: true }), hostname: host, port }, (info) =>
-      resolve({ server, address: info }),
+    const server = serve(
+      { fetch: (request, env) => sandbox.handle(request, { rawHeaders: env.incoming.rawHeaders, network: true }), hostname: host, port },
+      (info) => resolve({ server, address: info }),
     );
     server.once("error", reject);
     server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, sandbox.options.errorMediaType));
@@ -54,7 +58,7 @@ export async function serveSandbox(sandbox: Sandbox, { host, port }: Pick<Server
     stop: async () => {
       // No new connection; idle kept-alive ones are closed, those with a request in flight answer it first.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      await drainSandbox(sandbox, drainBoundMs);
+      await sandbox.drain?.(drainBoundMs);
       if ("closeAllConnections" in server) server.closeAllConnections();
       await closed;
       await sandbox.close();

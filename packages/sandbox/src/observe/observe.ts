@@ -2,31 +2,77 @@
  * What a sandbox made by `createSandbox` does around every request, in every mode (in memory, `--data`,
  * PostgreSQL): a request id (the client's `X-Request-Id`, or one made here, answered in that header), one
  * log line and the metrics once it is answered, `GET /_sandbox/metrics` for the administrator, and a
- * graceful drain (readiness `503` while the requests in flight finish). It wraps the sandbox's handler,
- * so the rules engine and the MSW handlers know nothing of it.
+ * graceful drain (readiness `503` while the requests in flight finish). It wraps the sandbox's handler
+ * (`OpenSandbox.handle`), so the workspaces' one app and the MSW handlers know nothing of it, and hears
+ * the sandbox's events (`SandboxEvents`): workspaces created, removed and evicted, the store lost and
+ * back, changes heard from other replicas.
  */
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
-import { registerHandler, type Sandbox, serverFetch } from "../core.ts";
+import type { OpenSandbox, Sandbox, SandboxEvents } from "../core.ts";
 import { controlDescription, serviceDescription } from "../description.ts";
 import type { AppEnv } from "../http/app.ts";
 import { controlGuard } from "../http/guard.ts";
-import { problemResponse } from "../http/problem.ts";
+import type { ServedSandbox } from "../http/server.ts";
+import { problemResponse } from "../operations/problem.ts";
 import type { SandboxOptions } from "../options.ts";
 import { type SandboxLogger, silentLogger } from "./log.ts";
-import { SandboxMetrics } from "./metrics.ts";
+import { type DatabaseProbe, SandboxMetrics } from "./metrics.ts";
 
-/** What observes a sandbox: where it logs (quiet unless given a logger) and its own metrics. */
+/** A change heard this long after another replica announced it is logged as lagging (our choice). */
+export const notificationLagWarningMs = 1_000;
+
+/** What observes a sandbox: where it logs (quiet unless given a logger), its own metrics, and what it hears of the sandbox. */
 export interface Observer {
   /** The log. */
   readonly logger: SandboxLogger;
   /** The sandbox's metrics, in its own registry. */
   readonly metrics: SandboxMetrics;
+  /** What the sandbox tells: logged and counted. */
+  readonly events: SandboxEvents;
+  /** A shared sandbox's database, opened: logged (by its URL with the password already replaced) and measured by the metrics. */
+  useDatabase(redactedUrl: string, probe: DatabaseProbe): void;
 }
 
 /** A new observer: the logger given (or a silent one) and a registry of its own. */
-export function newObserver(logger: SandboxLogger | undefined): Observer {
-  return { logger: logger ?? silentLogger, metrics: new SandboxMetrics() };
+export function newObserver(given: SandboxLogger | undefined): Observer {
+  const logger = given ?? silentLogger;
+  const metrics = new SandboxMetrics();
+  let database: string | undefined;
+  return {
+    logger,
+    metrics,
+    useDatabase: (redactedUrl, probe) => {
+      database = redactedUrl;
+      metrics.useDatabase(probe);
+      logger.info({ database }, "database connected");
+    },
+    events: {
+      answeredBy: (env, workspace) => {
+        if (env.observation) env.observation.workspace = workspace;
+      },
+      workspaceCreated: (workspace) => logger.info({ workspace }, "workspace created"),
+      workspaceRemoved: (workspace) => logger.info({ workspace }, "workspace removed"),
+      workspaceEvicted: () => metrics.workspaceEvicted(),
+      changeHeard: ({ workspace, change, announcedAt }) => {
+        if (announcedAt === undefined) return;
+        const lagMs = Date.now() - announcedAt;
+        metrics.notificationLag(lagMs / 1000);
+        if (lagMs > notificationLagWarningMs) logger.warn({ workspace, change, lagMs }, "replica notification lagging");
+      },
+      storeLost: () => {
+        metrics.databaseUp(false);
+        logger.warn({ database }, "database lost: requests that need it are answered 503 until it is back");
+      },
+      storeBack: () => {
+        metrics.databaseUp(true);
+        logger.info({ database }, "database back: every loaded workspace is read again");
+      },
+    },
+  };
 }
+
+/** A sandbox observed: the sandbox's methods, its handler through the observer, and a drain for a graceful stop. */
+export type ObservedSandbox = Sandbox & ServedSandbox & { drain(boundMs: number): Promise<void> };
 
 /** What the inner layers tell the observer of a request: the workspace that answered it (a shared sandbox's). */
 type Observation = NonNullable<AppEnv["Bindings"]["observation"]>;
@@ -63,20 +109,16 @@ export function operationOf(method: string, pathname: string): string {
 /** The SHA-256 of a secret: secrets are compared by their hashes, in constant time. */
 const digest = (secret: string) => createHash("sha256").update(secret).digest();
 
-/** In-flight requests and drains of each observed sandbox (see `drainSandbox`). */
-const drains = new WeakMap<Sandbox, { draining: boolean; inFlight: number; idle: (() => void)[] }>();
-
 /**
- * Observes a sandbox in place: its `fetch` and the handler its server calls go through the observer.
+ * Observes a sandbox: its `fetch` and the handler its server calls go through the observer.
  * `GET /_sandbox/metrics` answers the administrator token when the sandbox has one, else any accepted
  * `--token` (our choice; the metrics hold no data, only counts), with the control API's Host and Origin
  * guard over HTTP.
  */
-export function observeSandbox(sandbox: Sandbox, observer: Observer): Sandbox {
+export function observeSandbox(sandbox: OpenSandbox, observer: Observer): ObservedSandbox {
   const { logger, metrics } = observer;
-  const inner = serverFetch(sandbox);
+  metrics.countLoadedWith(() => sandbox.loadedWorkspaces);
   const drain = { draining: false, inFlight: 0, idle: [] as (() => void)[] };
-  drains.set(sandbox, drain);
   const options = (): SandboxOptions => sandbox.options;
   const guard = controlGuard(sandbox.options);
   /** Whether the request carries the token the metrics answer (compared by hashes, in constant time). */
@@ -87,7 +129,7 @@ export function observeSandbox(sandbox: Sandbox, observer: Observer): Sandbox {
   };
   const scrape = async (request: Request, env: AppEnv["Bindings"]): Promise<Response> => {
     const mediaType = options().errorMediaType;
-    const refused = env?.network ? guard(request.headers.get("host") ?? undefined, request.headers.get("origin") ?? undefined) : undefined;
+    const refused = env.network ? guard(request.headers.get("host") ?? undefined, request.headers.get("origin") ?? undefined) : undefined;
     if (refused) return problemResponse(mediaType, 403, refused);
     if (!mayScrape(request.headers.get("x-token")))
       return problemResponse(
@@ -99,7 +141,7 @@ export function observeSandbox(sandbox: Sandbox, observer: Observer): Sandbox {
       return problemResponse(mediaType, 405, `${metricsPath} accepts GET, HEAD only; got ${request.method}.`, undefined, { allow: "GET, HEAD" });
     return new Response(request.method === "HEAD" ? null : await metrics.registry.metrics(), { headers: { "content-type": metrics.registry.contentType } });
   };
-  const handle = async (request: Request, env: AppEnv["Bindings"]): Promise<Response> => {
+  const handle = async (request: Request, env: AppEnv["Bindings"] = {}): Promise<Response> => {
     const started = performance.now();
     const sent = request.headers.get("x-request-id");
     const requestId = sent !== null && requestIdPattern.test(sent) ? sent : randomUUID();
@@ -111,15 +153,14 @@ export function observeSandbox(sandbox: Sandbox, observer: Observer): Sandbox {
       if (pathname === metricsPath) response = await scrape(request, env);
       else if (drain.draining && pathname === "/_sandbox/ready")
         response = problemResponse(options().errorMediaType, 503, "The sandbox is shutting down.", undefined, { "retry-after": "1" });
-      else response = await inner(request, { ...env, observation });
+      else response = await sandbox.handle(request, { ...env, observation });
       return withRequestId(response, requestId);
     } finally {
       if (--drain.inFlight === 0) for (const resolve of drain.idle.splice(0)) resolve();
       const status = response?.status ?? 500;
       const operation = operationOf(request.method, pathname);
       const durationMs = performance.now() - started;
-      // One workspace without a database; a shared sandbox names the one that answered (none for the administrator's routes).
-      const workspace = observation.workspace ?? (options().databaseUrl === undefined ? "default" : undefined);
+      const { workspace } = observation;
       metrics.request(operation, status, workspace, durationMs / 1000);
       // Chosen fields only: never a header (the token), the query or a body.
       logger.info(
@@ -128,9 +169,30 @@ export function observeSandbox(sandbox: Sandbox, observer: Observer): Sandbox {
       );
     }
   };
-  registerHandler(sandbox, handle);
-  sandbox.fetch = async (input, init) => handle(input instanceof Request && init === undefined ? input : new Request(input, init), {});
-  return sandbox;
+  return {
+    get options() {
+      return sandbox.options;
+    },
+    handle,
+    fetch: (input, init) => handle(input instanceof Request && init === undefined ? input : new Request(input, init)),
+    requests: sandbox.requests,
+    firedEvents: sandbox.firedEvents,
+    reset: sandbox.reset,
+    fault: sandbox.fault,
+    close: sandbox.close,
+    drain: async (boundMs) => {
+      drain.draining = true;
+      if (drain.inFlight === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise<void>((resolve) => drain.idle.push(resolve)),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, boundMs);
+        }),
+      ]);
+      clearTimeout(timer);
+    },
+  };
 }
 
 /** The answer with the request id in `X-Request-Id` (a copy when its headers cannot change). */
@@ -143,23 +205,4 @@ function withRequestId(response: Response, requestId: string): Response {
     copy.headers.set("x-request-id", requestId);
     return copy;
   }
-}
-
-/**
- * Starts draining an observed sandbox: `/_sandbox/ready` answers `503` from now on, and the promise
- * resolves once no request is in flight, or after `boundMs` whatever is left.
- */
-export async function drainSandbox(sandbox: Sandbox, boundMs: number): Promise<void> {
-  const drain = drains.get(sandbox);
-  if (!drain) return;
-  drain.draining = true;
-  if (drain.inFlight === 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    new Promise<void>((resolve) => drain.idle.push(resolve)),
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, boundMs);
-    }),
-  ]);
-  clearTimeout(timer);
 }

@@ -3,9 +3,9 @@ import type { FireExternalEventRequest } from "@bot-conversation/types";
 import { nowInUtc } from "../data/dates.ts";
 import { StoreUnavailableError } from "../data/fired-events.ts";
 import { appendJsonPath, type Defect, requestBodySchema, serviceChecker, serviceDescription } from "../description.ts";
-import { maxBodyBytes, refusal, type SandboxContext } from "../http/context.ts";
-import { problemResponse, storeUnavailable } from "../http/problem.ts";
-import { readJsonBody } from "../http/request.ts";
+import { maxBodyBytes, type OperationContext, refusal } from "./context.ts";
+import { problemResponse, storeUnavailable } from "./problem.ts";
+import { readJsonBody } from "./request.ts";
 
 const checkRequest = serviceChecker(requestBodySchema(serviceDescription, "fireExternalEvent"));
 // The description's two variants, checked one at a time: the variant is the one the request chose by the
@@ -39,7 +39,7 @@ const livechatSuffix = "|livechat";
  * otherwise 200 with an empty body, and the event is recorded (committed to the `--data` file) before the
  * answer; 503 when the file could not keep it (the sandbox's own status: the event was not fired).
  */
-export async function fireExternalEvent(context: SandboxContext, request: Request): Promise<Response> {
+export async function fireExternalEvent(context: OperationContext, request: Request): Promise<Response> {
   const { options } = context;
   const body = await readJsonBody(request, maxBodyBytes.operation);
   if (!body.ok) return refusal(context, body);
@@ -48,19 +48,19 @@ export async function fireExternalEvent(context: SandboxContext, request: Reques
   const fire = body.value as FireExternalEventRequest & { conversationId?: string; externalConversationId?: string };
   // The data in place once the body is complete (a reset may have swapped it in while the body arrived): from
   // here to the record nothing waits, so the event is checked and kept against the same data.
-  const storage = context.store();
+  const data = context.index();
 
   const byExternal = fire.externalConversationId !== undefined && (fire.conversationId === undefined || options.identifierWins === "externalConversationId");
   const conversation = byExternal
     ? fire.externalConversationId!.endsWith(livechatSuffix)
-      ? storage.findConversation("sessionId", fire.externalConversationId!.slice(0, -livechatSuffix.length))
+      ? data.findConversation("sessionId", fire.externalConversationId!.slice(0, -livechatSuffix.length))
       : undefined
-    : storage.findConversation("id", fire.conversationId!);
+    : data.findConversation("id", fire.conversationId!);
   if (!conversation) {
     const [name, value] = byExternal ? ["externalConversationId", fire.externalConversationId] : ["conversationId", fire.conversationId];
     return problemResponse(options.errorMediaType, 404, `No conversation with ${name} ${JSON.stringify(value)}.`);
   }
-  const trigger = storage.trigger(conversation.agentStageId, fire.externalEventId);
+  const trigger = data.trigger(conversation.agentStageId, fire.externalEventId);
   if (!trigger) {
     return problemResponse(
       options.errorMediaType,
@@ -87,20 +87,19 @@ export async function fireExternalEvent(context: SandboxContext, request: Reques
     externalEventPayload: fire.externalEventPayload ?? null,
     conversationId: conversation.id,
   });
-  // With --data the answer waits for the commit; an event that could not be kept was not fired: a 503, which
-  // the client may retry, never the 500 the description gives to a payload that failed validation.
-  if (kept !== undefined) {
-    try {
-      await kept;
-    } catch (error) {
-      // A database that cannot be reached, or data replaced meanwhile: the documented 503 with Retry-After.
-      if (error instanceof StoreUnavailableError) return storeUnavailable(options.errorMediaType, error);
-      return problemResponse(
-        options.errorMediaType,
-        503,
-        `The sandbox could not keep the event, so it was not fired (${(error as Error).message}); send it again once the sandbox can write.`,
-      );
-    }
+  // The answer waits for the store to keep it (a commit, with --data or a database); an event that could not be
+  // kept was not fired: a 503, which the client may retry, never the 500 the description gives to a payload that
+  // failed validation.
+  try {
+    await kept;
+  } catch (error) {
+    // A database that cannot be reached, or data replaced meanwhile: the documented 503 with Retry-After.
+    if (error instanceof StoreUnavailableError) return storeUnavailable(options.errorMediaType, error);
+    return problemResponse(
+      options.errorMediaType,
+      503,
+      `The sandbox could not keep the event, so it was not fired (${(error as Error).message}); send it again once the sandbox can write.`,
+    );
   }
   return new Response(null, { status: 200 });
 }

@@ -3,14 +3,14 @@ import type { ConversationPage } from "@bot-conversation/types";
 import { operationParameters, serviceDescription, serviceEnum } from "../description.ts";
 import { type EqualityFilterName, equalityFilters } from "../engine/filters.ts";
 import { pageBody } from "../engine/summary.ts";
-import { refusal, type SandboxContext } from "../http/context.ts";
-import { queryChecker } from "../http/request.ts";
+import { type OperationContext, refusal } from "./context.ts";
+import { queryChecker } from "./request.ts";
 
 const checkQuery = queryChecker(operationParameters(serviceDescription, "searchConversations"));
 const statuses = serviceEnum("ConversationStatus");
 
 /** `GET /api/v2/channels/conversations`: one page of the conversations matching every filter sent. */
-export function searchConversations(context: SandboxContext, searchParams: URLSearchParams): Response {
+export function searchConversations(context: OperationContext, searchParams: URLSearchParams): Response {
   const { options } = context;
   const checked = checkQuery(searchParams, {
     rejectUnknown: options.unknownParameters === "reject",
@@ -45,7 +45,7 @@ export function searchConversations(context: SandboxContext, searchParams: URLSe
   // Already checked by the one date rule (the description's date-time format is the client's parseDateTime).
   const date = (name: string) => (query[name] === undefined ? undefined : parseDateTime(query[name]));
   const offset = (pageIndex - options.pageBase) * pageSize;
-  const { total, items: found } = context.store().search(
+  const { total, items: found } = context.index().search(
     {
       ...(Object.fromEntries(equalityFilters.map((filter) => [filter.name, query[filter.name]])) as Record<EqualityFilterName, string | undefined>),
       startFrom: date("startFromDate"),

@@ -1,5 +1,8 @@
-/** The service operations a fault can target. */
-export type OperationId = "searchConversations" | "listExternalEventTriggers" | "fireExternalEvent";
+/** The faults a sandbox can arm (the control API's `Fault` schema) and the armed faults in memory. */
+import type { operations } from "@bot-conversation/types";
+
+/** The service operations a fault (or a latency) can target: the description's `operationId`s. */
+export type OperationId = keyof operations;
 
 /** A fault armed through `POST /_sandbox/faults` (the control API's `Fault` schema). */
 export interface Fault {
@@ -20,14 +23,17 @@ export interface Fault {
 /** What a fault is armed with: the `Fault` schema, with defaults for all but the operation. */
 export type FaultRequest = Omit<Fault, "delayMs" | "times" | "status"> & { status?: number; delayMs?: number; times?: number };
 
-/** Where the armed faults are kept: in memory (`Faults`), or in PostgreSQL for every replica (`postgres.ts`, whose answers are promises). */
+/**
+ * Where a workspace's armed faults are kept: in memory (`MemoryFaults`, also the `--data` file's), or in
+ * PostgreSQL for every replica (`PostgresFaults`). One asynchronous interface: the app awaits each answer once.
+ */
 export interface FaultStore {
-  /** Arms a fault (defaults: status 504, no delay, once) and returns it as stored. */
-  add(fault: FaultRequest): Fault | Promise<Fault>;
+  /** Arms a fault (defaults: status 504, no delay, once) and resolves to it as stored. */
+  add(fault: FaultRequest): Promise<Fault>;
   /** Takes one use of the first fault matching the operation, if any. */
-  take(operationId: OperationId): Fault | undefined | Promise<Fault | undefined>;
+  take(operationId: OperationId): Promise<Fault | undefined>;
   /** Disarms every fault. */
-  clear(): void | Promise<void>;
+  clear(): Promise<void>;
 }
 
 /** A fault with its defaults filled in. */
@@ -36,27 +42,29 @@ export function armedFault(fault: FaultRequest): Fault {
 }
 
 /** The armed faults in memory, used in the order they were added. */
-export class Faults implements FaultStore {
+export class MemoryFaults implements FaultStore {
   #armed: Fault[] = [];
 
-  /** Arms a fault (defaults: no delay, once) and returns it as stored. */
-  add(fault: FaultRequest): Fault {
+  async add(fault: FaultRequest): Promise<Fault> {
     const armed = armedFault(fault);
     this.#armed.push(armed);
     return { ...armed };
   }
 
-  /** Takes one use of the first fault matching the operation, if any. */
-  take(operationId: OperationId): Fault | undefined {
+  /** Most requests meet no armed fault: answered with a promise already settled, at no other cost. */
+  take(operationId: OperationId): Promise<Fault | undefined> {
+    if (this.#armed.length === 0) return noFault;
     const fault = this.#armed.find((candidate) => candidate.operationId === undefined || candidate.operationId === operationId);
-    if (!fault) return undefined;
+    if (!fault) return noFault;
     fault.times -= 1;
     if (fault.times === 0) this.#armed = this.#armed.filter((candidate) => candidate !== fault);
-    return fault;
+    return Promise.resolve(fault);
   }
 
-  /** Disarms every fault. */
-  clear(): void {
+  async clear(): Promise<void> {
     this.#armed = [];
   }
 }
+
+/** The answer of a store with no fault to take. */
+export const noFault: Promise<Fault | undefined> = Promise.resolve(undefined);

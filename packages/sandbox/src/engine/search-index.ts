@@ -20,10 +20,10 @@ const loadChunk = 4096;
  * The sandbox's data, in memory, read-only once loaded: the same engine in Node and in a browser.
  * Conversations are kept as columns (typed arrays) of what a search filters and sorts by, plus each
  * summary as UTF-8 JSON in a `TextArena`; a generated conversation's export is generated again when it is asked for, so
- * 100,000 conversations hold no export in memory. Data is replaced by loading a new `Store` and
+ * 100,000 conversations hold no export in memory. Data is replaced by loading a new `SearchIndex` and
  * swapping it in, so requests keep the old data until the new data is complete.
  */
-export class Store implements SearchEngine {
+export class SearchIndex implements SearchEngine {
   readonly #bots: StoredBot[];
   readonly #botIndex: Map<string, number>;
   readonly #ids: string[];
@@ -60,16 +60,16 @@ export class Store implements SearchEngine {
    * Loads data (see `dataOf` for a source's). `pause` is awaited between chunks of conversations, so a load in a
    * running server lets other requests through (the HTTP server passes a macrotask yield).
    */
-  static async load(data: SandboxData, pause: () => Promise<void> = async () => undefined): Promise<Store> {
-    const store = new Store(data.bots, data.count, (index) => data.conversationAt(index).conversation);
-    for (let index = 0; index < data.count; index++) {
-      if (index > 0 && index % loadChunk === 0) await pause();
-      store.#add(index, data.conversationAt(index));
+  static async load(data: SandboxData, pause: () => Promise<void> = async () => undefined): Promise<SearchIndex> {
+    const index = new SearchIndex(data.bots, data.count, (at) => data.conversationAt(at).conversation);
+    for (let at = 0; at < data.count; at++) {
+      if (at > 0 && at % loadChunk === 0) await pause();
+      index.#add(at, data.conversationAt(at));
     }
     // Each column in the narrowest array its codes fit: most hold a few values, and a scan then reads a quarter of the bytes.
-    store.#equal = store.#equal.map((column, at) => narrowed(column, store.#codes[at]!.size));
-    store.#sort();
-    return store;
+    index.#equal = index.#equal.map((column, at) => narrowed(column, index.#codes[at]!.size));
+    index.#sort();
+    return index;
   }
 
   #add(index: number, stored: StoredConversation): void {

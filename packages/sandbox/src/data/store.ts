@@ -1,0 +1,85 @@
+/**
+ * The store contract: what a sandbox keeps beyond its in-memory search index, behind one asynchronous
+ * interface whatever the backing, as WireMock's `Stores` serve one admin API. Three implementations, each
+ * owning every statement it runs: `MemoryStore` (in process; the browser's too), `DataFileStore` (the
+ * `--data` SQLite file) and `PostgresStore` (`--database-url`, shared by replicas). A store holds
+ * workspaces: the default one (served by the `--token` tokens) and those the administrator creates, each
+ * with its own data source, switches, armed faults and fired events.
+ */
+import type { DataSource } from "../model.ts";
+import type { SandboxSwitches } from "../switches.ts";
+import type { FaultStore } from "./faults.ts";
+import type { FiredEventsStore } from "./fired-events.ts";
+
+/** The workspace the `--token` tokens (default `sandbox-token`) serve; created on first start from the command's data options. */
+export const defaultWorkspace = "default";
+
+/** A workspace as its store holds it. */
+export interface WorkspaceRow {
+  /** Its name. */
+  readonly name: string;
+  /** Its data source. */
+  readonly source: DataSource;
+  /** Its switches (the open points). */
+  readonly switches: Partial<SandboxSwitches>;
+  /** How many times its data was replaced, plus one: a replica follows a change of it. */
+  readonly generation: number;
+  /** When it was created, ISO 8601. */
+  readonly createdAt: string;
+}
+
+/** A change committed by this process or another (a replica), as a store that is shared announces it. */
+export interface WorkspaceChange {
+  readonly workspace: string;
+  readonly change: "data" | "faults" | "switches" | "deleted";
+  /** When the process that made it announced it (`Date.now()` of its machine), for the notification lag; a shared store's. */
+  readonly announcedAt?: number;
+}
+
+/** What one workspace keeps in its store: its fired events, its armed faults and its data source, at the generation in place. */
+export interface WorkspaceStore {
+  /** The fired events. */
+  readonly fired: FiredEventsStore;
+  /** The armed faults. */
+  readonly faults: FaultStore;
+  /** The generation of the data in place in this process. */
+  readonly generation: number;
+  /**
+   * The data was replaced: keeps the new source and forgets every fired event, together (refused, and
+   * nothing changed, when that cannot be committed), then calls `swap` (which puts the new data in place)
+   * in the same turn, so no fire is checked against data already replaced.
+   */
+  replaced(source: DataSource, swap: () => void): Promise<void>;
+  /** Data of `generation`, kept by another process, is loaded: `swap` is called (in the same turn) unless newer data already is in place. */
+  adopted(generation: number, swap: () => void): void;
+  /** The armed faults changed elsewhere: read them again on the next request. */
+  faultsChanged(): void;
+}
+
+/** The sandbox's store: every workspace, and what each keeps. */
+export interface SandboxStore {
+  /** Creates a workspace unless one of that name exists; resolves to whether it was created. `tokenSha256` is `null` for the default one. */
+  createWorkspace(name: string, source: DataSource, switches: Partial<SandboxSwitches>, tokenSha256: string | null): Promise<boolean>;
+  /** Every workspace, by name, without its data. */
+  listWorkspaces(): Promise<{ name: string; createdAt: string }[]>;
+  /** A workspace by name, or `undefined`. */
+  workspace(name: string): Promise<WorkspaceRow | undefined>;
+  /** The workspace whose token has this SHA-256, or `undefined`. */
+  workspaceOfToken(tokenSha256: string): Promise<WorkspaceRow | undefined>;
+  /** Replaces a workspace's switches. */
+  setSwitches(name: string, switches: Partial<SandboxSwitches>): Promise<void>;
+  /** Removes a workspace and everything it holds; resolves to whether there was one. */
+  deleteWorkspace(name: string): Promise<boolean>;
+  /** What one workspace keeps, at the generation loaded. */
+  workspaceStore(name: string, generation: number): WorkspaceStore;
+  /**
+   * Calls `onChange` for each change another process commits (a store shared by replicas), `onReconnect`
+   * when changes may have been missed, and `onDisconnect` once when it stops hearing them (the database
+   * lost); a store of one process has none to tell.
+   */
+  listen(onChange: (change: WorkspaceChange) => void, onReconnect: () => void, onDisconnect?: () => void): Promise<void>;
+  /** Whether the store answers now (readiness). */
+  ready(): Promise<boolean>;
+  /** Closes what is open (every acknowledged change is already kept). */
+  close(): Promise<void>;
+}

@@ -1,0 +1,77 @@
+/**
+ * The administrator's routes: `POST /_sandbox/workspaces` (answers the workspace's token, once),
+ * `GET /_sandbox/workspaces`, `DELETE /_sandbox/workspaces/{name}`, in every mode (in memory, with `--data`,
+ * on PostgreSQL); the app checks the administrator token (`--admin-token`) before them.
+ */
+import { Hono } from "hono";
+import { fixtureDefects } from "../data/fixture.ts";
+import { dataOf, generatedSource } from "../data/source.ts";
+import { defaultWorkspace } from "../data/store.ts";
+import { controlChecker } from "../description.ts";
+import type { DataSource, Fixture, SandboxState } from "../model.ts";
+import { maxBodyBytes, refusal } from "../operations/context.ts";
+import { problemResponse } from "../operations/problem.ts";
+import { readJsonBody } from "../operations/request.ts";
+import { stateConflict } from "../options.ts";
+import { checkSwitches, type SandboxSwitches, switchesOf } from "../switches.ts";
+import type { SandboxContext } from "./context.ts";
+
+const checkWorkspaceRequest = controlChecker({ $ref: "#/components/schemas/WorkspaceRequest" });
+
+/** The administrator's routes under `/_sandbox/`, over the sandbox's workspaces. */
+export function workspaceRoutes(context: SandboxContext): Hono {
+  const routes = new Hono();
+  const { options, workspaces } = context;
+  const mediaType = options.errorMediaType;
+  const invalid = (defects: { path: string; message: string }[]) =>
+    refusal(context, { ok: false, status: 400, detail: "The workspace request is invalid; nothing was created.", defects });
+
+  routes.post("/workspaces", async (c) => {
+    const body = await readJsonBody(c.req.raw, maxBodyBytes.fixture);
+    if (!body.ok) return refusal(context, body);
+    const defects = checkWorkspaceRequest(body.value);
+    if (defects.length > 0) return invalid(defects);
+    const given = body.value as {
+      name: string;
+      seed?: string;
+      conversations?: number;
+      state?: SandboxState;
+      fixture?: unknown;
+      switches?: Partial<SandboxSwitches>;
+    };
+    const conflict = stateConflict(given);
+    if (conflict) return invalid([{ path: "$.conversations", message: conflict }]);
+    if (given.fixture !== undefined) {
+      const other = (["seed", "conversations", "state"] as const).find((key) => given[key] !== undefined);
+      if (other) return invalid([{ path: `$.${other}`, message: "must not be sent with a fixture, which is its own data" }]);
+      const fixtureProblems = fixtureDefects(given.fixture);
+      if (fixtureProblems.length > 0) return invalid(fixtureProblems.map((defect) => ({ ...defect, path: defect.path.replace(/^\$/, "$.fixture") })));
+    }
+    let switches: SandboxSwitches;
+    try {
+      switches = checkSwitches({ ...switchesOf(options), ...given.switches });
+    } catch (error) {
+      return invalid([{ path: "$.switches", message: (error as Error).message }]);
+    }
+    const source: DataSource = given.fixture === undefined ? generatedSource(options, given) : { fixture: given.fixture as Fixture };
+    const token = await workspaces.create({ name: given.name, source, switches });
+    if (token === undefined) return problemResponse(mediaType, 409, `A workspace named ${JSON.stringify(given.name)} exists already; nothing was created.`);
+    const data = dataOf(source);
+    return Response.json(
+      { name: given.name, token, bots: data.bots.length, conversations: data.count },
+      { status: 201, headers: { location: `/_sandbox/workspaces/${given.name}` } },
+    );
+  });
+
+  routes.get("/workspaces", async () => Response.json(await workspaces.list()));
+
+  routes.delete("/workspaces/:name", async (c) => {
+    const name = c.req.param("name");
+    if (name === defaultWorkspace)
+      return problemResponse(mediaType, 409, `The workspace "${defaultWorkspace}" serves the sandbox's --token tokens and cannot be removed.`);
+    if (!(await workspaces.remove(name))) return problemResponse(mediaType, 404, `No workspace named ${JSON.stringify(name)}.`);
+    return new Response(null, { status: 204 });
+  });
+
+  return routes;
+}
