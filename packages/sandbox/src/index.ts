@@ -5,9 +5,10 @@ export { LaunchError, type LaunchedSandbox, launchSandbox } from "./cli/launch.t
 export { parseServerOptions } from "./cli/parse.ts";
 export { FixtureError } from "./data/fixture.ts";
 export type { Defect } from "./description.ts";
-export { type Fixture, type SandboxState, sandboxStates } from "./model.ts";
+export { type Fixture, type LogFormat, type SandboxState, sandboxStates } from "./model.ts";
 export { minimumNode, requireNode } from "./node-version.ts";
+export { createLogger, type SandboxLogger } from "./observe/log.ts";
 export type { Problem } from "./operations/problem.ts";
 export { type Delay, defaultOptions, type Latency, type SandboxOptions, type ServerOptions } from "./options.ts";
-export { createSandbox, type RunningSandbox, type Sandbox, startSandboxServer } from "./sandbox.ts";
+export { type CreateSandboxOptions, createSandbox, type RunningSandbox, type Sandbox, startSandboxServer } from "./sandbox.ts";
 export { defaultSwitches, parseSwitch, type SandboxSwitches, type SwitchDefinition, switchDefinitions } from "./switches.ts";

@@ -3,7 +3,10 @@
  * and `observe-replicas.test.ts` on PostgreSQL): the log line, the request id, the metrics, the index at
  * `/`, and the graceful drain.
  */
+import { mkdtempSync, rmSync } from "node:fs";
 import { get } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { createSandbox, LaunchError, type LaunchedSandbox, launchSandbox, type Sandbox, startSandboxServer } from "../src/index.ts";
@@ -188,6 +191,23 @@ describe("the metrics", () => {
     // The other sandbox counted only its own requests.
     const other = parseMetrics(await (await second.fetch("http://127.0.0.1/_sandbox/metrics", { headers: { "x-token": token } })).text());
     expect(sampleOf(other, "sandbox_requests_total", { operation: "searchConversations" })).toBeUndefined();
+  });
+
+  test("the same with --data: a fire committed to the file is counted, and with --admin-token only that token scrapes", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "sandbox-observe-"));
+    try {
+      const sandbox = await open({ data: join(folder, "data.db"), adminToken: "an-admin-token-of-the-test" });
+      expect((await sandbox.fetch("http://127.0.0.1/api/v1/runtime/simple/external/events", fireInit("kept"))).status).toBe(200);
+      expect((await sandbox.fetch("http://127.0.0.1/_sandbox/metrics", { headers: { "x-token": token } })).status).toBe(401);
+      const metrics = parseMetrics(
+        await (await sandbox.fetch("http://127.0.0.1/_sandbox/metrics", { headers: { "x-token": "an-admin-token-of-the-test" } })).text(),
+      );
+      expect(sampleOf(metrics, "sandbox_fires_committed_total", { workspace: "default" })).toBe(1);
+      expect(sampleOf(metrics, "sandbox_requests_total", { operation: "fireExternalEvent", status: "200" })).toBe(1);
+    } finally {
+      await Promise.all(opened.splice(0).map((sandbox) => sandbox.close()));
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   test("the metrics need an accepted token without --admin-token (our choice), and the control API's Host guard over HTTP", async () => {
