@@ -102,7 +102,7 @@ async function print(io: CommandIo, flags: AdminFlags, columns: CommandColumns, 
 /** The `workspaces` command: `create`, `list` and `delete` the workspaces of a shared sandbox, with the administrator token. */
 export function newWorkspacesCommand(io: CommandIo, done: (code: number) => void): Command {
   const workspaces = new Command("workspaces")
-    .description("Manage the workspaces of a shared sandbox (--database-url) with its administrator token.")
+    .description("Manage the workspaces of a sandbox (started with --admin-token; in memory, --data or --database-url) with its administrator token.")
     .addHelpText("after", "\nExample:\n  SANDBOX_ADMIN_TOKEN=… bot-conversation workspaces list --base-url http://sandbox.internal\n");
   const create = adminOptions(
     new Command("create").description("Create a workspace; prints its token, once.").argument("<name>", "lower-case letters, digits and dashes"),

@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -39,6 +39,14 @@ async function refused(args: string[]): Promise<{ code: number | null; output: s
 }
 /** The one line a refused start prints (the ExperimentalWarning of Node 22's node:sqlite aside). */
 const refusalLine = (output: string) => output.split("\n").filter((line) => line !== "" && !/ExperimentalWarning|--trace-warnings/.test(line));
+/** Expects a start on `data` to be refused with exit code 1 and one line: `--data <data>: ` then text matching `problem`. */
+async function expectRefusedWith(data: string, problem: string): Promise<void> {
+  const failure = await refused(["--data", data]);
+  expect(failure.code).toBe(1);
+  const lines = refusalLine(failure.output);
+  expect(lines, failure.output).toHaveLength(1);
+  expect(lines[0]).toMatch(new RegExp(`^--data ${data.replaceAll(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: ${problem}$`));
+}
 
 const headers = { "x-token": "sandbox-token", "content-type": "application/json" };
 const firePath = "/api/v1/runtime/simple/external/events";
@@ -170,7 +178,7 @@ describe("--data holds a sandbox database or nothing (issue 29, points 1 and 2)"
       `--data ${other}: is a SQLite database of another program (application_id 0, tables: invoices), not a sandbox data file`,
     ]);
     expect(refusalLine((await refused(["--data", journal])).output)).toEqual([
-      `--data ${journal}: is a data file of layout 4 (JSON lines), which this sandbox no longer reads (expected layout 5, a SQLite database); start with a new --data file (its events stay readable in it, one JSON object per line)`,
+      `--data ${journal}: is a data file of layout 4 (JSON lines), which this sandbox no longer reads (expected layout 6, a SQLite database); start with a new --data file (its events stay readable in it, one JSON object per line)`,
     ]);
     expect(readFileSync(text, "utf8")).toBe("not a database\n");
     expect(readFileSync(other)).toEqual(otherBytes);
@@ -206,14 +214,14 @@ describe("--data holds a sandbox database or nothing (issue 29, points 1 and 2)"
     database.exec("ALTER TABLE events ADD COLUMN note TEXT");
     database.close();
     expect(refusalLine((await refused(["--data", changed])).output)).toEqual([
-      `--data ${changed}: holds a sandbox database of layout 5 whose tables were changed (their schema is not the sandbox's)`,
+      `--data ${changed}: holds a sandbox database of layout 6 whose tables were changed (their schema is not the sandbox's)`,
     ]);
     const newer = await madeDataFile("newer.db");
     database = new DatabaseSync(newer);
-    database.exec("PRAGMA user_version = 6");
+    database.exec("PRAGMA user_version = 7");
     database.close();
     expect(refusalLine((await refused(["--data", newer])).output)).toEqual([
-      `--data ${newer}: holds a sandbox database of another layout (version 6, expected 5); start with a new --data file`,
+      `--data ${newer}: holds a sandbox database of another layout (version 7, expected 6); start with a new --data file`,
     ]);
   });
 
@@ -230,15 +238,7 @@ describe("--data holds a sandbox database or nothing (issue 29, points 1 and 2)"
     const bytes = readFileSync(data);
     bytes.fill(0xff, 5 * 4096, 6 * 4096);
     writeFileSync(data, bytes);
-    const failure = await refused(["--data", data]);
-    expect(failure.code).toBe(1);
-    const lines = refusalLine(failure.output);
-    expect(lines, failure.output).toHaveLength(1);
-    expect(lines[0]).toMatch(
-      new RegExp(
-        `^--data ${data.replaceAll(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: is (damaged \\(SQLite's quick_check: .+\\); start with a new --data file|not a sandbox data file: .+)$`,
-      ),
-    );
+    await expectRefusedWith(data, "is (damaged \\(SQLite's quick_check: .+\\); start with a new --data file|not a sandbox data file: .+)");
   });
 
   test("a second sandbox on the same file is refused in one line naming it; the first keeps serving, and its events survive", async () => {
@@ -253,6 +253,37 @@ describe("--data holds a sandbox database or nothing (issue 29, points 1 and 2)"
     const again = await start(["--data", data]);
     expect(await firedMarkers(again.url)).toEqual(["first-1", "first-2"]);
     await stop(again);
+  });
+
+  test("committed frames of the write-ahead log damaged on disk: refused at start in one line naming the file, and the files left as they were (issue 38)", async () => {
+    const data = join(scratch, "damaged-log.db");
+    const sandbox = await start(["--data", data, "--fixture", fixtureFile]);
+    // One commit each, in the write-ahead log: SIGKILL leaves it there, uncheckpointed.
+    for (let index = 0; index < 40; index++) expect((await fire(sandbox.url, `f-${index}`)).status).toBe(200);
+    await stop(sandbox, "SIGKILL");
+    const log = `${data}-wal`;
+    const bytes = readFileSync(log);
+    const pageSize = bytes.readUInt32BE(8);
+    const frames = (bytes.length - 32) / (24 + pageSize);
+    expect(frames).toBeGreaterThan(40);
+    // 14 bytes inside the page of frame 20, as a bad sector or a stray write would leave them.
+    bytes.fill(0x5a, 32 + 19 * (24 + pageSize) + 24 + 100, 32 + 19 * (24 + pageSize) + 24 + 114);
+    writeFileSync(log, bytes);
+    const before = { file: readFileSync(data), log: readFileSync(log) };
+    await expectRefusedWith(data, `its write-ahead log .+-wal is damaged: frame 20 of ${frames} fails its checksum, .+`);
+    expect({ file: readFileSync(data).equals(before.file), log: readFileSync(log).equals(before.log) }).toEqual({ file: true, log: true });
+  });
+
+  test("a write-ahead log that is a symbolic link is refused naming it as such, and what it points to is not written (issue 38)", async () => {
+    const data = await madeDataFile("linked-log.db");
+    const target = join(scratch, "linked-log-target");
+    writeFileSync(target, "not a log");
+    symlinkSync(target, `${data}-wal`);
+    const failure = await refused(["--data", data]);
+    expect(refusalLine(failure.output)).toEqual([
+      `--data ${data}: its write-ahead log ${data}-wal is a symbolic link, which SQLite would write through; remove it (a sandbox never makes one)`,
+    ]);
+    expect(readFileSync(target, "utf8")).toBe("not a log");
   });
 
   test("a cut last write (the write-ahead log cut short after SIGKILL) loses at most that write: the file starts, and later fires are kept", async () => {
@@ -330,7 +361,8 @@ describe("--data at scale (issue 29, point 1)", { timeout: 300_000 }, () => {
     expect((await fetch(`${sandbox.url}/_sandbox/reset`, { method: "POST", headers, body: JSON.stringify({ seed: "after", conversations: 5 }) })).status).toBe(
       200,
     );
-    expect(statSync(data).size + statSync(`${data}-wal`).size).toBeLessThan(full / 20);
+    // Given back after the answer (best effort): waited for, with a guard against a hang.
+    await expect.poll(() => statSync(data).size + statSync(`${data}-wal`).size, { timeout: 20_000 }).toBeLessThan(full / 20);
     await stop(sandbox);
     const again = await start(["--data", data]);
     expect(
@@ -383,33 +415,58 @@ describe("SIGKILL during bursts of concurrent fires, with clears and resets betw
   });
 });
 
+/**
+ * A sandbox on `data` whose files may grow to 2 MiB at most: a file-size limit (`ulimit -f`, in blocks of 512 bytes)
+ * on the sandbox alone. Past it, a write fails with EFBIG (Node ignores SIGXFSZ), as it would on a full disk; its start
+ * writes far less.
+ */
+async function startLimited(data: string) {
+  const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+  const child = spawn("sh", ["-c", 'ulimit -f 4096 && exec "$@"', "sh", process.execPath, main, "--port", "0", "--data", data, "--fixture", fixtureFile], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = once(child, "exit");
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await exited;
+  };
+  try {
+    const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
+    return { url: line.replace("Sandbox ready at ", ""), output: () => output, kill };
+  } catch (error) {
+    await kill();
+    throw error;
+  }
+}
+
+/** Fires four at a time with payloads of 100 kB until one is refused: the markers acknowledged, and the refusal. */
+async function fireUntilRefused(url: string): Promise<{ acknowledged: string[]; refused: Response | undefined }> {
+  const payload = "x".repeat(100_000);
+  const acknowledged: string[] = [];
+  let refused: Response | undefined;
+  for (let index = 0; refused === undefined && index < 200; index++) {
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, (_, writer) => fire(url, `${index}-${writer}-${payload}`).then((response) => ({ response, marker: `${index}-${writer}` }))),
+    );
+    for (const { response, marker } of answers) {
+      if (response.status === 200) acknowledged.push(marker);
+      else refused ??= response;
+    }
+  }
+  return { acknowledged, refused };
+}
+
+/** The markers of the fired events, without their payloads' padding, sorted (four fires at once need not keep their order). */
+const sortedMarkers = (markers: string[]) => markers.map((marker) => marker.slice(0, marker.lastIndexOf("-"))).sort();
+
 describe("a commit that fails (issue 29)", () => {
   test("a fire whose commit fails (the file may grow no more) is answered 503, not kept, and the sandbox goes on answering", { timeout: 120_000 }, async () => {
     const data = join(scratch, "full.db");
-    const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
-    // A file-size limit (`ulimit -f`, in blocks of 512 bytes: 2 MiB) on the sandbox alone: past it, a write fails
-    // with EFBIG (Node ignores SIGXFSZ), as it would on a full disk. Its start writes far less.
-    const child = spawn("sh", ["-c", 'ulimit -f 4096 && exec "$@"', "sh", process.execPath, main, "--port", "0", "--data", data, "--fixture", fixtureFile], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const exited = once(child, "exit");
+    const sandbox = await startLimited(data);
     try {
-      const [line] = (await once(createInterface({ input: child.stdout }), "line")) as [string];
-      const url = line.replace("Sandbox ready at ", "");
-      const payload = "x".repeat(100_000);
-      const acknowledged: string[] = [];
-      let refused: Response | undefined;
-      for (let index = 0; refused === undefined && index < 200; index++) {
-        const answers = await Promise.all(
-          Array.from({ length: 4 }, (_, writer) => fire(url, `${index}-${writer}-${payload}`).then((response) => ({ response, marker: `${index}-${writer}` }))),
-        );
-        for (const { response, marker } of answers) {
-          if (response.status === 200) acknowledged.push(marker);
-          else refused ??= response;
-        }
-      }
+      const { acknowledged, refused } = await fireUntilRefused(sandbox.url);
       expect(refused?.status).toBe(503);
       expect(refused?.headers.get("content-type")).toBe("application/json");
       const problem = (await refused!.json()) as { status: number; detail: string };
@@ -417,18 +474,123 @@ describe("a commit that fails (issue 29)", () => {
       expect(problem.detail).toMatch(
         /^The sandbox could not keep the event, so it was not fired \(--data file: .+\); send it again once the sandbox can write\.$/,
       );
-      expect(output).toContain(`sandbox: --data ${data}: a commit failed (`);
+      expect(sandbox.output()).toContain(`sandbox: --data ${data}: a commit failed (`);
       // The sandbox still answers, from the data in memory.
-      expect((await fetch(`${url}/api/v2/channels/conversations`, { headers })).status).toBe(200);
+      expect((await fetch(`${sandbox.url}/api/v2/channels/conversations`, { headers })).status).toBe(200);
       expect(acknowledged.length).toBeGreaterThan(0);
-      child.kill("SIGKILL");
-      await exited;
+      await sandbox.kill();
       const again = await start(["--data", data]);
-      // Exactly the acknowledged fires (in the order they were recorded, which four at once need not keep).
-      expect((await firedMarkers(again.url)).map((marker) => marker.slice(0, marker.lastIndexOf("-"))).sort()).toEqual(acknowledged.sort());
+      // Exactly the acknowledged fires.
+      expect(sortedMarkers(await firedMarkers(again.url))).toEqual(acknowledged.sort());
       await stop(again);
     } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await sandbox.kill();
     }
+  });
+
+  test.each([
+    ["a clear", "DELETE", "/_sandbox/fired-events", null, 204],
+    ["a reset", "POST", "/_sandbox/reset", JSON.stringify({ seed: "after-full", conversations: 5 }), 200],
+  ])(
+    "%s on a full disk is answered by what was committed, and the process serves what the file holds (issue 38)",
+    { timeout: 120_000 },
+    async (_name, method, path, body, success) => {
+      const sandbox = await startOnFullDisk(method);
+      try {
+        const { acknowledged, refused } = await fireUntilRefused(sandbox.url);
+        expect(refused?.status).toBe(503);
+        const conversations = async (url: string) =>
+          ((await (await fetch(`${url}/_sandbox/bots`, { headers })).json()) as { conversations: number }[]).reduce((sum, bot) => sum + bot.conversations, 0);
+        const before = await conversations(sandbox.url);
+        const answer = await fetch(`${sandbox.url}${path}`, { method, headers, body });
+        // Committed (on a full disk, its few pages may still fit): the success, whatever giving the space back after the
+        // answer meets; not committed: a 503 naming the file, and nothing changed. Never a 500.
+        expect([success, 503], await answer.clone().text()).toContain(answer.status);
+        const committed = answer.status === success;
+        if (!committed)
+          expect(((await answer.json()) as { detail: string }).detail).toMatch(
+            /^--data .+data\.db: the (clear|reset) could not be committed \(database or disk is full\); nothing was changed\.$/,
+          );
+        const expected = committed ? { markers: [], conversations: method === "POST" ? 5 : before } : { markers: acknowledged.sort(), conversations: before };
+        expect({ markers: sortedMarkers(await firedMarkers(sandbox.url)), conversations: await conversations(sandbox.url) }).toEqual(expected);
+        expect(acknowledged.length).toBeGreaterThan(0);
+        const copy = await sandbox.stopAndCopy();
+        const again = await start(["--data", copy]);
+        expect({ markers: sortedMarkers(await firedMarkers(again.url)), conversations: await conversations(again.url) }).toEqual(expected);
+        await stop(again);
+      } finally {
+        await sandbox.stopAndCopy();
+      }
+    },
+  );
+});
+
+/**
+ * A sandbox whose `--data` file is on a file system of 4 MiB (a tmpfs mounted in a mount namespace of its own, so no
+ * privilege is needed): the write-ahead log and the file share its space, as on a full disk. `stopAndCopy` kills the
+ * sandbox (SIGKILL) and copies the files out of the namespace, resolving to the copy of the data file.
+ */
+async function startOnFullDisk(name: string) {
+  const mount = mkdtempSync(join(scratch, "tmpfs-"));
+  const out = mkdtempSync(join(scratch, `full-${name}-`));
+  const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+  const script =
+    'mount -t tmpfs -o size=4m tmpfs "$1" || exit 1; "$2" "$3" --port 0 --data "$1/data.db" --fixture "$4" & sandbox=$!; echo "pid $sandbox"; wait $sandbox; cp "$1"/* "$5"/';
+  const child = spawn("unshare", ["--user", "--map-root-user", "--mount", "sh", "-c", script, "sh", mount, process.execPath, main, fixtureFile, out], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = once(child, "exit");
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const stopAndCopy = async () => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(pid, "SIGKILL");
+    await exited;
+    return join(out, "data.db");
+  };
+  const pid = Number(((await lines.next()).value as string | undefined)?.replace("pid ", ""));
+  const ready = (await lines.next()).value as string | undefined;
+  if (!ready?.startsWith("Sandbox ready at ")) {
+    child.kill("SIGKILL");
+    throw new Error(`the sandbox on a tmpfs did not start: ${ready}\n${output}`);
+  }
+  return { url: ready.replace("Sandbox ready at ", ""), output: () => output, stopAndCopy };
+}
+
+describe("a --data file removed or replaced while the sandbox runs (issue 38)", { timeout: 120_000 }, () => {
+  test("removed: a fire, a clear and a reset are answered 503 naming the file, never acknowledged into the file no path names", async () => {
+    const data = join(scratch, "removed.db");
+    const sandbox = await start(["--data", data, "--fixture", fixtureFile]);
+    expect((await fire(sandbox.url, "before")).status).toBe(200);
+    rmSync(data);
+    const refused = await fire(sandbox.url, "after");
+    expect(refused.status).toBe(503);
+    const problem = (await refused.json()) as { detail: string };
+    expect(problem.detail).toContain(`--data ${data} was removed while the sandbox ran`);
+    for (const request of [
+      fetch(`${sandbox.url}/_sandbox/fired-events`, { method: "DELETE", headers }),
+      fetch(`${sandbox.url}/_sandbox/reset`, { method: "POST", headers, body: "{}" }),
+    ]) {
+      const response = await request;
+      expect(response.status).toBe(503);
+      expect(((await response.json()) as { detail: string }).detail).toContain(`--data ${data} was removed`);
+    }
+    await stop(sandbox);
+  });
+
+  test("replaced by a rename: a fire is answered 503 naming the file, and every fire acknowledged since is in the file at the path", async () => {
+    const data = join(scratch, "renamed.db");
+    const other = await madeDataFile("renamed-other.db");
+    const sandbox = await start(["--data", data, "--fixture", fixtureFile]);
+    expect((await fire(sandbox.url, "before")).status).toBe(200);
+    renameSync(other, data);
+    const refused = await fire(sandbox.url, "after");
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { detail: string }).detail).toContain(`--data ${data} was replaced`);
+    await stop(sandbox);
+    // The file now at the path holds what it held: nothing was acknowledged that is not in it.
+    const again = await start(["--data", data]);
+    expect(await firedMarkers(again.url)).toEqual(["made"]);
+    await stop(again);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The layout of `src/` (see the README's "Inside"): no module imports one that imports it back, types
- * included. Imports are read by TypeScript's own pre-processor (static, `export … from` and `import()`).
+ * included, and the layers read top-down: no module imports one of a higher layer. Imports are read by
+ * TypeScript's own pre-processor (static, `export … from` and `import()`).
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -54,4 +55,39 @@ test("no module of the sandbox imports one that imports it back, even for types 
   expect(graph.get(join(src, "index.ts"))).toContain(join(src, "sandbox.ts"));
   expect(imports.length).toBeGreaterThan(80);
   expect(cyclesOf(graph).map((cycle) => cycle.map((file) => relative(src, file)).join(" -> "))).toEqual([]);
+});
+
+/**
+ * The layers of `src/`, highest first (issue 38): the entry points, the command line, the composition (a
+ * sandbox over its store: `sandbox.ts`, `core.ts`, `workspace.ts`, `msw.ts`, and `observe/` around it), `http/`, `operations/`, then
+ * `engine/` and `data/` side by side, and at the bottom what every part reads (the model, the options and
+ * switches, the descriptions, JSON). A module may import its own layer or a lower one, never a higher one.
+ */
+const layers: readonly (readonly string[])[] = [
+  ["index.ts", "main.ts", "bin.ts"],
+  ["cli/"],
+  ["sandbox.ts", "core.ts", "workspace.ts", "msw.ts", "observe/"],
+  ["http/"],
+  ["operations/"],
+  ["engine/", "data/"],
+  ["model.ts", "options.ts", "switches.ts", "description.ts", "json.ts", "node-version.ts", "generated/"],
+];
+
+/** The layer of a module of `src/`, 0 the highest; a module no layer names fails the test (a new root file must be placed). */
+function layerOf(file: string): number {
+  const path = relative(src, file);
+  const layer = layers.findIndex((places) => places.some((place) => (place.endsWith("/") ? path.startsWith(place) : path === place)));
+  if (layer < 0) throw new Error(`${path} is in no layer of test/layout.test.ts: place it`);
+  return layer;
+}
+
+test("the layers read top-down: no module imports one of a higher layer (http/ over operations/ over engine/ and data/; issue 38)", () => {
+  const graph = importGraph();
+  const upward = [...graph].flatMap(([file, imports]) =>
+    imports.filter((imported) => layerOf(imported) < layerOf(file)).map((imported) => `${relative(src, file)} -> ${relative(src, imported)}`),
+  );
+  expect(upward).toEqual([]);
+  // The layers are the real ones: the HTTP layer does import the operations, which import the engine and the data.
+  const crossings = new Set([...graph].flatMap(([file, imports]) => imports.map((imported) => `${layerOf(file)}>${layerOf(imported)}`)));
+  expect([...crossings]).toEqual(expect.arrayContaining(["3>4", "4>5", "2>3", "1>2"]));
 });

@@ -18,7 +18,7 @@ const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => 
 describe("README.md", () => {
   test("every ts example compiles against the package", async () => {
     const examples = await checkReadmeExamples(packageDir);
-    expect(examples).toHaveLength(4);
+    expect(examples).toHaveLength(5);
     expect(examples.filter((example) => example.diagnostics.length > 0)).toEqual([]);
   });
 
@@ -52,6 +52,10 @@ describe("README.md", () => {
 
   test("the MSW example answers a search through the handlers, 5 items, and the journal saw it", () => {
     expect(run(3)).toBe("200 5 1\n");
+  });
+
+  test("the workspaces example creates a workspace in memory whose token sees its own 5 conversations, beside the default 200", () => {
+    expect(run(4)).toBe("201 5 200\n");
   });
 
   test("the switches table lists every switch with its default first", () => {

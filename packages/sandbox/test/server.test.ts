@@ -144,7 +144,7 @@ describe("the sandbox as a process on loopback", { timeout: 120_000 }, () => {
     older.close();
     const failure = (await start(["--data", data]).catch((error: unknown) => error)) as { code: number; output: string };
     expect(failure.code).toBe(1);
-    expect(failure.output).toContain("holds a sandbox database of another layout (version 2, expected 5)");
+    expect(failure.output).toContain("holds a sandbox database of another layout (version 2, expected 6)");
     const reopened = new DatabaseSync(data);
     expect(
       reopened

@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
+import { readdirSync, readFileSync } from "node:fs";
 import { chmod, chown, cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
@@ -22,6 +23,10 @@ export interface TestPostgres {
   stop(): Promise<void>;
   /** Starts it again on the same port and data, after `stop`. */
   start(): Promise<void>;
+  /** Stalls the server: SIGSTOP to it and every process it started (connections stay open, nothing is answered), until `resume`. */
+  pause(): void;
+  /** Lets a paused server go on (SIGCONT to the same processes). */
+  resume(): void;
   /** A new, empty database on the server; resolves to its URL. */
   createDatabase(name: string): Promise<string>;
   /** Stops the server and removes its folder. */
@@ -48,6 +53,22 @@ async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   if (address === null || typeof address === "string") throw new Error("no TCP address");
   return address.port;
+}
+
+/** The processes whose parent is `parent` (read from `/proc`; none where there is no `/proc`). */
+function childrenOf(parent: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The fields after the command's closing parenthesis: state, then the parent's id.
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === parent) children.push(Number(entry));
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return children;
 }
 
 /** The uid and gid of a system user, or `undefined` when there is none of that name. */
@@ -135,11 +156,26 @@ export async function startPostgres(): Promise<TestPostgres> {
     // A test process that ends without `dispose()` leaves no server behind.
     process.once("exit", () => server?.kill("SIGKILL"));
     const url = (database: string) => `postgres://postgres:${password}@127.0.0.1:${port}/${database}`;
+    let paused: number[] = [];
     return {
       url: url("postgres"),
       port,
       stop,
       start,
+      pause() {
+        if (server?.pid === undefined) throw new Error("pause: PostgreSQL is not running");
+        // The server first, so it starts no process meanwhile; then each process it started (its backends).
+        paused = [server.pid];
+        process.kill(server.pid, "SIGSTOP");
+        for (const child of childrenOf(server.pid)) {
+          process.kill(child, "SIGSTOP");
+          paused.push(child);
+        }
+      },
+      resume() {
+        for (const pid of paused) process.kill(pid, "SIGCONT");
+        paused = [];
+      },
       async createDatabase(name) {
         const client = new pg.Client({ connectionString: url("postgres") });
         await client.connect();
@@ -151,6 +187,7 @@ export async function startPostgres(): Promise<TestPostgres> {
         return url(name);
       },
       async dispose() {
+        for (const pid of paused) process.kill(pid, "SIGCONT");
         await stop();
         await rm(folder, { recursive: true, force: true });
       },

@@ -1,12 +1,14 @@
-import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readSync, type Stats } from "node:fs";
+import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readSync, rmSync, type Stats } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { type DataSource, maxConversations, sandboxStates } from "../model.ts";
-import { DatabaseFiredEvents, giveSpaceBack, transaction } from "./database-fired-events.ts";
+import { DatabaseFiredEvents, transaction } from "./database-fired-events.ts";
+import { WatchedFile } from "./file-identity.ts";
 import { fixtureDefects } from "./fixture.ts";
+import { writeAheadLogProblem } from "./wal-check.ts";
 
-/** Layout version of a `--data` file (SQLite's `user_version`); a file of another layout is refused, naming both. */
-export const dataLayout = 5;
+/** Layout version of a `--data` file (SQLite's `user_version`); a file of layout 5 is migrated, one of another layout refused, naming both. */
+export const dataLayout = 6;
 
 /** SQLite's `application_id` of a sandbox database ("BCsb"): another program's SQLite file is told apart by it. */
 const applicationId = 0x4243_7362;
@@ -28,6 +30,32 @@ const schema = `
     external_event_id TEXT NOT NULL,
     payload TEXT CHECK (payload IS NULL OR (json_valid(payload) AND json_type(payload) = 'object')),
     conversation_id TEXT NOT NULL
+  ) STRICT;
+`;
+
+/**
+ * What layout 6 adds to layout 5: the workspaces the administrator creates (`--admin-token`), each with its
+ * token's SHA-256 (never the token), data source, switches and fired events (`data-file-store.ts` runs their statements).
+ */
+const workspaceSchema = `
+  CREATE TABLE workspaces (
+    name TEXT PRIMARY KEY,
+    token_sha256 TEXT NOT NULL UNIQUE,
+    source TEXT NOT NULL CHECK (json_valid(source)),
+    switches TEXT NOT NULL CHECK (json_valid(switches) AND json_type(switches) = 'object'),
+    generation INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+  ) STRICT;
+  CREATE TABLE workspace_events (
+    workspace TEXT NOT NULL,
+    sequence INTEGER NOT NULL,
+    received_at TEXT NOT NULL,
+    sent_conversation_id TEXT,
+    sent_external_conversation_id TEXT,
+    external_event_id TEXT NOT NULL,
+    payload TEXT CHECK (payload IS NULL OR (json_valid(payload) AND json_type(payload) = 'object')),
+    conversation_id TEXT NOT NULL,
+    PRIMARY KEY (workspace, sequence)
   ) STRICT;
 `;
 
@@ -86,7 +114,12 @@ function checkPath(path: string): { empty: boolean } {
     const head = Buffer.alloc(100);
     const read = readSync(descriptor, head, 0, head.length, 0);
     const text = head.subarray(0, read).toString("latin1");
-    if (text.startsWith(sqliteHeader)) return { empty: false };
+    if (text.startsWith(sqliteHeader)) {
+      // Before SQLite reads the log, which would drop its frames past a damaged one without a word.
+      const logProblem = writeAheadLogProblem(path);
+      if (logProblem) refuse(logProblem);
+      return { empty: false };
+    }
     if (/^\{"bot-conversation-sandbox":\s*4\b/.test(text)) {
       refuse(
         `is a data file of layout 4 (JSON lines), which this sandbox no longer reads (expected layout ${dataLayout}, a SQLite database); start with a new --data file (its events stay readable in it, one JSON object per line)`,
@@ -103,17 +136,20 @@ function schemaOf(database: DatabaseSync): string {
   return JSON.stringify(database.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY name").all());
 }
 
-let expectedSchema: string | undefined;
+const expectedSchemas = new Map<number, string>();
 
-/** Layout 5's schema as SQLite lists it, from an empty database in memory. */
-function layoutSchema(): string {
-  if (expectedSchema === undefined) {
+/** A layout's schema (5 or 6) as SQLite lists it, from an empty database in memory. */
+function layoutSchema(layout: number): string {
+  let expected = expectedSchemas.get(layout);
+  if (expected === undefined) {
     const memory = new DatabaseSync(":memory:");
     memory.exec(schema);
-    expectedSchema = schemaOf(memory);
+    if (layout >= 6) memory.exec(workspaceSchema);
+    expected = schemaOf(memory);
+    expectedSchemas.set(layout, expected);
     memory.close();
   }
-  return expectedSchema;
+  return expected;
 }
 
 /** The first problem of a data source read from a file, with the checks of `POST /_sandbox/reset` and `PUT /_sandbox/fixture`, or `undefined`. */
@@ -147,6 +183,20 @@ function damageOf(database: DatabaseSync): string | undefined {
   }
 }
 
+/** An open `--data` file: the default workspace's fired events and data source, and the database for the workspaces' tables. */
+export interface DataFile {
+  /** The SQLite database, held by this process alone. */
+  readonly database: DatabaseSync;
+  /** Throws a `NotKeptError` when the path no longer names the file opened: nothing is acknowledged then. */
+  readonly stillThere: () => void;
+  /** The default workspace's fired events. */
+  readonly fired: DatabaseFiredEvents;
+  /** Keeps the default workspace's new data source and forgets its fired events, together; then swaps. */
+  replaced(source: DataSource, swap: () => void): void;
+  /** Commits what waits, and closes the file. */
+  close(): void;
+}
+
 /**
  * Opens a `--data` file: a SQLite database (through `node:sqlite`) in WAL mode, held with an exclusive
  * lock for as long as the sandbox runs, so a second sandbox on the same file is refused. A file that holds
@@ -154,10 +204,7 @@ function damageOf(database: DatabaseSync): string | undefined {
  * tables). Returns the source and what keeps the state in the file. Every refusal is a `DataFileError` of
  * one line naming the file and the first problem.
  */
-export function openDataFile(
-  path: string,
-  first: () => DataSource,
-): { source: DataSource; kept: { readonly fired: DatabaseFiredEvents; replaced(source: DataSource, swap: () => void): void; close(): void } } {
+export function openDataFile(path: string, first: () => DataSource): { source: DataSource; kept: DataFile } {
   const { empty } = checkPath(path);
   const refuse = (problem: string): never => {
     throw new DataFileError(`--data ${path}: ${problem}`);
@@ -168,6 +215,8 @@ export function openDataFile(
   } catch (error) {
     return refuse(`cannot be opened as a database (${(error as Error).message})`);
   }
+  // The file opened, by device and inode: nothing is acknowledged once the path names another file, or none.
+  const file = new WatchedFile(path);
   try {
     const inUse = (error: unknown) => {
       const message = (error as Error).message;
@@ -199,10 +248,11 @@ export function openDataFile(
           refuse(`holds a sandbox database of another layout (version ${version.layout}, expected ${dataLayout}); start with a new --data file`);
         refuse(`is a SQLite database of another program (application_id ${version.id}, tables: ${tables.join(", ") || "none"}), not a sandbox data file`);
       }
-      if (version.layout !== dataLayout)
+      // Layout 5 (before workspaces) is migrated below: it gains the workspaces' tables.
+      if (version.layout !== dataLayout && version.layout !== 5)
         refuse(`holds a sandbox database of another layout (version ${version.layout}, expected ${dataLayout}); start with a new --data file`);
-      if (schemaOf(database) !== layoutSchema())
-        refuse(`holds a sandbox database of layout ${dataLayout} whose tables were changed (their schema is not the sandbox's)`);
+      if (schemaOf(database) !== layoutSchema(version.layout))
+        refuse(`holds a sandbox database of layout ${version.layout} whose tables were changed (their schema is not the sandbox's)`);
       // Every page read once (0.2 s for 1,000,000 events): a damaged file is refused now, not answered with 500s later.
       const damage = damageOf(database);
       if (damage) refuse(`is damaged (SQLite's quick_check: ${damage}); start with a new --data file`);
@@ -223,6 +273,7 @@ export function openDataFile(
       if (fresh) {
         transaction(database, () => {
           database.exec(schema);
+          database.exec(workspaceSchema);
           database.exec(`PRAGMA application_id = ${applicationId}`);
           database.exec(`PRAGMA user_version = ${dataLayout}`);
           source = first();
@@ -230,7 +281,12 @@ export function openDataFile(
         });
       } else {
         // A write at start: a file this process may not write (a read-only mount) is refused now, not at the first fire.
-        transaction(database, () => undefined);
+        // A file of layout 5 is given the workspaces' tables in it.
+        transaction(database, () => {
+          if (version.layout !== 5) return;
+          database.exec(workspaceSchema);
+          database.exec(`PRAGMA user_version = ${dataLayout}`);
+        });
       }
     } catch (error) {
       refuse(`cannot be written (${(error as Error).message})`);
@@ -243,27 +299,36 @@ export function openDataFile(
       if (problem) refuse(`is not a sandbox data file: ${problem}`);
       source = value as DataSource;
     }
-    const fired = new DatabaseFiredEvents(database, path);
+    // SQLite's write-ahead log beside the file, as it is now (written at start): on close, the log of a file no path
+    // names any more is removed, or the next start would read its frames into the file put at the path.
+    const log = new WatchedFile(`${path}-wal`);
+    const fired = new DatabaseFiredEvents(database, path, () => file.check());
     const setSource = database.prepare("INSERT OR REPLACE INTO source (id, source) VALUES (1, ?)");
     const replaced = (next: DataSource, swap: () => void) => {
       // The fires recorded before the reset are committed first (and then deleted with the rest, in order).
       fired.flush();
-      transaction(database, () => {
-        database.exec("DELETE FROM events");
-        setSource.run(JSON.stringify(next));
-      });
-      giveSpaceBack(database);
+      // Answered by what was committed: not committed, nothing changed (a 503); committed, the new data is swapped in.
+      fired.commitChange("reset", () =>
+        transaction(database, () => {
+          fired.forget();
+          setSource.run(JSON.stringify(next));
+        }),
+      );
       swap();
     };
     return {
       source: source!,
       kept: {
+        database,
+        stillThere: () => file.check(),
         fired,
         replaced,
         close: () => {
           if (!database.isOpen) return;
           fired.flush();
+          const orphaned = !file.named;
           database.close();
+          if (orphaned && log.named) rmSync(log.path, { force: true });
         },
       },
     };

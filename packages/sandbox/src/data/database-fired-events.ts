@@ -7,6 +7,7 @@ import {
   type FiredEventsPage,
   type FiredEventsStore,
   firedEventValues,
+  NotKeptError,
   pageOfRows,
 } from "./fired-events.ts";
 
@@ -31,7 +32,7 @@ export function transaction<T>(database: DatabaseSync, work: () => T): T {
 const rowsPerInsert = 32;
 
 /** A fire the `--data` file could not keep: its commit failed (the disk is full, the file was removed, …). */
-export class FiredEventNotKeptError extends Error {
+export class FiredEventNotKeptError extends NotKeptError {
   override name = "FiredEventNotKeptError";
 }
 
@@ -60,13 +61,24 @@ export class DatabaseFiredEvents implements FiredEventsStore {
   #last: number;
   /** The fires recorded and not yet committed, or `undefined`. */
   #pending: Batch | undefined;
+  /** Throws a `NotKeptError` when the path no longer names the file opened (see `file-identity.ts`). */
+  readonly #stillThere: () => void;
+  /** Where the rows are: the default workspace's `events`, or one workspace's rows of `workspace_events`. */
+  readonly #rows: { readonly table: string; readonly where: string; readonly workspace: string | undefined };
 
-  constructor(database: DatabaseSync, path: string) {
+  /** The events of the default workspace (table `events`), or of the workspace named `workspace` (its rows of `workspace_events`). */
+  constructor(database: DatabaseSync, path: string, stillThere: () => void = () => undefined, workspace?: string) {
     this.#database = database;
     this.#path = path;
-    this.#last = (database.prepare("SELECT coalesce(max(sequence), 0) AS last FROM events").get() as { last: number }).last;
+    this.#stillThere = stillThere;
+    this.#rows =
+      workspace === undefined
+        ? { table: "events", where: "true", workspace }
+        : { table: "workspace_events", where: `workspace = ${quoted(workspace)}`, workspace };
+    const { table, where } = this.#rows;
+    this.#last = (database.prepare(`SELECT coalesce(max(sequence), 0) AS last FROM ${table} WHERE ${where}`).get() as { last: number }).last;
     this.#select = database.prepare(
-      `SELECT * FROM events WHERE sequence > :after AND (:conversationId IS NULL OR conversation_id = :conversationId)
+      `SELECT * FROM ${table} WHERE ${where} AND sequence > :after AND (:conversationId IS NULL OR conversation_id = :conversationId)
          AND (:externalEventId IS NULL OR external_event_id = :externalEventId) ORDER BY sequence LIMIT :limit`,
     );
   }
@@ -94,34 +106,41 @@ export class DatabaseFiredEvents implements FiredEventsStore {
     this.#pending = undefined;
     const { events } = batch;
     try {
+      // Checked before the commit (nothing is written into a file no path names) and after it (the commit may have
+      // landed in one): a fire is acknowledged only when the file it is in is still the --data file.
+      this.#stillThere();
       // Up to `rowsPerInsert` fires: one statement, which is its own transaction. More: one transaction of several.
       if (events.length <= rowsPerInsert) this.#insertRows(events, 0, events.length);
       else
         transaction(this.#database, () => {
           for (let start = 0; start < events.length; start += rowsPerInsert) this.#insertRows(events, start, Math.min(start + rowsPerInsert, events.length));
         });
+      this.#last += events.length;
+      this.#stillThere();
     } catch (error) {
       const problem = (error as Error).message;
       // Said once per failed commit where the sandbox runs; each fire waiting on it is answered with the reason.
       console.error(`sandbox: --data ${this.#path}: a commit failed (${problem}); its ${batch.events.length} fire(s) were not kept and are answered 503`);
-      batch.reject(new FiredEventNotKeptError(`--data file: ${problem}`, { cause: error }));
+      batch.reject(error instanceof NotKeptError ? error : new FiredEventNotKeptError(`--data file: ${problem}`, { cause: error }));
       return;
     }
-    this.#last += events.length;
     batch.resolve();
   };
 
   /** Inserts `events[start]` up to (not including) `events[end]` in one statement, numbered on from the last sequence number given. */
   #insertRows(events: readonly FiredEventRecord[], start: number, end: number): void {
     const values: (string | number | null)[] = [];
+    const { table, workspace } = this.#rows;
     let sequence = this.#last + start;
     for (let index = start; index < end; index++) {
       const event = events[index]!;
+      if (workspace !== undefined) values.push(workspace);
       values.push(++sequence, ...firedEventValues(event));
     }
     const rows = end - start;
+    const [columns, row] = workspace === undefined ? ["", "(?, ?, ?, ?, ?, ?, ?)"] : ["workspace, ", "(?, ?, ?, ?, ?, ?, ?, ?)"];
     this.#inserts[rows - 1] ??= this.#database.prepare(
-      `INSERT INTO events (sequence, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES ${Array.from({ length: rows }, () => "(?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
+      `INSERT INTO ${table} (${columns}sequence, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id) VALUES ${Array.from({ length: rows }, () => row).join(", ")}`,
     );
     this.#inserts[rows - 1]!.run(...values);
   }
@@ -142,15 +161,59 @@ export class DatabaseFiredEvents implements FiredEventsStore {
     return pageOfRows(rows, limit);
   }
 
+  /** Forgets every event in one commit; a commit that fails (or a file gone) is a `NotKeptError` and nothing changed. */
   async clear(): Promise<void> {
     this.flush();
-    this.#database.exec("DELETE FROM events");
-    giveSpaceBack(this.#database);
+    this.commitChange("clear", () => this.forget());
+  }
+
+  /** Deletes every event (inside a change: see `commitChange`). */
+  forget(): void {
+    this.#database.exec(`DELETE FROM ${this.#rows.table} WHERE ${this.#rows.where}`);
+  }
+
+  /**
+   * Runs `work` (one transaction, or one statement, which is its own) as a change of the file: refused,
+   * unchanged, when the file is gone or the commit fails, with a `NotKeptError` naming the file and the
+   * reason; once committed, the space the deleted rows held is given back after the answer, as best effort.
+   */
+  commitChange(what: string, work: () => void): void {
+    this.#stillThere();
+    try {
+      work();
+    } catch (error) {
+      throw new NotKeptError(`--data ${this.#path}: the ${what} could not be committed (${(error as Error).message}); nothing was changed`, { cause: error });
+    }
+    this.#stillThere();
+    giveSpaceBackLater(this.#database, this.#path);
   }
 }
 
 /** After rows are deleted: the free pages are cut off the file, and the write-ahead log is emptied. */
-export function giveSpaceBack(database: DatabaseSync): void {
+function giveSpaceBack(database: DatabaseSync): void {
   database.exec("PRAGMA incremental_vacuum");
   database.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+}
+
+/**
+ * Gives the space back once the change it follows is answered: best effort, since that change is committed
+ * whatever happens here (on a full disk the vacuum's own writes may fail); a failure is said where the
+ * sandbox runs, and the space is given back by the next clear or reset.
+ */
+function giveSpaceBackLater(database: DatabaseSync, path: string): void {
+  setImmediate(() => {
+    if (!database.isOpen) return;
+    try {
+      giveSpaceBack(database);
+    } catch (error) {
+      console.error(
+        `sandbox: --data ${path}: the space of deleted rows could not be given back (${(error as Error).message}); the change is kept, the file keeps its size until the next clear or reset`,
+      );
+    }
+  });
+}
+
+/** A text as an SQL string literal (a workspace's name: lower-case letters, digits and dashes, by the control API's schema). */
+function quoted(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
 }

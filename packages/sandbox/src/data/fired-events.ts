@@ -60,6 +60,14 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+/**
+ * A change the sandbox could not keep (its commit failed, or the `--data` file is gone): nothing changed,
+ * and the request is answered 503 naming the reason (the sandbox's own status).
+ */
+export class NotKeptError extends Error {
+  override name = "NotKeptError";
+}
+
 /** The fired events in memory, oldest first: the browser's and the in-process sandbox's without `--data`. */
 export class MemoryFiredEvents implements FiredEventsStore {
   #events: { sequence: number; event: FiredEventRecord }[] = [];

@@ -31,6 +31,35 @@ const channel = "bot_conversation_sandbox";
 export const databaseRetryAfterSeconds = 1;
 
 /**
+ * The longest the sandbox waits on PostgreSQL for one step, in milliseconds (our choice): a connection from
+ * the pool (or a new one), and each statement (the server's `statement_timeout`, and the client's own
+ * `query_timeout` for a server that does not answer at all). A database that stalls makes a request a 503
+ * with `Retry-After` after at most about twice this (a connection, then a statement), never a request held
+ * for the whole stall. TCP keep-alive finds a connection whose peer is gone.
+ */
+export const databaseWaitMs = 3_000;
+
+/** The longest a statement that replaces a workspace's data may run (a fixture of up to 256 MiB), in milliseconds (our choice). */
+const replaceDataWaitMs = 60_000;
+
+/** A statement given `replaceDataWaitMs` rather than a request's bound (`query_timeout` per query, which pg's types do not list). */
+function longStatement(text: string, values: unknown[]): pg.QueryConfig {
+  return { text, values, query_timeout: replaceDataWaitMs } as pg.QueryConfig;
+}
+
+/** What every connection to PostgreSQL is opened with: the bounds above, and TCP keep-alive. */
+function connectionOptions(url: string): pg.ClientConfig {
+  return {
+    connectionString: url,
+    connectionTimeoutMillis: databaseWaitMs,
+    query_timeout: databaseWaitMs,
+    statement_timeout: databaseWaitMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 1_000,
+  };
+}
+
+/**
  * The migrations, in order: `migrations[n]` takes a database from version `n` to `n + 1`. Version 0 is
  * a database without the sandbox's tables.
  */
@@ -67,6 +96,13 @@ const migrations: readonly string[] = [
   `,
 ];
 
+/** A workspace created, as `NOTIFY` carries it to every replica: its token's hash (never the token), so each knows the tokens of every workspace. */
+interface WorkspaceCreated {
+  readonly workspace: string;
+  readonly change: "created";
+  readonly tokenSha256: string;
+}
+
 /** A `--database-url` that cannot be used: one line naming the database (never its password) and the problem. */
 export class DatabaseError extends Error {
   override name = "DatabaseError";
@@ -91,9 +127,10 @@ export function redactedUrl(url: string): string {
  */
 function isUnreachable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
-  if (typeof code === "string" && /^(08|57P|53300)/.test(code)) return true;
+  // 57014: a statement ended by `statement_timeout`.
+  if (typeof code === "string" && /^(08|57P|57014|53300)/.test(code)) return true;
   if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return true;
-  return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|timeout exceeded when trying to connect/i.test(
+  return /Connection terminated|connection timeout|Client has encountered a connection error|not queryable|timeout exceeded when trying to connect|Query read timeout/i.test(
     String((error as Error).message),
   );
 }
@@ -121,6 +158,8 @@ export class PostgresStore implements SandboxStore {
   #listener: pg.Client | undefined;
   #closed = false;
   #listening = false;
+  /** The SHA-256 of every workspace's token, with its name, while this replica hears the others (`undefined` otherwise). */
+  #tokens: Map<string, string> | undefined;
 
   private constructor(url: string, pool: pg.Pool) {
     this.#url = url;
@@ -132,7 +171,7 @@ export class PostgresStore implements SandboxStore {
    * a database whose schema is newer than this sandbox's, in one line.
    */
   static async open(url: string, connections = 16): Promise<PostgresStore> {
-    const pool = new pg.Pool({ connectionString: url, max: connections, connectionTimeoutMillis: 5_000 });
+    const pool = new pg.Pool({ ...connectionOptions(url), max: connections });
     // An idle connection the server ends (a restart) is dropped from the pool; the next query opens another.
     pool.on("error", () => undefined);
     const store = new PostgresStore(url, pool);
@@ -180,7 +219,7 @@ export class PostgresStore implements SandboxStore {
     /** Opens the listening connection; once it was open, a loss (or a failed attempt) tries again after a wait that doubles up to 1 s. */
     const attempt = async (first: boolean): Promise<void> => {
       if (this.#closed) return;
-      const client = new pg.Client({ connectionString: this.#url, connectionTimeoutMillis: 5_000 });
+      const client = new pg.Client(connectionOptions(this.#url));
       let lost = first;
       const onLost = () => {
         if (lost) return;
@@ -188,6 +227,8 @@ export class PostgresStore implements SandboxStore {
         this.#listening = false;
         if (connected && !this.#closed) onDisconnect();
         connected = false;
+        // Changes may be missed until the connection is back: every token is asked of the database meanwhile.
+        this.#tokens = undefined;
         client.end().catch(() => undefined);
         if (this.#closed) return;
         // The database is restarting or gone: asked again, no more often than the wait.
@@ -198,12 +239,25 @@ export class PostgresStore implements SandboxStore {
       client.on("end", onLost);
       client.on("notification", (message) => {
         if (message.channel !== channel || message.payload === undefined) return;
-        onChange(JSON.parse(message.payload) as WorkspaceChange);
+        const change = JSON.parse(message.payload) as WorkspaceChange | WorkspaceCreated;
+        if (change.change === "created") {
+          this.#tokens?.set(change.tokenSha256, change.workspace);
+          return;
+        }
+        if (change.change === "deleted") this.#forgetTokensOf(change.workspace);
+        onChange(change);
       });
       try {
         await client.connect();
         await client.query(`LISTEN ${channel}`);
+        // Read once listening, so a workspace created meanwhile is in the rows or in a notification.
+        this.#tokens = new Map();
+        const rows = (
+          await client.query<{ name: string; token_sha256: string }>("SELECT name, token_sha256 FROM sandbox_workspaces WHERE token_sha256 IS NOT NULL")
+        ).rows;
+        for (const row of rows) this.#tokens.set(row.token_sha256, row.name);
       } catch (error) {
+        this.#tokens = undefined;
         client.end().catch(() => undefined);
         // The first attempt fails the start; a later one is tried again.
         if (first) throw error;
@@ -252,13 +306,22 @@ export class PostgresStore implements SandboxStore {
 
   /** Creates a workspace unless one of that name exists; resolves to whether it was created. */
   async createWorkspace(name: string, source: DataSource, switches: Partial<SandboxSwitches>, tokenSha256: string | null): Promise<boolean> {
-    return reaching(async () => {
-      const created = await this.#pool.query(
+    const created = await this.#transaction(async (client) => {
+      const inserted = await client.query(
         "INSERT INTO sandbox_workspaces (name, token_sha256, source, switches) VALUES ($1, $2, $3, $4) ON CONFLICT (name) DO NOTHING",
         [name, tokenSha256, JSON.stringify(source), JSON.stringify(switches)],
       );
-      return created.rowCount === 1;
+      // Every replica learns the token's hash, so a wrong token is refused without asking the database.
+      if (inserted.rowCount === 1 && tokenSha256 !== null) await notify(client, { workspace: name, change: "created", tokenSha256 });
+      return inserted.rowCount === 1;
     });
+    if (created && tokenSha256 !== null) this.#tokens?.set(tokenSha256, name);
+    return created;
+  }
+
+  /** Drops the token hashes of a removed workspace from what this replica knows. */
+  #forgetTokensOf(name: string): void {
+    if (this.#tokens) for (const [hash, owner] of this.#tokens) if (owner === name) this.#tokens.delete(hash);
   }
 
   /** Every workspace, by name, without its data. */
@@ -283,6 +346,9 @@ export class PostgresStore implements SandboxStore {
       const deleted = await client.query("DELETE FROM sandbox_workspaces WHERE name = $1", [name]);
       if (deleted.rowCount === 1) await notify(client, { workspace: name, change: "deleted" });
       return deleted.rowCount === 1;
+    }).then((deleted) => {
+      this.#forgetTokensOf(name);
+      return deleted;
     });
   }
 
@@ -305,6 +371,13 @@ export class PostgresStore implements SandboxStore {
 
   /** The workspace whose token has this SHA-256, or `undefined`. */
   async workspaceOfToken(tokenSha256: string): Promise<WorkspaceRow | undefined> {
+    // A token of no workspace (the hashes are known while this replica hears the others) costs no round trip.
+    if (this.#tokens !== undefined && !this.#tokens.has(tokenSha256)) {
+      // One turn of the event loop first: a creation's notification read with the same I/O is then known (two
+      // replicas in one process, a workspace made on one and used on the other at once).
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!this.#tokens?.has(tokenSha256)) return undefined;
+    }
     return this.#workspaceWhere("token_sha256", tokenSha256);
   }
 
@@ -317,31 +390,42 @@ export class PostgresStore implements SandboxStore {
   async #transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     return reaching(async () => {
       const client = await this.#pool.connect();
+      let result: T;
       try {
         await client.query("BEGIN");
-        const result = await work(client);
+        result = await work(client);
         await client.query("COMMIT");
-        return result;
       } catch (error) {
-        await client.query("ROLLBACK").catch(() => undefined);
+        // A connection that timed out may still be busy with its statement: dropped rather than waited on again.
+        const rolledBack =
+          !isUnreachable(error) &&
+          (await client.query("ROLLBACK").then(
+            () => true,
+            () => false,
+          ));
+        client.release(rolledBack ? undefined : (error as Error));
         throw error;
-      } finally {
-        client.release();
       }
+      client.release();
+      return result;
     });
   }
 
   /** Replaces a workspace's data: the new source and no fired event, committed together; resolves to the new generation. */
   async replaceData(name: string, source: DataSource): Promise<number> {
     return this.#transaction(async (client) => {
+      // A large fixture may take longer than a request's bound to write: this transaction's own.
+      await client.query(`SET LOCAL statement_timeout = ${replaceDataWaitMs}`);
       const row = (
         await client.query<{ generation: string }>(
-          "UPDATE sandbox_workspaces SET source = $2, generation = generation + 1 WHERE name = $1 RETURNING generation",
-          [name, JSON.stringify(source)],
+          longStatement("UPDATE sandbox_workspaces SET source = $2, generation = generation + 1 WHERE name = $1 RETURNING generation", [
+            name,
+            JSON.stringify(source),
+          ]),
         )
       ).rows[0];
       if (!row) throw new StoreUnavailableError(`The workspace ${JSON.stringify(name)} was removed.`, 0);
-      await client.query("DELETE FROM sandbox_fired_events WHERE workspace = $1", [name]);
+      await client.query(longStatement("DELETE FROM sandbox_fired_events WHERE workspace = $1", [name]));
       await notify(client, { workspace: name, change: "data" });
       return Number(row.generation);
     });
@@ -381,7 +465,13 @@ export class PostgresStore implements SandboxStore {
 
   /** Forgets a workspace's fired events. */
   async clearFiredEvents(name: string): Promise<void> {
-    await reaching(() => this.#pool.query("DELETE FROM sandbox_fired_events WHERE workspace = $1", [name]));
+    await reaching(() =>
+      this.#transaction(async (client) => {
+        // Many events may take longer than a request's bound to delete: this transaction's own.
+        await client.query(`SET LOCAL statement_timeout = ${replaceDataWaitMs}`);
+        await client.query(longStatement("DELETE FROM sandbox_fired_events WHERE workspace = $1", [name]));
+      }),
+    );
   }
 
   /** Arms a fault in a workspace, announced to every replica. */
@@ -445,7 +535,7 @@ export class PostgresStore implements SandboxStore {
 }
 
 /** Announces a change to every replica: delivered when the transaction commits, never if it rolls back. */
-async function notify(client: pg.PoolClient, change: WorkspaceChange): Promise<void> {
+async function notify(client: pg.PoolClient, change: WorkspaceChange | WorkspaceCreated): Promise<void> {
   await client.query("SELECT pg_notify($1, $2)", [channel, JSON.stringify({ ...change, announcedAt: Date.now() })]);
 }
 
@@ -516,16 +606,21 @@ export class PostgresFaults implements FaultStore {
   readonly #name: string;
   /** The operations the workspace's armed faults target, as last read: a request takes a fault from the database only when one may match. */
   #targets: (OperationId | null)[] | undefined;
+  /** The read of the targets under way, if any. */
+  #reading: Promise<(OperationId | null)[]> | undefined;
+  /** How many times the faults changed: a read started before the last change is not kept. */
+  #changes = 0;
 
   constructor(store: PostgresStore, name: string) {
     this.#store = store;
     this.#name = name;
+    this.changed();
   }
 
   async add(fault: FaultRequest): Promise<Fault> {
     const armed = armedFault(fault);
     await this.#store.addFault(this.#name, armed);
-    this.#targets = undefined;
+    this.changed();
     return { ...armed };
   }
 
@@ -535,24 +630,37 @@ export class PostgresFaults implements FaultStore {
     // Most requests meet no armed fault: they ask nothing of the database.
     if (targets !== undefined && !mayMatch(targets)) return noFault;
     return (async () => {
-      if (targets === undefined) {
-        const read = await this.#store.faultTargets(this.#name);
-        this.#targets = read;
-        if (!mayMatch(read)) return undefined;
-      }
+      if (targets === undefined && !mayMatch(await this.#readTargets())) return undefined;
       const fault = await this.#store.takeFault(this.#name, operationId);
-      if (fault === undefined || fault.times === 0) this.#targets = undefined;
+      if (fault === undefined || fault.times === 0) this.changed();
       return fault;
     })();
   }
 
   async clear(): Promise<void> {
     await this.#store.clearFaults(this.#name);
-    this.#targets = undefined;
+    this.changed();
   }
 
-  /** The armed faults changed (here or on another replica): read again on the next request. */
+  /** The targets of the armed faults, read once for every request that asks meanwhile. */
+  #readTargets(): Promise<(OperationId | null)[]> {
+    const changes = this.#changes;
+    this.#reading ??= this.#store.faultTargets(this.#name).finally(() => (this.#reading = undefined));
+    return this.#reading.then((read) => {
+      // Kept unless the faults changed again while they were read.
+      if (changes === this.#changes) this.#targets = read;
+      return read;
+    });
+  }
+
+  /**
+   * The armed faults changed (here or on another replica): read again now, ahead of the requests, so a request
+   * waits on the database only when it comes while they are read (and a request that is refused anyway, such as
+   * an invalid fire, seldom does).
+   */
   changed(): void {
     this.#targets = undefined;
+    this.#changes++;
+    this.#readTargets().catch(() => undefined);
   }
 }

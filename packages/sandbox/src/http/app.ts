@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import { cors } from "hono/cors";
 import type { Fault, OperationId } from "../data/faults.ts";
-import { StoreUnavailableError } from "../data/fired-events.ts";
+import { NotKeptError, StoreUnavailableError } from "../data/fired-events.ts";
 import { Random } from "../data/random.ts";
 import { serviceOperations } from "../description.ts";
 import { fireExternalEvent } from "../operations/fire.ts";
@@ -221,6 +221,8 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
   app.notFound((c) => problemResponse(options.errorMediaType, 404, `No route ${c.req.method} ${new URL(c.req.url).pathname}.`));
   app.onError((error) => {
     if (error instanceof StoreUnavailableError) return storeUnavailable(options.errorMediaType, error);
+    // A change the --data file could not keep: nothing changed, and the answer says why (never a 500 after a commit).
+    if (error instanceof NotKeptError) return problemResponse(options.errorMediaType, 503, `${error.message}.`);
     // Only the error itself is logged: never the request's headers, so never a token.
     console.error("sandbox: internal error:", error);
     return problemResponse(options.errorMediaType, 500, "Internal error of the sandbox.");

@@ -7,6 +7,7 @@ import { Hono } from "hono";
 import { fixtureDefects } from "../data/fixture.ts";
 import { dataOf, generatedSource } from "../data/source.ts";
 import { defaultWorkspace } from "../data/store.ts";
+import { unholdableText } from "../data/text-limits.ts";
 import { controlChecker } from "../description.ts";
 import type { DataSource, Fixture, SandboxState } from "../model.ts";
 import { maxBodyBytes, refusal } from "../operations/context.ts";
@@ -67,6 +68,9 @@ export function workspaceRoutes(context: SandboxContext): Hono {
 
   routes.delete("/workspaces/:name", async (c) => {
     const name = c.req.param("name");
+    const unholdable = unholdableText(name);
+    if (unholdable)
+      return refusal({ options }, { ok: false, status: 400, detail: "The workspace name is invalid.", defects: [{ path: "path.name", message: unholdable }] });
     if (name === defaultWorkspace)
       return problemResponse(mediaType, 409, `The workspace "${defaultWorkspace}" serves the sandbox's --token tokens and cannot be removed.`);
     if (!(await workspaces.remove(name))) return problemResponse(mediaType, 404, `No workspace named ${JSON.stringify(name)}.`);

@@ -1,3 +1,4 @@
+import { unholdableJsonDefects, unholdableText } from "../data/text-limits.ts";
 import { type Checker, type Defect, type ParameterDescription, type SchemaObject, serviceChecker } from "../description.ts";
 import { type Checked, parseJson } from "../json.ts";
 
@@ -50,6 +51,11 @@ export function queryChecker(parameters: readonly ParameterDescription[], compil
         defects.push({ path, message: `must be sent once; got ${sent.length} values` });
         continue;
       }
+      const unholdable = unholdableText(sent[0]!);
+      if (unholdable) {
+        defects.push({ path, message: unholdable });
+        continue;
+      }
       const text = rules.normalize ? rules.normalize(parameter.name, sent[0]!) : sent[0]!;
       const value = parameter.schema["type"] === "integer" ? toInteger(text) : text;
       if (value === undefined) {
@@ -100,7 +106,11 @@ export async function readJsonBody(request: Request, maxBytes: number, required 
   const text = await readText(request, maxBytes, declared);
   if (text === undefined) return tooLarge(maxBytes);
   if (text.trim() === "" && !required) return { ok: true, value: undefined };
-  return parseJson(text, "The request body");
+  const parsed = parseJson(text, "The request body");
+  if (!parsed.ok) return parsed;
+  // Text no store can keep (NUL, an unpaired surrogate) is refused here, for every route and every mode.
+  const defects = unholdableJsonDefects(text, parsed.value);
+  return defects.length > 0 ? { ok: false, status: 400, detail: "The request body holds text the sandbox cannot keep.", defects } : parsed;
 }
 
 function tooLarge(maxBytes: number): Checked<never> {
