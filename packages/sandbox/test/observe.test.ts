@@ -12,6 +12,7 @@ import { afterEach, describe, expect, test, vi } from "vitest";
 import { createSandbox, LaunchError, type LaunchedSandbox, launchSandbox, type Sandbox, startSandboxServer } from "../src/index.ts";
 import { createLogger } from "../src/observe/log.ts";
 import { SandboxMetrics, workspaceLabelLimit } from "../src/observe/metrics.ts";
+import { newObserver } from "../src/observe/observe.ts";
 import { exampleFixture } from "./support/fixture.ts";
 import { parseMetrics, sampleOf } from "./support/prometheus.ts";
 
@@ -227,6 +228,17 @@ describe("the metrics", () => {
     } finally {
       await running.stop();
     }
+  });
+
+  test("a change heard more than 1 s after its announcement: a warn line and the lag observed; a prompt one only observed", async () => {
+    const log = capture();
+    const observer = newObserver(await createLogger(log.stream, "json"));
+    observer.events.changeHeard({ workspace: "mobile", change: "data", announcedAt: Date.now() - 5_000 });
+    observer.events.changeHeard({ workspace: "mobile", change: "faults", announcedAt: Date.now() });
+    expect(log.lines()).toEqual([expect.objectContaining({ level: "warn", msg: "replica notification lagging", workspace: "mobile", change: "data" })]);
+    expect(log.lines()[0]!["lagMs"]).toBeGreaterThanOrEqual(5_000);
+    const metrics = parseMetrics(await observer.metrics.registry.metrics());
+    expect(sampleOf(metrics, "sandbox_notification_lag_seconds")).toBe(2);
   });
 
   test(`workspace labels: the first ${workspaceLabelLimit} names (default included) by name, the others as "other"`, () => {
