@@ -180,7 +180,7 @@ export const decisions = [
       "flag": "max-page-size",
       "values": "positive integer or none",
       "default": "none",
-      "note": " (or a number; larger is a 400)"
+      "note": " (or a number; larger is a 400; a number below `--default-page-size` is refused at start, or by `PUT /_sandbox/switches`, naming both: the sandbox's own default never refuses a search)"
     },
     "findings": [
       "max_page_size"

@@ -50,7 +50,9 @@ describe("decisions.yaml: the open points as data", () => {
     expect(sandboxText(entries.find((entry) => entry.id === "search-error-statuses")!)).toBe(
       "400 for invalid parameters (`--unknown-parameters reject|ignore` for unlisted ones)",
     );
-    expect(sandboxText(entries.find((entry) => entry.id === "max-page-size")!)).toBe("`--max-page-size none` (or a number; larger is a 400)");
+    expect(sandboxText(entries.find((entry) => entry.id === "max-page-size")!)).toBe(
+      "`--max-page-size none` (or a number; larger is a 400; a number below `--default-page-size` is refused at start, or by `PUT /_sandbox/switches`, naming both: the sandbox's own default never refuses a search)",
+    );
   });
 
   it("the module reads by id and by finding name, both checked by the compiler", () => {

@@ -97,7 +97,15 @@ export function checkSwitches(given: Partial<SandboxSwitches>): SandboxSwitches 
     }
     checked[definition.key] = parsed;
   }
-  return checked as unknown as SandboxSwitches;
+  const switches = checked as unknown as SandboxSwitches;
+  // The sandbox's own default never refuses a search that names no page size: one rule for the command,
+  // `createSandbox`, `PUT /_sandbox/switches` and a workspace's switches (our choice: refused, not lowered).
+  if (switches.maxPageSize !== null && switches.defaultPageSize > switches.maxPageSize) {
+    throw new TypeError(
+      `--max-page-size ${switches.maxPageSize} is below --default-page-size ${switches.defaultPageSize}, so every search that sends no pageSize would be refused; give a --default-page-size of at most ${switches.maxPageSize} with it`,
+    );
+  }
+  return switches;
 }
 
 /** The switches among options (a workspace's, which hold them with the rest): what a workspace keeps of them. */

@@ -594,3 +594,24 @@ describe("a --data file removed or replaced while the sandbox runs (issue 38)", 
     await stop(again);
   });
 });
+
+describe("a refusal names the real cause (issue 38)", () => {
+  test("a new --data file on a full disk is refused as no space left on device, naming the file, not as 'not a sandbox data file'", {
+    timeout: 60_000,
+  }, async () => {
+    const mount = mkdtempSync(join(scratch, "tmpfs-full-"));
+    const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+    // A tmpfs of 1 MiB in a mount namespace of its own, filled to the last byte before the sandbox starts on it.
+    const script =
+      'mount -t tmpfs -o size=1m tmpfs "$1" || exit 9; dd if=/dev/zero of="$1/filler" bs=4k 2>/dev/null; "$2" "$3" --port 0 --data "$1/new.db" --fixture "$4"';
+    const child = spawn("unshare", ["--user", "--map-root-user", "--mount", "sh", "-c", script, "sh", mount, process.execPath, main, fixtureFile], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const [code] = (await once(child, "exit")) as [number | null];
+    expect(code, output).toBe(1);
+    expect(refusalLine(output)).toEqual([`--data ${mount}/new.db: cannot be written: no space left on device (the disk that holds it is full)`]);
+  });
+});

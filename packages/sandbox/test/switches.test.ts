@@ -55,7 +55,7 @@ test("--default-page-size 5: a search without pageSize reports and uses 5", () =
   }));
 
 test("--max-page-size 10: pageSize 10 is served, 11 is a 400 naming pageSize", () =>
-  withSandbox({ maxPageSize: 10 }, async (call) => {
+  withSandbox({ maxPageSize: 10, defaultPageSize: 10 }, async (call) => {
     expect((await page(await call(`${searchPath}?pageSize=10`))).items).toHaveLength(10);
     const over = await call(`${searchPath}?pageSize=11`);
     expect(over.status).toBe(400);

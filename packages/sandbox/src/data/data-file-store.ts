@@ -126,33 +126,23 @@ export class DataFileStore implements SandboxStore {
       kept = { fired: new DatabaseFiredEvents(this.#file.database, this.#path, this.#file.stillThere, name), faults: new MemoryFaults() };
       this.#kept.set(name, kept);
     }
-    const { fired, faults } = kept;
-    const store = this;
-    let current = generation;
-    return {
-      get generation() {
-        return current;
-      },
-      fired,
-      faults,
-      async replaced(source, swap) {
-        if (name === defaultWorkspace) {
-          store.#file.replaced(source, swap);
-          store.#main = { ...store.#main, source, generation: store.#main.generation + 1 };
-        } else {
-          // The fires recorded before the reset are committed first (and then deleted with the rest, in order).
-          fired.flush();
-          store.#change("reset", () => {
-            fired.forget();
-            store.#statements.source.run(JSON.stringify(source), name);
-          });
-          swap();
-        }
-        current++;
-      },
-      adopted: () => undefined,
-      faultsChanged: () => undefined,
-    };
+    return new DataFileWorkspaceStore(name, generation, kept, (source, swap) => this.#replaced(name, kept.fired, source, swap));
+  }
+
+  /** Keeps a workspace's new data source and forgets its fired events, in one commit (refused, nothing changed, when it cannot be); then swaps. */
+  #replaced(name: string, fired: DatabaseFiredEvents, source: DataSource, swap: () => void): void {
+    if (name === defaultWorkspace) {
+      this.#file.replaced(source, swap);
+      this.#main = { ...this.#main, source, generation: this.#main.generation + 1 };
+      return;
+    }
+    // The fires recorded before the reset are committed first (and then deleted with the rest, in order).
+    fired.flush();
+    this.#change("reset", () => {
+      fired.forget();
+      this.#statements.source.run(JSON.stringify(source), name);
+    });
+    swap();
   }
 
   async listen(): Promise<void> {}
@@ -171,4 +161,37 @@ export class DataFileStore implements SandboxStore {
     for (const [name, { fired }] of this.#kept) if (name !== defaultWorkspace) fired.flush();
     this.#file.close();
   }
+}
+
+/** One workspace of a `--data` file: its fired events in the file, its armed faults in memory. */
+class DataFileWorkspaceStore implements WorkspaceStore {
+  readonly name: string;
+  generation: number;
+  readonly fired: DatabaseFiredEvents;
+  readonly faults: MemoryFaults;
+  readonly #replace: (source: DataSource, swap: () => void) => void;
+
+  constructor(
+    name: string,
+    generation: number,
+    kept: { readonly fired: DatabaseFiredEvents; readonly faults: MemoryFaults },
+    replace: (source: DataSource, swap: () => void) => void,
+  ) {
+    this.name = name;
+    this.generation = generation;
+    this.fired = kept.fired;
+    this.faults = kept.faults;
+    this.#replace = replace;
+  }
+
+  async replaced(source: DataSource, swap: () => void): Promise<void> {
+    this.#replace(source, swap);
+    this.generation++;
+  }
+
+  /** A file is held by one process: no other keeps data for it to adopt. */
+  adopted(): void {}
+
+  /** A file is held by one process: its faults change only here. */
+  faultsChanged(): void {}
 }

@@ -67,6 +67,13 @@ export class DataFileError extends Error {
   override name = "DataFileError";
 }
 
+/** The refusal of a write that failed for want of room, in words a person acts on, or `undefined` for another failure. */
+function writeProblem(message: string): string | undefined {
+  return /database or disk is full|SQLITE_FULL|ENOSPC/i.test(message)
+    ? "cannot be written: no space left on device (the disk that holds it is full)"
+    : undefined;
+}
+
 /** What a path names when it is not a regular file, for the refusal. */
 function kindOf(stats: Stats): string | undefined {
   if (stats.isSymbolicLink()) return "a symbolic link (give the file it points to)";
@@ -220,11 +227,8 @@ export function openDataFile(path: string, first: () => DataSource): { source: D
   try {
     const inUse = (error: unknown) => {
       const message = (error as Error).message;
-      return refuse(
-        /locked|busy/i.test(message)
-          ? "is in use by another sandbox (or another program): one sandbox per --data file"
-          : `is not a sandbox data file: ${message}`,
-      );
+      if (/locked|busy/i.test(message)) return refuse("is in use by another sandbox (or another program): one sandbox per --data file");
+      return refuse(writeProblem(message) ?? `is not a sandbox data file: ${message}`);
     };
     let version: { id: number; layout: number };
     let tables: string[];
@@ -289,7 +293,7 @@ export function openDataFile(path: string, first: () => DataSource): { source: D
         });
       }
     } catch (error) {
-      refuse(`cannot be written (${(error as Error).message})`);
+      refuse(writeProblem((error as Error).message) ?? `cannot be written (${(error as Error).message})`);
     }
     if (!fresh) {
       const rows = database.prepare("SELECT source FROM source").all() as { source: string }[];

@@ -35,6 +35,9 @@ export interface RunningServer<Served> {
   stop(): Promise<void>;
 }
 
+/** How long the server keeps an idle connection open, in milliseconds (it says so in `Keep-Alive: timeout=65`). */
+export const keepAliveMs = 65_000;
+
 /** Serves a sandbox over HTTP on `host` and `port` (the Node adapter of the one app); the sandbox is closed when the server stops, or when it cannot listen. */
 export async function serveSandbox<Served extends ServedSandbox>(
   sandbox: Served,
@@ -45,6 +48,11 @@ export async function serveSandbox<Served extends ServedSandbox>(
       { fetch: (request, env) => sandbox.handle(request, { rawHeaders: env.incoming.rawHeaders, network: true }), hostname: host, port },
       (info) => resolve({ server, address: info }),
     );
+    // An idle connection is kept 65 s rather than Node's 5 s (our choice, longer than common load balancers' 60 s):
+    // a client waiting on a long reset, on a busy machine, must not find its kept-alive connection closed under it.
+    const http = server as unknown as { keepAliveTimeout: number; headersTimeout: number };
+    http.keepAliveTimeout = keepAliveMs;
+    http.headersTimeout = keepAliveMs + 1_000;
     server.once("error", reject);
     server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, sandbox.options.errorMediaType));
   }).catch(async (error: unknown) => {

@@ -1,4 +1,5 @@
 import type { FiredEventsStore } from "../data/fired-events.ts";
+import { maxFixtureBytes } from "../data/fixture.ts";
 import type { SearchIndex } from "../engine/search-index.ts";
 import type { Checked } from "../json.ts";
 import type { SandboxOptions } from "../options.ts";
@@ -27,4 +28,4 @@ export function refusal(context: Pick<OperationContext, "options">, checked: Ext
 }
 
 /** Bodies larger than this are refused with 413: the service states no limit, so this is the sandbox's own. */
-export const maxBodyBytes = { operation: 1024 * 1024, fixture: 256 * 1024 * 1024 };
+export const maxBodyBytes = { operation: 1024 * 1024, fixture: maxFixtureBytes };
