@@ -135,6 +135,8 @@ describe("the log", () => {
     expect(log.text()).toContain("pretty-1");
     expect(log.text()).toContain("searchConversations");
     expect(() => JSON.parse(log.text().split("\n")[0]!)).toThrow();
+    // One line: the fields on the line of the message.
+    expect(log.text().trimEnd().split("\n")).toHaveLength(1);
   });
 
   test("createSandbox in process without a logger writes nothing", async () => {

@@ -29,5 +29,5 @@ export async function createLogger(stream: NodeJS.WritableStream & { isTTY?: boo
   if (chosen === "json") return pino(options, stream);
   // Loaded only for a person's terminal.
   const { default: pretty } = await import("pino-pretty");
-  return pino(options, pretty({ destination: stream, sync: true, colorize: Boolean(stream.isTTY), ignore: "pid,hostname,name" }));
+  return pino(options, pretty({ destination: stream, sync: true, colorize: Boolean(stream.isTTY), ignore: "pid,hostname,name", singleLine: true }));
 }
