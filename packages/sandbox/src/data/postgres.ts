@@ -96,6 +96,22 @@ const migrations: readonly string[] = [
   `,
 ];
 
+/** How long a token this replica knows of no workspace waits for a creation's notification before its 401, in milliseconds (our choice). */
+const unknownTokenWaitMs = 100;
+
+/** Fires one INSERT writes at most (6 parameters each, well within PostgreSQL's 65,535). */
+const firesPerInsert = 500;
+
+/** The fires of one workspace and generation recorded in one turn, and the promise all of them wait on. */
+interface FireBatch {
+  readonly name: string;
+  readonly generation: number;
+  readonly events: FiredEventRecord[];
+  readonly committed: Promise<void>;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
 /** A workspace created, as `NOTIFY` carries it to every replica: its token's hash (never the token), so each knows the tokens of every workspace. */
 interface WorkspaceCreated {
   readonly workspace: string;
@@ -160,6 +176,8 @@ export class PostgresStore implements SandboxStore {
   #listening = false;
   /** The SHA-256 of every workspace's token, with its name, while this replica hears the others (`undefined` otherwise). */
   #tokens: Map<string, string> | undefined;
+  /** Creations this replica made and waits to hear announced, by token hash. */
+  readonly #heard = new Map<string, () => void>();
 
   private constructor(url: string, pool: pg.Pool) {
     this.#url = url;
@@ -242,6 +260,7 @@ export class PostgresStore implements SandboxStore {
         const change = JSON.parse(message.payload) as WorkspaceChange | WorkspaceCreated;
         if (change.change === "created") {
           this.#tokens?.set(change.tokenSha256, change.workspace);
+          this.#heard.get(change.tokenSha256)?.();
           return;
         }
         if (change.change === "deleted") this.#forgetTokensOf(change.workspace);
@@ -315,7 +334,20 @@ export class PostgresStore implements SandboxStore {
       if (inserted.rowCount === 1 && tokenSha256 !== null) await notify(client, { workspace: name, change: "created", tokenSha256 });
       return inserted.rowCount === 1;
     });
-    if (created && tokenSha256 !== null) this.#tokens?.set(tokenSha256, name);
+    if (created && tokenSha256 !== null) {
+      this.#tokens?.set(tokenSha256, name);
+      // Answered once this replica heard its own announcement (at most a second): the others were told at the
+      // same commit, so the new token is known everywhere by the time its creator can hand it on.
+      if (this.#listening) {
+        let timer: NodeJS.Timeout | undefined;
+        await new Promise<void>((resolve) => {
+          this.#heard.set(tokenSha256, resolve);
+          timer = setTimeout(resolve, 1_000);
+        });
+        clearTimeout(timer);
+        this.#heard.delete(tokenSha256);
+      }
+    }
     return created;
   }
 
@@ -373,10 +405,13 @@ export class PostgresStore implements SandboxStore {
   async workspaceOfToken(tokenSha256: string): Promise<WorkspaceRow | undefined> {
     // A token of no workspace (the hashes are known while this replica hears the others) costs no round trip.
     if (this.#tokens !== undefined && !this.#tokens.has(tokenSha256)) {
-      // One turn of the event loop first: a creation's notification read with the same I/O is then known (two
-      // replicas in one process, a workspace made on one and used on the other at once).
-      await new Promise((resolve) => setImmediate(resolve));
-      if (!this.#tokens?.has(tokenSha256)) return undefined;
+      // Asked again each turn of the event loop for up to `unknownTokenWaitMs`: a creation's notification on its
+      // way (a workspace made on one replica and used on another at once) is then known; a wrong token waits that
+      // long, and asks the database nothing.
+      const until = performance.now() + unknownTokenWaitMs;
+      do await new Promise((resolve) => setImmediate(resolve));
+      while (this.#tokens !== undefined && !this.#tokens.has(tokenSha256) && performance.now() < until);
+      if (this.#tokens !== undefined && !this.#tokens.has(tokenSha256)) return undefined;
     }
     return this.#workspaceWhere("token_sha256", tokenSha256);
   }
@@ -432,18 +467,70 @@ export class PostgresStore implements SandboxStore {
   }
 
   /**
-   * Keeps a fired event checked against the data of `generation`: one statement, committed before it
-   * returns; refused (nothing kept) when the workspace's data is no longer of that generation.
+   * Keeps a fired event checked against the data of `generation`, with group commit: the fires recorded in one
+   * turn of the event loop, per workspace and generation, are written by one multi-row INSERT (its own
+   * transaction, so one commit; `synchronous_commit` as the server has it), and each resolves only once that
+   * statement has committed. Refused (none of them kept) when the workspace's data is no longer of that
+   * generation.
    */
-  async recordFire(name: string, generation: number, event: FiredEventRecord): Promise<void> {
-    const inserted = await reaching(() =>
-      this.#pool.query(
+  recordFire(name: string, generation: number, event: FiredEventRecord): Promise<void> {
+    const key = `${generation}:${name}`;
+    let batch = this.#pendingFires.get(key);
+    if (batch === undefined) {
+      let settle!: { resolve: () => void; reject: (error: unknown) => void };
+      const committed = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+      batch = { name, generation, events: [], committed, ...settle };
+      this.#pendingFires.set(key, batch);
+      // After this turn's I/O callbacks: every fire whose body arrived in this turn joins the one statement.
+      if (this.#pendingFires.size === 1) setImmediate(this.#writePendingFires);
+    }
+    batch.events.push(event);
+    return batch.committed;
+  }
+
+  /** The fires recorded in this turn and not yet written, by workspace and generation. */
+  readonly #pendingFires = new Map<string, FireBatch>();
+
+  /** Writes each pending batch of fires in one statement, settling its fires' promise once it committed (or failed). */
+  readonly #writePendingFires = (): void => {
+    const batches = [...this.#pendingFires.values()];
+    this.#pendingFires.clear();
+    for (const batch of batches) {
+      void this.#insertFires(batch.name, batch.generation, batch.events).then(batch.resolve, batch.reject);
+    }
+  };
+
+  /** Inserts the fires in order, in statements of at most `firesPerInsert` rows; refused when the data is no longer of `generation`. */
+  async #insertFires(name: string, generation: number, events: readonly FiredEventRecord[]): Promise<void> {
+    const write = async (on: pg.Pool | pg.PoolClient, rows: readonly FiredEventRecord[]) => {
+      const values: unknown[] = [name, generation];
+      const tuples = rows.map((event, index) => {
+        const first = values.length + 1;
+        values.push(...firedEventValues(event));
+        return `(${index}, $${first}::text, $${first + 1}::text, $${first + 2}::text, $${first + 3}::text, $${first + 4}::json, $${first + 5}::text)`;
+      });
+      return on.query(
         `INSERT INTO sandbox_fired_events (workspace, generation, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id)
-       SELECT name, generation, $3, $4, $5, $6, $7, $8 FROM sandbox_workspaces WHERE name = $1 AND generation = $2`,
-        [name, generation, ...firedEventValues(event)],
-      ),
-    );
-    if (inserted.rowCount !== 1) throw dataChanged();
+         SELECT w.name, w.generation, v.received_at, v.sent_conversation_id, v.sent_external_conversation_id, v.external_event_id, v.payload, v.conversation_id
+           FROM sandbox_workspaces w,
+                (VALUES ${tuples.join(", ")}) AS v(position, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id)
+          WHERE w.name = $1 AND w.generation = $2
+          ORDER BY v.position`,
+        values,
+      );
+    };
+    if (events.length <= firesPerInsert) {
+      const inserted = await reaching(() => write(this.#pool, events));
+      if (inserted.rowCount !== events.length) throw dataChanged();
+      return;
+    }
+    // More than one statement holds: one transaction, so they are kept (or refused) together.
+    await this.#transaction(async (client) => {
+      for (let start = 0; start < events.length; start += firesPerInsert) {
+        const rows = events.slice(start, start + firesPerInsert);
+        if ((await write(client, rows)).rowCount !== rows.length) throw dataChanged();
+      }
+    });
   }
 
   /** A page of a workspace's fired events (those of its data in place), oldest first. */
