@@ -19,6 +19,7 @@ import { perCallOverhead } from "./per-call.ts";
 import { recorderBenchmark } from "./recorder.ts";
 import { renderResults, type Section } from "./report.ts";
 import { sandboxData, sandboxServer } from "./sandbox.ts";
+import { sandboxObserve } from "./sandbox-observe.ts";
 import { sharedSandbox } from "./shared-sandbox.ts";
 import { clientSize } from "./size.ts";
 
@@ -30,6 +31,7 @@ const benchmarks: [string, () => Promise<Section>][] = [
   ["Prism mock", mockServer],
   ["sandbox", sandboxServer],
   ["sandbox with --data", sandboxData],
+  ["sandbox search: logs and metrics", sandboxObserve],
   ["sandbox in the browser", browserSandbox],
   ["shared sandbox on PostgreSQL", sharedSandbox],
   ["build", buildTimes],

@@ -65,17 +65,49 @@ function newToken(): string {
 /** A workspace loaded for one token (its hash): a removed workspace's token never reaches a new one of the same name. */
 type LoadedWorkspace = { readonly workspace: Workspace; readonly tokenSha256: string };
 
-/** What opens a sandbox: how loads let other work through. */
+/** What a sandbox tells whoever observes it (its log and metrics: `observe/`); nothing is told by default. */
+export interface SandboxEvents {
+  /** A request went to this workspace (`undefined`: the administrator's routes). */
+  answeredBy(env: AppEnv["Bindings"], workspace: string | undefined): void;
+  /** The administrator created a workspace. */
+  workspaceCreated(name: string): void;
+  /** The administrator removed a workspace. */
+  workspaceRemoved(name: string): void;
+  /** A workspace was dropped from memory, least recently used. */
+  workspaceEvicted(name: string): void;
+  /** A change was heard from the store (a replica's, or this process's own). */
+  changeHeard(change: WorkspaceChange): void;
+  /** The store stopped telling changes (the database lost). */
+  storeLost(): void;
+  /** The store tells changes again (the database back). */
+  storeBack(): void;
+}
+
+/** What opens a sandbox: how loads let other work through, and who observes it. */
 export interface SandboxStart {
   /** Awaited between chunks of a load while the sandbox serves, so other requests are answered meanwhile. */
   readonly pause?: () => Promise<void>;
+  /** Told what happens (see `SandboxEvents`). */
+  readonly events?: SandboxEvents;
 }
+
+/** Events nobody observes. */
+const unobserved: SandboxEvents = {
+  answeredBy: () => undefined,
+  workspaceCreated: () => undefined,
+  workspaceRemoved: () => undefined,
+  workspaceEvicted: () => undefined,
+  changeHeard: () => undefined,
+  storeLost: () => undefined,
+  storeBack: () => undefined,
+};
 
 /** The sandbox in process, over its store: what `createSandbox` returns, what the server serves (`handle`) and what the MSW handlers call. */
 export class OpenSandbox implements Sandbox {
   readonly #store: SandboxStore;
   readonly #options: SandboxOptions;
   readonly #pause: (() => Promise<void>) | undefined;
+  readonly #events: SandboxEvents;
   #main!: Workspace;
   /** The other workspaces loaded, least recently used first. */
   readonly #loaded = new Map<string, Promise<LoadedWorkspace>>();
@@ -87,18 +119,23 @@ export class OpenSandbox implements Sandbox {
     this.#options = options;
     this.#store = store;
     this.#pause = start.pause;
+    const events = start.events ?? unobserved;
+    this.#events = events;
     const adminToken = options.adminToken;
     this.#workspaces = {
       isAdministrator: (token) => (adminToken === undefined ? undefined : sameText(token, adminToken)),
       create: async ({ name, source, switches }) => {
         const token = newToken();
-        return (await store.createWorkspace(name, source, switches, await tokenHash(token))) ? token : undefined;
+        if (!(await store.createWorkspace(name, source, switches, await tokenHash(token)))) return undefined;
+        events.workspaceCreated(name);
+        return token;
       },
       list: (after, limit) => store.listWorkspaces(after, limit),
       remove: async (name) => {
         if (!(await store.deleteWorkspace(name))) return false;
         // Refused here from now on; the other replicas hear of it.
         this.#forget(name);
+        events.workspaceRemoved(name);
         return true;
       },
       ready: () => store.ready(),
@@ -117,6 +154,7 @@ export class OpenSandbox implements Sandbox {
       await store.listen(
         (change) => void sandbox.#follow(change).catch(() => undefined),
         () => sandbox.#followAll(),
+        () => sandbox.#events.storeLost(),
       );
     } catch (error) {
       await store.close();
@@ -173,7 +211,11 @@ export class OpenSandbox implements Sandbox {
     const entry = this.#open(row, [token]).then((workspace) => ({ workspace, tokenSha256: hash }));
     entry.catch(() => this.#loaded.delete(row.name));
     this.#loaded.set(row.name, entry);
-    while (this.#loaded.size > loadedWorkspacesLimit) this.#forget(this.#loaded.keys().next().value!);
+    while (this.#loaded.size > loadedWorkspacesLimit) {
+      const evicted = this.#loaded.keys().next().value!;
+      this.#forget(evicted);
+      this.#events.workspaceEvicted(evicted);
+    }
     return (await entry).workspace;
   }
 
@@ -181,7 +223,9 @@ export class OpenSandbox implements Sandbox {
    * Follows a change committed by any replica (this one included): new data is loaded and swapped in,
    * faults read again, a workspace whose switches changed opened again, a removed workspace dropped.
    */
-  async #follow({ workspace, change }: WorkspaceChange): Promise<void> {
+  async #follow(heard: WorkspaceChange): Promise<void> {
+    this.#events.changeHeard(heard);
+    const { workspace, change } = heard;
     const entry = workspace === defaultWorkspace ? this.#main : (await this.#loaded.get(workspace)?.catch(() => undefined))?.workspace;
     if (!entry) return;
     if (change === "deleted") return this.#forget(workspace);
@@ -194,6 +238,7 @@ export class OpenSandbox implements Sandbox {
 
   /** Changes may have been missed while the store's notifications were down: every workspace is read again. */
   #followAll(): void {
+    this.#events.storeBack();
     for (const name of [...this.#loaded.keys()]) this.#forget(name);
     this.#names.clear();
     this.#main.kept.faultsChanged();
@@ -206,7 +251,10 @@ export class OpenSandbox implements Sandbox {
    */
   readonly handle = async (request: Request, env: AppEnv["Bindings"] = {}): Promise<Response> => {
     const token = request.headers.get("x-token") ?? "";
-    if (token === "" || this.#options.tokens.includes(token) || this.#workspaces.isAdministrator(token)) return this.#main.app.fetch(request, env);
+    if (token === "" || this.#options.tokens.includes(token) || this.#workspaces.isAdministrator(token)) {
+      this.#events.answeredBy(env, token !== "" && !this.#options.tokens.includes(token) ? undefined : this.#main.name);
+      return this.#main.app.fetch(request, env);
+    }
     let workspace: Workspace | undefined;
     try {
       workspace = await this.#workspaceOf(token);
@@ -215,11 +263,17 @@ export class OpenSandbox implements Sandbox {
       throw error;
     }
     // A token of no workspace: the default workspace's app answers (its 401).
+    this.#events.answeredBy(env, workspace?.name);
     return (workspace ?? this.#main).app.fetch(request, env);
   };
 
   get options(): SandboxOptions {
     return this.#main.options;
+  }
+
+  /** The workspaces loaded in this process, the default one included. */
+  get loadedWorkspaces(): number {
+    return this.#loaded.size + 1;
   }
 
   // The methods are fields, so that a method taken off the sandbox (`const { fetch } = sandbox`) still works.

@@ -63,3 +63,9 @@ export interface SandboxData {
   /** The conversation numbered `index` (a generated one may be generated afresh on each call). */
   conversationAt(index: number): StoredConversation;
 }
+
+/** The log formats of `--log-format`. */
+export const logFormats = ["json", "pretty"] as const;
+
+/** A log format: `json` (one JSON object per line) or `pretty` (for a person at a terminal). */
+export type LogFormat = (typeof logFormats)[number];

@@ -1,6 +1,6 @@
 import type { operations } from "@bot-conversation/types";
 import { serviceOperations } from "./description.ts";
-import { type Fixture, maxConversations, type SandboxState, sandboxStates, stateCount } from "./model.ts";
+import { type Fixture, type LogFormat, maxConversations, type SandboxState, sandboxStates, stateCount } from "./model.ts";
 import { checkSwitches, defaultSwitches, type SandboxSwitches } from "./switches.ts";
 
 /** What the sandbox serves and how: the data, the accepted tokens, and the open-point switches. */
@@ -47,6 +47,8 @@ export interface ServerOptions extends SandboxOptions {
   readonly host: string;
   /** TCP port to listen on; 0 for any free port. */
   readonly port: number;
+  /** The log's format (`--log-format`): `json` lines, or `pretty` for a person; `undefined` is `pretty` on a terminal and `json` otherwise. */
+  readonly logFormat: LogFormat | undefined;
 }
 
 /** The defaults of every option. */
@@ -54,6 +56,7 @@ export const defaultOptions: ServerOptions = {
   ...defaultSwitches,
   host: "127.0.0.1",
   port: 4011,
+  logFormat: undefined,
   seed: "bot-conversation",
   conversations: 200,
   fixture: undefined,
@@ -81,7 +84,7 @@ export const integerIn = (name: string, text: string, min: number, max: number):
 /** Completes and checks options given in process; errors name the option and what was expected. */
 export function resolveOptions(given: Partial<SandboxOptions> = {}): SandboxOptions {
   // A misspelt option would otherwise be dropped without a word.
-  const known = Object.keys(defaultOptions).filter((key) => key !== "host" && key !== "port");
+  const known = Object.keys(defaultOptions).filter((key) => key !== "host" && key !== "port" && key !== "logFormat");
   for (const key of Object.keys(given)) {
     if (!known.includes(key)) throw new TypeError(`${key}: not an option of the sandbox; expected one of ${known.join(", ")}`);
   }

@@ -6,12 +6,17 @@ import { generatedSource } from "./data/source.ts";
 import type { SandboxStore } from "./data/store.ts";
 import { type RunningServer, serveSandbox } from "./http/server.ts";
 import type { DataSource } from "./model.ts";
+import type { SandboxLogger } from "./observe/log.ts";
+import { newObserver, type ObservedSandbox, type Observer, observeSandbox } from "./observe/observe.ts";
 import { resolveOptions, type SandboxOptions, type ServerOptions } from "./options.ts";
 
 export type { Sandbox } from "./core.ts";
 
-/** The sandbox served over HTTP: its base URL (e.g. `http://127.0.0.1:4011`), the sandbox, and `stop()` (stops listening, closes open connections, then closes the sandbox). */
+/** The sandbox served over HTTP: its base URL (e.g. `http://127.0.0.1:4011`), the sandbox, and `stop()` (drains, then closes the sandbox). */
 export type RunningSandbox = RunningServer<Sandbox>;
+
+/** What `createSandbox` takes: the command's options, and a logger (pino's) for the log lines; quiet without one. */
+export type CreateSandboxOptions = Partial<SandboxOptions> & { readonly logger?: SandboxLogger | undefined };
 
 /**
  * Starts a sandbox in process, with the same options as the command (`fixture` an object or a file
@@ -20,34 +25,45 @@ export type RunningSandbox = RunningServer<Sandbox>;
  * loaded first, and the file keeps it from then on (a SQLite database, held by this sandbox alone).
  * With `databaseUrl`, the sandbox is a replica of a shared sandbox on PostgreSQL: the data options are
  * those of the default workspace when it is first created. In every mode, `adminToken` manages workspaces.
+ * Quiet unless given a `logger` (a pino logger, as the command's `--log-format` makes); its metrics
+ * (`GET /_sandbox/metrics`) are its own whatever the mode.
  */
-export async function createSandbox(given: Partial<SandboxOptions> = {}): Promise<Sandbox> {
+export async function createSandbox(given: CreateSandboxOptions = {}): Promise<Sandbox> {
   return await openSandbox(given);
 }
 
 /** `createSandbox`, typed as what the HTTP server serves. */
-async function openSandbox(given: Partial<SandboxOptions>): Promise<OpenSandbox> {
-  const options = resolveOptions(given);
+async function openSandbox(given: CreateSandboxOptions): Promise<ObservedSandbox> {
+  const { logger, ...rest } = given;
+  const options = resolveOptions(rest);
+  const observer = newObserver(logger);
   const fixture =
     typeof options.fixture === "string" ? await readFixture(options.fixture) : options.fixture === undefined ? undefined : checkFixture(options.fixture);
   const initial = (): DataSource => (fixture ? { fixture } : generatedSource(options, {}));
   // Between chunks of a reset's load, the event loop answers other requests (a macrotask: I/O runs).
   const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
-  const store = await storeOf(options, initial);
-  return await OpenSandbox.open(options, store, initial, { pause });
+  const store = await storeOf(options, initial, observer);
+  return observeSandbox(await OpenSandbox.open(options, store, initial, { pause, events: observer.events }), observer);
 }
 
-/** The store of the options: PostgreSQL (`databaseUrl`), the `--data` file, or memory. */
-async function storeOf(options: SandboxOptions, initial: () => DataSource): Promise<SandboxStore> {
-  // pg is loaded only for a database: the rest of the sandbox (and its browser build) runs without it.
-  if (options.databaseUrl !== undefined) return await (await import("./data/postgres.ts")).PostgresStore.open(options.databaseUrl);
+/** The store of the options: PostgreSQL (`databaseUrl`, whose pool and round trip the observer measures), the `--data` file, or memory. */
+async function storeOf(options: SandboxOptions, initial: () => DataSource, observer: Observer): Promise<SandboxStore> {
+  if (options.databaseUrl !== undefined) {
+    // pg is loaded only for a database: the rest of the sandbox (and its browser build) runs without it.
+    const { PostgresStore, redactedUrl } = await import("./data/postgres.ts");
+    const store = await PostgresStore.open(options.databaseUrl);
+    observer.useDatabase(redactedUrl(options.databaseUrl), { pool: () => store.poolStatistics(), roundTrip: () => store.roundTrip() });
+    return store;
+  }
   // node:sqlite is loaded only for --data: the rest of the sandbox (and its browser build) runs without it.
   if (options.data !== undefined) return (await import("./data/data-file-store.ts")).DataFileStore.open(options.data, initial);
   return new MemoryStore();
 }
 
-/** Creates the sandbox and serves it with Node's HTTP server (`http/server.ts`, the only Node-specific part). */
-export async function startSandboxServer(options: Partial<ServerOptions> & Pick<ServerOptions, "host" | "port">): Promise<RunningSandbox> {
-  const { host, port, ...sandboxOptions } = options;
+/** Creates the sandbox and serves it with Node's HTTP server (`http/server.ts`, the only Node-specific part); `logger` as `createSandbox`'s. */
+export async function startSandboxServer(
+  options: Partial<ServerOptions> & Pick<ServerOptions, "host" | "port"> & { readonly logger?: SandboxLogger | undefined },
+): Promise<RunningSandbox> {
+  const { host, port, logFormat: _chosenByTheCommand, ...sandboxOptions } = options;
   return await serveSandbox(await openSandbox(sandboxOptions), { host, port });
 }

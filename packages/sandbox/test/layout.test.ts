@@ -59,14 +59,14 @@ test("no module of the sandbox imports one that imports it back, even for types 
 
 /**
  * The layers of `src/`, highest first (issue 38): the entry points, the command line, the composition (a
- * sandbox over its store: `sandbox.ts`, `core.ts`, `workspace.ts`, `msw.ts`), `http/`, `operations/`, then
+ * sandbox over its store: `sandbox.ts`, `core.ts`, `workspace.ts`, `msw.ts`, and `observe/` around it), `http/`, `operations/`, then
  * `engine/` and `data/` side by side, and at the bottom what every part reads (the model, the options and
  * switches, the descriptions, JSON). A module may import its own layer or a lower one, never a higher one.
  */
 const layers: readonly (readonly string[])[] = [
   ["index.ts", "main.ts", "bin.ts"],
   ["cli/"],
-  ["sandbox.ts", "core.ts", "workspace.ts", "msw.ts"],
+  ["sandbox.ts", "core.ts", "workspace.ts", "msw.ts", "observe/"],
   ["http/"],
   ["operations/"],
   ["engine/", "data/"],

@@ -56,6 +56,8 @@ describe("the command line", () => {
         "http://192.168.1.5:5173",
         "--allow-host",
         "Sandbox.Internal",
+        "--log-format",
+        "pretty",
       ],
       {},
     );
@@ -84,6 +86,7 @@ describe("the command line", () => {
       allowHosts: ["sandbox.internal"],
       databaseUrl: undefined,
       adminToken: undefined,
+      logFormat: "pretty",
     });
     expect(
       Object.keys(options)
@@ -103,6 +106,7 @@ describe("the command line", () => {
               "allowHosts",
               "databaseUrl",
               "adminToken",
+              "logFormat",
             ].includes(key),
         )
         .sort(),

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadedWorkspacesLimit } from "../src/core.ts";
 import { createSandbox, type Fixture, type Sandbox } from "../src/index.ts";
 import { exampleFixture } from "./support/fixture.ts";
+import { parseMetrics, sampleOf } from "./support/prometheus.ts";
 import { adminToken, call, createWorkspace, type Target, usePostgres } from "./support/shared.ts";
 
 const postgres = usePostgres();
@@ -121,6 +122,12 @@ describe("workspaces of a shared sandbox on PostgreSQL", () => {
     for (const [index, token] of tokens.entries()) expect((await search(sandbox, token)).totalItemCount, `many-${index}`).toBe(index % 7);
     // The first ones were dropped as the last were loaded: asked again, they are loaded again, with their own data and events.
     for (const [index, token] of tokens.slice(0, 3).entries()) expect((await search(sandbox, token)).totalItemCount, `many-${index} again`).toBe(index % 7);
+    // The metrics say so: the limit loaded (default besides), at least 3 + 3 dropped, and past 20 workspace names the label "other".
+    const metrics = parseMetrics(await (await call(sandbox, adminToken, "/_sandbox/metrics")).text());
+    expect(sampleOf(metrics, "sandbox_workspaces_loaded")).toBe(loadedWorkspacesLimit + 1);
+    expect(sampleOf(metrics, "sandbox_workspaces_evicted_total")).toBeGreaterThanOrEqual(6);
+    expect(sampleOf(metrics, "sandbox_requests_total", { operation: "searchConversations", status: "200", workspace: "other" })).toBeGreaterThan(0);
+    expect(sampleOf(metrics, "sandbox_requests_total", { operation: "searchConversations", status: "200", workspace: "many-34" })).toBeUndefined();
   });
 
   test("the administrator's routes: the administrator token only, a clear 400 naming the field, 409 for a taken name, the default workspace kept", async () => {

@@ -1,5 +1,5 @@
 import { portOf } from "@bot-conversation/client/command-line";
-import { maxConversations, type SandboxState } from "../model.ts";
+import { type LogFormat, logFormats, maxConversations, type SandboxState } from "../model.ts";
 import { defaultOptions, hostNameOf, integerIn, originOf, resolveOptions, type ServerOptions } from "../options.ts";
 import { parseSwitch, type SandboxSwitches, switchDefinitions } from "../switches.ts";
 import type { SandboxFlags } from "./flags.ts";
@@ -43,6 +43,7 @@ export function serverOptionsOf(flags: SandboxFlags, env: NodeJS.ProcessEnv): Se
       adminToken: text("adminToken") ?? (env["SANDBOX_ADMIN_TOKEN"] || undefined),
     }),
     host: text("host") ?? env["SANDBOX_HOST"] ?? defaultOptions.host,
+    logFormat: parseLogFormat(text("logFormat")),
     port: port === undefined ? defaultOptions.port : portOf(port, "--port / SANDBOX_PORT"),
   };
 }
@@ -67,4 +68,10 @@ function parseLatency(text: string): ServerOptions["latency"] {
   const match = /^(\d+)(?:-(\d+))?$/.exec(text);
   if (!match) throw new TypeError(`--latency: expected milliseconds, e.g. 200, or a range, e.g. 50-400; got ${JSON.stringify(text)}`);
   return match[2] === undefined ? Number(match[1]) : { min: Number(match[1]), max: Number(match[2]) };
+}
+
+/** `--log-format`: `json` or `pretty`; not given, the logger picks by the output (see `createLogger`). */
+function parseLogFormat(text: string | undefined): LogFormat | undefined {
+  if (text === undefined || (logFormats as readonly string[]).includes(text)) return text as LogFormat | undefined;
+  throw new TypeError(`--log-format: expected one of ${logFormats.join(", ")}; got ${JSON.stringify(text)}`);
 }

@@ -65,8 +65,8 @@ export function newSandboxCommand(io: SandboxCommandIo, done: (code: number) => 
         done(exitCodes.usage);
         return;
       }
-      const { startSandboxServer } = await import("../sandbox.ts");
-      const running = await startSandboxServer(options);
+      const [{ startSandboxServer }, { createLogger }] = await Promise.all([import("../sandbox.ts"), import("../observe/log.ts")]);
+      const running = await startSandboxServer({ ...options, logger: await createLogger(io.stdout, options.logFormat) });
       io.stdout.write(`Sandbox ready at ${running.url}\n`);
       // One Ctrl-C reaches this process several times within milliseconds (terminal, turbo, pnpm): every
       // signal is handled (an unhandled second one kills the process, which pnpm reports as ELIFECYCLE),

@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import { sandboxStates } from "../model.ts";
+import { logFormats, sandboxStates } from "../model.ts";
 import { defaultSwitches, type SandboxSwitches, type SwitchDefinition, switchDefinitions } from "../switches.ts";
 
 /** One of the command's own options (besides the switches): its name, the name of its value, what it does, its values when they are a list. */
@@ -34,6 +34,12 @@ export const commandFlags: readonly CommandFlag[] = [
     name: "admin-token",
     value: "<token>",
     summary: "the administrator token that manages workspaces (SANDBOX_ADMIN_TOKEN; prefer it: a flag is seen in ps)",
+  },
+  {
+    name: "log-format",
+    value: "<format>",
+    summary: "the log: one JSON line per request and event (json), or lines for a person (pretty); default pretty on a terminal, json otherwise",
+    values: logFormats,
   },
 ];
 

@@ -129,6 +129,8 @@ export function redactedUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = "***";
+    // libpq's form `?password=` too.
+    if (parsed.searchParams.has("password")) parsed.searchParams.set("password", "***");
     return parsed.toString();
   } catch {
     return "(not a URL)";
@@ -226,9 +228,11 @@ export class PostgresStore implements SandboxStore {
 
   /**
    * Listens for the changes every replica announces, calling `onChange` for each; `onReconnect` is called
-   * when the listening connection was lost and is back (changes may have been missed meanwhile).
+   * when the listening connection was lost and is back (changes may have been missed meanwhile), and
+   * `onDisconnect` once when it is lost.
    */
-  async listen(onChange: (change: WorkspaceChange) => void, onReconnect: () => void): Promise<void> {
+  async listen(onChange: (change: WorkspaceChange) => void, onReconnect: () => void, onDisconnect: () => void = () => undefined): Promise<void> {
+    let connected = false;
     let wait = 50;
     /** Opens the listening connection; once it was open, a loss (or a failed attempt) tries again after a wait that doubles up to 1 s. */
     const attempt = async (first: boolean): Promise<void> => {
@@ -239,6 +243,8 @@ export class PostgresStore implements SandboxStore {
         if (lost) return;
         lost = true;
         this.#listening = false;
+        if (connected && !this.#closed) onDisconnect();
+        connected = false;
         // Changes may be missed until the connection is back: every token is asked of the database meanwhile.
         this.#tokens = undefined;
         client.end().catch(() => undefined);
@@ -281,6 +287,7 @@ export class PostgresStore implements SandboxStore {
         return;
       }
       lost = false;
+      connected = true;
       this.#listener = client;
       this.#listening = true;
       wait = 50;
@@ -297,6 +304,22 @@ export class PostgresStore implements SandboxStore {
       return true;
     } catch {
       return false;
+    }
+  }
+
+  /** The pool's connections now: open, idle, and requests waiting for one. */
+  poolStatistics(): { total: number; idle: number; waiting: number } {
+    return { total: this.#pool.totalCount, idle: this.#pool.idleCount, waiting: this.#pool.waitingCount };
+  }
+
+  /** The time of one round trip (`SELECT 1` on a pooled connection) in seconds, or `undefined` when the database does not answer. */
+  async roundTrip(): Promise<number | undefined> {
+    const started = performance.now();
+    try {
+      await this.#pool.query("SELECT 1");
+      return (performance.now() - started) / 1000;
+    } catch {
+      return undefined;
     }
   }
 
@@ -607,7 +630,7 @@ export class PostgresStore implements SandboxStore {
 
 /** Announces a change to every replica: delivered when the transaction commits, never if it rolls back. */
 async function notify(client: pg.PoolClient, change: WorkspaceChange | WorkspaceCreated): Promise<void> {
-  await client.query("SELECT pg_notify($1, $2)", [channel, JSON.stringify(change)]);
+  await client.query("SELECT pg_notify($1, $2)", [channel, JSON.stringify({ ...change, announcedAt: Date.now() })]);
 }
 
 /**

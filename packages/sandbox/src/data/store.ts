@@ -32,6 +32,8 @@ export interface WorkspaceRow {
 export interface WorkspaceChange {
   readonly workspace: string;
   readonly change: "data" | "faults" | "switches" | "deleted";
+  /** When the process that made it announced it (`Date.now()` of its machine), for the notification lag; a shared store's. */
+  readonly announcedAt?: number;
 }
 
 /** What one workspace keeps in its store: its fired events, its armed faults and its data source, at the generation in place. */
@@ -90,10 +92,11 @@ export interface SandboxStore {
   /** What one workspace keeps, at the generation loaded. */
   workspaceStore(name: string, generation: number): WorkspaceStore;
   /**
-   * Calls `onChange` for each change another process commits (a store shared by replicas), and `onReconnect`
-   * when changes may have been missed; a store of one process has none to tell.
+   * Calls `onChange` for each change another process commits (a store shared by replicas), `onReconnect`
+   * when changes may have been missed, and `onDisconnect` once when it stops hearing them (the database
+   * lost); a store of one process has none to tell.
    */
-  listen(onChange: (change: WorkspaceChange) => void, onReconnect: () => void): Promise<void>;
+  listen(onChange: (change: WorkspaceChange) => void, onReconnect: () => void, onDisconnect?: () => void): Promise<void>;
   /** Whether the store answers now (readiness). */
   ready(): Promise<boolean>;
   /** Closes what is open (every acknowledged change is already kept). */

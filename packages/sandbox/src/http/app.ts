@@ -13,6 +13,7 @@ import type { Delay, Latency } from "../options.ts";
 import type { SandboxContext } from "./context.ts";
 import { controlRoutes } from "./control.ts";
 import { controlGuard } from "./guard.ts";
+import { indexPage } from "./index-page.ts";
 import { bodyForJournal, journalBodyOf, refusedBodyNote } from "./journal.ts";
 import { workspaceRoutes } from "./workspaces.ts";
 
@@ -20,10 +21,14 @@ import { workspaceRoutes } from "./workspaces.ts";
 type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
 
 /**
- * What the server may hand the app with a request (Node's raw header list, for the journal), and what
- * the routes tell the journal: the operation a request was routed to.
+ * What the server may hand the app with a request (Node's raw header list, for the journal; where the
+ * observer of `observe/` is told the workspace that answered), and what the routes tell the journal: the
+ * operation a request was routed to.
  */
-export type AppEnv = { Bindings: { rawHeaders?: readonly string[]; network?: boolean }; Variables: { operationId: OperationId } };
+export type AppEnv = {
+  Bindings: { rawHeaders?: readonly string[]; network?: boolean; observation?: { workspace?: string | undefined } };
+  Variables: { operationId: OperationId };
+};
 
 /** Control routes that answer without a token and over any Host (a load balancer's probes): they tell nothing of the data. */
 const openRoutes = new Set(["/_sandbox/health", "/_sandbox/ready"]);
@@ -107,6 +112,8 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
   // (every request but the control API's own and browsers' preflights, recorded once answered).
   app.use(async (c, next) => {
     const { path, method } = c.req;
+    // The index, for a person who opens the address: no token, nothing journaled.
+    if (path === "/" && (method === "GET" || method === "HEAD")) return indexPage(c.req.url, c.req.header("accept"), method);
     const control = path.startsWith("/_sandbox/");
     if (control && openRoutes.has(path)) return next();
     if (control && (c.env as AppEnv["Bindings"] | undefined)?.network) {

@@ -14,7 +14,12 @@ export interface ServedSandbox {
   close(): Promise<void>;
   /** Its options (the error media type of the server's own refusals). */
   readonly options: { readonly errorMediaType: string };
+  /** Readiness false from now on; resolves once no request is in flight, or after `boundMs` (an observed sandbox's, `observe/observe.ts`). */
+  drain?(boundMs: number): Promise<void>;
 }
+
+/** The longest a stop waits for the requests in flight to be answered before it closes their connections (our choice). */
+export const drainBoundMs = 10_000;
 
 /** A sandbox served over HTTP. */
 export interface RunningServer<Served> {
@@ -22,7 +27,11 @@ export interface RunningServer<Served> {
   readonly url: string;
   /** The sandbox behind the server. */
   readonly sandbox: Served;
-  /** Stops listening, closes open connections, then closes the sandbox (and its `--data` file, if it has one). */
+  /**
+   * Stops gracefully: stops accepting connections, answers `/_sandbox/ready` with `503`, lets the requests
+   * in flight finish (for at most `drainBoundMs`), closes the connections left, then closes the sandbox (and
+   * its `--data` file, if it has one).
+   */
   stop(): Promise<void>;
 }
 
@@ -55,10 +64,11 @@ export async function serveSandbox<Served extends ServedSandbox>(
     url: `http://${hostInUrl}:${address.port}`,
     sandbox,
     stop: async () => {
-      await new Promise<void>((resolve) => {
-        if ("closeAllConnections" in server) server.closeAllConnections();
-        server.close(() => resolve());
-      });
+      // No new connection; idle kept-alive ones are closed, those with a request in flight answer it first.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await sandbox.drain?.(drainBoundMs);
+      if ("closeAllConnections" in server) server.closeAllConnections();
+      await closed;
       await sandbox.close();
     },
   };

@@ -1,0 +1,208 @@
+/**
+ * What a sandbox made by `createSandbox` does around every request, in every mode (in memory, `--data`,
+ * PostgreSQL): a request id (the client's `X-Request-Id`, or one made here, answered in that header), one
+ * log line and the metrics once it is answered, `GET /_sandbox/metrics` for the administrator, and a
+ * graceful drain (readiness `503` while the requests in flight finish). It wraps the sandbox's handler
+ * (`OpenSandbox.handle`), so the workspaces' one app and the MSW handlers know nothing of it, and hears
+ * the sandbox's events (`SandboxEvents`): workspaces created, removed and evicted, the store lost and
+ * back, changes heard from other replicas.
+ */
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import type { OpenSandbox, Sandbox, SandboxEvents } from "../core.ts";
+import { controlDescription, serviceDescription } from "../description.ts";
+import type { AppEnv } from "../http/app.ts";
+import { controlGuard } from "../http/guard.ts";
+import type { ServedSandbox } from "../http/server.ts";
+import { problemResponse } from "../operations/problem.ts";
+import type { SandboxOptions } from "../options.ts";
+import { type SandboxLogger, silentLogger } from "./log.ts";
+import { type DatabaseProbe, SandboxMetrics } from "./metrics.ts";
+
+/** A change heard this long after another replica announced it is logged as lagging (our choice). */
+export const notificationLagWarningMs = 1_000;
+
+/** What observes a sandbox: where it logs (quiet unless given a logger), its own metrics, and what it hears of the sandbox. */
+export interface Observer {
+  /** The log. */
+  readonly logger: SandboxLogger;
+  /** The sandbox's metrics, in its own registry. */
+  readonly metrics: SandboxMetrics;
+  /** What the sandbox tells: logged and counted. */
+  readonly events: SandboxEvents;
+  /** A shared sandbox's database, opened: logged (by its URL with the password already replaced) and measured by the metrics. */
+  useDatabase(redactedUrl: string, probe: DatabaseProbe): void;
+}
+
+/** A new observer: the logger given (or a silent one) and a registry of its own. */
+export function newObserver(given: SandboxLogger | undefined): Observer {
+  const logger = given ?? silentLogger;
+  const metrics = new SandboxMetrics();
+  let database: string | undefined;
+  return {
+    logger,
+    metrics,
+    useDatabase: (redactedUrl, probe) => {
+      database = redactedUrl;
+      metrics.useDatabase(probe);
+      logger.info({ database }, "database connected");
+    },
+    events: {
+      answeredBy: (env, workspace) => {
+        if (env.observation) env.observation.workspace = workspace;
+      },
+      workspaceCreated: (workspace) => logger.info({ workspace }, "workspace created"),
+      workspaceRemoved: (workspace) => logger.info({ workspace }, "workspace removed"),
+      workspaceEvicted: () => metrics.workspaceEvicted(),
+      changeHeard: ({ workspace, change, announcedAt }) => {
+        if (announcedAt === undefined) return;
+        const lagMs = Date.now() - announcedAt;
+        metrics.notificationLag(lagMs / 1000);
+        if (lagMs > notificationLagWarningMs) logger.warn({ workspace, change, lagMs }, "replica notification lagging");
+      },
+      storeLost: () => {
+        metrics.databaseUp(false);
+        logger.warn({ database }, "database lost: requests that need it are answered 503 until it is back");
+      },
+      storeBack: () => {
+        metrics.databaseUp(true);
+        logger.info({ database }, "database back: every loaded workspace is read again");
+      },
+    },
+  };
+}
+
+/** A sandbox observed: the sandbox's methods, its handler through the observer, and a drain for a graceful stop. */
+export type ObservedSandbox = Sandbox & ServedSandbox & { drain(boundMs: number): Promise<void> };
+
+/** What the inner layers tell the observer of a request: the workspace that answered it (a shared sandbox's). */
+type Observation = NonNullable<AppEnv["Bindings"]["observation"]>;
+
+/** The route of the metrics. */
+export const metricsPath = "/_sandbox/metrics";
+
+/** The longest `X-Request-Id` kept as the client sent it (and what it may hold); another is replaced by a new id. */
+const requestIdPattern = /^[\w.:@/+=-]{1,128}$/;
+
+/** The operationId of every route of the service's and the control API's descriptions, by method and path (bounded: never an id). */
+const operations = [serviceDescription, controlDescription].flatMap((document) =>
+  Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([, operation]) => typeof operation === "object" && operation !== null && "operationId" in operation)
+      .map(([method, operation]) => ({
+        method: method.toUpperCase(),
+        exact: path.includes("{") ? undefined : path,
+        pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, "[^/]+")}$`),
+        operationId: operation.operationId!,
+      })),
+  ),
+);
+
+/** The operationId a request was sent to (a HEAD as its GET), `index` for `/`, or `none` for a path and method the descriptions do not have. */
+export function operationOf(method: string, pathname: string): string {
+  const asked = method === "HEAD" ? "GET" : method;
+  if (pathname === "/" && asked === "GET") return "index";
+  for (const entry of operations) if (entry.method === asked && entry.exact === pathname) return entry.operationId;
+  for (const entry of operations) if (entry.method === asked && entry.exact === undefined && entry.pattern.test(pathname)) return entry.operationId;
+  return "none";
+}
+
+/** The SHA-256 of a secret: secrets are compared by their hashes, in constant time. */
+const digest = (secret: string) => createHash("sha256").update(secret).digest();
+
+/**
+ * Observes a sandbox: its `fetch` and the handler its server calls go through the observer.
+ * `GET /_sandbox/metrics` answers the administrator token when the sandbox has one, else any accepted
+ * `--token` (our choice; the metrics hold no data, only counts), with the control API's Host and Origin
+ * guard over HTTP.
+ */
+export function observeSandbox(sandbox: OpenSandbox, observer: Observer): ObservedSandbox {
+  const { logger, metrics } = observer;
+  metrics.countLoadedWith(() => sandbox.loadedWorkspaces);
+  const drain = { draining: false, inFlight: 0, idle: [] as (() => void)[] };
+  const options = (): SandboxOptions => sandbox.options;
+  const guard = controlGuard(sandbox.options);
+  /** Whether the request carries the token the metrics answer (compared by hashes, in constant time). */
+  const mayScrape = (token: string | null) => {
+    const { adminToken, tokens } = options();
+    const given = digest(token ?? "");
+    return (adminToken === undefined ? tokens : [adminToken]).some((expected) => timingSafeEqual(given, digest(expected)));
+  };
+  const scrape = async (request: Request, env: AppEnv["Bindings"]): Promise<Response> => {
+    const mediaType = options().errorMediaType;
+    const refused = env.network ? guard(request.headers.get("host") ?? undefined, request.headers.get("origin") ?? undefined) : undefined;
+    if (refused) return problemResponse(mediaType, 403, refused);
+    if (!mayScrape(request.headers.get("x-token")))
+      return problemResponse(
+        mediaType,
+        401,
+        `Authorization failed: the metrics answer ${options().adminToken === undefined ? "an accepted token (--token)" : "the administrator token (--admin-token)"}. Check the X-Token header.`,
+      );
+    if (request.method !== "GET" && request.method !== "HEAD")
+      return problemResponse(mediaType, 405, `${metricsPath} accepts GET, HEAD only; got ${request.method}.`, undefined, { allow: "GET, HEAD" });
+    return new Response(request.method === "HEAD" ? null : await metrics.registry.metrics(), { headers: { "content-type": metrics.registry.contentType } });
+  };
+  const handle = async (request: Request, env: AppEnv["Bindings"] = {}): Promise<Response> => {
+    const started = performance.now();
+    const sent = request.headers.get("x-request-id");
+    const requestId = sent !== null && requestIdPattern.test(sent) ? sent : randomUUID();
+    const { pathname } = new URL(request.url);
+    const observation: Observation = {};
+    drain.inFlight++;
+    let response: Response | undefined;
+    try {
+      if (pathname === metricsPath) response = await scrape(request, env);
+      else if (drain.draining && pathname === "/_sandbox/ready")
+        response = problemResponse(options().errorMediaType, 503, "The sandbox is shutting down.", undefined, { "retry-after": "1" });
+      else response = await sandbox.handle(request, { ...env, observation });
+      return withRequestId(response, requestId);
+    } finally {
+      if (--drain.inFlight === 0) for (const resolve of drain.idle.splice(0)) resolve();
+      const status = response?.status ?? 500;
+      const operation = operationOf(request.method, pathname);
+      const durationMs = performance.now() - started;
+      const { workspace } = observation;
+      metrics.request(operation, status, workspace, durationMs / 1000);
+      // Chosen fields only: never a header (the token), the query or a body.
+      logger.info(
+        { requestId, method: request.method, path: pathname, operation, workspace, status, durationMs: Math.round(durationMs * 1000) / 1000 },
+        "request",
+      );
+    }
+  };
+  return {
+    get options() {
+      return sandbox.options;
+    },
+    handle,
+    fetch: (input, init) => handle(input instanceof Request && init === undefined ? input : new Request(input, init)),
+    requests: sandbox.requests,
+    firedEvents: sandbox.firedEvents,
+    reset: sandbox.reset,
+    fault: sandbox.fault,
+    close: sandbox.close,
+    drain: async (boundMs) => {
+      drain.draining = true;
+      if (drain.inFlight === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise<void>((resolve) => drain.idle.push(resolve)),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, boundMs);
+        }),
+      ]);
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** The answer with the request id in `X-Request-Id` (a copy when its headers cannot change). */
+function withRequestId(response: Response, requestId: string): Response {
+  try {
+    response.headers.set("x-request-id", requestId);
+    return response;
+  } catch {
+    const copy = new Response(response.body, response);
+    copy.headers.set("x-request-id", requestId);
+    return copy;
+  }
+}
