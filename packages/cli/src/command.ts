@@ -40,9 +40,16 @@ export function program(io: CommandIo, done: (code: number) => void): Command {
         `Exit codes: ${exitCodes.ok} done, ${exitCodes.failed} the service refused or failed, ${exitCodes.usage} bad usage (nothing sent), ` +
         `${exitCodes.incomplete} check stopped by the server's rate limit, ${exitCodes.interrupted} stopped by Ctrl-C.\n`,
     );
-  const commands = [newSearchCommand, newTriggersCommand, newFireCommand, newMcpCommand, newCheckCommand, newSandboxCommand, newWorkspacesCommand, newRecordCommand].map(
-    (build) => build(io, done),
-  );
+  const commands = [
+    newSearchCommand,
+    newTriggersCommand,
+    newFireCommand,
+    newMcpCommand,
+    newCheckCommand,
+    newSandboxCommand,
+    newWorkspacesCommand,
+    newRecordCommand,
+  ].map((build) => build(io, done));
   // Built apart, so given the root's settings (exit override, output) explicitly.
   for (const command of commands) {
     root.addCommand(command.copyInheritedSettings(root));

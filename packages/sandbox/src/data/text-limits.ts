@@ -9,6 +9,7 @@
 import { appendJsonPath, type Defect } from "../description.ts";
 
 /** NUL, or a surrogate not part of a pair. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what this rule finds.
 const unholdable = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Why a string cannot be kept as text, as a defect's message, or `undefined` when it can. */
@@ -36,7 +37,7 @@ export function unholdableTextDefects(value: unknown, root = "$"): Defect[] {
       const message = unholdableText(item);
       if (message) defects.push({ path, message });
     } else if (Array.isArray(item)) {
-      item.forEach((entry, index) => visit(entry, `${path}[${index}]`));
+      for (const [index, entry] of item.entries()) visit(entry, `${path}[${index}]`);
     } else if (typeof item === "object" && item !== null) {
       for (const [key, entry] of Object.entries(item)) {
         const keyMessage = unholdableText(key);
