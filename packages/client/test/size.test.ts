@@ -38,14 +38,15 @@ async function runSizeLimit(...args: string[]): Promise<{ checks: SizeCheck[]; e
 // 6,500 B (the text sanitizer and the redactor's export live in the `./text` subpath, outside it). The bounded reader answering bytes
 // too (the kit judges a body's encoding itself, within the same limit) took it to 6,535 B: the budget was 6,550 B. Issue 42's one caller shared with
 // the command-line subpath (`createRequester`: the sandbox's control routes through the same transport) and the page's text handed to
-// `onResponse` (the CLI's export writes what it read) took it to 6,562 B: the budget is 6,570 B. Every test run holds the bundle to it,
+// `onResponse` (the CLI's export writes what it read) took it to 6,562 B: the budget was 6,570 B. Issue 39's one wrong-value wording (`wrongValueText`, shared with the CLI, MCP
+// and the kit) and one Retry-After reading (`parseRetryAfter` with the kit's bound and clock) took it to 6,574 B: the budget is 6,580 B. Every test run holds the bundle to it,
 // so the client cannot grow past it unnoticed.
-test("the bundled client (openapi-fetch included, minified) is within the 6.57 kB gzip budget of .size-limit.json", async () => {
+test("the bundled client (openapi-fetch included, minified) is within the 6.58 kB gzip budget of .size-limit.json", async () => {
   const { checks, exitCode } = await runSizeLimit();
   console.info(checks.map((check) => `${check.name}: ${check.size} B gzip of ${check.sizeLimit} B`).join("\n"));
   expect(checks).toHaveLength(1);
   // The budget itself, so that loosening .size-limit.json fails here too.
-  expect(checks[0]?.sizeLimit).toBe(6_570);
+  expect(checks[0]?.sizeLimit).toBe(6_580);
   // The bundle is measured (openapi-fetch alone is about 2.5 kB of it), not an empty or external-only build.
   expect(checks[0]?.size).toBeGreaterThan(2_500);
   expect(checks[0]?.passed).toBe(true);
