@@ -231,8 +231,9 @@ describe("search: the service's refusals", () => {
     expect(lines(run.stdout)).toHaveLength(200);
     const traces = run.stderr.split("\n").filter(Boolean);
     expect(traces.length).toBeGreaterThanOrEqual(2);
-    // The sandbox sends no X-Request-Id (the service documents none): each line says so, never "null".
-    for (const trace of traces) expect(trace).toMatch(/^GET \/api\/v2\/channels\/conversations attempt 1: 200, no request id in \d+ ms$/);
+    // The sandbox answers each request with its own X-Request-Id (the one in its log line; the service documents none): each trace names it.
+    for (const trace of traces) expect(trace).toMatch(/^GET \/api\/v2\/channels\/conversations attempt 1: 200, request id [0-9a-f-]{36} in \d+ ms$/);
+    expect(new Set(traces.map((trace) => /request id (\S+)/.exec(trace)?.[1])).size).toBe(traces.length);
     expect(run.stderr).not.toContain(token);
   });
 });

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
+import { hangGuardMs, heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import pg from "pg";
 import { afterEach, expect, test } from "vitest";
 import { type LaunchedSandbox, launchSandbox } from "../src/index.ts";
@@ -71,7 +71,8 @@ test(
     expect((await call(second.url, token, "/api/v1/runtime/simple/external/events", { method: "POST", json: fire })).status).toBe(200);
     expect(((await (await call(first.url, token, "/_sandbox/fired-events")).json()) as unknown[]).length).toBe(1);
     expect((await call(first.url, token, "/_sandbox/faults", { method: "POST", json: { operationId: "searchConversations", status: 503 } })).status).toBe(201);
-    expect((await call(second.url, token, "/api/v2/channels/conversations")).status).toBe(503);
+    // The other replica applies the fault once its notification arrives: waited for (a hang guard, not a speed), each search before it a 200 that leaves the fault armed.
+    await expect.poll(async () => (await call(second.url, token, "/api/v2/channels/conversations")).status, { timeout: hangGuardMs(2_000) }).toBe(503);
     expect((await call(second.url, token, "/_sandbox/switches", { method: "PUT", json: { pageBase: 1 } })).status).toBe(200);
     expect((await call(first.url, token, "/_sandbox/reset", { method: "POST", json: { seed: "least", conversations: 4 } })).status).toBe(200);
     expect((await call(first.url, adminToken, "/_sandbox/workspaces/least", { method: "DELETE" })).status).toBe(204);
