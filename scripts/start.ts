@@ -14,6 +14,8 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { isPortFree } from "../apps/mock/src/port.ts";
+// By path, as the mock's port check: the ports are checked before anything is built.
+import { portOf } from "../packages/client/src/port.ts";
 
 /** Each server: its flag, its variable, its default port, and how it is named in messages. */
 const servers = [
@@ -84,9 +86,11 @@ async function main(): Promise<number> {
   const chosen: { server: (typeof servers)[number]; host: string; port: number }[] = [];
   for (const server of servers) {
     const text = (values[server.flag] as string | undefined) ?? process.env[server.variable] ?? String(server.port);
-    const port = Number(text);
-    if (!/^\d+$/.test(text) || port > 65535) {
-      process.stderr.write(`pnpm start: --${server.flag} / ${server.variable}: expected an integer from 0 to 65535; got ${JSON.stringify(text)}\n`);
+    let port: number;
+    try {
+      port = portOf(text, `--${server.flag} / ${server.variable}`);
+    } catch (error) {
+      process.stderr.write(`pnpm start: ${(error as Error).message}\n`);
       return 2;
     }
     chosen.push({ server, host: process.env[server.hostVariable] ?? "127.0.0.1", port });

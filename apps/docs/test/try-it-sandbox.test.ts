@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { type RunningSandbox, startSandboxServer } from "@bot-conversation/sandbox";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandboxServer } from "@bot-conversation/sandbox";
+import { useSandboxServer } from "@bot-conversation/test-support/sandbox";
+import { beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "./support/axe.ts";
 import { loadRoute, useSite } from "./support/browser.ts";
 import { openPanel as openPanelOn, send } from "./support/try-it.ts";
@@ -9,17 +10,11 @@ import { openPanel as openPanelOn, send } from "./support/try-it.ts";
 /** The token the test's sandbox takes; it must never show up outside the password field. */
 const token = "docs-try-it-token-4d2a";
 
-let sandbox: RunningSandbox;
-beforeAll(async () => {
-  sandbox = await startSandboxServer({ host: "127.0.0.1", port: 0, tokens: [token], conversations: 40 });
-});
-afterAll(async () => {
-  await sandbox?.stop();
-});
+const sandbox = useSandboxServer(startSandboxServer, { tokens: [token], conversations: 40 });
 
 /** A GET or DELETE on the sandbox itself, with the token. */
 async function onSandbox<T>(path: string, method = "GET"): Promise<T> {
-  const response = await fetch(`${sandbox.url}${path}`, { method, headers: { "X-Token": token } });
+  const response = await fetch(`${sandbox().url}${path}`, { method, headers: { "X-Token": token } });
   const text = await response.text();
   return (text === "" ? undefined : JSON.parse(text)) as T;
 }
@@ -27,7 +22,7 @@ async function onSandbox<T>(path: string, method = "GET"): Promise<T> {
 const site = useSite();
 
 /** Opens an operation's panel aimed at the test's sandbox, with its token unless told otherwise. */
-const openPanel = (route: string, operationId: string, tokenValue = token) => openPanelOn(site, route, operationId, sandbox.url, tokenValue);
+const openPanel = (route: string, operationId: string, tokenValue = token) => openPanelOn(site, route, operationId, sandbox().url, tokenValue);
 
 describe("Try it, in Chromium, against the real sandbox", () => {
   let bot: { agentStageId: string; externalEventIds: string[] };
@@ -56,7 +51,7 @@ describe("Try it, in Chromium, against the real sandbox", () => {
     expect(page.items).toHaveLength(2);
     expect(page).toEqual(await onSandbox(`/api/v2/channels/conversations?agentStageId=${bot.agentStageId}&pageSize=2`));
     expect(result.curl).toBe(
-      `curl '${sandbox.url}/api/v2/channels/conversations?agentStageId=${bot.agentStageId}&pageSize=2' --header "X-Token: $BOT_CONVERSATION_TOKEN"`,
+      `curl '${sandbox().url}/api/v2/channels/conversations?agentStageId=${bot.agentStageId}&pageSize=2' --header "X-Token: $BOT_CONVERSATION_TOKEN"`,
     );
     const { stdout } = await promisify(execFile)("sh", ["-c", result.curl], { env: { PATH: process.env["PATH"], BOT_CONVERSATION_TOKEN: token } });
     expect(JSON.parse(stdout)).toEqual(page);

@@ -1,4 +1,6 @@
 import { parseArgs } from "node:util";
+// By path: the client's tests use the mock, so the mock cannot depend on the client (a package cycle).
+import { portOf } from "../../../packages/client/src/port.ts";
 
 /** How the mock is started: where it listens and how it answers. */
 export interface MockOptions {
@@ -33,13 +35,9 @@ export function parseMockOptions(argv: readonly string[], env: NodeJS.ProcessEnv
     strict: true,
   });
   const portText = values.port ?? env["MOCK_PORT"] ?? String(defaultMockOptions.port);
-  const port = Number(portText);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`--port / MOCK_PORT must be an integer from 0 to 65535, got ${JSON.stringify(portText)}`);
-  }
   return {
     host: values.host ?? env["MOCK_HOST"] ?? defaultMockOptions.host,
-    port,
+    port: portOf(portText, "--port / MOCK_PORT"),
     dynamic: values.dynamic ?? false,
     seed: values.seed ?? defaultMockOptions.seed,
   };

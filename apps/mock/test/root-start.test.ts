@@ -143,6 +143,8 @@ describe("pnpm start on a first run", () => {
     await mkdir(join(workspace, "bin"));
     await copyFile(launcher, join(workspace, "scripts", "start.ts"));
     await copyFile(join(root, "apps", "mock", "src", "port.ts"), join(workspace, "apps", "mock", "src", "port.ts"));
+    await mkdir(join(workspace, "packages", "client", "src"), { recursive: true });
+    await copyFile(join(root, "packages", "client", "src", "port.ts"), join(workspace, "packages", "client", "src", "port.ts"));
     await mkdir(join(workspace, "openapi"));
     await writeFile(join(workspace, "openapi", "package.json"), JSON.stringify({ name: "built-on-first-run", scripts: { build: "true" } }));
     await writeFile(join(workspace, "bin", "turbo"), '#!/bin/sh\nfor name in Mock Sandbox Reference; do echo "$name ready at http://127.0.0.1:1"; done\n', {

@@ -42,15 +42,7 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
-/**
- * The TCP port a server of the toolkit listens on, read from a flag's or variable's `text`: an integer
- * from 0 to 65535, 0 for any free port. The one check of every `--port`; otherwise a `TypeError` naming
- * `source` (e.g. `--port / SANDBOX_PORT`) and quoting the text.
- */
-export function portOf(text: string, source: string): number {
-  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new TypeError(`${source}: expected an integer from 0 to 65535; got ${JSON.stringify(text)}`);
-  return Number(text);
-}
+export { portOf } from "./port.js";
 
 /** The environment variable holding the access token. */
 export const tokenVariable = "BOT_CONVERSATION_TOKEN";

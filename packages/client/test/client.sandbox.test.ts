@@ -4,8 +4,9 @@
  * because it depends on this client (its payload check is `validateEventPayload`); turbo builds it
  * before these tests (`packages/client/turbo.json`).
  */
-import { afterAll, describe, expect, test } from "vitest";
-import { type RunningSandbox, type SandboxOptions, startSandboxServer } from "../../sandbox/src/index.ts";
+import { startTestSandboxServer } from "@bot-conversation/test-support/sandbox";
+import { describe, expect, onTestFinished, test } from "vitest";
+import { type SandboxOptions, startSandboxServer } from "../../sandbox/src/index.ts";
 import {
   AuthenticationError,
   type BotConversationClient,
@@ -16,21 +17,15 @@ import {
   TimeoutError,
 } from "../src/index.js";
 
-const token = "sandbox-token";
-const servers: RunningSandbox[] = [];
-afterAll(async () => {
-  for (const server of servers) await server.stop();
-});
-
-/** A sandbox on loopback with generated data (and the given switches), a client of it, and its control API. */
+/** A sandbox on loopback with generated data (and the given switches), stopped when the test ends, a client of it, and its control API. */
 async function sandbox(options: Partial<SandboxOptions> = {}, clientOptions: { timeoutMs?: number } = {}) {
-  const server = await startSandboxServer({ host: "127.0.0.1", port: 0, conversations: 45, ...options });
-  servers.push(server);
-  const client = createBotConversationClient({ baseUrl: server.url, token, ...clientOptions });
+  const server = await startTestSandboxServer(startSandboxServer, { conversations: 45, ...options });
+  onTestFinished(() => server.stop());
+  const client = createBotConversationClient({ baseUrl: server.url, token: server.token, ...clientOptions });
   const control = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${server.url}/_sandbox/${path}`, {
       method,
-      headers: { "x-token": token, "content-type": "application/json" },
+      headers: { "x-token": server.token, "content-type": "application/json" },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     return response.status === 204 ? undefined : ((await response.json()) as unknown);

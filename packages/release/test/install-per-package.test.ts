@@ -9,8 +9,9 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { type RunningSandbox, startSandboxServer } from "@bot-conversation/sandbox";
+import { startSandboxServer } from "@bot-conversation/sandbox";
 import { readmeTypeScriptBlocks } from "@bot-conversation/test-support/readme-examples";
+import { useSandboxServer } from "@bot-conversation/test-support/sandbox";
 import semver from "semver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installFromClone, installSection, manifestOf, packageDirectories, readmePeers, tarballsNeeded, tarballsSentence } from "../src/install-from-clone.ts";
@@ -25,14 +26,12 @@ const bashBlocks = (text: string) => [...text.matchAll(/^```bash\n([\s\S]*?)^```
 const collapse = (text: string) => text.replace(/\s+/g, " ");
 
 let outside: string;
-let sandbox: RunningSandbox;
+const sandbox = useSandboxServer(startSandboxServer, {});
 
 beforeAll(async () => {
   outside = await mkdtemp(join(tmpdir(), "bot-conversation-per-package-"));
-  sandbox = await startSandboxServer({ host: "127.0.0.1", port: 0 });
 });
 afterAll(async () => {
-  await sandbox?.stop();
   await rm(outside, { recursive: true, force: true });
 });
 
@@ -68,14 +67,14 @@ const installedVersion = async (app: string, name: string) =>
 /** Runs an example in an app on this Node (24) and resolves to what it printed. */
 async function runExample(app: string, file: string, source: string): Promise<{ stdout: string; stderr: string }> {
   await writeFile(join(app, file), source);
-  return run(process.execPath, [file], { cwd: app, env: { ...process.env, BOT_CONVERSATION_TOKEN: "sandbox-token" } });
+  return run(process.execPath, [file], { cwd: app, env: { ...process.env, BOT_CONVERSATION_TOKEN: sandbox().token } });
 }
 
 /** Each peer, with the README example that uses it and what that example prints against the test's sandbox. */
 const peerExamples: Record<string, { file: string; source: () => Promise<string>; prints: string }> = {
   "@tanstack/query-core": {
     file: "query-readme.mjs",
-    source: async () => (await readmeTypeScriptBlocks(readmeOf("@bot-conversation/query")))[0]!.source.replaceAll("http://127.0.0.1:4011", sandbox.url),
+    source: async () => (await readmeTypeScriptBlocks(readmeOf("@bot-conversation/query")))[0]!.source.replaceAll("http://127.0.0.1:4011", sandbox().url),
     prints: "2 3\norder-status-changed callback-requested\n",
   },
   msw: {

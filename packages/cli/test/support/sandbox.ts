@@ -1,24 +1,15 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type RunningSandbox, startSandboxServer } from "@bot-conversation/sandbox";
+import { type TestSandboxServer, useSandboxServer } from "@bot-conversation/test-support/sandbox";
 import { afterAll, beforeAll } from "vitest";
 
 /** The token the test sandboxes accept. */
 export const token = "cli-test-token-5b1f";
 
-/** Starts a real sandbox on 127.0.0.1, port 0 (accepting `token` unless `tokens` says otherwise), before the suite, and stops it after; the getter returns it. */
-export function useSandbox(options: Parameters<typeof startSandboxServer>[0] extends infer O ? Partial<O> : never): () => RunningSandbox {
-  let running: RunningSandbox | undefined;
-  beforeAll(async () => {
-    running = await startSandboxServer({ tokens: [token], ...options, host: "127.0.0.1", port: 0 });
-  });
-  afterAll(async () => {
-    await running?.stop();
-  });
-  return () => {
-    if (!running) throw new Error("the sandbox is not running");
-    return running;
-  };
+/** The real sandbox on 127.0.0.1, port 0 (accepting `token` unless `tokens` says otherwise), for the suite (test-support's fixture); the getter returns it. */
+export function useSandbox(options: Omit<Parameters<typeof startSandboxServer>[0], "host" | "port">): () => TestSandboxServer<RunningSandbox> {
+  return useSandboxServer(startSandboxServer, { tokens: [token], ...options });
 }
 
 /** The environment of a run against a sandbox: its URL and the token. */
