@@ -1,4 +1,5 @@
 /** The shared sandbox's storage faults on a real PostgreSQL (issue 38): a stalled database. */
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createSandbox, type Sandbox } from "../src/index.ts";
 import { adminToken, call, createWorkspace, usePostgres } from "./support/shared.ts";
@@ -151,5 +152,56 @@ describe("a wrong token costs no database round trip: the replica knows the work
     }
     expect((await call(other, adminToken, "/_sandbox/workspaces/known", { method: "DELETE" })).status).toBe(204);
     await expect.poll(async () => (await call(sandbox, made, "/_sandbox/bots")).status, { timeout: 20_000 }).toBe(401);
+  });
+});
+
+describe("the fired-events cursor never steps past a fire that commits late (issue 38, item 7)", () => {
+  let sandbox: Sandbox;
+  let url: string;
+  beforeAll(async () => {
+    url = await postgres.database();
+    sandbox = await createSandbox({ databaseUrl: url, adminToken });
+  });
+  afterAll(() => sandbox?.close());
+
+  test("a fire slow to commit, a fire after it, and a reader walking the pages meanwhile: what the walk saw is the start of the list, in order", {
+    timeout: 60_000,
+  }, async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      // Test scaffolding on the real database: the row of the fire "late" holds its transaction open 1.5 s after its INSERT.
+      await client.query(`CREATE FUNCTION late_fire() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF NEW.payload->>'orderNumber' = 'late' THEN PERFORM pg_sleep(1.5); END IF; RETURN NEW; END $$`);
+      await client.query("CREATE TRIGGER late_fire AFTER INSERT ON sandbox_fired_events FOR EACH ROW EXECUTE FUNCTION late_fire()");
+      const fireMarked = (marker: string) =>
+        call(sandbox, token, firePath, { method: "POST", json: { ...validFire, externalEventPayload: { orderNumber: marker } } });
+      expect((await fireMarked("first")).status).toBe(200);
+      const late = fireMarked("late");
+      // Once the late fire's row is written and its transaction sleeps before its commit.
+      await expect
+        .poll(async () => (await client.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'PgSleep'")).rows[0].n, { timeout: 20_000 })
+        .toBe(1);
+      const after = fireMarked("after");
+      // Given time to commit if nothing holds it (a step of the scenario, not a timing asserted).
+      await Promise.race([after, new Promise((resolve) => setTimeout(resolve, 500))]);
+      // A reader walks the list a page of one at a time, following the cursor, while the late fire has not committed.
+      const walked: string[] = [];
+      for (let path: string | null = "/_sandbox/fired-events?limit=1"; path !== null; ) {
+        const response: Response = await call(sandbox, token, path);
+        walked.push(...((await response.json()) as { externalEventPayload: { orderNumber: string } }[]).map((event) => event.externalEventPayload.orderNumber));
+        const next = response.headers.get("x-next-cursor");
+        path = next === null ? null : `/_sandbox/fired-events?limit=1&cursor=${next}`;
+      }
+      expect([(await late).status, (await after).status]).toEqual([200, 200]);
+      const all = ((await (await call(sandbox, token, "/_sandbox/fired-events")).json()) as { externalEventPayload: { orderNumber: string } }[]).map(
+        (event) => event.externalEventPayload.orderNumber,
+      );
+      expect(all).toEqual(["first", "late", "after"]);
+      expect(all.slice(0, walked.length)).toEqual(walked);
+    } finally {
+      await client.query("DROP TRIGGER IF EXISTS late_fire ON sandbox_fired_events").catch(() => undefined);
+      await client.end();
+    }
   });
 });

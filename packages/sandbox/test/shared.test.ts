@@ -296,7 +296,7 @@ describe("the schema", () => {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {
-      await client.query("CREATE TABLE sandbox_schema (id integer PRIMARY KEY, version integer NOT NULL); INSERT INTO sandbox_schema VALUES (1, 2)");
+      await client.query("CREATE TABLE sandbox_schema (id integer PRIMARY KEY, version integer NOT NULL); INSERT INTO sandbox_schema VALUES (1, 3)");
     } finally {
       await client.end();
     }
@@ -304,7 +304,7 @@ describe("the schema", () => {
       () => undefined,
       (error: unknown) => error as Error,
     );
-    expect(refusal?.message).toMatch(/schema version 2, newer than this sandbox's 1/);
+    expect(refusal?.message).toMatch(/schema version 3, newer than this sandbox's 2/);
     expect(refusal?.message).not.toContain("\n");
     expect(refusal?.message).not.toContain("test-password");
   });
@@ -317,6 +317,37 @@ describe("the schema", () => {
     const again = await createSandbox({ databaseUrl, adminToken });
     try {
       expect((await search(again, token)).totalItemCount).toBe(3);
+    } finally {
+      await again.close();
+    }
+  });
+
+  test("a database of schema version 1 is migrated: its fired events are kept, listed before the new ones, and a cursor of version 1 reads on", async () => {
+    const databaseUrl = await postgres.database();
+    const first = await createSandbox({ databaseUrl, adminToken });
+    const token = await createWorkspace(first, { name: "migrated", conversations: 3 });
+    const conversation = (await search(first, token)).items[0]!;
+    for (const marker of ["old-1", "old-2"]) expect((await fire(first, token, conversation.id, marker)).status).toBe(200);
+    const cursor = (await call(first, token, "/_sandbox/fired-events?limit=1")).headers.get("x-next-cursor");
+    await first.close();
+    // The database as version 1 left it: no transaction column, the index by sequence.
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query(`DROP INDEX sandbox_fired_events_by_workspace; ALTER TABLE sandbox_fired_events DROP COLUMN xid;
+        CREATE INDEX sandbox_fired_events_by_workspace ON sandbox_fired_events (workspace, sequence); UPDATE sandbox_schema SET version = 1`);
+    } finally {
+      await client.end();
+    }
+    const again = await createSandbox({ databaseUrl, adminToken });
+    try {
+      expect((await fire(again, token, conversation.id, "new")).status).toBe(200);
+      expect((await fired(again, token)).map((event) => event.externalEventPayload?.orderNumber)).toEqual(["old-1", "old-2", "new"]);
+      const rest = await call(again, token, `/_sandbox/fired-events?cursor=${cursor}`);
+      expect(((await rest.json()) as { externalEventPayload: { orderNumber: string } }[]).map((event) => event.externalEventPayload.orderNumber)).toEqual([
+        "old-2",
+        "new",
+      ]);
     } finally {
       await again.close();
     }

@@ -42,7 +42,10 @@ export interface FiredEventsStore {
    * synchronous step, and awaits only after.
    */
   record(event: FiredEventRecord): Promise<void>;
-  /** The events after sequence number `after` that match, oldest first, at most `limit`. */
+  /**
+   * The events after the one numbered `after` that match, oldest first (in the order they were kept; on PostgreSQL,
+   * of the transactions that wrote them, never past one not yet committed), at most `limit`.
+   */
   page(filter: FiredEventsFilter, after: number, limit: number): Promise<FiredEventsPage>;
   /** Forgets every event (the sequence numbers go on). */
   clear(): Promise<void>;

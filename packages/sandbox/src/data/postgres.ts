@@ -22,7 +22,7 @@ import {
 import type { SandboxStore, WorkspaceChange, WorkspacePage, WorkspaceRow, WorkspaceStore } from "./store.ts";
 
 /** The version of the schema this sandbox writes; a database of a newer one is refused, an older one migrated. */
-export const schemaVersion = 1;
+export const schemaVersion = 2;
 
 /** The channel of `LISTEN` / `NOTIFY` on which replicas hear each other's changes. */
 const channel = "bot_conversation_sandbox";
@@ -94,7 +94,22 @@ const migrations: readonly string[] = [
   );
   CREATE INDEX sandbox_faults_by_workspace ON sandbox_faults (workspace, id);
   `,
+  // Version 2: each fired event keeps the transaction that wrote it, and the list follows (transaction, sequence),
+  // so that a reader's cursor never steps past a fire that commits late (see `firedEvents`). The events already
+  // kept take the migration's transaction: older than every new one, in their order.
+  `
+  ALTER TABLE sandbox_fired_events ADD COLUMN xid xid8 NOT NULL DEFAULT pg_current_xact_id();
+  DROP INDEX sandbox_fired_events_by_workspace;
+  CREATE INDEX sandbox_fired_events_by_workspace ON sandbox_fired_events (workspace, xid, sequence);
+  `,
 ];
+
+/**
+ * The advisory lock a transaction that writes fires of a workspace holds, shared, from before its first row to
+ * its commit (the pair of keys of `pg_advisory_xact_lock_shared(int, int)`: this class, the workspace's
+ * `hashtext`): how a reader of the fired events finds the fires still in flight (`firedEvents`).
+ */
+const firesLockClass = "hashtext('bot-conversation-sandbox fires')";
 
 /** How long a token this replica knows of no workspace waits for a creation's notification before its 401, in milliseconds (our choice). */
 const unknownTokenWaitMs = 100;
@@ -517,9 +532,11 @@ export class PostgresStore implements SandboxStore {
         return `(${index}, $${first}::text, $${first + 1}::text, $${first + 2}::text, $${first + 3}::text, $${first + 4}::json, $${first + 5}::text)`;
       });
       return on.query(
-        `INSERT INTO sandbox_fired_events (workspace, generation, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id)
+        // The lock is taken before any row is joined, so before the transaction has an id (its first row written).
+        `WITH fires_lock AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared(${firesLockClass}, hashtext($1)))
+         INSERT INTO sandbox_fired_events (workspace, generation, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id)
          SELECT w.name, w.generation, v.received_at, v.sent_conversation_id, v.sent_external_conversation_id, v.external_event_id, v.payload, v.conversation_id
-           FROM sandbox_workspaces w,
+           FROM fires_lock, sandbox_workspaces w,
                 (VALUES ${tuples.join(", ")}) AS v(position, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id)
           WHERE w.name = $1 AND w.generation = $2
           ORDER BY v.position`,
@@ -540,20 +557,49 @@ export class PostgresStore implements SandboxStore {
     });
   }
 
-  /** A page of a workspace's fired events (those of its data in place), oldest first. */
+  /**
+   * A page of a workspace's fired events (those of its data in place), oldest first: in the order of the
+   * transactions that wrote them (their `xid`, taken at their first row), then of their sequence.
+   *
+   * Such transactions commit in any order, so a page holds only events below a horizon: the oldest
+   * transaction still writing fires of this workspace, or, when none is, the first id not yet given (the
+   * `xmax` of a snapshot taken first). A first statement reads the horizon (snapshot, then the locks of
+   * `firesLockClass`) and the cursor's place; a second, with a later snapshot, reads the page. A fire not
+   * committed when the second began either had no id yet when the first read its snapshot (so its id is above
+   * the horizon), or had one and still holds its lock (so the horizon is at most its id): no page steps past it.
+   * The cursor is the sequence of the last event of the page before; an event gone (cleared) reads on from the
+   * oldest event kept.
+   */
   async firedEvents(name: string, filter: FiredEventsFilter, after: number, limit: number): Promise<FiredEventsPage> {
-    const rows = await reaching(
-      async () =>
-        (
-          await this.#pool.query<FiredEventRow>(
-            `SELECT e.sequence, e.received_at, e.sent_conversation_id, e.sent_external_conversation_id, e.external_event_id, e.payload, e.conversation_id
-         FROM sandbox_fired_events e JOIN sandbox_workspaces w ON w.name = e.workspace AND w.generation = e.generation
-        WHERE e.workspace = $1 AND e.sequence > $2 AND ($3::text IS NULL OR e.conversation_id = $3) AND ($4::text IS NULL OR e.external_event_id = $4)
-        ORDER BY e.sequence LIMIT $5`,
-            [name, after, filter.conversationId ?? null, filter.externalEventId ?? null, limit + 1],
-          )
-        ).rows,
-    );
+    const rows = await reaching(async () => {
+      const [place] = (
+        await this.#pool.query<{ horizon: string; cursor_xid: string; cursor_sequence: string }>(
+          `SELECT least(
+                    pg_snapshot_xmax(s),
+                    (SELECT min(x) FROM pg_snapshot_xip(s) x
+                       JOIN pg_locks t ON t.locktype = 'transactionid' AND t.granted AND t.mode = 'ExclusiveLock' AND t.transactionid = xid(x)
+                       JOIN pg_locks a ON a.virtualtransaction = t.virtualtransaction AND a.locktype = 'advisory' AND a.granted
+                                      AND a.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                                      AND a.classid = (${firesLockClass})::oid AND a.objid = hashtext($1)::oid AND a.objsubid = 2)
+                  )::text AS horizon,
+                  coalesce(c.xid, '0'::xid8)::text AS cursor_xid,
+                  CASE WHEN c.xid IS NULL THEN 0 ELSE $2 END::text AS cursor_sequence
+             FROM pg_current_snapshot() s
+             LEFT JOIN sandbox_fired_events c ON c.workspace = $1 AND c.sequence = $2`,
+          [name, after],
+        )
+      ).rows;
+      return (
+        await this.#pool.query<FiredEventRow>(
+          `SELECT e.sequence, e.received_at, e.sent_conversation_id, e.sent_external_conversation_id, e.external_event_id, e.payload, e.conversation_id
+             FROM sandbox_fired_events e JOIN sandbox_workspaces w ON w.name = e.workspace AND w.generation = e.generation
+            WHERE e.workspace = $1 AND (e.xid, e.sequence) > ($2::xid8, $3::bigint) AND e.xid < $4::xid8
+              AND ($5::text IS NULL OR e.conversation_id = $5) AND ($6::text IS NULL OR e.external_event_id = $6)
+            ORDER BY e.xid, e.sequence LIMIT $7`,
+          [name, place!.cursor_xid, place!.cursor_sequence, place!.horizon, filter.conversationId ?? null, filter.externalEventId ?? null, limit + 1],
+        )
+      ).rows;
+    });
     return pageOfRows(rows, limit);
   }
 
