@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { wrongValueText } from "@bot-conversation/client/text";
+import { expectedOfSchema, wrongValueText } from "@bot-conversation/client/text";
 import { readDescription, type Schema } from "@bot-conversation/openapi";
 
 export type { Schema };
@@ -44,33 +44,9 @@ export function parametersOf(operationId: string): Parameter[] {
   }));
 }
 
-/**
- * What a schema expects, in words: `an integer of at least 1`, `one of Active, Closed, Operator`, `an ISO
- * 8601 date-time`, `a string, a number, true or false, or an object`. The one wording of a wrong value:
- * the CLI's flags and the MCP tools' arguments both say it (`mismatch`).
- */
-export function expectation(schema: Schema, example?: unknown): string {
-  const such = example === undefined ? "" : ` such as ${String(example)}`;
-  const alternatives = (schema["anyOf"] ?? schema["oneOf"]) as Schema[] | undefined;
-  if (Array.isArray(alternatives)) {
-    const each = alternatives.map((alternative) => expectation(alternative));
-    return each.length > 2 ? `${each.slice(0, -1).join(", ")}, or ${each.at(-1)}` : each.join(" or ");
-  }
-  if ("const" in schema) return JSON.stringify(schema["const"]);
-  if (Array.isArray(schema["enum"])) return `one of ${schema["enum"].join(", ")}`;
-  if (schema["type"] === "integer") return `an integer${typeof schema["minimum"] === "number" ? ` of at least ${schema["minimum"]}` : ""}`;
-  if (schema["type"] === "number") return "a number";
-  if (schema["type"] === "boolean") return "true or false";
-  if (schema["type"] === "object") return "an object";
-  if (schema["type"] === "array") return "an array";
-  if (schema["type"] === "null") return "null";
-  if (schema["format"] === "date-time") return `an ISO 8601 date-time${such}`;
-  return "a non-empty string";
-}
-
-/** A wrong value in the one wording: `pageSize: expected an integer of at least 1; got "ten"` (`got nothing` for a missing one). */
+/** A wrong value in the one wording (what the schema expects in the client's `expectedOfSchema` words): `pageSize: expected an integer of at least 1; got "ten"` (`got nothing` for a missing one). */
 export function mismatch(label: string, schema: Schema, value: unknown, example?: unknown): string {
-  return wrongValueText(label, expectation(schema, example), value === undefined ? "nothing" : JSON.stringify(value));
+  return wrongValueText(label, expectedOfSchema(schema, example), value === undefined ? "nothing" : JSON.stringify(value));
 }
 
 /** The toolkit's Ajv (`date-time` by the description's date rule), loaded on first use: a search whose flags need no schema check (an integer) starts without it. */

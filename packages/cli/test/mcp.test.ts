@@ -210,12 +210,12 @@ describe("bot-conversation mcp", () => {
     expect(several.content[0]?.text).toContain('pageSize: expected an integer of at least 1; got "ten"');
     expect(several.content[0]?.text).toContain("foo: not an argument of this tool (it takes agentStageId, startFromDate");
     const noBot = (await mcp.callTool({ name: "list_external_event_triggers", arguments: {} })) as ToolResult;
-    expect(noBot.content[0]?.text).toBe("agentStageId: expected a non-empty string; got nothing");
+    expect(noBot.content[0]?.text).toBe("agentStageId: expected a string; got nothing");
     const nullValue = (await mcp.callTool({
       name: "fire_external_event",
       arguments: { agentStageId: "bot-1", externalEventId: "order-paid", conversationId: "c-1", externalEventPayload: { amount: null } },
     })) as ToolResult;
-    expect(nullValue.content[0]?.text).toBe("externalEventPayload.amount: expected a non-empty string, a number, true or false, or an object; got null");
+    expect(nullValue.content[0]?.text).toBe("externalEventPayload.amount: expected a string, a number, true or false, or an object; got null");
     const unknownBot = (await mcp.callTool({ name: "list_external_event_triggers", arguments: { agentStageId: "bot-9" } })) as ToolResult;
     expect(unknownBot).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/answered 404: .*bot-9/) }] });
     const badCursor = (await mcp.callTool({ name: "search_conversations", arguments: { cursor: "not-a-cursor" } })) as ToolResult;

@@ -5,7 +5,7 @@
  */
 import { redact, redactJson } from "./internal/redact.js";
 
-export { describeValue, wrongValueText } from "./internal/describe.js";
+export { describeValue, expectedButGot, expectedOfSchema, wrongValueText } from "./internal/describe.js";
 export { redact as redactText, redactJson };
 
 /**

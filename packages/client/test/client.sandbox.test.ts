@@ -55,7 +55,7 @@ describe("against the sandbox", () => {
     const { client } = await sandbox();
     const error = await client.searchConversations({ pageSize: "many" as unknown as number }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/answered 400: .*query\.pageSize must be an integer; got \\"many\\"/);
+    expect((error as Error).message).toMatch(/answered 400: .*query\.pageSize: expected an integer of at least 1; got \\"many\\"/);
   });
 
   test("a refused fire's message names the variable and the type it expects, from the sandbox's 500", async () => {

@@ -17,17 +17,50 @@ export interface Link {
   readonly requestBody: Readonly<Record<string, string>>;
 }
 
-/** The link `name` of the 200 response of `operationId`, or undefined when the description has none. */
-export function linkOf(description: Description, operationId: string, name: string): Link | undefined {
+/** Every link of the 200 response of `operationId`, by name (none when the description has none). */
+export function linksOf(description: Description, operationId: string): Record<string, Link> {
   const path = description.operations.get(operationId)?.path;
   const method = description.operations.get(operationId)?.method.toLowerCase();
-  if (!path || !method) return undefined;
+  if (!path || !method) return {};
   const operation = ((description.document["paths"] as Record<string, Record<string, unknown>>)[path]?.[method] ?? {}) as {
     responses?: Record<string, { links?: Record<string, Partial<Link>> }>;
   };
-  const link = operation.responses?.["200"]?.links?.[name];
-  if (!link?.operationId) return undefined;
-  return { operationId: link.operationId, parameters: link.parameters ?? {}, requestBody: (link.requestBody as Record<string, string>) ?? {} };
+  return Object.fromEntries(
+    Object.entries(operation.responses?.["200"]?.links ?? {}).flatMap(([name, link]) =>
+      link.operationId
+        ? [[name, { operationId: link.operationId, parameters: link.parameters ?? {}, requestBody: (link.requestBody as Record<string, string>) ?? {} }]]
+        : [],
+    ),
+  );
+}
+
+/** The link `name` of the 200 response of `operationId`, or undefined when the description has none. */
+export function linkOf(description: Description, operationId: string, name: string): Link | undefined {
+  return linksOf(description, operationId)[name];
+}
+
+/** An answer a request can follow from: its operation, the request sent, and its JSON body (of a list, the element chosen first: the links name `/0/`). */
+export interface LinkSource {
+  readonly operationId: string;
+  readonly request: Case;
+  readonly body: unknown;
+}
+
+/**
+ * The request body fields of `operationId` that the description's links carry from `sources`: every link of a
+ * source's 200 leading to that operation, its `requestBody` expressions evaluated on that source (a later
+ * source's field wins). A link the description adds, or a field it adds to one, is followed with no edit in
+ * the phase that sends the request.
+ */
+export function linkedBody(description: Description, operationId: string, sources: readonly LinkSource[]): Record<string, unknown> {
+  return Object.assign(
+    {},
+    ...sources.flatMap((source) =>
+      Object.values(linksOf(description, source.operationId))
+        .filter((link) => link.operationId === operationId)
+        .map((link) => follow(link.requestBody, source.request, source.body)),
+    ),
+  );
 }
 
 /** The value of one runtime expression (bare or in braces) for a request and the JSON body of its answer; undefined when it names nothing there. */

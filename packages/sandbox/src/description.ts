@@ -1,3 +1,4 @@
+import { describeValue, expectedButGot, expectedOfSchema } from "@bot-conversation/client/text";
 import { type OpenApiDescription, pointerKeys, readDescription } from "@bot-conversation/openapi";
 import { type DocumentValidator, documentValidator, type ErrorObject } from "@bot-conversation/openapi/ajv";
 import bundledControl from "./generated/sandbox-control.json" with { type: "json" };
@@ -24,6 +25,8 @@ export interface ParameterDescription {
   readonly required: boolean;
   /** Its schema, references resolved. */
   readonly schema: SchemaObject;
+  /** The description's example value, when it gives one. */
+  readonly example?: unknown;
 }
 
 /**
@@ -53,8 +56,11 @@ function documentOf(document: object): { reader: OpenApiDescription; validator: 
   return found;
 }
 
-/** A compiled check of values against one schema: every defect, with paths under `root`. */
-export type Checker = (value: unknown, root?: string) => Defect[];
+/**
+ * A compiled check of values against one schema: every defect, with paths under `root`; a wrong value at the
+ * root is shown as `sent` when given (a query parameter's text, checked as the number it reads as).
+ */
+export type Checker = (value: unknown, root?: string, sent?: string) => Defect[];
 
 /** Compiles a schema of the service description (`{ $ref: "#/components/..." }` or inline) once. */
 export function serviceChecker(schema: SchemaObject): Checker {
@@ -97,7 +103,7 @@ export const serviceOperations: readonly ServiceOperation[] = Object.entries(ser
 export function operationParameters(document: typeof serviceDescription, operationId: string): ParameterDescription[] {
   return documentOf(document)
     .reader.operation(operationId)
-    .parameters.map(({ name, in: location, required, schema }) => ({ name, in: location, required, schema }));
+    .parameters.map(({ name, in: location, required, schema, example }) => ({ name, in: location, required, schema, example }));
 }
 
 /** The JSON request body schema of an operation. */
@@ -114,7 +120,7 @@ export function requestBodySchema(document: typeof serviceDescription, operation
 
 function checker(schema: SchemaObject, validator: DocumentValidator): Checker {
   const validate = validator.compile(schema);
-  return (value, root = "$") => (validate(value) ? [] : describeErrors(validate.errors ?? [], root, validator));
+  return (value, root = "$", sent) => (validate(value) ? [] : describeErrors(validate.errors ?? [], root, validator, sent));
 }
 
 /**
@@ -122,7 +128,7 @@ function checker(schema: SchemaObject, validator: DocumentValidator): Checker {
  * activity's `type`, an event's `eventName`), only the variant the value names is reported: the
  * value is checked again against that variant alone, instead of listing why it is not each of the others.
  */
-function describeErrors(errors: readonly ErrorObject[], root: string, validator: DocumentValidator): Defect[] {
+function describeErrors(errors: readonly ErrorObject[], root: string, validator: DocumentValidator, sent?: string): Defect[] {
   // Ajv reports a `oneOf` after the errors of its variants, so at one place the last is the outermost.
   const discriminated = errors
     .filter((error) => error.keyword === "oneOf" && isDiscriminated(error.parentSchema))
@@ -141,9 +147,7 @@ function describeErrors(errors: readonly ErrorObject[], root: string, validator:
         ? [
             {
               path: appendJsonPath(at, propertyName),
-              message: `must be one of ${Object.keys(mapping)
-                .map((key) => JSON.stringify(key))
-                .join(", ")}`,
+              message: wrongValueMessage({ enum: Object.keys(mapping) }, tag),
             },
           ]
         : checker({ $ref: variant }, validator)(error.data, at),
@@ -163,7 +167,10 @@ function describeErrors(errors: readonly ErrorObject[], root: string, validator:
       errors.some((other) => other !== error && other.instancePath === error.instancePath && other.keyword !== "anyOf")
     )
       continue;
-    const defect = { path: toJsonPath(root, error.instancePath, error), message: messageOf(error) };
+    const defect = {
+      path: toJsonPath(root, error.instancePath, error),
+      message: messageOf(error, sent !== undefined && error.instancePath === "" ? sent : error.data),
+    };
     if (!seen.has(`${defect.path} ${defect.message}`)) {
       seen.add(`${defect.path} ${defect.message}`);
       defects.push(defect);
@@ -196,24 +203,35 @@ export function appendJsonPath(path: string, segment: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(segment) ? `${path}.${segment}` : `${path}[${JSON.stringify(segment)}]`;
 }
 
-function messageOf(error: ErrorObject): string {
+/** The keywords of a wrong value (its type, a value outside an enumeration or a range, a malformed date), worded by the client's one wording. */
+const wrongValueKeywords = new Set(["type", "enum", "const", "format", "minimum", "maximum", "minLength"]);
+
+/** What an error says; a wrong value is shown as `value`. */
+function messageOf(error: ErrorObject, value: unknown): string {
+  if (wrongValueKeywords.has(error.keyword)) return wrongValueMessage(error.parentSchema as SchemaObject, value);
   switch (error.keyword) {
     case "required":
       return "is required";
     case "unevaluatedProperties":
     case "additionalProperties":
       return "is not allowed here";
-    case "enum":
-      return `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((value) => JSON.stringify(value)).join(", ")}`;
-    case "const":
-      return `must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}`;
     case "false schema":
       return "must not be sent here";
-    case "format":
-      return (error.params as { format: string }).format === "date-time"
-        ? 'must match format "date-time": a date and time with seconds and a UTC offset, e.g. 2026-11-20T09:15:02+03:00'
-        : (error.message ?? "is invalid");
     default:
       return error.message ?? "is invalid";
   }
 }
+
+/**
+ * The message of a defect whose value is wrong, in the client's one wording without its label (the defect's
+ * path is the label: `path: message` reads `query.pageSize: expected an integer of at least 1; got 0`, as the
+ * CLI, the MCP server and the kit word it), with the schema's first example as the MCP server gives it (a
+ * date with no example of its own: one of the description's date rule).
+ */
+export function wrongValueMessage(schema: SchemaObject, value: unknown): string {
+  const example = (schema["examples"] as unknown[] | undefined)?.[0] ?? (schema["format"] === "date-time" ? dateTimeExample : undefined);
+  return expectedButGot(expectedOfSchema(schema, example), value === undefined ? "nothing" : describeValue(value));
+}
+
+/** A date and time as the description's date rule wants it: seconds and a UTC offset. */
+const dateTimeExample = "2026-11-20T09:15:02+03:00";

@@ -85,14 +85,17 @@ describe("PUT /_sandbox/fixture", () => {
     const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
     expect(((await response.json()) as { errors: { path: string }[] }).errors.sort(byPath)).toEqual(
       [
-        { path: "$.bots[0].agentStageId", message: "must be string" },
+        { path: "$.bots[0].agentStageId", message: "expected a non-empty string; got 5" },
         {
           path: "$.conversations[0].startedOn",
-          message: 'must match format "date-time": a date and time with seconds and a UTC offset, e.g. 2026-11-20T09:15:02+03:00',
+          message: 'expected an ISO 8601 date-time such as 2026-11-20T09:15:02+03:00; got "yesterday"',
         },
         { path: "$.conversations[0].conversation.mood", message: "is not allowed here" },
-        { path: "$.conversations[0].conversation.history[0].eventName", message: expect.stringMatching(/^must be one of "successfull-service", /) },
-        { path: "$.conversations[1].conversation.history[0].text", message: "must be string" },
+        {
+          path: "$.conversations[0].conversation.history[0].eventName",
+          message: expect.stringMatching(/^expected one of successfull-service, .*; got "fired"$/),
+        },
+        { path: "$.conversations[1].conversation.history[0].text", message: "expected a string; got null" },
         { path: "$.conversations[1].agentStageId", message: 'no bot "nobody" in $.bots' },
         // The bot's identifier is not a string, so no bot has the identifier its conversation names.
         { path: "$.conversations[0].agentStageId", message: 'no bot "5f0c6d1e-8a4b-4f3e-9c2d-7b1a2e3f4d5c" in $.bots' },

@@ -197,7 +197,11 @@ describe("--data holds a sandbox database or nothing (issue 29, points 1 and 2)"
       JSON.stringify({ fixture: { ...exampleFixture(), conversations: [exampleFixture().conversations[0], exampleFixture().conversations[0]] } }),
       'the fixture: $.fixture.conversations[1].conversation.id: duplicate conversation id "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c", first at $.conversations[0].conversation.id',
     ],
-    ["a fixture of the wrong shape", JSON.stringify({ fixture: { bots: "none", conversations: [] } }), "the fixture: $.fixture.bots: must be array"],
+    [
+      "a fixture of the wrong shape",
+      JSON.stringify({ fixture: { bots: "none", conversations: [] } }),
+      'the fixture: $.fixture.bots: expected an array; got "none"',
+    ],
   ])("a database whose source is %s is refused naming the first problem, with the checks of PUT /_sandbox/fixture", async (name, source, problem) => {
     const data = await madeDataFile(`source-${name.replaceAll(" ", "-")}.db`);
     const database = new DatabaseSync(data);

@@ -131,7 +131,7 @@ describe("the sandbox as a process on loopback", { timeout: 120_000 }, () => {
     writeFileSync(path, JSON.stringify(bad));
     const failure = (await start(["--data", data, "--fixture", path]).catch((error: unknown) => error)) as { code: number; output: string };
     expect(failure.code).toBe(1);
-    expect(failure.output).toContain('$.conversations[1].startedOn: must match format "date-time"');
+    expect(failure.output).toContain('$.conversations[1].startedOn: expected an ISO 8601 date-time such as 2026-11-20T09:15:02+03:00; got "last week"');
     const again = await start(["--data", data]);
     expect(await searchIds(again.url)).toEqual(ids);
     await stop(again);

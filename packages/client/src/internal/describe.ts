@@ -17,10 +17,57 @@ export function describeValue(value: unknown, max = 40): string {
 /**
  * A wrong value in the toolkit's one wording: `pageSize: expected an integer of at least 1; got "ten"`
  * (`label`, what was `expected`, and the value as `shown`). The client's errors, its payload check, the
- * CLI and the MCP server word every wrong value with it (`@bot-conversation/client/text`).
+ * CLI, the MCP server, the kit and the sandbox's 400s word every wrong value with it (`@bot-conversation/client/text`).
  */
 export function wrongValueText(label: string, expected: string, shown: string): string {
   return `${label}: expected ${expected}; got ${shown}`;
+}
+
+/**
+ * The same wording without its label, `expected an integer of at least 1; got 0`: the message of a defect
+ * whose place is kept beside it (the sandbox's `errors[].path`), shown as `path: message`, which is
+ * `wrongValueText(path, expected, shown)`.
+ */
+export function expectedButGot(expected: string, shown: string): string {
+  // wrongValueText's one template, its empty label and colon cut off (so the main entry's budget carries no second function).
+  return wrongValueText("", expected, shown).slice(2);
+}
+
+/** A JSON Schema as the description writes it, read for its words only. */
+type SchemaWords = Readonly<Record<string, unknown>>;
+
+/**
+ * What a schema expects, in words: `an integer of at least 1`, `one of Active, Closed, Operator`, `an ISO
+ * 8601 date-time such as 2026-11-20T09:15:02+03:00` (with an `example`), `a string, a number, true or false,
+ * or an object` (of an `anyOf`). The `expected` of every wrong value the CLI, the MCP server and the
+ * sandbox's 400s word from a schema.
+ */
+export function expectedOfSchema(schema: SchemaWords, example?: unknown): string {
+  const such = example === undefined ? "" : ` such as ${String(example)}`;
+  const alternatives = (schema["anyOf"] ?? schema["oneOf"]) as SchemaWords[] | undefined;
+  if (Array.isArray(alternatives)) return orList(alternatives.map((alternative) => expectedOfSchema(alternative)));
+  const type = schema["type"];
+  if (Array.isArray(type)) return orList(type.map((each) => expectedOfSchema({ ...schema, type: each }, example)));
+  if ("const" in schema) return JSON.stringify(schema["const"]);
+  if (Array.isArray(schema["enum"])) return `one of ${schema["enum"].join(", ")}`;
+  if (type === "integer") {
+    const { minimum, maximum } = schema;
+    if (typeof minimum === "number" && typeof maximum === "number") return `an integer from ${minimum} to ${maximum}`;
+    return `an integer${typeof minimum === "number" ? ` of at least ${minimum}` : typeof maximum === "number" ? ` of at most ${maximum}` : ""}`;
+  }
+  if (type === "number") return "a number";
+  if (type === "boolean") return "true or false";
+  if (type === "object") return "an object";
+  if (type === "array") return "an array";
+  if (type === "null") return "null";
+  if (schema["format"] === "date-time") return `an ISO 8601 date-time${such}`;
+  if (type === "string" && !(typeof schema["minLength"] === "number" && schema["minLength"] > 0)) return "a string";
+  return "a non-empty string";
+}
+
+/** `a`, `a or b`, `a, b, or c`. */
+function orList(each: readonly string[]): string {
+  return each.length > 2 ? `${each.slice(0, -1).join(", ")}, or ${each.at(-1)}` : each.join(" or ");
 }
 
 /** Throws the `TypeError` of a caller's mistake in `name`; the value is shown only when `show` (never a token or an address). */

@@ -4,7 +4,7 @@ import { credentialOf } from "../credentials.ts";
 import { operationOf } from "../description.ts";
 import type { Session } from "../session.ts";
 import { nearMissesOf } from "../variable-values.ts";
-import { variablesByType } from "./fire.ts";
+import { target, triggerFields, variablesByType } from "./fire.ts";
 import { unknownIdentifier } from "./triggers.ts";
 
 /**
@@ -37,7 +37,7 @@ export async function checkAuthentication(session: Session, triggers: readonly E
     if (guarded) await each("fireExternalEvent", { body: guarded });
     else session.results.skip("ignored_auth", "fireExternalEvent checked with unknown conversations only: needs a listed trigger with a variable");
     await beforeLookup("fireExternalEvent", { body: unknownFire(session) });
-    await beforeLookup("fireExternalEvent", { body: { ...knownConversation(session), externalEventId: unknownIdentifier(session, "trigger") } });
+    await beforeLookup("fireExternalEvent", { body: { ...target(session), externalEventId: unknownIdentifier(session, "trigger") } });
   } else {
     session.results.skip("ignored_auth", "fireExternalEvent not checked: it is a POST (--allow-fire)");
   }
@@ -60,19 +60,13 @@ async function laterPageWithFilters(session: Session): Promise<void> {
   });
 }
 
-/** The conversation the run fires into, by the identifier given. */
-const knownConversation = (session: Session): Record<string, string> => {
-  const { conversationId, externalConversationId } = session.settings;
-  return conversationId ? { conversationId } : { externalConversationId: externalConversationId! };
-};
-
 /** A fire into the known conversation with a value of the wrong type: 401 expected; a server ignoring the token refuses the value rather than firing. */
 function guardedFire(session: Session, triggers: readonly ExternalEventTrigger[]): Record<string, unknown> | undefined {
   const variable = variablesByType(triggers).values().next().value;
   if (!variable) return undefined;
   const nearMiss = nearMissesOf(variable.type)[0];
   if (!nearMiss) return undefined;
-  return { ...knownConversation(session), externalEventId: variable.trigger.externalEventId, externalEventPayload: { [variable.code]: nearMiss.value } };
+  return { ...target(session), ...triggerFields(session, variable.trigger), externalEventPayload: { [variable.code]: nearMiss.value } };
 }
 
 /** A fire naming an unknown conversation and trigger: nothing can fire whatever the token. */

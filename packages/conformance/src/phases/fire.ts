@@ -11,6 +11,7 @@ import type { ExchangeCheck } from "../checks/types.ts";
 import { operationOf } from "../description.ts";
 import { fitsType, invalidBody, rightValue, type TriggerVariable, wrongValue } from "../generate.ts";
 import { jsonEscaped, nearMissesOfIdentifier } from "../identifiers.ts";
+import { linkedBody } from "../links.ts";
 import type { Session } from "../session.ts";
 import { nearMissesOf } from "../variable-values.ts";
 import { unknownIdentifier } from "./triggers.ts";
@@ -21,9 +22,20 @@ const operationId = "fireExternalEvent";
 const valuesPerType = 2;
 
 /** The conversation the run fires into, by the identifier given on the command line. */
-function target(session: Session): Record<string, string> {
+export function target(session: Session): Record<string, string> {
   const { conversationId, externalConversationId } = session.settings;
   return conversationId ? { conversationId } : { externalConversationId: externalConversationId! };
+}
+
+/**
+ * The fire body fields the trigger list's links carry for `trigger` (the description's `fireTrigger`: its
+ * `externalEventId`), read from the list as the description shapes it, with that trigger first (the link names
+ * the first; any listed trigger fires the same way); the trigger's `externalEventId` when no link leads to a fire.
+ */
+export function triggerFields(session: Session, trigger: ExternalEventTrigger): Record<string, unknown> {
+  const request = caseFor(operationOf(session.description, "listExternalEventTriggers"), { path: { agentStageId: session.settings.agentStageId ?? "" } });
+  const carried = linkedBody(session.description, operationId, [{ operationId: "listExternalEventTriggers", request, body: [trigger] }]);
+  return Object.keys(carried).length > 0 ? carried : { externalEventId: trigger.externalEventId };
 }
 
 /** Sends one fire request with the token, judged by the response checks and `checks`; undefined when no answer came. */
@@ -67,7 +79,9 @@ export function allVariables(triggers: readonly ExternalEventTrigger[]): Trigger
  */
 export async function checkFireNotFound(session: Session, triggers: readonly ExternalEventTrigger[]): Promise<void> {
   const unknownTrigger = unknownIdentifier(session, "trigger");
-  const knownTrigger = triggers[0]?.externalEventId ?? unknownTrigger;
+  // The trigger identifier the list's link carries into a fire (its near misses are made from it).
+  const listed = triggers[0] ? triggerFields(session, triggers[0])["externalEventId"] : undefined;
+  const knownTrigger = typeof listed === "string" ? listed : unknownTrigger;
   const expect404 = async (family: "trigger-id-near-misses" | "conversation-id-near-misses", what: string, body: Record<string, unknown>): Promise<void> => {
     const name = family === "trigger-id-near-misses" ? "unknown_trigger_not_found" : "unknown_conversation_not_found";
     if (session.canSend) await session.exchange({ ...caseFor(operationOf(session.description, operationId), { body }), family }, [[name, notFound(what)]]);
@@ -115,9 +129,9 @@ export async function checkEscapedConversation(session: Session, triggers: reado
   const trigger = triggers[0];
   if (!conversationId || !trigger || !session.canSend) return;
   const operation = operationOf(session.description, operationId);
-  const body = { conversationId, externalEventId: trigger.externalEventId };
+  const body = { conversationId, ...triggerFields(session, trigger) };
   const plain = await fire(session, body);
-  const rawBody = `{"conversationId":${jsonEscaped(conversationId)},"externalEventId":${JSON.stringify(trigger.externalEventId)}}`;
+  const rawBody = `{"conversationId":${jsonEscaped(conversationId)},${JSON.stringify(triggerFields(session, trigger)).slice(1)}`;
   await session.exchange({ ...caseFor(operation, { body }), rawBody, family: "identifier-encodings" }, [
     ["identifier_encoding", sameAsIdentifier(`conversationId ${jsonEscaped(conversationId)} (the id with a JSON escape)`, plain?.exchange)],
   ]);
@@ -153,7 +167,7 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
   const acceptedWrong = new Set<VariableType>();
   const bodyOf = (variable: TriggerVariable, value: unknown): Record<string, unknown> => ({
     ...target(session),
-    externalEventId: variable.trigger.externalEventId,
+    ...triggerFields(session, variable.trigger),
     externalEventPayload: { [variable.code]: value },
   });
   /** Fires a wrong value (`what` it is); returns the checks that failed on it. */
@@ -225,7 +239,7 @@ async function checkLaterPositions(session: Session, triggers: readonly External
       ]);
       const answer = await fire(
         session,
-        { ...target(session), externalEventId: variable.trigger.externalEventId, externalEventPayload: payload },
+        { ...target(session), ...triggerFields(session, variable.trigger), externalEventPayload: payload },
         [
           [
             "payload_validation_rejection",
@@ -260,7 +274,7 @@ export async function checkPayloadForms(session: Session, triggers: readonly Ext
     for (const name of ["payload_optional", "payload_shape_rejection"] as const) session.results.skip(name, "needs a trigger of --agent-stage-id to fire");
     return undefined;
   }
-  const base = { ...target(session), externalEventId: trigger.externalEventId };
+  const base = { ...target(session), ...triggerFields(session, trigger) };
   for (const [body, what] of [
     [base, "without externalEventPayload"],
     [{ ...base, externalEventPayload: {} }, "with an empty externalEventPayload"],
@@ -278,16 +292,16 @@ export async function probeIdentifierPrecedence(
   session: Session,
   triggers: readonly ExternalEventTrigger[],
 ): Promise<{ byConversationId?: number; byExternalConversationId?: number }> {
-  const externalEventId = triggers[0]?.externalEventId;
-  if (!externalEventId) return {};
+  if (!triggers[0]) return {};
+  const fromList = triggerFields(session, triggers[0]);
   const { conversationId, externalConversationId } = session.settings;
   const result: { byConversationId?: number; byExternalConversationId?: number } = {};
   if (conversationId) {
-    const answer = await fire(session, { conversationId, externalConversationId: `${unknownIdentifier(session, "session")}|livechat`, externalEventId });
+    const answer = await fire(session, { conversationId, externalConversationId: `${unknownIdentifier(session, "session")}|livechat`, ...fromList });
     if (answer) result.byConversationId = answer.exchange.status;
   }
   if (externalConversationId) {
-    const answer = await fire(session, { conversationId: unknownIdentifier(session, "conversation"), externalConversationId, externalEventId });
+    const answer = await fire(session, { conversationId: unknownIdentifier(session, "conversation"), externalConversationId, ...fromList });
     if (answer) result.byExternalConversationId = answer.exchange.status;
   }
   return result;
@@ -310,7 +324,7 @@ export async function exploreInvalidFire(session: Session, triggers: readonly Ex
   // The payload's shape is payload_shape_rejection's (the seed's 500 for values that fail validation may answer it).
   const { externalEventPayload: _payload, ...properties } = (resolved["properties"] as Record<string, unknown> | undefined) ?? {};
   const variant = { ...resolved, properties };
-  const valid = { ...target(session), externalEventId: triggers[0]?.externalEventId ?? unknownIdentifier(session, "trigger") };
+  const valid = { ...target(session), ...(triggers[0] ? triggerFields(session, triggers[0]) : { externalEventId: unknownIdentifier(session, "trigger") }) };
   const resolveSchema = (schema: Record<string, unknown>): Record<string, unknown> =>
     typeof schema["$ref"] === "string" ? session.description.resolve(schema["$ref"]) : schema;
   const isInvalid = (body: unknown): boolean => session.description.problemsOf(requestPointer, body).length > 0;

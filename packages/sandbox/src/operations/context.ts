@@ -23,7 +23,7 @@ export interface OperationContext {
 export function refusal(context: Pick<OperationContext, "options">, checked: Extract<Checked<unknown>, { ok: false }>): Response {
   const [first, ...rest] = checked.defects;
   const more = rest.length > 0 ? ` (and ${rest.length} more, in errors)` : "";
-  const detail = first ? `${checked.detail.replace(/\.$/, "")}: ${first.path} ${first.message}${more}.` : checked.detail;
+  const detail = first ? `${checked.detail.replace(/\.$/, "")}: ${first.path}: ${first.message}${more}.` : checked.detail;
   return problemResponse(context.options.errorMediaType, checked.status, detail, checked.defects);
 }
 

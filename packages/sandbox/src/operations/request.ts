@@ -1,5 +1,5 @@
 import { unholdableJsonDefects, unholdableText } from "../data/text-limits.ts";
-import { type Checker, type Defect, type ParameterDescription, type SchemaObject, serviceChecker } from "../description.ts";
+import { type Checker, type Defect, type ParameterDescription, type SchemaObject, serviceChecker, wrongValueMessage } from "../description.ts";
 import { type Checked, parseJson } from "../json.ts";
 
 /** How to read the query string of an operation. */
@@ -24,7 +24,14 @@ export function queryOf(url: string): URLSearchParams {
 
 /** The query parameters of an operation, each checked by its schema from the description (compiled once). */
 export function queryChecker(parameters: readonly ParameterDescription[], compile: (schema: SchemaObject) => Checker = serviceChecker) {
-  const query = parameters.filter((parameter) => parameter.in === "query");
+  // A parameter's example goes with its schema, so a wrong value is said with it (as the CLI and the MCP server say it).
+  const query = parameters
+    .filter((parameter) => parameter.in === "query")
+    .map((parameter) =>
+      parameter.example === undefined || "examples" in parameter.schema
+        ? parameter
+        : { ...parameter, schema: { ...parameter.schema, examples: [parameter.example] } },
+    );
   const checkers = new Map<string, Checker>(query.map((parameter) => [parameter.name, compile(parameter.schema)]));
   const names = new Set(query.map((parameter) => parameter.name));
 
@@ -59,17 +66,13 @@ export function queryChecker(parameters: readonly ParameterDescription[], compil
       const text = rules.normalize ? rules.normalize(parameter.name, sent[0]!) : sent[0]!;
       const value = parameter.schema["type"] === "integer" ? toInteger(text) : text;
       if (value === undefined) {
-        const tooLarge = /^-?\d+$/.test(text);
-        defects.push({
-          path,
-          message: tooLarge
-            ? `must be an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}; got ${JSON.stringify(text)}`
-            : `must be an integer; got ${JSON.stringify(text)}`,
-        });
+        // Digits past the safe range: the range is said (from the schema's minimum, when it has one).
+        const schema = /^-?\d+$/.test(text) ? { minimum: Number.MIN_SAFE_INTEGER, ...parameter.schema, maximum: Number.MAX_SAFE_INTEGER } : parameter.schema;
+        defects.push({ path, message: wrongValueMessage(schema, sent[0]) });
         continue;
       }
-      const problems = checkers.get(parameter.name)!(value, path);
-      defects.push(...problems.map((problem) => ({ ...problem, message: `${problem.message}; got ${JSON.stringify(sent[0])}` })));
+      // A wrong value is said as it was sent (text, as the CLI says a flag's), not as the schema read it.
+      defects.push(...checkers.get(parameter.name)!(value, path, sent[0]));
       values[parameter.name] = value;
     }
     return defects.length > 0 ? { ok: false, status: 400, detail: "Invalid query parameters.", defects } : { ok: true, value: values };

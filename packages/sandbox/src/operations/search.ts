@@ -1,4 +1,5 @@
 import { parseDateTime } from "@bot-conversation/client";
+import { expectedButGot } from "@bot-conversation/client/text";
 import type { ConversationPage } from "@bot-conversation/types";
 import { operationParameters, serviceDescription, serviceEnum } from "../description.ts";
 import { type EqualityFilterName, equalityFilters } from "../engine/filters.ts";
@@ -26,7 +27,12 @@ export function searchConversations(context: OperationContext, searchParams: URL
       ok: false,
       status: 400,
       detail: "Invalid query parameters.",
-      defects: [{ path: "query.pageSize", message: `must be <= ${options.maxPageSize} (this sandbox's --max-page-size); got ${pageSize}` }],
+      defects: [
+        {
+          path: "query.pageSize",
+          message: expectedButGot(`an integer from 1 to ${options.maxPageSize} (this sandbox's --max-page-size)`, JSON.stringify(String(pageSize))),
+        },
+      ],
     });
   }
   if (pageIndex < options.pageBase) {
@@ -37,7 +43,10 @@ export function searchConversations(context: OperationContext, searchParams: URL
       defects: [
         {
           path: "query.pageIndex",
-          message: `must be >= ${options.pageBase} (pages count from ${options.pageBase} in this sandbox, --page-base); got ${pageIndex}`,
+          message: expectedButGot(
+            `an integer of at least ${options.pageBase} (pages count from ${options.pageBase} in this sandbox, --page-base)`,
+            JSON.stringify(String(pageIndex)),
+          ),
         },
       ],
     });
