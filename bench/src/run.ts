@@ -44,10 +44,12 @@ const benchmarks: [string, () => Promise<Section>][] = [
   ["recorder", recorderBenchmark],
 ];
 
-// `pnpm bench -- per-call sandbox` runs only the benchmarks whose names contain one of the words, and
-// prints their tables instead of rewriting RESULTS.md (which always holds a whole run).
+// `pnpm bench -- per-call sandbox` runs only the benchmarks whose names contain one of the words (a word
+// that is a whole name, as `sandbox`, chooses that benchmark alone), and prints their tables instead of
+// rewriting RESULTS.md (which always holds a whole run).
 const only = process.argv.slice(2);
-const chosen = benchmarks.filter(([name]) => only.length === 0 || only.some((word) => name.includes(word)));
+const names = new Set(benchmarks.map(([name]) => name));
+const chosen = benchmarks.filter(([name]) => only.length === 0 || only.some((word) => (names.has(word) ? name === word : name.includes(word))));
 if (chosen.length === 0) throw new Error(`bench: no benchmark matches ${only.join(", ")}; the names are: ${benchmarks.map(([name]) => name).join(", ")}`);
 
 const sections: Section[] = [];

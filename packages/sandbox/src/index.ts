@@ -8,7 +8,7 @@ export { conversationOfSummary, fixtureDefects, maxRebuiltMessages, type Rebuilt
 export { type Defect, workspaceNameDefects } from "./description.ts";
 export { type Fixture, type LogFormat, type SandboxState, sandboxStates } from "./model.ts";
 export { minimumNode, requireNode } from "./node-version.ts";
-export { createLogger, type SandboxLogger } from "./observe/log.ts";
+export { createLogger, flushLogs, type SandboxLogger } from "./observe/log.ts";
 export type { Problem } from "./operations/problem.ts";
 export { type Delay, defaultOptions, type Latency, type SandboxOptions, type ServerOptions } from "./options.ts";
 export { type CreateSandboxOptions, createSandbox, type RunningSandbox, type Sandbox, startSandboxServer } from "./sandbox.ts";

@@ -65,8 +65,11 @@ export function newSandboxCommand(io: SandboxCommandIo, done: (code: number) => 
         done(exitCodes.usage);
         return;
       }
-      const [{ startSandboxServer }, { createLogger }] = await Promise.all([import("../sandbox.ts"), import("../observe/log.ts")]);
-      const running = await startSandboxServer({ ...options, logger: await createLogger(io.stdout, options.logFormat) });
+      const [{ startSandboxServer }, { createLogger, flushLogs }] = await Promise.all([import("../sandbox.ts"), import("../observe/log.ts")]);
+      const logger = await createLogger(io.stdout, options.logFormat);
+      const running = await startSandboxServer({ ...options, logger });
+      // The lines logged while starting (a database connected) come before the ready line.
+      flushLogs();
       io.stdout.write(`Sandbox ready at ${running.url}\n`);
       // One Ctrl-C reaches this process several times within milliseconds (terminal, turbo, pnpm): every
       // signal is handled (an unhandled second one kills the process, which pnpm reports as ELIFECYCLE),

@@ -5,6 +5,11 @@ import { fileURLToPath } from "node:url";
 // The command itself: `main.ts` in the workspace, `main.js` once built.
 const main = fileURLToPath(new URL(import.meta.url.endsWith(".ts") ? "../main.ts" : "../main.js", import.meta.url));
 const readyPrefix = "Sandbox ready at ";
+/**
+ * How much of what the process prints is kept (our choice): its last 1 MiB. A sandbox under load prints a
+ * log line per request, for as long as it runs; keeping all of it would grow without end.
+ */
+const keptOutputBytes = 1024 * 1024;
 
 /** The sandbox started as its own process, the way `pnpm start` starts it. */
 export interface LaunchedSandbox {
@@ -14,7 +19,10 @@ export interface LaunchedSandbox {
   readonly readyLine: string;
   /** The process. */
   readonly process: ChildProcess;
-  /** Everything it printed so far, stdout and stderr. */
+  /**
+   * What it printed so far, stdout and stderr: all of it, or once that passes 1 MiB, its last 1 MiB after
+   * a line saying how much was left out.
+   */
   output(): string;
   /** Sends the signal (SIGTERM by default) and resolves once it has exited, with its exit code and signal. */
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -35,16 +43,52 @@ export class LaunchError extends Error {
   }
 }
 
+/** The last `limit` bytes of a stream of chunks, and how many bytes came before them. */
+class OutputTail {
+  #chunks: Buffer[] = [];
+  #kept = 0;
+  #dropped = 0;
+  readonly #limit: number;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  add(chunk: Buffer): void {
+    this.#chunks.push(chunk);
+    this.#kept += chunk.byteLength;
+    while (this.#kept > this.#limit) {
+      const first = this.#chunks[0]!;
+      const over = this.#kept - this.#limit;
+      if (first.byteLength <= over) {
+        this.#chunks.shift();
+        this.#kept -= first.byteLength;
+        this.#dropped += first.byteLength;
+      } else {
+        this.#chunks[0] = first.subarray(over);
+        this.#kept -= over;
+        this.#dropped += over;
+      }
+    }
+  }
+
+  text(): string {
+    const kept = Buffer.concat(this.#chunks).toString();
+    return this.#dropped === 0 ? kept : `[${this.#dropped} earlier bytes left out]\n${kept}`;
+  }
+}
+
 /**
  * Runs `node src/main.ts` with the arguments (`--port 0`, any free port, unless the arguments give
  * one) and resolves when it prints its ready line; rejects with a `LaunchError` if it exits first
- * or is not ready within `readyWithinMs`.
+ * or is not ready within `readyWithinMs`. Its output is read as it comes (the process never waits on a
+ * full pipe) and kept bounded (see `output()`).
  */
 export async function launchSandbox(args: readonly string[], options: { env?: NodeJS.ProcessEnv; readyWithinMs?: number } = {}): Promise<LaunchedSandbox> {
   const child = spawn(process.execPath, [main, "--port", "0", ...args], { env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const output = new OutputTail(keptOutputBytes);
+  child.stdout.on("data", (chunk: Buffer) => output.add(chunk));
+  child.stderr.on("data", (chunk: Buffer) => output.add(chunk));
   const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
   const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -52,20 +96,27 @@ export async function launchSandbox(args: readonly string[], options: { env?: No
     return { code, signal: exitSignal };
   };
   const readyLine = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop("SIGKILL");
-      reject(new LaunchError(`no ready line within ${options.readyWithinMs ?? 60_000} ms`, null, output));
-    }, options.readyWithinMs ?? 60_000);
-    child.stdout.on("data", () => {
-      const line = output.split("\n").find((candidate) => candidate.startsWith(readyPrefix));
+    // Stdout's lines until the ready line, read once each; the listener goes once it is found.
+    let partial = "";
+    const findReady = (chunk: Buffer) => {
+      const lines = (partial + chunk.toString()).split("\n");
+      partial = lines.pop()!;
+      const line = lines.find((candidate) => candidate.startsWith(readyPrefix));
       if (line === undefined) return;
+      child.stdout.off("data", findReady);
       clearTimeout(timer);
-      resolve(line);
-    });
+      resolve(line.replace(/\r$/, ""));
+    };
+    const timer = setTimeout(() => {
+      child.stdout.off("data", findReady);
+      void stop("SIGKILL");
+      reject(new LaunchError(`no ready line within ${options.readyWithinMs ?? 60_000} ms`, null, output.text()));
+    }, options.readyWithinMs ?? 60_000);
+    child.stdout.on("data", findReady);
     void exited.then(([code]) => {
       clearTimeout(timer);
-      reject(new LaunchError(`exited with ${code} before it was ready`, code, output));
+      reject(new LaunchError(`exited with ${code} before it was ready`, code, output.text()));
     });
   });
-  return { url: readyLine.slice(readyPrefix.length), readyLine, process: child, output: () => output, stop };
+  return { url: readyLine.slice(readyPrefix.length), readyLine, process: child, output: () => output.text(), stop };
 }

@@ -22,11 +22,17 @@ type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
 
 /**
  * What the server may hand the app with a request (Node's raw header list, for the journal; where the
- * observer of `observe/` is told the workspace that answered), and what the routes tell the journal: the
- * operation a request was routed to.
+ * observer of `observe/` is told the workspace that answered; how the transport adds a header to the answer
+ * it will send, which costs less than changing a `Response`'s headers), and what the routes tell the journal:
+ * the operation a request was routed to.
  */
 export type AppEnv = {
-  Bindings: { rawHeaders?: readonly string[]; network?: boolean; observation?: { workspace?: string | undefined } };
+  Bindings: {
+    rawHeaders?: readonly string[];
+    network?: boolean;
+    observation?: { workspace?: string | undefined };
+    setResponseHeader?: (name: string, value: string) => void;
+  };
   Variables: { operationId: OperationId };
 };
 

@@ -45,7 +45,17 @@ export async function serveSandbox<Served extends ServedSandbox>(
 ): Promise<RunningServer<Served>> {
   const { server, address } = await new Promise<{ server: ReturnType<typeof serve>; address: AddressInfo }>((resolve, reject) => {
     const server = serve(
-      { fetch: (request, env) => sandbox.handle(request, { rawHeaders: env.incoming.rawHeaders, network: true }), hostname: host, port },
+      {
+        fetch: (request, env) =>
+          sandbox.handle(request, {
+            rawHeaders: env.incoming.rawHeaders,
+            network: true,
+            // Node merges a header set here into the head it writes for the answer, whatever the answer's headers are.
+            setResponseHeader: (name, value) => env.outgoing.setHeader(name, value),
+          }),
+        hostname: host,
+        port,
+      },
       (info) => resolve({ server, address: info }),
     );
     // An idle connection is kept 65 s rather than Node's 5 s (our choice, longer than common load balancers' 60 s):

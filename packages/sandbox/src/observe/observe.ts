@@ -77,6 +77,16 @@ export type ObservedSandbox = Sandbox & ServedSandbox & { drain(boundMs: number)
 /** What the inner layers tell the observer of a request: the workspace that answered it (a shared sandbox's). */
 type Observation = NonNullable<AppEnv["Bindings"]["observation"]>;
 
+/** A request answered, as its log line and the metrics record it. */
+interface Answered {
+  readonly requestId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly workspace: string | undefined;
+  readonly status: number;
+  readonly durationMs: number;
+}
+
 /** The route of the metrics. */
 export const metricsPath = "/_sandbox/metrics";
 
@@ -97,13 +107,33 @@ const operations = [serviceDescription, controlDescription].flatMap((document) =
   ),
 );
 
+/** The operations of the routes without a path parameter, by `METHOD path`: most requests are found in one lookup. */
+const exactOperations = new Map(
+  operations.flatMap((entry) => (entry.exact === undefined ? [] : [[`${entry.method} ${entry.exact}`, entry.operationId] as const])),
+);
+const templatedOperations = operations.filter((entry) => entry.exact === undefined);
+
 /** The operationId a request was sent to (a HEAD as its GET), `index` for `/`, or `none` for a path and method the descriptions do not have. */
 export function operationOf(method: string, pathname: string): string {
   const asked = method === "HEAD" ? "GET" : method;
   if (pathname === "/" && asked === "GET") return "index";
-  for (const entry of operations) if (entry.method === asked && entry.exact === pathname) return entry.operationId;
-  for (const entry of operations) if (entry.method === asked && entry.exact === undefined && entry.pattern.test(pathname)) return entry.operationId;
+  const exact = exactOperations.get(`${asked} ${pathname}`);
+  if (exact !== undefined) return exact;
+  for (const entry of templatedOperations) if (entry.method === asked && entry.pattern.test(pathname)) return entry.operationId;
   return "none";
+}
+
+/**
+ * The path of a request's URL, without its query: `Request` (and the Node adapter) hand over an absolute URL,
+ * so it starts at the first `/` after the scheme's `//` (as Hono's router reads it), with no `URL` parsed.
+ */
+export function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start === -1) return "/";
+  const query = url.indexOf("?", start);
+  const fragment = url.indexOf("#", start);
+  const end = Math.min(query === -1 ? url.length : query, fragment === -1 ? url.length : fragment);
+  return url.slice(start, end);
 }
 
 /** The SHA-256 of a secret: secrets are compared by their hashes, in constant time. */
@@ -127,7 +157,25 @@ export function observeSandbox(sandbox: OpenSandbox, observer: Observer): Observ
     const given = digest(token ?? "");
     return (adminToken === undefined ? tokens : [adminToken]).some((expected) => timingSafeEqual(given, digest(expected)));
   };
+  /**
+   * The requests answered over HTTP whose line and metrics are still to be written. They are written once the
+   * answers are on their way (one `setImmediate` for all the answers of a turn of the event loop), so that an
+   * answer never waits for its own bookkeeping; a scrape, a drain and `close` write them first. A request in
+   * process (`fetch`) is recorded before its answer is returned, as a caller reading the log or the metrics
+   * right after it expects.
+   */
+  const answered: Answered[] = [];
+  const recordAnswered = () => {
+    for (const entry of answered.splice(0)) record(entry);
+  };
+  const record = ({ requestId, method, path, workspace, status, durationMs }: Answered) => {
+    const operation = operationOf(method, path);
+    metrics.request(operation, status, workspace, durationMs / 1000);
+    // Chosen fields only: never a header (the token), the query or a body.
+    logger.info({ requestId, method, path, operation, workspace, status, durationMs: Math.round(durationMs * 1000) / 1000 }, "request");
+  };
   const scrape = async (request: Request, env: AppEnv["Bindings"]): Promise<Response> => {
+    recordAnswered();
     const mediaType = options().errorMediaType;
     const refused = env.network ? guard(request.headers.get("host") ?? undefined, request.headers.get("origin") ?? undefined) : undefined;
     if (refused) return problemResponse(mediaType, 403, refused);
@@ -145,7 +193,7 @@ export function observeSandbox(sandbox: OpenSandbox, observer: Observer): Observ
     const started = performance.now();
     const sent = request.headers.get("x-request-id");
     const requestId = sent !== null && requestIdPattern.test(sent) ? sent : randomUUID();
-    const { pathname } = new URL(request.url);
+    const pathname = pathOf(request.url);
     const observation: Observation = {};
     drain.inFlight++;
     let response: Response | undefined;
@@ -154,19 +202,22 @@ export function observeSandbox(sandbox: OpenSandbox, observer: Observer): Observ
       else if (drain.draining && pathname === "/_sandbox/ready")
         response = problemResponse(options().errorMediaType, 503, "The sandbox is shutting down.", undefined, { "retry-after": "1" });
       else response = await sandbox.handle(request, { ...env, observation });
-      return withRequestId(response, requestId);
+      // Through the transport when it can (the header added to the head it writes), else on the answer itself.
+      if (env.setResponseHeader === undefined) return withRequestId(response, requestId);
+      env.setResponseHeader("x-request-id", requestId);
+      return response;
     } finally {
-      if (--drain.inFlight === 0) for (const resolve of drain.idle.splice(0)) resolve();
-      const status = response?.status ?? 500;
-      const operation = operationOf(request.method, pathname);
-      const durationMs = performance.now() - started;
-      const { workspace } = observation;
-      metrics.request(operation, status, workspace, durationMs / 1000);
-      // Chosen fields only: never a header (the token), the query or a body.
-      logger.info(
-        { requestId, method: request.method, path: pathname, operation, workspace, status, durationMs: Math.round(durationMs * 1000) / 1000 },
-        "request",
-      );
+      const entry: Answered = {
+        requestId,
+        method: request.method,
+        path: pathname,
+        workspace: observation.workspace,
+        status: response?.status ?? 500,
+        durationMs: performance.now() - started,
+      };
+      if (env.setResponseHeader === undefined) record(entry);
+      else if (answered.push(entry) === 1) setImmediate(recordAnswered);
+      if (--drain.inFlight === 0 && drain.idle.length > 0) for (const resolve of drain.idle.splice(0)) resolve();
     }
   };
   return {
@@ -179,10 +230,13 @@ export function observeSandbox(sandbox: OpenSandbox, observer: Observer): Observ
     firedEvents: sandbox.firedEvents,
     reset: sandbox.reset,
     fault: sandbox.fault,
-    close: sandbox.close,
+    close: async () => {
+      recordAnswered();
+      await sandbox.close();
+    },
     drain: async (boundMs) => {
       drain.draining = true;
-      if (drain.inFlight === 0) return;
+      if (drain.inFlight === 0) return recordAnswered();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
         new Promise<void>((resolve) => drain.idle.push(resolve)),
@@ -191,6 +245,7 @@ export function observeSandbox(sandbox: OpenSandbox, observer: Observer): Observ
         }),
       ]);
       clearTimeout(timer);
+      recordAnswered();
     },
   };
 }
