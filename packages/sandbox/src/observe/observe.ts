@@ -77,6 +77,13 @@ export type ObservedSandbox = Sandbox & ServedSandbox & { drain(boundMs: number)
 /** What the inner layers tell the observer of a request: the workspace that answered it (a shared sandbox's). */
 type Observation = NonNullable<AppEnv["Bindings"]["observation"]>;
 
+/**
+ * How long a request answered over HTTP waits, at most, for its log line and its metrics (our choice), and how
+ * many answered requests wait at most: see `observeSandbox`.
+ */
+export const recordEveryMs = 20;
+export const recordBatchLimit = 4096;
+
 /** A request answered, as its log line and the metrics record it. */
 interface Answered {
   readonly requestId: string;
@@ -158,15 +165,23 @@ export function observeSandbox(sandbox: OpenSandbox, observer: Observer): Observ
     return (adminToken === undefined ? tokens : [adminToken]).some((expected) => timingSafeEqual(given, digest(expected)));
   };
   /**
-   * The requests answered over HTTP whose line and metrics are still to be written. They are written once the
-   * answers are on their way (one `setImmediate` for all the answers of a turn of the event loop), so that an
-   * answer never waits for its own bookkeeping; a scrape, a drain and `close` write them first. A request in
-   * process (`fetch`) is recorded before its answer is returned, as a caller reading the log or the metrics
-   * right after it expects.
+   * The requests answered over HTTP whose line and metrics are still to be written: written in batches, off
+   * the answers' path, `recordEveryMs` after the first of a batch (or at once past `recordBatchLimit`), so that
+   * an answer never waits for its own bookkeeping and a busy sandbox does it a few times a second rather than
+   * between every two answers; a scrape, a drain and `close` write them first. A request in process (`fetch`)
+   * is recorded before its answer is returned, as a caller reading the log or the metrics right after it expects.
    */
   const answered: Answered[] = [];
+  let recordTimer: NodeJS.Timeout | undefined;
   const recordAnswered = () => {
+    clearTimeout(recordTimer);
+    recordTimer = undefined;
     for (const entry of answered.splice(0)) record(entry);
+  };
+  const recordLater = (entry: Answered) => {
+    const waiting = answered.push(entry);
+    if (waiting >= recordBatchLimit) recordAnswered();
+    else if (waiting === 1) recordTimer = setTimeout(recordAnswered, recordEveryMs).unref();
   };
   const record = ({ requestId, method, path, workspace, status, durationMs }: Answered) => {
     const operation = operationOf(method, path);
@@ -216,7 +231,7 @@ export function observeSandbox(sandbox: OpenSandbox, observer: Observer): Observ
         durationMs: performance.now() - started,
       };
       if (env.setResponseHeader === undefined) record(entry);
-      else if (answered.push(entry) === 1) setImmediate(recordAnswered);
+      else recordLater(entry);
       if (--drain.inFlight === 0 && drain.idle.length > 0) for (const resolve of drain.idle.splice(0)) resolve();
     }
   };
