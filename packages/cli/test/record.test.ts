@@ -1,4 +1,4 @@
-import { execFile, execFileSync, spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { chmod, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { createSandbox, launchSandbox, type SandboxSwitches } from "@bot-conversation/sandbox";
 import { listenOnLoopback } from "@bot-conversation/test-support/loopback";
+import { selfSignedCertificate } from "@bot-conversation/test-support/tls";
 import type { ConversationPage, ConversationSummary, ExternalEventTrigger } from "@bot-conversation/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pseudonymOf } from "../src/record/pseudonyms.ts";
@@ -143,30 +144,8 @@ describe("record: a transparent proxy in front of a real service", () => {
 
   it("forwards to an HTTPS upstream whose CA it is given, and answers 502 for one it cannot trust", async () => {
     const dir = await newDir();
-    // A self-signed certificate for 127.0.0.1, made by the machine's openssl.
-    execFileSync(
-      "openssl",
-      [
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        join(dir, "key.pem"),
-        "-out",
-        join(dir, "cert.pem"),
-        "-days",
-        "1",
-        "-subj",
-        "/CN=127.0.0.1",
-        "-addext",
-        "subjectAltName=IP:127.0.0.1",
-      ],
-      { stdio: "ignore" },
-    );
-    const cert = await readFile(join(dir, "cert.pem"), "utf8");
-    const secure = await startRealService({ tls: { key: await readFile(join(dir, "key.pem"), "utf8"), cert } });
+    const { key, cert } = await selfSignedCertificate();
+    const secure = await startRealService({ tls: { key, cert } });
     const trusting = await startRecorder({ upstream: secure.url, out: join(dir, "trusting"), ca: cert });
     const untrusting = await startRecorder({ upstream: secure.url, out: join(dir, "untrusting") });
     try {

@@ -1,11 +1,11 @@
-import { execFileSync } from "node:child_process";
 import { once } from "node:events";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { type AddressInfo, connect, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { selfSignedCertificate } from "@bot-conversation/test-support/tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { check } from "./support/command.ts";
 import { type FaultyProxy, startFaultyProxy } from "./support/faulty-proxy.ts";
@@ -36,32 +36,10 @@ describe("transport: TLS and a proxy", () => {
   let httpsUrl: string;
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), "conformance-tls-"));
-    // A self-signed certificate for 127.0.0.1, made for this test.
-    execFileSync(
-      "openssl",
-      [
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-days",
-        "1",
-        "-subj",
-        "/CN=127.0.0.1",
-        "-addext",
-        "subjectAltName=IP:127.0.0.1",
-        "-keyout",
-        join(directory, "key.pem"),
-        "-out",
-        join(directory, "cert.pem"),
-      ],
-      { stdio: "ignore" },
-    );
-    https = createHttpsServer(
-      { key: await readFile(join(directory, "key.pem")), cert: await readFile(join(directory, "cert.pem")) },
-      (incoming, outgoing) => void serve(incoming, outgoing),
-    );
+    const certificate = await selfSignedCertificate();
+    await writeFile(join(directory, "cert.pem"), certificate.cert);
+    await writeFile(join(directory, "key.pem"), certificate.key);
+    https = createHttpsServer(certificate, (incoming, outgoing) => void serve(incoming, outgoing));
     httpsUrl = `https://${await listen(https)}`;
   });
   afterAll(async () => {
