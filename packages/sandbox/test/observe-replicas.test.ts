@@ -33,11 +33,18 @@ const logLines = (replica: LaunchedSandbox) =>
     .filter((line) => line.startsWith("{"))
     .map((line) => JSON.parse(line) as { level: string; msg: string; [field: string]: unknown });
 
-/** Waits (a 30 s guard against a hang, not a bound on speed) until the replica has logged a line with this message. */
-async function logged(replica: LaunchedSandbox, message: string): Promise<{ level: string; msg: string; [field: string]: unknown }> {
+/**
+ * Waits (a 30 s guard against a hang, not a bound on speed) until the replica has logged a line with this
+ * message, or one that `matches` (a request's line is written in a batch, shortly after its answer).
+ */
+async function logged(
+  replica: LaunchedSandbox,
+  message: string,
+  matches: (line: { level: string; msg: string; [field: string]: unknown }) => boolean = () => true,
+): Promise<{ level: string; msg: string; [field: string]: unknown }> {
   const deadline = performance.now() + 30_000;
   for (;;) {
-    const line = logLines(replica).find((candidate) => candidate.msg.startsWith(message));
+    const line = logLines(replica).find((candidate) => candidate.msg.startsWith(message) && matches(candidate));
     if (line || performance.now() > deadline) {
       expect(line, `${message} in:\n${replica.output()}`).toBeDefined();
       return line!;
@@ -88,7 +95,7 @@ test(
     while (lagCount < 1 && performance.now() < deadline) lagCount = sampleOf(await scrape(second), "sandbox_notification_lag_seconds") ?? 0;
     expect(lagCount).toBeGreaterThanOrEqual(1);
 
-    const fireLine = logLines(first).find((line) => line["requestId"] === "fire-1");
+    const fireLine = await logged(first, "request", (line) => line["requestId"] === "fire-1");
     expect(fireLine).toMatchObject({ msg: "request", operation: "fireExternalEvent", workspace: "observed", status: 200, method: "POST" });
     expect(await logged(first, "workspace created")).toMatchObject({ workspace: "observed" });
     expect((await logged(first, "database connected"))["database"]).toMatch(/^postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/sandbox_\d+$/);
