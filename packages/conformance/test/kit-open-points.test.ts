@@ -1,0 +1,168 @@
+import { describe, expect, it } from "vitest";
+import { type ConformanceOptions, runConformance } from "../src/index.ts";
+import { editItems, firing, isFire, isSearch, isTriggerList } from "./support/family-faults.ts";
+import { editJson, type Fault, startFaultyProxy } from "./support/faulty-proxy.ts";
+import { caseTimeoutMs, failing, finding, kitRun, seedRunner, seeds, why } from "./support/kit-seeds.ts";
+import { useSandbox } from "./support/sandbox.ts";
+
+const sandbox = useSandbox();
+const runSeeds = seedRunner(sandbox);
+
+/** Points the seed leaves open, answered another way than the sandbox does: a finding each, never a failure. */
+const openPoints: ReadonlyArray<{ name: string; fault: Fault | (() => Fault); finding: string; value: unknown; options?: Partial<ConformanceOptions> }> = [
+  { name: "HEAD answered as GET and OPTIONS refused (the sandbox's own answers)", fault: {}, finding: "head_and_options", value: { HEAD: 200, OPTIONS: 405 } },
+  {
+    name: "an unlisted variable rejected with the 500 (the sandbox's own answer)",
+    fault: {},
+    finding: "unlisted_variable",
+    value: "rejected",
+    options: firing,
+  },
+  {
+    name: "HEAD refused and OPTIONS answered with 204",
+    fault: {
+      request: (url, _headers, _upstream, _body, method) =>
+        isSearch(url) && method === "HEAD"
+          ? { status: 405, headers: { allow: "GET" }, body: "" }
+          : isSearch(url) && method === "OPTIONS"
+            ? { status: 204, headers: { allow: "GET" }, body: "" }
+            : undefined,
+    },
+    finding: "head_and_options",
+    value: { HEAD: 405, OPTIONS: 204 },
+  },
+  {
+    name: "an unlisted variable ignored",
+    fault: {
+      request: (url, _headers, upstream, body) => {
+        const request = JSON.parse(body || "{}") as { externalEventPayload?: Record<string, unknown> };
+        if (
+          !isFire(url) ||
+          typeof request.externalEventPayload !== "object" ||
+          request.externalEventPayload === null ||
+          !("conformanceUnlisted" in request.externalEventPayload)
+        )
+          return undefined;
+        delete request.externalEventPayload["conformanceUnlisted"];
+        return upstream(url, JSON.stringify(request));
+      },
+    },
+    finding: "unlisted_variable",
+    value: "ignored",
+    options: firing,
+  },
+  {
+    name: "latestMessageOn without an offset",
+    fault: editItems((item) => void (item["latestMessageOn"] = String(item["latestMessageOn"]).replace(/(Z|[+-]\d\d:\d\d)$/, ""))),
+    finding: "date_time_offsets",
+    value: expect.objectContaining({ latestMessageOn: expect.objectContaining({ withOffset: 0 }) }),
+  },
+  {
+    name: "the trigger list as one descriptor",
+    fault: {
+      response: (url, response) => void (isTriggerList(url) && response.status === 200 && editJson(response, (triggers) => (triggers as unknown[])[0])),
+    },
+    finding: "trigger_list_shape",
+    value: "single",
+  },
+  {
+    name: "the trigger list as a map keyed by externalEventId",
+    fault: {
+      response: (url, response) =>
+        void (
+          isTriggerList(url) &&
+          response.status === 200 &&
+          editJson(response, (triggers) => Object.fromEntries((triggers as { externalEventId: string }[]).map((trigger) => [trigger.externalEventId, trigger])))
+        ),
+    },
+    finding: "trigger_list_shape",
+    value: "map",
+    options: firing,
+  },
+  {
+    name: "an empty result counted as one empty page",
+    fault: {
+      response: (url, response) =>
+        void (
+          isSearch(url) &&
+          response.status === 200 &&
+          editJson(response, (page) => ((page as { totalItemCount: number }).totalItemCount === 0 ? { ...(page as object), totalPageCount: 1 } : page))
+        ),
+    },
+    finding: "empty_result_counts",
+    value: { totalPageCount: 1, fromItemInclusive: 0, toItemExclusive: 0 },
+  },
+  {
+    name: "an empty result counted as no page (the sandbox's own answer)",
+    fault: {},
+    finding: "empty_result_counts",
+    value: { totalPageCount: 0, fromItemInclusive: 0, toItemExclusive: 0 },
+  },
+  {
+    name: "the trigger list as an array (the sandbox's own answer)",
+    fault: {},
+    finding: "trigger_list_shape",
+    value: "array",
+  },
+  {
+    name: "the trigger list wrapped in an object",
+    fault: { response: (url, response) => void (isTriggerList(url) && response.status === 200 && editJson(response, (triggers) => ({ triggers }))) },
+    finding: "trigger_list_shape",
+    value: "wrapped",
+    options: firing,
+  },
+  {
+    name: "a rate limit of 20 requests a second, answered 429 with Retry-After",
+    // One limiter per run (a proxy per seed): a run is limited by its own pace.
+    fault: () => {
+      const recent: number[] = [];
+      return {
+        request: () => {
+          const now = Date.now();
+          // A second's window: any machine sends its first 20 requests within it, so the limit is always met.
+          while (recent.length > 0 && recent[0]! < now - 1000) recent.shift();
+          if (recent.length >= 20) return { status: 429, headers: { "retry-after": "1", "content-type": "application/json" }, body: "{}" };
+          recent.push(now);
+          return undefined;
+        },
+      };
+    },
+    finding: "rate_limit",
+    value: { status: 429, retryAfterSeconds: 1 },
+    options: { allowFire: false, maxRequests: 120 },
+  },
+  {
+    name: "a 503 with Retry-After once, as a server shedding load answers",
+    fault: () => {
+      let requests = 0;
+      return {
+        request: () => (++requests === 30 ? { status: 503, headers: { "retry-after": "1", "content-type": "application/json" }, body: "{}" } : undefined),
+      };
+    },
+    finding: "rate_limit",
+    value: { status: 503, retryAfterSeconds: 1 },
+    options: { allowFire: false, maxRequests: 120 },
+  },
+];
+
+describe("open points answered either way, across 20 seeds: a finding, never a failure", () => {
+  it.each(openPoints)("$name", { timeout: caseTimeoutMs }, async ({ fault, finding: name, value, options }) => {
+    const reports =
+      typeof fault === "function"
+        ? await Promise.all(
+            seeds.map(async (seed) => {
+              const proxy = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox().fetch }, fault());
+              try {
+                return await runConformance(kitRun(proxy.url, seed, { examples: 6, ...options }));
+              } finally {
+                await proxy.close();
+              }
+            }),
+          )
+        : await runSeeds(fault, options);
+    for (const report of reports) {
+      expect(failing(report), why(report)).toEqual([]);
+      expect(finding(report, name), `seed ${report.seed}`).toEqual(value);
+    }
+  });
+});
