@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchSandbox } from "@bot-conversation/sandbox";
+import { pollPeakRss } from "./proc.ts";
 import { formatNumber, markdownTable, type Section } from "./report.ts";
 
 const conversations = 100_000;
@@ -37,23 +38,16 @@ async function timed(args: readonly string[], env: NodeJS.ProcessEnv, countOf: (
   const started = performance.now();
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", file, "inherit"] });
   closeSync(file);
-  let peakKiB = 0;
-  const poll = setInterval(() => {
-    try {
-      peakKiB = Math.max(peakKiB, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0));
-    } catch {
-      // Exited between two polls.
-    }
-  }, 20);
+  const peak = pollPeakRss(child.pid!);
   const [code] = (await once(child, "exit")) as [number | null];
   const seconds = (performance.now() - started) / 1000;
-  clearInterval(poll);
+  const peakRssMiB = peak.stop();
   const written = readFileSync(output);
   let lines = 0;
   for (let at = written.indexOf(10); at !== -1; at = written.indexOf(10, at + 1)) lines++;
   const tail = written.subarray(-64).toString();
   if (code !== 0) throw new Error(`bench cli: ${args.join(" ")} exited with ${code}`);
-  return { seconds, count: countOf(tail, lines), peakRssMiB: peakKiB / 1024 };
+  return { seconds, count: countOf(tail, lines), peakRssMiB };
 }
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;

@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchSandbox } from "@bot-conversation/sandbox";
+import { pollPeakRss } from "./proc.ts";
 import { formatNumber, markdownTable, type Section } from "./report.ts";
 
 const token = "sandbox-token";
@@ -41,14 +42,7 @@ async function startRecorderProcess(upstream: string, out: string) {
     });
     child.once("exit", (code) => reject(new Error(`bench recorder: the recorder exited with ${code} before it was ready`)));
   });
-  let peakKiB = 0;
-  const poll = setInterval(() => {
-    try {
-      peakKiB = Math.max(peakKiB, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0));
-    } catch {
-      // Exited between two polls.
-    }
-  }, 20);
+  const peak = pollPeakRss(child.pid!);
   return {
     url,
     /** Sends SIGTERM and resolves once the files are written and the process has exited: its peak RSS in MiB and the seconds the stop took. */
@@ -57,9 +51,9 @@ async function startRecorderProcess(upstream: string, out: string) {
       const exited = once(child, "exit");
       child.kill("SIGTERM");
       const [code] = (await exited) as [number | null];
-      clearInterval(poll);
+      const peakRssMiB = peak.stop();
       if (code !== 0) throw new Error(`bench recorder: the recorder exited with ${code}`);
-      return { peakRssMiB: peakKiB / 1024, stopSeconds: (performance.now() - started) / 1000 };
+      return { peakRssMiB, stopSeconds: (performance.now() - started) / 1000 };
     },
   };
 }

@@ -7,7 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -16,6 +16,7 @@ import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { defaultMockOptions, startMockOnFreePort } from "@bot-conversation/mock";
 import { launchSandbox } from "@bot-conversation/sandbox";
+import { memoryOf } from "./proc.ts";
 import { formatNumber, markdownTable, median, type Section } from "./report.ts";
 import { loadServer, type ServerLoad } from "./server-load.ts";
 
@@ -66,14 +67,6 @@ function loadRow(round: number, name: string, result: ServerLoad): (string | num
     result.non2xx,
     result.errors,
   ];
-}
-
-/** Kilobytes of a /proc status field (VmRSS, VmHWM) of a process. */
-function memoryOf(pid: number, field: "VmRSS" | "VmHWM"): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8")
-    .split("\n")
-    .find((candidate) => candidate.startsWith(`${field}:`));
-  return Number(line?.replace(/\D+/g, "") ?? Number.NaN);
 }
 
 /** Whether a `--data` file (a SQLite database) holds a fired event of the conversation. */

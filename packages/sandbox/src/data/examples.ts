@@ -1,5 +1,6 @@
 import type { ConversationExport, ConversationSummary, ExternalEventTrigger, MessageActivity } from "@bot-conversation/types";
 import { serviceDescription } from "../description.ts";
+import { exportFromSummary } from "../engine/summary.ts";
 import type { StoredBot, StoredConversation } from "../model.ts";
 import { formatWithOffset } from "./dates.ts";
 
@@ -71,16 +72,7 @@ function exportOf(summary: ConversationSummary): ConversationExport {
       attachments: null,
     };
   });
-  return {
-    id: summary.id,
-    channelId: summary.channelId,
-    status: summary.status,
-    closingStatus: summary.closingStatus,
-    closingReason: summary.closingReason,
-    channelData: summary.channelData,
-    members,
-    history,
-  };
+  return exportFromSummary(summary, members, history);
 }
 
 /** The instant `epochMs` written with the same UTC offset as `pattern` (an ISO 8601 date-time). */

@@ -6,8 +6,8 @@
  * not show (the earlier messages' texts and times, every event) is not invented: earlier messages are
  * empty texts with no timestamp.
  */
-import type { ConversationExport, ConversationMember, ConversationSummary, Member, MessageActivity } from "@bot-conversation/types";
-import { outbound } from "../engine/summary.ts";
+import type { ConversationMember, ConversationSummary, Member, MessageActivity } from "@bot-conversation/types";
+import { exportFromSummary, outbound } from "../engine/summary.ts";
 import type { StoredConversation } from "../model.ts";
 
 export { fixtureDefects } from "./fixture.ts";
@@ -55,15 +55,5 @@ export function conversationOfSummary(summary: ConversationSummary, agentStageId
     attachments: null,
   });
   const history = Array.from({ length: count }, (_, index) => message(index, index === count - 1));
-  const conversation: ConversationExport = {
-    id: summary.id,
-    channelId: summary.channelId,
-    status: summary.status,
-    closingStatus: summary.closingStatus,
-    closingReason: summary.closingReason,
-    channelData: summary.channelData,
-    members,
-    history,
-  };
-  return { stored: { agentStageId, startedOn: summary.startedOn, conversation } };
+  return { stored: { agentStageId, startedOn: summary.startedOn, conversation: exportFromSummary(summary, members, history) } };
 }

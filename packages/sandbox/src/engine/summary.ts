@@ -1,4 +1,4 @@
-import type { ConversationSummary, MessageActivity } from "@bot-conversation/types";
+import type { ConversationExport, ConversationSummary, MessageActivity } from "@bot-conversation/types";
 import { serviceDescription } from "../description.ts";
 import type { StoredConversation } from "../model.ts";
 
@@ -48,6 +48,15 @@ function summarize(stored: StoredConversation, latest: MessageActivity | undefin
     closingStatus: conversation.closingStatus,
     closingReason: conversation.closingReason,
   };
+}
+
+/**
+ * The export a summary is made from, the other way round: the summary's own fields with the members and the
+ * history the caller made for it (the examples invent a history, the recorder rebuilds one from the summary alone).
+ */
+export function exportFromSummary(summary: ConversationSummary, members: ConversationExport["members"], history: MessageActivity[]): ConversationExport {
+  const { id, channelId, status, closingStatus, closingReason, channelData } = summary;
+  return { id, channelId, status, closingStatus, closingReason, channelData, members, history };
 }
 
 /** What is stored for a conversation besides its export: the columns it is searched and sorted by, and its summary. */
