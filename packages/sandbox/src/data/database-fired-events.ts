@@ -106,9 +106,6 @@ export class DatabaseFiredEvents implements FiredEventsStore {
     this.#pending = undefined;
     const { events } = batch;
     try {
-      // Checked before the commit (nothing is written into a file no path names) and after it (the commit may have
-      // landed in one): a fire is acknowledged only when the file it is in is still the --data file.
-      this.#stillThere();
       // Up to `rowsPerInsert` fires: one statement, which is its own transaction. More: one transaction of several.
       if (events.length <= rowsPerInsert) this.#insertRows(events, 0, events.length);
       else
@@ -116,6 +113,8 @@ export class DatabaseFiredEvents implements FiredEventsStore {
           for (let start = 0; start < events.length; start += rowsPerInsert) this.#insertRows(events, start, Math.min(start + rowsPerInsert, events.length));
         });
       this.#last += events.length;
+      // Checked once the commit is made (one `lstat` per commit): a fire is acknowledged only when the file it landed
+      // in is still the --data file. A commit into a file no path names any more is refused, and lost with that file.
       this.#stillThere();
     } catch (error) {
       const problem = (error as Error).message;

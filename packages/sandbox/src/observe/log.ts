@@ -20,8 +20,50 @@ export const silentLogger: SandboxLogger = pino({ enabled: false });
  */
 export const logBatches = { minLength: 4096, periodicFlush: 100 } as const;
 
+/**
+ * Lines gathered into chunks of at least `logBatches.minLength` characters, each handed whole to pino's own
+ * destination (sonic-boom), which writes it at once, synchronously. sonic-boom can batch by itself, but it
+ * measures its whole buffer (`Buffer.byteLength`) again at every line: a busy sandbox spent more on that than
+ * on making the line. A line waits at most `logBatches.periodicFlush` milliseconds.
+ */
+class LineBatches {
+  readonly #destination: pino.DestinationStream & { flushSync(): void };
+  #lines: string[] = [];
+  #length = 0;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(destination: pino.DestinationStream & { flushSync(): void }) {
+    this.#destination = destination;
+  }
+
+  write(line: string): boolean {
+    this.#lines.push(line);
+    this.#length += line.length;
+    if (this.#length >= logBatches.minLength) this.flush();
+    else this.#timer ??= setTimeout(() => this.flush(), logBatches.periodicFlush).unref();
+    return true;
+  }
+
+  /** Hands the lines gathered to the destination, which writes them at once. */
+  flush(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.#lines.length === 0) return;
+    const chunk = this.#lines.join("");
+    this.#lines = [];
+    this.#length = 0;
+    this.#destination.write(chunk);
+  }
+
+  /** `flush`, then whatever the destination still holds (nothing, unless a write met a full pipe). */
+  flushSync(): void {
+    this.flush();
+    this.#destination.flushSync();
+  }
+}
+
 /** The batching destinations made here, each written out by `flushLogs` (and so when the process exits). */
-const batching = new Set<pino.DestinationStream & { flushSync(): void }>();
+const batching = new Set<LineBatches>();
 let flushesOnExit = false;
 
 /** Writes every line the batching loggers hold, synchronously: before a line written around pino (the ready line), and at exit. */
@@ -42,7 +84,7 @@ function isoTimeOfMillisecond(): string {
  * `pretty`. Without a format, `pretty` on a terminal and `json` otherwise.
  *
  * JSON lines to a file descriptor (a pipe, a file: the output of a server run by a machine) go through
- * pino's own destination (sonic-boom), written synchronously in batches (see `logBatches`): a busy sandbox
+ * pino's own destination (sonic-boom), written synchronously in batches (see `LineBatches`): a busy sandbox
  * writes one chunk per dozen lines instead of a write per line, and holds no line in memory past a write
  * (asynchronous writes kept lines alive long enough to cost major garbage collections). Call `flushLogs`
  * before writing to the stream around the logger.
@@ -57,14 +99,15 @@ export async function createLogger(stream: NodeJS.WritableStream & { isTTY?: boo
   };
   if (chosen === "json") {
     if (typeof stream.fd !== "number" || stream.isTTY) return pino(options, stream);
-    const destination = pino.destination({ dest: stream.fd, sync: true, ...logBatches });
-    batching.add(destination);
-    destination.on("close", () => batching.delete(destination));
+    const destination = pino.destination({ dest: stream.fd, sync: true });
+    const batches = new LineBatches(destination);
+    batching.add(batches);
+    destination.on("close", () => batching.delete(batches));
     if (!flushesOnExit) {
       flushesOnExit = true;
       process.once("exit", flushLogs);
     }
-    return pino(options, destination);
+    return pino(options, batches);
   }
   // Loaded only for a person's terminal: written as it comes, one line at a time.
   const { default: pretty } = await import("pino-pretty");
