@@ -48,20 +48,28 @@ function validValue(parameter: Parameter, observed: Observed): fc.Arbitrary<stri
   return fc.string({ maxLength: 16 });
 }
 
+/**
+ * The generators of values no query parameter's schema of their kind accepts, made once (a `stringMatching`
+ * costs milliseconds to make, and a run asks for them again for every operation).
+ */
+const lettersOnly = fc.stringMatching(/^[A-Za-z]{1,12}$/);
+const lowerLetters = fc.stringMatching(/^[a-z]{1,8}$/);
+const lettersAndSpaces = fc.stringMatching(/^[a-z][a-z ]{0,14}$/);
+
 /** Query-string values the parameter's schema rules out, or undefined when a query string cannot break it. */
 function invalidValue(schema: Schema): fc.Arbitrary<string> | undefined {
   if (Array.isArray(schema["enum"])) {
     // Letters only, and no other letter case of an allowed value: whether case is ignored is an open point.
     const allowed = (schema["enum"] as string[]).map((value) => value.toLowerCase());
-    return fc.stringMatching(/^[A-Za-z]{1,12}$/).filter((value) => !allowed.includes(value.toLowerCase()));
+    return lettersOnly.filter((value) => !allowed.includes(value.toLowerCase()));
   }
   if (schema["type"] === "integer") {
     const below = typeof schema["minimum"] === "number" ? [fc.integer({ min: -1000, max: schema["minimum"] - 1 }).map(String)] : [];
     // Letters and a fraction only: hexadecimal or exponent forms are numbers to some parsers, and a false alarm.
-    return fc.oneof(...below, fc.stringMatching(/^[a-z]{1,8}$/), fc.constant("1.5"));
+    return fc.oneof(...below, lowerLetters, fc.constant("1.5"));
   }
   // Letters and spaces only: never an RFC 3339 date-time, however lenient the parser.
-  if (schema["format"] === "date-time") return fc.oneof(fc.constant("next Tuesday"), fc.stringMatching(/^[a-z][a-z ]{0,14}$/));
+  if (schema["format"] === "date-time") return fc.oneof(fc.constant("next Tuesday"), lettersAndSpaces);
   return undefined;
 }
 
