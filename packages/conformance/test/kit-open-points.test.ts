@@ -14,7 +14,12 @@ let sandboxOwnReports: Promise<ConformanceReport[]> | undefined;
 
 /** Points the seed leaves open, answered another way than the sandbox does: a finding each, never a failure. */
 const openPoints: ReadonlyArray<{ name: string; fault: Fault | (() => Fault); finding: string; value: unknown; options?: Partial<ConformanceOptions> }> = [
-  { name: "HEAD answered as GET and OPTIONS refused (the sandbox's own answers)", fault: sandboxOwnAnswers, finding: "head_and_options", value: { HEAD: 200, OPTIONS: 405 } },
+  {
+    name: "HEAD answered as GET and OPTIONS refused (the sandbox's own answers)",
+    fault: sandboxOwnAnswers,
+    finding: "head_and_options",
+    value: { HEAD: 200, OPTIONS: 405 },
+  },
   {
     name: "an unlisted variable rejected with the 500 (the sandbox's own answer)",
     fault: sandboxOwnAnswers,
