@@ -11,7 +11,7 @@ const html = readFileSync(join(distDirectory, sandboxControlPage), "utf8");
 
 /** The control API's description as the sandbox writes it (its source, not the page): every route, and every tag with its first operation. */
 const source = parse(readFileSync(join(import.meta.dirname, "../../../packages/sandbox/openapi/sandbox-control.yaml"), "utf8")) as {
-  paths: Record<string, Record<string, { operationId: string; tags: string[] }>>;
+  paths: Record<string, Record<string, { operationId: string; summary: string; tags: string[] }>>;
 };
 const operations = Object.entries(source.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ method, path, ...operation })));
 
@@ -50,21 +50,19 @@ describe("reached from the main reference in Chromium", () => {
     await page.getByRole("heading", { name: sandboxSectionHeading }).first().waitFor({ state: "visible" });
     await Promise.all([page.waitForURL(`${site.url}/${sandboxControlPage}`), page.locator(`a[href="${sandboxControlPage}"]`).first().click()]);
     await page.getByRole("heading", { name: "Bot Conversation Sandbox control API" }).first().waitFor({ state: "visible" });
-    // Every control operation is listed by method and path (beside the tags' links); one opens to its own heading.
-    // The viewer opens a tag's group as it comes into view: each tag is opened first.
-    const expected = operations.map((operation) => `${operation.method}${operation.path}`).sort();
-    const listed = () =>
-      page
-        .locator('a[href^="#/"]')
-        .evaluateAll((links) => links.map((link) => (link.textContent ?? "").trim()).filter((text) => /^(get|post|put|patch|delete)\//.test(text)));
-    // A tag's link toggles its group: only a group whose operations are not listed yet is opened.
-    const firstOfTag = new Map<string, string>();
-    for (const operation of operations) for (const tag of operation.tags) if (!firstOfTag.has(tag)) firstOfTag.set(tag, `${operation.method}${operation.path}`);
-    for (const [tag, operation] of firstOfTag) {
-      if (!(await listed()).includes(operation)) await page.locator(`a[href="#/${tag.toLowerCase()}"]`).first().click();
+    // Every control operation has its entry in the sidebar and renders at its own address, under its
+    // summary. The viewer renders the page's sections as they come into view and opens a tag's group of
+    // entries when one of them is current: each operation is reached by its address, as a link would.
+    for (const operation of operations) {
+      const address = `#/${operation.tags[0]?.toLowerCase()}/${operation.operationId.toLowerCase()}`;
+      await page.evaluate((hash) => {
+        window.location.hash = hash;
+      }, address);
+      // The heading's text is the summary alone (its deep link's name, "link to …", is not text).
+      await page.locator("h2", { hasText: new RegExp(`^${operation.summary.replaceAll(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) }).waitFor({ state: "visible" });
+      await page.getByRole("navigation", { name: "Contents" }).locator(`a[href="${address}"]`).waitFor({ state: "attached" });
+      expect(page.url()).toBe(`${site.url}/${sandboxControlPage}${address}`);
     }
-    // The groups open as the viewer renders them: wait until every operation's link is there.
-    await expect.poll(async () => (await listed()).sort(), { timeout: 15_000 }).toEqual(expected);
     await page.locator('a[href^="#/"]', { hasText: "post/_sandbox/faults" }).first().click();
     await page.getByRole("heading", { name: "Inject a fault" }).first().waitFor({ state: "visible" });
     // A reload stays on the page: its address is not turned into the main reference's hash.
