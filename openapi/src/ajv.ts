@@ -39,10 +39,18 @@ let documents = 0;
 
 /** A validator of values against the schemas of one OpenAPI 3.1 document, on `createAjv(options)`. */
 export function documentValidator(document: object, options: Options = {}): DocumentValidator {
-  const ajv = createAjv(options);
   // Each document gets an id of its own, so that two documents can never answer for each other.
   const documentId = `https://bot-conversation.invalid/document-${(documents += 1)}.json`;
-  ajv.addSchema({ ...document, $id: documentId }, documentId);
+  // Ajv and the document (checked against JSON Schema's meta-schema as it is added, most of the cost)
+  // are made at the first compile: a process that never checks a value never pays for them.
+  let ajv: Ajv2020 | undefined;
+  const documentAjv = (): Ajv2020 => {
+    if (ajv === undefined) {
+      ajv = createAjv(options);
+      ajv.addSchema({ ...document, $id: documentId }, documentId);
+    }
+    return ajv;
+  };
   const compiled = new Map<string, ValidateFunction>();
   const compile = (schema: string | Schema): ValidateFunction => {
     const key = typeof schema === "string" ? schema : JSON.stringify(schema);
@@ -50,7 +58,7 @@ export function documentValidator(document: object, options: Options = {}): Docu
     if (!validate) {
       // An inline schema's local references (`"#/components/..."`) are made to point into the document.
       const rebased = typeof schema === "string" ? { $ref: `${documentId}${schema}` } : (JSON.parse(key.replaceAll('"#/', `"${documentId}#/`)) as Schema);
-      compiled.set(key, (validate = ajv.compile(rebased)));
+      compiled.set(key, (validate = documentAjv().compile(rebased)));
     }
     return validate;
   };

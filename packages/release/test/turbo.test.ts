@@ -15,11 +15,17 @@ const run = promisify(execFile);
 const turbo = join(workspaceRoot, "node_modules", ".bin", "turbo");
 let copy: string;
 
-/** Each real task's hash (tasks without a script are left out), as turbo would compute it in the copy. */
+/**
+ * Each real build and test task's hash (tasks without a script are left out), as turbo would compute it in
+ * the copy. A test waits for its package's typecheck too (the CI's typecheck step, replayed from turbo's
+ * cache), which re-runs with its package's build: the sets below are the builds and tests.
+ */
 async function taskHashes(): Promise<Map<string, string>> {
   const { stdout } = await run(turbo, ["run", "build", "test", "--dry=json"], { cwd: copy, maxBuffer: 64 * 1024 * 1024 });
-  const { tasks } = JSON.parse(stdout) as { tasks: { taskId: string; hash: string; command: string }[] };
-  return new Map(tasks.filter((task) => task.command !== "<NONEXISTENT>").map((task) => [task.taskId, task.hash]));
+  const { tasks } = JSON.parse(stdout) as { tasks: { taskId: string; task: string; hash: string; command: string }[] };
+  return new Map(
+    tasks.filter((task) => task.command !== "<NONEXISTENT>" && (task.task === "build" || task.task === "test")).map((task) => [task.taskId, task.hash]),
+  );
 }
 
 /** The tasks whose hash changes when a file is added under `folder`. */
