@@ -5,7 +5,7 @@ import { sanitizeText } from "@bot-conversation/client/text";
 import { type Baseline, baselineOf, parseBaseline } from "./baseline.ts";
 import type { CheckFlags, CommandIo } from "./command.ts";
 import { type CheckConfig, readConfig } from "./config.ts";
-import { loadDescription } from "./description.ts";
+import { bundledDescription } from "./description.ts";
 import { type NetworkFetch, networkFetch } from "./network.ts";
 import { type ConformanceOptions, resolveOptions, UsageError } from "./options.ts";
 import { redactToken } from "./redact.ts";
@@ -115,7 +115,7 @@ export async function check(flags: CheckFlags, io: CommandIo): Promise<number> {
     token = prepared.options.token;
     if (flags.dryRun) {
       await prepared.close();
-      io.stdout.write(planText(resolveOptions(prepared.options), loadDescription()));
+      io.stdout.write(planText(resolveOptions(prepared.options), bundledDescription()));
       return exitCodes.ok;
     }
   } catch (error) {

@@ -148,6 +148,18 @@ export function loadDescription(path = descriptionPath): Description {
   };
 }
 
+let bundled: Description | undefined;
+
+/**
+ * The bundled description (`descriptionPath`), loaded once per process: its file is part of the installed
+ * package, and each run of the kit shares its compiled schemas (twenty seeds side by side compile them
+ * once, not twenty times).
+ */
+export function bundledDescription(): Description {
+  bundled ??= loadDescription();
+  return bundled;
+}
+
 /** The operation with this id, or an error naming it (the kit only knows the description's three). */
 export function operationOf(description: Description, id: string): Operation {
   const operation = description.operations.get(id);

@@ -3,7 +3,7 @@ import { requestLineOf } from "./case.ts";
 import type { CheckName } from "./checks/index.ts";
 import { coverageOf, type OperationCoverage, weakDataWarnings } from "./coverage.ts";
 import { badCredentials } from "./credentials.ts";
-import { type Description, loadDescription } from "./description.ts";
+import { bundledDescription, type Description } from "./description.ts";
 import { discover, type Finding } from "./discovery.ts";
 import type { RuleResult } from "./families.ts";
 import { type ConformanceOptions, resolveOptions } from "./options.ts";
@@ -91,7 +91,7 @@ export class ServerUnusableError extends Error {
 }
 
 /** Runs every check against a server and returns the report; only an unusable server or bad options throw. */
-export async function runConformance(options: ConformanceOptions, description: Description = loadDescription()): Promise<ConformanceReport> {
+export async function runConformance(options: ConformanceOptions, description: Description = bundledDescription()): Promise<ConformanceReport> {
   const resolved = resolveOptions(options);
   const started = performance.now();
   let phase = "probe";
