@@ -26,18 +26,15 @@ export const redact = (text: string, tokens: Iterable<string>, replacement = "[r
 
 /** A JSON-able value with the tokens redacted from every string and object key, at any depth; its shape is kept (undefined stays undefined). */
 export function redactJson<T>(value: T, tokens: Iterable<string>, replacement?: string): T {
-  if (value === undefined) return value;
-  const text = JSON.stringify(value);
-  const values = [...tokens].filter((token) => token !== "");
-  // No token in the text, each written as JSON writes it: no string or key holds one, the copy needs no walk.
-  if (values.every((token) => JSON.stringify(token) === `"${token}"` && !text.includes(token))) return JSON.parse(text) as T;
-  return JSON.parse(text, (_key, item: unknown) =>
-    typeof item === "string"
-      ? redact(item, values, replacement)
-      : isJsonObject(item)
-        ? Object.fromEntries(Object.entries(item).map(([key, entry]) => [redact(key, values, replacement), entry]))
-        : item,
-  ) as T;
+  return value === undefined
+    ? value
+    : (JSON.parse(JSON.stringify(value), (_key, item: unknown) =>
+        typeof item === "string"
+          ? redact(item, tokens, replacement)
+          : isJsonObject(item)
+            ? Object.fromEntries(Object.entries(item).map(([key, entry]) => [redact(key, tokens, replacement), entry]))
+            : item,
+      ) as T);
 }
 
 /**
