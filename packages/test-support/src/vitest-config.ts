@@ -1,5 +1,15 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig, type ViteUserConfig } from "vitest/config";
 import { hangGuardMs } from "./timeouts.ts";
+
+/**
+ * Node's compile cache for every process a test run starts (vitest's workers, and the sandboxes, CLIs, Prism
+ * and compilers the tests start with the run's environment): V8's code for each module is kept on disk and
+ * read back instead of compiled again. The sandbox's tests start it as a process about 150 times; with the
+ * cache they took 205 s of CPU instead of 270 s. Kept under the workspace's `node_modules/.cache`, keyed
+ * by each file's content and Node's version; a variable already set (`NODE_COMPILE_CACHE`) is kept.
+ */
+export const compileCacheDirectory = fileURLToPath(new URL("../../../node_modules/.cache/node-compile-cache", import.meta.url));
 
 /** What a package may set on top of the workspace's test settings. */
 export type PackageTestSettings = NonNullable<ViteUserConfig["test"]>;
@@ -14,6 +24,8 @@ export type PackageTestSettings = NonNullable<ViteUserConfig["test"]>;
  * closed, MSW stopped, real timers back).
  */
 export function workspaceTestConfig(settings: PackageTestSettings = {}): ViteUserConfig {
+  // Read by Node as each process starts: set here, before vitest starts its workers, every process inherits it.
+  process.env["NODE_COMPILE_CACHE"] ??= compileCacheDirectory;
   return defineConfig({
     test: {
       include: ["test/**/*.test.ts"],
