@@ -6,7 +6,7 @@ export default workspaceTestConfig({
   // Type tests (`*.test-d.ts`) run through tsc; a type error fails the run and is counted.
   typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "tsconfig.json" },
   testTimeout: 30_000,
-  // Each file in a fresh module cache: files fake timers and replace a Response's readers around the client's
-  // own modules, which another file must not inherit (they failed with shared modules).
+  // Each file in a fresh module cache: a sandbox served in process replaces the process's global `Response` with
+  // its HTTP adapter's (Hono's Node server), whose readers the client cannot bound; files after one failed.
   isolate: true,
 });
