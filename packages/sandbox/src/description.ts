@@ -46,7 +46,7 @@ export const controlDescription = bundledControl as unknown as typeof serviceDes
  * Each description read and validated through `@bot-conversation/openapi` (its reader, its one Ajv), with Ajv's
  * `verbose` errors for `describeErrors`. The descriptions are this package's own bundles, linted by Redocly at
  * build: Ajv does not check them against JSON Schema's meta-schema again in every process (`validateSchema: false`,
- * about 70 ms of a start).
+ * about 70 ms of each process's first check).
  */
 const documents = new Map<object, { reader: OpenApiDescription; validator: DocumentValidator }>(
   [serviceDescription, controlDescription].map((document) => [

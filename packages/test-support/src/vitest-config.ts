@@ -9,7 +9,7 @@ import { hangGuardMs } from "./timeouts.ts";
  * cache they took 205 s of CPU instead of 270 s. Kept under the workspace's `node_modules/.cache`, keyed
  * by each file's content and Node's version; a variable already set (`NODE_COMPILE_CACHE`) is kept.
  */
-export const compileCacheDirectory = fileURLToPath(new URL("../../../node_modules/.cache/node-compile-cache", import.meta.url));
+const compileCacheDirectory = fileURLToPath(new URL("../../../node_modules/.cache/node-compile-cache", import.meta.url));
 
 /** What a package may set on top of the workspace's test settings. */
 export type PackageTestSettings = NonNullable<ViteUserConfig["test"]>;
@@ -21,7 +21,9 @@ export type PackageTestSettings = NonNullable<ViteUserConfig["test"]>;
  * `busyMachineFactor`), unless the package sets its own. Test files share their worker's module cache
  * (`isolate: false`): a worker no longer starts and imports the package afresh for every file, which was
  * about a fifth of the CPU of the sandbox's tests; a file leaves the process as it found it (its servers
- * closed, MSW stopped, real timers back).
+ * closed, MSW stopped, real timers back). One thing no file can undo: a sandbox served in process replaces the
+ * global `Request` and `Response` with Hono's (its Node adapter's default); the packages whose later files
+ * cannot take that (the client's, the CLI's) set `isolate: true`.
  */
 export function workspaceTestConfig(settings: PackageTestSettings = {}): ViteUserConfig {
   // Read by Node as each process starts: set here, before vitest starts its workers, every process inherits it.
