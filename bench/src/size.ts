@@ -1,7 +1,7 @@
 /**
  * The client's size, measured by size-limit exactly as CI checks it (packages/client/.size-limit.json:
  * the ESM entry bundled by esbuild with openapi-fetch, minified, gzip level 9), next to openapi-fetch
- * alone measured the same way, against the 6.58 kB budget (6,580 bytes, as size-limit counts a kB; 6,000 until the one date rule and the File and PersonName checks, 6,150 until issue 30's bounded reads and paging limits, 6,500 until the bounded reader answered bytes for the kit, 6,550 until issue 42's shared caller and page text, 6,570 until issue 39's one wrong-value wording and one Retry-After reading).
+ * alone measured the same way, against the 6.62 kB budget (6,620 bytes, as size-limit counts a kB; 6,000 until the one date rule and the File and PersonName checks, 6,150 until issue 30's bounded reads and paging limits, 6,500 until the bounded reader answered bytes for the kit, 6,550 until issue 42's shared caller and page text, 6,570 until issue 39's one wrong-value wording and one Retry-After reading, 6,580 until the bounded readers were defined on a response rather than assigned).
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -14,7 +14,7 @@ import sizeLimit from "size-limit";
 import { formatNumber, markdownTable, type Section } from "./report.ts";
 
 const require = createRequire(import.meta.url);
-const budgetBytes = 6_580;
+const budgetBytes = 6_620;
 
 /** size-limit's figures for one entry file: minified, and minified then gzipped. */
 async function measured(entry: string): Promise<{ minified: number; gzipped: number }> {
@@ -53,6 +53,6 @@ export async function clientSize(): Promise<Section> {
         ["what the client adds", kB(client.minified - openapiFetch.minified), kB(client.gzipped - openapiFetch.gzipped)],
       ],
     ),
-    budgets: [{ name: "client bundle at most 6.58 kB gzipped", ok: client.gzipped <= budgetBytes, detail: `${client.gzipped} B of ${budgetBytes} B` }],
+    budgets: [{ name: "client bundle at most 6.62 kB gzipped", ok: client.gzipped <= budgetBytes, detail: `${client.gzipped} B of ${budgetBytes} B` }],
   };
 }

@@ -13,6 +13,7 @@ import {
   createBotConversationClient,
   NotFoundError,
   platformConversationId,
+  ResponseTooLargeError,
   ServerError,
   TimeoutError,
 } from "../src/index.js";
@@ -132,6 +133,18 @@ describe("against the sandbox", () => {
     const { client, control } = await sandbox({}, { timeoutMs: 200 });
     await control("POST", "faults", { operationId: "listExternalEventTriggers", status: 200, delayMs: 2_000, times: 3 });
     await expect(client.listExternalEventTriggers("any-bot")).rejects.toBeInstanceOf(TimeoutError);
+  });
+
+  test("in the process that serves the sandbox, whose HTTP adapter puts Hono's Response in the global scope, the answers of a fetch in process are read and bounded", async () => {
+    const { server } = await sandbox();
+    // What `new Response` makes in this process now has its methods read-only on the prototype (an assignment throws).
+    expect(Object.getOwnPropertyDescriptor(Object.getPrototypeOf(new Response("{}")), "json")).toMatchObject({ writable: false });
+    const inProcess = { baseUrl: server.url, token: server.token, fetch: (request: Request) => server.sandbox.fetch(request) };
+    const page = await createBotConversationClient(inProcess).searchConversations({ pageSize: 5 });
+    expect(page.items).toHaveLength(5);
+    await expect(createBotConversationClient({ ...inProcess, maxResponseBytes: 100 }).searchConversations({ pageSize: 5 })).rejects.toBeInstanceOf(
+      ResponseTooLargeError,
+    );
   });
 
   test("a token the sandbox does not accept is an AuthenticationError", async () => {

@@ -39,9 +39,10 @@ async function runSizeLimit(...args: string[]): Promise<{ checks: SizeCheck[]; e
 // too (the kit judges a body's encoding itself, within the same limit) took it to 6,535 B: the budget was 6,550 B. Issue 42's one caller shared with
 // the command-line subpath (`createRequester`: the sandbox's control routes through the same transport) and the page's text handed to
 // `onResponse` (the CLI's export writes what it read) took it to 6,562 B: the budget was 6,570 B. Issue 39's one wrong-value wording (`wrongValueText`, shared with the CLI, MCP
-// and the kit) and one Retry-After reading (`parseRetryAfter` with the kit's bound and clock) took it to 6,574 B: the budget is 6,580 B. Every test run holds the bundle to it,
+// and the kit) and one Retry-After reading (`parseRetryAfter` with the kit's bound and clock) took it to 6,574 B: the budget was 6,580 B. The bounded readers defined on a response rather than
+// assigned (a Response with read-only methods, as Hono's Node adapter makes, failed) took it to 6,607 B: the budget is 6,620 B. Every test run holds the bundle to it,
 // so the client cannot grow past it unnoticed.
-test("the bundled client (openapi-fetch included, minified) is within the 6.58 kB gzip budget of .size-limit.json", async () => {
+test("the bundled client (openapi-fetch included, minified) is within the 6.62 kB gzip budget of .size-limit.json", async () => {
   const { checks, exitCode } = await runSizeLimit();
   console.info(checks.map((check) => `${check.name}: ${check.size} B gzip of ${check.sizeLimit} B`).join("\n"));
   expect(checks).toHaveLength(1);

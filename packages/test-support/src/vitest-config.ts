@@ -21,9 +21,9 @@ export type PackageTestSettings = NonNullable<ViteUserConfig["test"]>;
  * `busyMachineFactor`), unless the package sets its own. Test files share their worker's module cache
  * (`isolate: false`): a worker no longer starts and imports the package afresh for every file, which was
  * about a fifth of the CPU of the sandbox's tests; a file leaves the process as it found it (its servers
- * closed, MSW stopped, real timers back). One thing no file can undo: a sandbox served in process replaces the
- * global `Request` and `Response` with Hono's (its Node adapter's default); the packages whose later files
- * cannot take that (the client's, the CLI's) set `isolate: true`.
+ * closed, MSW stopped, real timers back). One thing no file undoes: a sandbox served in process replaces the
+ * global `Request` and `Response` with Hono's (its Node adapter's default, as in any process serving Hono on
+ * Node); the client reads and bounds those as any other (`limitResponse`).
  */
 export function workspaceTestConfig(settings: PackageTestSettings = {}): ViteUserConfig {
   // Read by Node as each process starts: set here, before vitest starts its workers, every process inherits it.

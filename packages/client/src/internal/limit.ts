@@ -7,8 +7,8 @@ export const defaultMaxResponseBytes = 2 ** 24;
  * `response`, its body read within `maxBytes`: its `text`, `json` and `bytes` read the stream
  * themselves, counting, and fail with `ResponseTooLargeError` once more than `maxBytes` bytes have
  * arrived; the rest is never read (the stream is cancelled, which closes the connection). `label`
- * starts the message, e.g. `GET /api/v2/channels/conversations`. The same object is returned (a new
- * Response around a counting stream cost a search twice its time); read otherwise (`blob`, `arrayBuffer`, the
+ * starts the message, e.g. `GET /api/v2/channels/conversations`. The same object is returned, its three
+ * readers defined on it (a new Response around a counting stream cost a search twice its time); read otherwise (`blob`, `arrayBuffer`, the
  * `body` stream), it is not bounded. The client reads every response through it; the conformance kit too
  * (as bytes, to judge their encoding itself).
  */
@@ -32,5 +32,9 @@ export function limitResponse(response: Response, maxBytes: number, label: strin
     return all;
   };
   const text = async () => new TextDecoder().decode(await bytes());
-  return body ? Object.assign(response, { bytes, text, json: async () => JSON.parse(await text()) as unknown }) : response;
+  const readers = { bytes, text, json: async () => JSON.parse(await text()) as unknown };
+  // Defined, not assigned: a fetch may answer a Response whose methods cannot be assigned (Hono's Node adapter
+  // puts one in the global scope, its methods read-only on the prototype). Configurable: bounded again, it takes the new bound.
+  if (body) for (const name in readers) Object.defineProperty(response, name, { value: readers[name as keyof typeof readers], configurable: true });
+  return response;
 }
