@@ -36,12 +36,23 @@ async function targetOffset(site: OpenSite, address: string, base = "/"): Promis
 /** A project site's base path, as GitHub Pages serves one under `/<repo>/`. */
 const subPath = "/some/sub/path/";
 
-const hosts: [string, (root: string) => Server, string][] = [
-  ["the repo's server", createStaticServer, "/"],
-  [`a plain static host (404.html for unknown paths) under ${subPath}`, (root) => createPlainStaticHost(root, subPath), subPath],
+/** An address of each form the page links to: a section, a tag, a model, an event's model. */
+const formSamples = ["/section/errors", "/conversations", "/conversation-export", "/event-trigger-fired"];
+
+/** Every address the page links to, or one of each form (`formSamples`). */
+type Coverage = "every address" | "one address of each form";
+
+/**
+ * The repo's server loads every address fresh. A plain static host serves the same site, its unknown paths through
+ * `404.html`, which routes every address by the same code: one address of each form is loaded there (each fresh
+ * load renders the whole reference, seconds of a busy CI's CPU).
+ */
+const hosts: [string, (root: string) => Server, string, Coverage][] = [
+  ["the repo's server", createStaticServer, "/", "every address"],
+  [`a plain static host (404.html for unknown paths) under ${subPath}`, (root) => createPlainStaticHost(root, subPath), subPath, "one address of each form"],
 ];
 
-describe.each(hosts)("every address loads its own target on a fresh load, from %s", (_host, createServer, base) => {
+describe.each(hosts)("addresses load their own target on a fresh load, from %s", (_host, createServer, base, coverage) => {
   const site = useSite({ createServer, viewport: viewports.desktop, path: base });
   let addresses: string[] = [];
   beforeAll(async () => {
@@ -49,12 +60,12 @@ describe.each(hosts)("every address loads its own target on a fresh load, from %
   });
 
   it("the page links to the sections, tags and models", () => {
-    expect(addresses).toEqual(expect.arrayContaining(["/section/errors", "/conversations", "/conversation-export", "/event-trigger-fired"]));
+    expect(addresses).toEqual(expect.arrayContaining(formSamples));
   });
 
-  it("each one lands on its own heading, with nothing failing to load", async () => {
+  it(`${coverage === "every address" ? "each one lands" : "one of each form lands"} on its own heading, with nothing failing to load`, async () => {
     const misses: string[] = [];
-    for (const address of addresses) {
+    for (const address of coverage === "every address" ? addresses : formSamples) {
       const offset = await targetOffset(site, address, base);
       if (offset === null || Math.abs(offset) >= 120) misses.push(`${address} (target at ${offset})`);
     }
