@@ -47,7 +47,7 @@ test("the bundled client (openapi-fetch included, minified) is within the 6.62 k
   console.info(checks.map((check) => `${check.name}: ${check.size} B gzip of ${check.sizeLimit} B`).join("\n"));
   expect(checks).toHaveLength(1);
   // The budget itself, so that loosening .size-limit.json fails here too.
-  expect(checks[0]?.sizeLimit).toBe(6_580);
+  expect(checks[0]?.sizeLimit).toBe(6_620);
   // The bundle is measured (openapi-fetch alone is about 2.5 kB of it), not an empty or external-only build.
   expect(checks[0]?.size).toBeGreaterThan(2_500);
   expect(checks[0]?.passed).toBe(true);
