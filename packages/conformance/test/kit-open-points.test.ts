@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type ConformanceOptions, type ConformanceReport, runConformance } from "../src/index.ts";
 import { editItems, firing, isFire, isSearch, isTriggerList } from "./support/family-faults.ts";
-import { editJson, type Fault, startFaultyProxy } from "./support/faulty-proxy.ts";
+import { editJson, type Fault, faultyFetch, faultyFetchBaseUrl } from "./support/faulty-proxy.ts";
 import { caseTimeoutMs, failing, finding, kitRun, seedRunner, seeds, why } from "./support/kit-seeds.ts";
 import { useSandbox } from "./support/sandbox.ts";
 
@@ -161,14 +161,15 @@ describe("open points answered either way, across 20 seeds: a finding, never a f
     const reports =
       typeof fault === "function"
         ? await Promise.all(
-            seeds.map(async (seed) => {
-              const proxy = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox().fetch }, fault());
-              try {
-                return await runConformance(kitRun(proxy.url, seed, { examples: 6, ...options }));
-              } finally {
-                await proxy.close();
-              }
-            }),
+            seeds.map((seed) =>
+              runConformance(
+                kitRun(faultyFetchBaseUrl, seed, {
+                  examples: 6,
+                  fetch: faultyFetch({ baseUrl: "http://sandbox.test", fetch: sandbox().fetch }, fault()),
+                  ...options,
+                }),
+              ),
+            ),
           )
         : fault === sandboxOwnAnswers && options === undefined
           ? await (sandboxOwnReports ??= runSeeds(fault))

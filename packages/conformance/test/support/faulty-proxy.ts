@@ -55,38 +55,69 @@ export interface Upstream {
   readonly fetch?: typeof globalThis.fetch;
 }
 
-/** Starts a proxy on 127.0.0.1 and an ephemeral port that forwards to `upstream` through `fault`. */
-export async function startFaultyProxy(upstream: Upstream, fault: Fault = {}): Promise<FaultyProxy> {
+/** A request as the fault sees it, from either transport. */
+interface FaultedRequest {
+  readonly url: URL;
+  readonly method: string;
+  readonly headers: Headers;
+  /** Reads the body (after any delay, as a slow server would). */
+  readonly body: () => Promise<Buffer>;
+}
+
+/** Headers that belong to a connection, not to the exchange: neither forwarded up nor copied back. */
+const hopByHop = { request: ["host", "connection", "content-length"], response: ["content-length", "content-encoding", "transfer-encoding", "connection"] };
+
+/** What the upstream answers to a request through `fault`: the one rule of both transports (a 502 when the upstream fails). */
+function faultedAnswer(upstream: Upstream, fault: Fault): (request: FaultedRequest) => Promise<ProxiedResponse> {
   const send = upstream.fetch ?? globalThis.fetch;
-  const server: Server = createServer(async (incoming, outgoing) => {
+  return async ({ url, method, headers, body: readBody }) => {
     try {
-      const url = new URL(incoming.url ?? "/", upstream.baseUrl);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(incoming.headers)) {
-        if (typeof value === "string" && !["host", "connection", "content-length"].includes(name)) headers.set(name, value);
-      }
       const forward = async (target: URL, body?: Buffer): Promise<ProxiedResponse> => {
-        const answer = await send(target, { method: incoming.method ?? "GET", headers, ...(body && body.length > 0 ? { body: new Uint8Array(body) } : {}) });
+        const answer = await send(target, { method, headers, ...(body && body.length > 0 ? { body: new Uint8Array(body) } : {}) });
         const proxied: ProxiedResponse = { status: answer.status, headers: {}, body: await answer.text() };
         answer.headers.forEach((value, name) => {
-          if (!["content-length", "content-encoding", "transfer-encoding", "connection"].includes(name)) proxied.headers[name] = value;
+          if (!hopByHop.response.includes(name)) proxied.headers[name] = value;
         });
         return proxied;
       };
       const delay = fault.delayMs?.(url) ?? 0;
       if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
-      const body = await bodyOf(incoming);
-      let response = await fault.request?.(
+      const body = await readBody();
+      const answered = await fault.request?.(
         url,
         headers,
         (target, text) => forward(target, text === undefined ? body : Buffer.from(text)),
         body.toString(),
-        incoming.method ?? "GET",
+        method,
       );
-      if (!response) {
-        response = await forward(url, body);
-        fault.response?.(url, response);
-      }
+      if (answered) return answered;
+      const response = await forward(url, body);
+      fault.response?.(url, response);
+      return response;
+    } catch (error) {
+      return { status: 502, headers: { "content-type": "text/plain" }, body: `proxy error: ${String(error)}` };
+    }
+  };
+}
+
+/** The request's headers but those of the connection. */
+function forwardedHeaders(entries: Iterable<[string, string | string[] | undefined]>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of entries) if (typeof value === "string" && !hopByHop.request.includes(name)) headers.set(name, value);
+  return headers;
+}
+
+/** Starts a proxy on 127.0.0.1 and an ephemeral port that forwards to `upstream` through `fault`. */
+export async function startFaultyProxy(upstream: Upstream, fault: Fault = {}): Promise<FaultyProxy> {
+  const answer = faultedAnswer(upstream, fault);
+  const server: Server = createServer(async (incoming, outgoing) => {
+    const response = await answer({
+      url: new URL(incoming.url ?? "/", upstream.baseUrl),
+      method: incoming.method ?? "GET",
+      headers: forwardedHeaders(Object.entries(incoming.headers)),
+      body: () => bodyOf(incoming),
+    });
+    try {
       outgoing.writeHead(response.status, response.headers).end(response.bytes ?? response.body);
     } catch (error) {
       outgoing.writeHead(502, { "content-type": "text/plain" }).end(`proxy error: ${String(error)}`);
@@ -98,6 +129,36 @@ export async function startFaultyProxy(upstream: Upstream, fault: Fault = {}): P
   return {
     url: `http://127.0.0.1:${port}`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The base address the kit is given with a `faultyFetch`: no socket is opened, so any address does. */
+export const faultyFetchBaseUrl = "http://proxy.test";
+
+/**
+ * The same proxy as a `fetch`, in process: the faults are those of `startFaultyProxy`, answered without a socket
+ * (for the kit's many runs side by side, whose transport over HTTP its own tests cover). Like Node's server, it
+ * answers a HEAD, a 204 and a 304 with no body, and says the length of any other body.
+ */
+export function faultyFetch(upstream: Upstream, fault: Fault = {}): typeof globalThis.fetch {
+  const answer = faultedAnswer(upstream, fault);
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const response = await answer({
+      url: new URL(new URL(request.url).pathname + new URL(request.url).search, upstream.baseUrl),
+      method: request.method,
+      headers: forwardedHeaders(request.headers),
+      body: async () => Buffer.from(await request.arrayBuffer()),
+    });
+    const body = response.bytes ?? Buffer.from(response.body);
+    const bodiless = request.method === "HEAD" || [204, 304].includes(response.status);
+    try {
+      const headers = new Headers(response.headers);
+      if (![204, 304].includes(response.status)) headers.set("content-length", String(body.byteLength));
+      return new Response(bodiless ? null : new Uint8Array(body), { status: response.status, headers });
+    } catch (error) {
+      return new Response(`proxy error: ${String(error)}`, { status: 502, headers: { "content-type": "text/plain" } });
+    }
   };
 }
 
