@@ -1,4 +1,8 @@
+import { hangGuardMs } from "@bot-conversation/test-support/timeouts";
 import { workspaceTestConfig } from "@bot-conversation/test-support/vitest-config";
 
-/** Packing, installing with npm and `redocly diff` take seconds each. */
-export default workspaceTestConfig({ testTimeout: 240_000, hookTimeout: 240_000 });
+/**
+ * Packing, installing with npm and `redocly diff` take seconds each; packing every package and installing them
+ * outside the workspace about a minute on an idle machine (its hook took over 240 s in a loaded CI run). Hang guards.
+ */
+export default workspaceTestConfig({ testTimeout: hangGuardMs(60_000), hookTimeout: hangGuardMs(60_000) });

@@ -8,6 +8,7 @@ import { get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
+import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { createSandbox, LaunchError, type LaunchedSandbox, launchSandbox, type Sandbox, startSandboxServer } from "../src/index.ts";
 import { createLogger } from "../src/observe/log.ts";
@@ -167,47 +168,55 @@ describe("the log", () => {
     expect((refused as LaunchError).output).toBe('error: --log-format: expected one of json, pretty; got "xml"\n');
   });
 
-  test("the command's JSON lines to a pipe are batched: a lone line arrives while it runs, and every line by its exit", async () => {
-    const sandbox = await launchSandbox(["--conversations", "5"]);
-    launched.push(sandbox);
-    const search = (id: string) =>
-      fetch(`${sandbox.url}/api/v2/channels/conversations`, { headers: { "x-token": token, "x-request-id": id } }).then((response) => response.arrayBuffer());
-    const requestLines = () =>
-      sandbox
-        .output()
-        .split("\n")
-        .filter((line) => line.startsWith("{"))
-        .map((line) => JSON.parse(line) as { msg: string; requestId?: string })
-        .filter((line) => line.msg === "request");
-    // One line, far under a batch: written by the periodic flush, without another request or an exit.
-    await search("lone");
-    const deadline = performance.now() + 10_000; // a hang guard, not a bound on speed
-    while (!requestLines().some((line) => line.requestId === "lone") && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(requestLines().map((line) => line.requestId)).toEqual(["lone"]);
-    // Many, then SIGTERM at once: every one is in the output, in order.
-    for (let index = 0; index < 300; index++) await search(`r${index}`);
-    expect(await sandbox.stop("SIGTERM")).toEqual({ code: 0, signal: null });
-    expect(requestLines().map((line) => line.requestId)).toEqual(["lone", ...Array.from({ length: 300 }, (_, index) => `r${index}`)]);
-  }, 60_000);
+  test(
+    "the command's JSON lines to a pipe are batched: a lone line arrives while it runs, and every line by its exit",
+    async () => {
+      const sandbox = await launchSandbox(["--conversations", "5"]);
+      launched.push(sandbox);
+      const search = (id: string) =>
+        fetch(`${sandbox.url}/api/v2/channels/conversations`, { headers: { "x-token": token, "x-request-id": id } }).then((response) => response.arrayBuffer());
+      const requestLines = () =>
+        sandbox
+          .output()
+          .split("\n")
+          .filter((line) => line.startsWith("{"))
+          .map((line) => JSON.parse(line) as { msg: string; requestId?: string })
+          .filter((line) => line.msg === "request");
+      // One line, far under a batch: written by the periodic flush, without another request or an exit.
+      await search("lone");
+      const deadline = performance.now() + 10_000; // a hang guard, not a bound on speed
+      while (!requestLines().some((line) => line.requestId === "lone") && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(requestLines().map((line) => line.requestId)).toEqual(["lone"]);
+      // Many, then SIGTERM at once: every one is in the output, in order.
+      for (let index = 0; index < 300; index++) await search(`r${index}`);
+      expect(await sandbox.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+      expect(requestLines().map((line) => line.requestId)).toEqual(["lone", ...Array.from({ length: 300 }, (_, index) => `r${index}`)]);
+    },
+    heavyTestTimeoutMs,
+  );
 
-  test("launchSandbox keeps the last 1 MiB of a busy sandbox's log lines, and says how much it left out", async () => {
-    const sandbox = await launchSandbox(["--conversations", "5"]);
-    launched.push(sandbox);
-    // Each search is a log line of a few hundred bytes: enough of them to pass 1 MiB twice over.
-    const search = () =>
-      fetch(`${sandbox.url}/api/v2/channels/conversations?pageSize=1`, { headers: { "x-token": token } }).then((response) => response.arrayBuffer());
-    for (let batch = 0; batch < 80; batch++) await Promise.all(Array.from({ length: 100 }, search));
-    await fetch(`${sandbox.url}/the-last-request`, { headers: { "x-token": token } });
-    await sandbox.stop("SIGTERM");
-    const output = sandbox.output();
-    const [note, ...rest] = output.split("\n");
-    const left = Number(/^\[(\d+) earlier bytes left out\]$/.exec(note!)?.[1]);
-    expect(left).toBeGreaterThan(1024 * 1024);
-    expect(Buffer.byteLength(rest.join("\n"))).toBe(1024 * 1024);
-    // The oldest lines are gone, the newest kept (compared as booleans: the output is 1 MiB).
-    expect(output.includes(sandbox.readyLine)).toBe(false);
-    expect(output.includes('"path":"/the-last-request"')).toBe(true);
-  }, 60_000);
+  test(
+    "launchSandbox keeps the last 1 MiB of a busy sandbox's log lines, and says how much it left out",
+    async () => {
+      const sandbox = await launchSandbox(["--conversations", "5"]);
+      launched.push(sandbox);
+      // Each search is a log line of a few hundred bytes: enough of them to pass 1 MiB twice over.
+      const search = () =>
+        fetch(`${sandbox.url}/api/v2/channels/conversations?pageSize=1`, { headers: { "x-token": token } }).then((response) => response.arrayBuffer());
+      for (let batch = 0; batch < 80; batch++) await Promise.all(Array.from({ length: 100 }, search));
+      await fetch(`${sandbox.url}/the-last-request`, { headers: { "x-token": token } });
+      await sandbox.stop("SIGTERM");
+      const output = sandbox.output();
+      const [note, ...rest] = output.split("\n");
+      const left = Number(/^\[(\d+) earlier bytes left out\]$/.exec(note!)?.[1]);
+      expect(left).toBeGreaterThan(1024 * 1024);
+      expect(Buffer.byteLength(rest.join("\n"))).toBe(1024 * 1024);
+      // The oldest lines are gone, the newest kept (compared as booleans: the output is 1 MiB).
+      expect(output.includes(sandbox.readyLine)).toBe(false);
+      expect(output.includes('"path":"/the-last-request"')).toBe(true);
+    },
+    heavyTestTimeoutMs,
+  );
 });
 
 describe("the metrics", () => {
