@@ -111,13 +111,13 @@ function forwardedHeaders(entries: Iterable<[string, string | string[] | undefin
 export async function startFaultyProxy(upstream: Upstream, fault: Fault = {}): Promise<FaultyProxy> {
   const answer = faultedAnswer(upstream, fault);
   const server: Server = createServer(async (incoming, outgoing) => {
-    const response = await answer({
-      url: new URL(incoming.url ?? "/", upstream.baseUrl),
-      method: incoming.method ?? "GET",
-      headers: forwardedHeaders(Object.entries(incoming.headers)),
-      body: () => bodyOf(incoming),
-    });
     try {
+      const response = await answer({
+        url: new URL(incoming.url ?? "/", upstream.baseUrl),
+        method: incoming.method ?? "GET",
+        headers: forwardedHeaders(Object.entries(incoming.headers)),
+        body: () => bodyOf(incoming),
+      });
       outgoing.writeHead(response.status, response.headers).end(response.bytes ?? response.body);
     } catch (error) {
       outgoing.writeHead(502, { "content-type": "text/plain" }).end(`proxy error: ${String(error)}`);
@@ -132,6 +132,9 @@ export async function startFaultyProxy(upstream: Upstream, fault: Fault = {}): P
   };
 }
 
+/** Statuses Node's server answers without a body or a length. */
+const bodilessStatuses = [204, 304];
+
 /** The base address the kit is given with a `faultyFetch`: no socket is opened, so any address does. */
 export const faultyFetchBaseUrl = "http://proxy.test";
 
@@ -144,18 +147,19 @@ export function faultyFetch(upstream: Upstream, fault: Fault = {}): typeof globa
   const answer = faultedAnswer(upstream, fault);
   return async (input, init) => {
     const request = new Request(input, init);
+    const { pathname, search } = new URL(request.url);
     const response = await answer({
-      url: new URL(new URL(request.url).pathname + new URL(request.url).search, upstream.baseUrl),
+      url: new URL(pathname + search, upstream.baseUrl),
       method: request.method,
       headers: forwardedHeaders(request.headers),
       body: async () => Buffer.from(await request.arrayBuffer()),
     });
     const body = response.bytes ?? Buffer.from(response.body);
-    const bodiless = request.method === "HEAD" || [204, 304].includes(response.status);
+    const bodilessStatus = bodilessStatuses.includes(response.status);
     try {
       const headers = new Headers(response.headers);
-      if (![204, 304].includes(response.status)) headers.set("content-length", String(body.byteLength));
-      return new Response(bodiless ? null : new Uint8Array(body), { status: response.status, headers });
+      if (!bodilessStatus) headers.set("content-length", String(body.byteLength));
+      return new Response(request.method === "HEAD" || bodilessStatus ? null : new Uint8Array(body), { status: response.status, headers });
     } catch (error) {
       return new Response(`proxy error: ${String(error)}`, { status: 502, headers: { "content-type": "text/plain" } });
     }
