@@ -50,7 +50,10 @@ export function renderEnums(document: { components?: { schemas?: Record<string, 
     'import type { components } from "./schema.js";',
     "",
   ];
-  for (const [name, schema] of Object.entries(schemas)) {
+  // By name, not in the bundle's order: the bundler orders components by where they are first
+  // referenced, so a new parameter or schema elsewhere would reorder this committed file.
+  const byName = Object.entries(schemas).sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0));
+  for (const [name, schema] of byName) {
     if (schema.type !== "string" || !Array.isArray(schema.enum)) continue;
     const values = schema.enum.map((value) => JSON.stringify(value)).join(", ");
     lines.push(

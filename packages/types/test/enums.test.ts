@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, test } from "vitest";
-import { arrayName, bundleFile } from "../scripts/generate-enums.ts";
+import { arrayName, bundleFile, renderEnums } from "../scripts/generate-enums.ts";
 import * as types from "../src/index.js";
 
 const document = JSON.parse(await readFile(bundleFile, "utf8")) as {
@@ -27,5 +27,12 @@ describe("enumeration value arrays", () => {
     const values = (types as Record<string, unknown>)[arrayName(name)];
     expect(values).toEqual(schema.enum);
     expect(new Set(values as string[]).size).toBe((values as string[]).length);
+  });
+});
+
+describe("the rendered module", () => {
+  test("does not depend on the order in which the bundle lists its components", () => {
+    const reversed = { components: { schemas: Object.fromEntries(Object.entries(document.components.schemas).reverse()) } };
+    expect(renderEnums(reversed)).toBe(renderEnums(document as Parameters<typeof renderEnums>[0]));
   });
 });
