@@ -2,6 +2,9 @@ import { fileURLToPath } from "node:url";
 import { defineConfig, type ViteUserConfig } from "vitest/config";
 import { hangGuardMs } from "./timeouts.ts";
 
+/** What every package's run first builds and type-checks when turbo did not start it (`build-dependencies.ts`). */
+const buildDependencies = fileURLToPath(new URL("./build-dependencies.ts", import.meta.url));
+
 /**
  * Node's compile cache for every process a test run starts (vitest's workers, and the sandboxes, CLIs, Prism
  * and compilers the tests start with the run's environment): V8's code for each module is kept on disk and
@@ -18,7 +21,8 @@ export type PackageTestSettings = NonNullable<ViteUserConfig["test"]>;
  * The workspace's vitest configuration: tests under `test/`, the JSON report at
  * `test-results/vitest.json` that CI sums into the run's totals (`.ci/totals.ts`), and time-outs
  * that guard against a hang on a busy machine (vitest's own 5 s and 10 s, scaled by
- * `busyMachineFactor`), unless the package sets its own. Test files share their worker's module cache
+ * `busyMachineFactor`), unless the package sets its own. Run outside turbo, it first builds and type-checks what
+ * the package's tests depend on (`build-dependencies.ts`). Test files share their worker's module cache
  * (`isolate: false`): a worker no longer starts and imports the package afresh for every file, which was
  * about a fifth of the CPU of the sandbox's tests; a file leaves the process as it found it (its servers
  * closed, MSW stopped, real timers back). One thing no file undoes: a sandbox served in process replaces the
@@ -37,6 +41,7 @@ export function workspaceTestConfig(settings: PackageTestSettings = {}): ViteUse
       hookTimeout: hangGuardMs(10_000),
       isolate: false,
       ...settings,
+      globalSetup: [buildDependencies, ...[settings.globalSetup ?? []].flat()],
     },
   });
 }
