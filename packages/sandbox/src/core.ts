@@ -14,7 +14,7 @@ import type { AppEnv } from "./http/app.ts";
 import type { Workspaces } from "./http/context.ts";
 import type { RequestFilter, RequestRecord } from "./http/journal.ts";
 import type { DataSource, SandboxState } from "./model.ts";
-import { storeUnavailable } from "./operations/problem.ts";
+import { storeUnavailable, tokenRefused } from "./operations/problem.ts";
 import { type SandboxOptions, stateConflict } from "./options.ts";
 import { checkSwitches, type SandboxSwitches, switchesOf } from "./switches.ts";
 import { Workspace } from "./workspace.ts";
@@ -139,6 +139,7 @@ export class OpenSandbox implements Sandbox {
         return true;
       },
       ready: () => store.ready(),
+      noWorkspace: () => tokenRefused(this.#main.options.errorMediaType),
     };
   }
 
@@ -163,16 +164,20 @@ export class OpenSandbox implements Sandbox {
     return sandbox;
   }
 
-  /** Opens a workspace over its row: its switches over the command's options, its token(s). */
+  /**
+   * Opens a workspace over its row: its switches over the command's options, its token(s). What it keeps is bound to
+   * the row's creation of the name (`kept`, every request's way to the store): a request to it changes nothing once
+   * that creation is removed, whatever is created under the name since.
+   */
   async #open(row: WorkspaceRow, tokens: readonly string[]): Promise<Workspace> {
     const options = { ...this.#options, ...checkSwitches(row.switches), tokens };
+    const kept = this.#store.workspaceStore(row);
     const changeSwitches = async (switches: SandboxSwitches) => {
-      await this.#store.setSwitches(row.name, switches);
+      await kept.setSwitches(switches);
       // Opened again here before the answer; the other replicas hear of it.
       if (row.name === defaultWorkspace) await this.#reopenMain();
       else this.#forget(row.name);
     };
-    const kept = this.#store.workspaceStore(row.name, row.generation);
     return Workspace.open({ name: row.name, options, kept, workspaces: this.#workspaces, changeSwitches, pause: this.#pause }, row.source);
   }
 
@@ -232,7 +237,8 @@ export class OpenSandbox implements Sandbox {
     if (change === "faults") return entry.kept.faultsChanged();
     if (change === "switches") return workspace === defaultWorkspace ? this.#reopenMain() : this.#forget(workspace);
     const row = await this.#store.workspace(workspace);
-    if (!row) return this.#forget(workspace);
+    // Removed, or removed and created again (a notification missed): the creation loaded is gone.
+    if (!row || row.incarnation !== entry.kept.incarnation) return this.#forget(workspace);
     if (row.generation > entry.kept.generation) await entry.adopt(row.source, row.generation);
   }
 

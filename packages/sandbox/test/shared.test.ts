@@ -2,10 +2,11 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadedWorkspacesLimit } from "../src/core.ts";
+import { schemaVersion } from "../src/data/postgres.ts";
 import { createSandbox, type Fixture, type Sandbox } from "../src/index.ts";
 import { exampleFixture } from "./support/fixture.ts";
 import { parseMetrics, sampleOf } from "./support/prometheus.ts";
-import { adminToken, call, createWorkspace, type Target, usePostgres } from "./support/shared.ts";
+import { adminToken, call, createWorkspace, expectAnsweredAsRemoved, heldChanges, type Target, usePostgres } from "./support/shared.ts";
 
 const postgres = usePostgres();
 
@@ -290,13 +291,49 @@ describe("two replicas in process on one database", () => {
   });
 });
 
+describe("a workspace's name reused across replicas", () => {
+  let first: Sandbox;
+  let second: Sandbox;
+  beforeAll(async () => {
+    const databaseUrl = await postgres.database();
+    first = await createSandbox({ databaseUrl, adminToken });
+    second = await createSandbox({ databaseUrl, adminToken });
+  });
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+  });
+
+  test("requests held open on one replica while the other removes their workspace and creates the name again change nothing in the new one", async () => {
+    const fixture = fixtureOf("reused");
+    const removed = await createWorkspace(first, { name: "reused", fixture });
+    // Loaded on the second replica, where the requests are then held open.
+    const [conversation] = (await search(second, removed)).items;
+    const held = heldChanges(second, removed, conversation!.id);
+    await Promise.all(held.map((request) => request.reading));
+    expect((await call(first, adminToken, "/_sandbox/workspaces/reused", { method: "DELETE" })).status).toBe(204);
+    const created = await createWorkspace(first, { name: "reused", fixture });
+    expect((await fire(first, created, conversation!.id, "new-1")).status).toBe(200);
+    for (const request of held) request.finish();
+    const answers = await Promise.all(held.map((request) => request.answer));
+
+    for (const replica of [first, second]) {
+      expect((await fired(replica, created)).map((event) => event.externalEventPayload?.["orderNumber"])).toEqual(["new-1"]);
+      expect(await search(replica, created)).toMatchObject({ totalItemCount: fixture.conversations.length, pageIndex: 0 });
+      expect(await (await call(replica, created, "/_sandbox/switches")).json()).toMatchObject({ pageBase: 0 });
+    }
+    await expectAnsweredAsRemoved(answers, second, removed);
+  });
+});
+
 describe("the schema", () => {
   test("a database of a newer schema is refused in one line naming both versions, without the password", async () => {
     const databaseUrl = await postgres.database();
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {
-      await client.query("CREATE TABLE sandbox_schema (id integer PRIMARY KEY, version integer NOT NULL); INSERT INTO sandbox_schema VALUES (1, 3)");
+      await client.query("CREATE TABLE sandbox_schema (id integer PRIMARY KEY, version integer NOT NULL)");
+      await client.query("INSERT INTO sandbox_schema VALUES (1, $1)", [schemaVersion + 1]);
     } finally {
       await client.end();
     }
@@ -304,7 +341,7 @@ describe("the schema", () => {
       () => undefined,
       (error: unknown) => error as Error,
     );
-    expect(refusal?.message).toMatch(/schema version 3, newer than this sandbox's 2/);
+    expect(refusal?.message).toContain(`schema version ${schemaVersion + 1}, newer than this sandbox's ${schemaVersion}`);
     expect(refusal?.message).not.toContain("\n");
     expect(refusal?.message).not.toContain("test-password");
   });
@@ -330,11 +367,11 @@ describe("the schema", () => {
     for (const marker of ["old-1", "old-2"]) expect((await fire(first, token, conversation.id, marker)).status).toBe(200);
     const cursor = (await call(first, token, "/_sandbox/fired-events?limit=1")).headers.get("x-next-cursor");
     await first.close();
-    // The database as version 1 left it: no transaction column, the index by sequence.
+    // The database as version 1 left it: no transaction column, the index by sequence, no creation numbers.
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {
-      await client.query(`DROP INDEX sandbox_fired_events_by_workspace; ALTER TABLE sandbox_fired_events DROP COLUMN xid;
+      await client.query(`DROP INDEX sandbox_fired_events_by_workspace; ALTER TABLE sandbox_fired_events DROP COLUMN xid; ALTER TABLE sandbox_workspaces DROP COLUMN incarnation;
         CREATE INDEX sandbox_fired_events_by_workspace ON sandbox_fired_events (workspace, sequence); UPDATE sandbox_schema SET version = 1`);
     } finally {
       await client.end();

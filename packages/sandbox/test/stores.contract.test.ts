@@ -16,7 +16,7 @@ import pg from "pg";
 import { afterAll, describe, expect, test } from "vitest";
 import { createSandbox } from "../src/index.ts";
 import { exampleFixture } from "./support/fixture.ts";
-import { adminToken, call, createWorkspace, type Target, usePostgres } from "./support/shared.ts";
+import { adminToken, call, createWorkspace, expectAnsweredAsRemoved, heldChanges, type Target, usePostgres } from "./support/shared.ts";
 
 const postgres = usePostgres();
 const scratch = mkdtempSync(join(tmpdir(), "sandbox-stores-"));
@@ -155,6 +155,41 @@ async function total(target: Target, as: string): Promise<number> {
   return ((await response.json()) as { totalItemCount: number }).totalItemCount;
 }
 
+/**
+ * A workspace's name reused while requests to the removed one are still under way (issue 52): a fire, a reset, a
+ * switches change and a fault, each held open with half its body sent, across the removal of `reused` and a new
+ * creation of that name (which is fired into meanwhile). Each is answered as a request to the removed workspace is
+ * (its token's 401); the new workspace has its own data, switches, no fault and only its own fired events, and its
+ * fires go on being kept. Resolves to the new workspace's token.
+ */
+async function lateRequests(target: Exclude<Target, string>): Promise<string> {
+  const removed = await createWorkspace(target, { name: "reused", fixture });
+  // Loaded in the process before the requests are held.
+  expect((await fire(target, removed, "removed-1")).status).toBe(200);
+  const held = heldChanges(target, removed, conversationId);
+  await Promise.all(held.map((request) => request.reading));
+  expect((await call(target, adminToken, "/_sandbox/workspaces/reused", { method: "DELETE" })).status).toBe(204);
+  const created = await createWorkspace(target, { name: "reused", fixture });
+  expect((await fire(target, created, "new-1")).status).toBe(200);
+  for (const request of held) request.finish();
+  const answers = await Promise.all(held.map((request) => request.answer));
+  await expectUntouched(target, created, ["new-1"]);
+  // Its fires go on being kept, numbered on from its own (a late fire took no number of theirs).
+  for (const marker of ["new-2", "new-3"]) expect((await fire(target, created, marker)).status).toBe(200);
+  await expectUntouched(target, created, ["new-1", "new-2", "new-3"]);
+  // Each late one answered as a request with the removed workspace's token is now.
+  await expectAnsweredAsRemoved(answers, target, removed);
+  return created;
+}
+
+/** The workspace `reused` as created by `lateRequests`: its fixture, its switches, no fault armed, and these fires alone. */
+async function expectUntouched(target: Target, as: string, fired: string[]): Promise<void> {
+  expect(await markers(target, as)).toEqual(fired);
+  expect(await total(target, as)).toBe(fixture.conversations.length);
+  expect(await (await call(target, as, "/_sandbox/switches")).json()).toMatchObject({ pageBase: 0 });
+  expect((await call(target, as, "/api/v2/channels/conversations")).status).toBe(200);
+}
+
 /** A case of the contract: what every store must do, through the one app. */
 type Case = readonly [title: string, run: (opened: Opened) => Promise<void>];
 
@@ -223,6 +258,12 @@ const cases: Case[] = [
       expect(await markers(target, again)).toEqual([]);
     },
   ],
+  [
+    "a request held open across its workspace's removal and a new creation of the name changes nothing in the new one, and is answered as the removed one's",
+    async ({ target }) => {
+      await lateRequests(target as Exclude<Target, string>);
+    },
+  ],
 ];
 
 /** Cases of a store kept beyond the process: what was acknowledged is there after a restart. */
@@ -240,6 +281,20 @@ const keptCases: Case[] = [
         expect(await markers(again.target, token)).toEqual(["kept-default"]);
         expect(await total(again.target, alpha)).toBe(fixture.conversations.length);
         expect(await (await call(again.target, alpha, "/_sandbox/switches")).json()).toMatchObject({ pageBase: 1 });
+      } finally {
+        await again.close();
+      }
+    },
+  ],
+  [
+    "after a restart, a workspace whose name was reused under requests still open is as they left it: its own data, switches and fires",
+    async (opened) => {
+      const created = await lateRequests(opened.target as Exclude<Target, string>);
+      const again = await opened.reopen!();
+      try {
+        await expectUntouched(again.target, created, ["new-1", "new-2", "new-3"]);
+        expect((await fire(again.target, created, "new-4")).status).toBe(200);
+        expect(await markers(again.target, created)).toEqual(["new-1", "new-2", "new-3", "new-4"]);
       } finally {
         await again.close();
       }

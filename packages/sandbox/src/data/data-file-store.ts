@@ -2,15 +2,28 @@
  * The store of a `--data` file (`data-file.ts` opens and checks it): the default workspace's data source
  * and fired events, and every workspace the administrator creates (its token's SHA-256, data source,
  * switches and fired events), in the SQLite file, so they survive a restart. Armed faults stay in memory,
- * and the default workspace's switches are the command's flags at each start.
+ * and the default workspace's switches are the command's flags at each start. Which creation of its name a
+ * workspace is (`WorkspaceRow.incarnation`) is numbered by this process, which holds the file alone: at its
+ * creation, or when first read after a start (no request outlives the process that received it).
  */
 import type { StatementSync } from "node:sqlite";
 import type { DataSource } from "../model.ts";
 import type { SandboxSwitches } from "../switches.ts";
 import { type DataFile, openDataFile } from "./data-file.ts";
 import { DatabaseFiredEvents, transaction } from "./database-fired-events.ts";
-import { MemoryFaults } from "./faults.ts";
-import { defaultWorkspace, pageOfWorkspaces, type SandboxStore, type WorkspacePage, type WorkspaceRow, type WorkspaceStore } from "./store.ts";
+import { type FaultStore, MemoryFaults } from "./faults.ts";
+import type { FiredEventsStore } from "./fired-events.ts";
+import {
+  boundToCreation,
+  defaultWorkspace,
+  pageOfWorkspaces,
+  type SandboxStore,
+  WorkspaceGoneError,
+  type WorkspaceIdentity,
+  type WorkspacePage,
+  type WorkspaceRow,
+  type WorkspaceStore,
+} from "./store.ts";
 
 /** A workspace's row of the `workspaces` table. */
 interface Row {
@@ -21,10 +34,11 @@ interface Row {
   created_at: string;
 }
 
-/** A row of the `workspaces` table as a workspace (its source and switches are JSON the table's CHECKs held valid). */
-function workspaceOf(row: Row): WorkspaceRow {
+/** A row of the `workspaces` table as a workspace of that creation (its source and switches are JSON the table's CHECKs held valid). */
+function workspaceOf(row: Row, incarnation: number): WorkspaceRow {
   return {
     name: row.name,
+    incarnation,
     source: JSON.parse(row.source) as DataSource,
     switches: JSON.parse(row.switches) as Partial<SandboxSwitches>,
     generation: row.generation,
@@ -40,11 +54,21 @@ export class DataFileStore implements SandboxStore {
   #main: WorkspaceRow;
   /** Each workspace's fired events (one per workspace, so its fires are committed in order) and armed faults, once opened. */
   readonly #kept = new Map<string, { readonly fired: DatabaseFiredEvents; readonly faults: MemoryFaults }>();
+  /** Which creation of each name this process knows (see the file's comment), and the last number given. */
+  readonly #incarnations = new Map<string, number>();
+  #creations = 0;
   readonly #statements: Record<"insert" | "list" | "byName" | "byToken" | "switches" | "source" | "remove" | "removeEvents", StatementSync>;
 
   private constructor(path: string, file: ReturnType<typeof openDataFile>) {
     this.#file = file.kept;
-    this.#main = { name: defaultWorkspace, source: file.source, switches: {}, generation: 1, createdAt: new Date().toISOString() };
+    this.#main = {
+      name: defaultWorkspace,
+      incarnation: this.#incarnationOf(defaultWorkspace),
+      source: file.source,
+      switches: {},
+      generation: 1,
+      createdAt: new Date().toISOString(),
+    };
     this.#kept.set(defaultWorkspace, { fired: file.kept.fired, faults: new MemoryFaults() });
     const prepare = (sql: string) => this.#file.database.prepare(sql);
     this.#statements = {
@@ -67,6 +91,21 @@ export class DataFileStore implements SandboxStore {
     return new DataFileStore(path, openDataFile(path, first));
   }
 
+  /** The number of the creation of `name` this process knows, given now when it knows none. */
+  #incarnationOf(name: string): number {
+    let incarnation = this.#incarnations.get(name);
+    if (incarnation === undefined) {
+      incarnation = ++this.#creations;
+      this.#incarnations.set(name, incarnation);
+    }
+    return incarnation;
+  }
+
+  /** Throws a `WorkspaceGoneError` unless `workspace` is the creation of its name the file holds now. */
+  #stillThere(workspace: WorkspaceIdentity): void {
+    if (this.#incarnations.get(workspace.name) !== workspace.incarnation) throw new WorkspaceGoneError(workspace);
+  }
+
   /** Runs a change of the file: refused (a `NotKeptError`, nothing changed) when the file is gone or the commit fails. */
   #change<T>(what: string, work: () => T): T {
     let result: T | undefined;
@@ -85,7 +124,11 @@ export class DataFileStore implements SandboxStore {
     const inserted = this.#change("workspace's creation", () =>
       this.#statements.insert.run(name, tokenSha256, JSON.stringify(source), JSON.stringify(switches)),
     );
-    return inserted.changes === 1;
+    if (inserted.changes !== 1) return false;
+    // A new creation of the name: numbered now, never as one removed before it.
+    this.#incarnations.delete(name);
+    this.#incarnationOf(name);
+    return true;
   }
 
   async listWorkspaces(after: string | undefined, limit: number): Promise<WorkspacePage> {
@@ -96,17 +139,12 @@ export class DataFileStore implements SandboxStore {
   async workspace(name: string): Promise<WorkspaceRow | undefined> {
     if (name === defaultWorkspace) return this.#main;
     const row = this.#statements.byName.get(name) as Row | undefined;
-    return row && workspaceOf(row);
+    return row && workspaceOf(row, this.#incarnationOf(row.name));
   }
 
   async workspaceOfToken(tokenSha256: string): Promise<WorkspaceRow | undefined> {
     const row = this.#statements.byToken.get(tokenSha256) as Row | undefined;
-    return row && workspaceOf(row);
-  }
-
-  async setSwitches(name: string, switches: Partial<SandboxSwitches>): Promise<void> {
-    if (name === defaultWorkspace) this.#main = { ...this.#main, switches };
-    else this.#change("switches' change", () => this.#statements.switches.run(JSON.stringify(switches), name));
+    return row && workspaceOf(row, this.#incarnationOf(row.name));
   }
 
   async deleteWorkspace(name: string): Promise<boolean> {
@@ -117,16 +155,35 @@ export class DataFileStore implements SandboxStore {
       return this.#statements.remove.run(name);
     });
     this.#kept.delete(name);
+    // Every request still bound to this creation is refused from now on.
+    this.#incarnations.delete(name);
     return removed.changes === 1;
   }
 
-  workspaceStore(name: string, generation: number): WorkspaceStore {
+  workspaceStore(row: Pick<WorkspaceRow, "name" | "incarnation" | "generation">): WorkspaceStore {
+    const { name } = row;
+    const stillThere = () => this.#stillThere(row);
     let kept = this.#kept.get(name);
-    if (kept === undefined) {
+    // A creation removed before it is opened keeps nothing: every call is refused.
+    if (this.#incarnations.get(name) !== row.incarnation) kept = undefined;
+    else if (kept === undefined) {
       kept = { fired: new DatabaseFiredEvents(this.#file.database, this.#path, this.#file.stillThere, name), faults: new MemoryFaults() };
       this.#kept.set(name, kept);
     }
-    return new DataFileWorkspaceStore(name, generation, kept, (source, swap) => this.#replaced(name, kept.fired, source, swap));
+    const fired = kept?.fired;
+    return new DataFileWorkspaceStore(row, boundToCreation(kept, stillThere), {
+      replace: (source, swap) => {
+        stillThere();
+        // A creation still there was given its fired events above.
+        if (fired === undefined) throw new WorkspaceGoneError(row);
+        this.#replaced(name, fired, source, swap);
+      },
+      setSwitches: (switches) => {
+        stillThere();
+        if (name === defaultWorkspace) this.#main = { ...this.#main, switches };
+        else this.#change("switches' change", () => this.#statements.switches.run(JSON.stringify(switches), name));
+      },
+    });
   }
 
   /** Keeps a workspace's new data source and forgets its fired events, in one commit (refused, nothing changed, when it cannot be); then swaps. */
@@ -163,29 +220,28 @@ export class DataFileStore implements SandboxStore {
   }
 }
 
-/** One workspace of a `--data` file: its fired events in the file, its armed faults in memory. */
+/** One creation of a workspace of a `--data` file: its fired events in the file, its armed faults in memory. */
 class DataFileWorkspaceStore implements WorkspaceStore {
-  readonly name: string;
+  readonly incarnation: number;
   generation: number;
-  readonly fired: DatabaseFiredEvents;
-  readonly faults: MemoryFaults;
-  readonly #replace: (source: DataSource, swap: () => void) => void;
+  readonly fired: FiredEventsStore;
+  readonly faults: FaultStore;
+  readonly #changes: { replace(source: DataSource, swap: () => void): void; setSwitches(switches: Partial<SandboxSwitches>): void };
 
   constructor(
-    name: string,
-    generation: number,
-    kept: { readonly fired: DatabaseFiredEvents; readonly faults: MemoryFaults },
-    replace: (source: DataSource, swap: () => void) => void,
+    row: Pick<WorkspaceRow, "incarnation" | "generation">,
+    kept: { readonly fired: FiredEventsStore; readonly faults: FaultStore },
+    changes: { replace(source: DataSource, swap: () => void): void; setSwitches(switches: Partial<SandboxSwitches>): void },
   ) {
-    this.name = name;
-    this.generation = generation;
+    this.incarnation = row.incarnation;
+    this.generation = row.generation;
     this.fired = kept.fired;
     this.faults = kept.faults;
-    this.#replace = replace;
+    this.#changes = changes;
   }
 
   async replaced(source: DataSource, swap: () => void): Promise<void> {
-    this.#replace(source, swap);
+    this.#changes.replace(source, swap);
     this.generation++;
   }
 
@@ -194,4 +250,8 @@ class DataFileWorkspaceStore implements WorkspaceStore {
 
   /** A file is held by one process: its faults change only here. */
   faultsChanged(): void {}
+
+  async setSwitches(switches: Partial<SandboxSwitches>): Promise<void> {
+    this.#changes.setSwitches(switches);
+  }
 }

@@ -3,7 +3,15 @@ import type { DataSource } from "../model.ts";
 import type { SandboxSwitches } from "../switches.ts";
 import { type FaultStore, MemoryFaults } from "./faults.ts";
 import { type FiredEventsStore, MemoryFiredEvents } from "./fired-events.ts";
-import { pageOfWorkspaces, type SandboxStore, type WorkspacePage, type WorkspaceRow, type WorkspaceStore } from "./store.ts";
+import {
+  boundToCreation,
+  pageOfWorkspaces,
+  type SandboxStore,
+  WorkspaceGoneError,
+  type WorkspacePage,
+  type WorkspaceRow,
+  type WorkspaceStore,
+} from "./store.ts";
 
 /** A workspace in memory: its row, and what it keeps, for as long as the process runs. */
 interface MemoryWorkspace {
@@ -16,10 +24,12 @@ interface MemoryWorkspace {
 /** Every workspace in memory: gone when the process ends. */
 export class MemoryStore implements SandboxStore {
   readonly #workspaces = new Map<string, MemoryWorkspace>();
+  /** The last creation's number: each creation gets the next. */
+  #creations = 0;
 
   async createWorkspace(name: string, source: DataSource, switches: Partial<SandboxSwitches>, tokenSha256: string | null): Promise<boolean> {
     if (this.#workspaces.has(name)) return false;
-    const row: WorkspaceRow = { name, source, switches, generation: 1, createdAt: new Date().toISOString() };
+    const row: WorkspaceRow = { name, incarnation: ++this.#creations, source, switches, generation: 1, createdAt: new Date().toISOString() };
     this.#workspaces.set(name, { row, tokenSha256, fired: new MemoryFiredEvents(), faults: new MemoryFaults() });
     return true;
   }
@@ -41,19 +51,18 @@ export class MemoryStore implements SandboxStore {
     return undefined;
   }
 
-  async setSwitches(name: string, switches: Partial<SandboxSwitches>): Promise<void> {
-    const workspace = this.#workspaces.get(name);
-    if (workspace) workspace.row = { ...workspace.row, switches };
-  }
-
   async deleteWorkspace(name: string): Promise<boolean> {
     return this.#workspaces.delete(name);
   }
 
-  workspaceStore(name: string, generation: number): WorkspaceStore {
-    const workspace = this.#workspaces.get(name);
-    if (!workspace) throw new Error(`No workspace named ${JSON.stringify(name)} in memory`);
-    return new MemoryWorkspaceStore(workspace, generation);
+  workspaceStore(row: Pick<WorkspaceRow, "name" | "incarnation" | "generation">): WorkspaceStore {
+    const current = (): MemoryWorkspace => {
+      const workspace = this.#workspaces.get(row.name);
+      if (workspace?.row.incarnation !== row.incarnation) throw new WorkspaceGoneError(row);
+      return workspace;
+    };
+    const workspace = this.#workspaces.get(row.name);
+    return new MemoryWorkspaceStore(row, boundToCreation(workspace?.row.incarnation === row.incarnation ? workspace : undefined, current), current);
   }
 
   async listen(): Promise<void> {}
@@ -65,29 +74,33 @@ export class MemoryStore implements SandboxStore {
   async close(): Promise<void> {}
 }
 
-/** One workspace's fired events and faults in memory; a reset keeps the new source in its row. */
+/** One creation of a workspace in memory: its fired events and faults, its row (a reset keeps the new source in it). */
 class MemoryWorkspaceStore implements WorkspaceStore {
-  readonly #workspace: MemoryWorkspace;
+  readonly incarnation: number;
   generation: number;
+  readonly fired: FiredEventsStore;
+  readonly faults: FaultStore;
+  /** The workspace of this creation, or a `WorkspaceGoneError` thrown once it was removed. */
+  readonly #workspace: () => MemoryWorkspace;
 
-  constructor(workspace: MemoryWorkspace, generation: number) {
+  constructor(
+    row: Pick<WorkspaceRow, "incarnation" | "generation">,
+    kept: { readonly fired: FiredEventsStore; readonly faults: FaultStore },
+    workspace: () => MemoryWorkspace,
+  ) {
+    this.incarnation = row.incarnation;
+    this.generation = row.generation;
+    this.fired = kept.fired;
+    this.faults = kept.faults;
     this.#workspace = workspace;
-    this.generation = generation;
-  }
-
-  get fired(): FiredEventsStore {
-    return this.#workspace.fired;
-  }
-
-  get faults(): FaultStore {
-    return this.#workspace.faults;
   }
 
   async replaced(source: DataSource, swap: () => void): Promise<void> {
+    const workspace = this.#workspace();
     // Cleared, kept and swapped in one turn (a store in memory forgets at once): no fire lands in between.
-    const cleared = this.#workspace.fired.clear();
-    const { row } = this.#workspace;
-    this.#workspace.row = { ...row, source, generation: row.generation + 1 };
+    const cleared = workspace.fired.clear();
+    const { row } = workspace;
+    workspace.row = { ...row, source, generation: row.generation + 1 };
     this.generation = row.generation + 1;
     swap();
     await cleared;
@@ -100,4 +113,9 @@ class MemoryWorkspaceStore implements WorkspaceStore {
   }
 
   faultsChanged(): void {}
+
+  async setSwitches(switches: Partial<SandboxSwitches>): Promise<void> {
+    const workspace = this.#workspace();
+    workspace.row = { ...workspace.row, switches };
+  }
 }

@@ -19,10 +19,18 @@ import {
   pageOfRows,
   StoreUnavailableError,
 } from "./fired-events.ts";
-import type { SandboxStore, WorkspaceChange, WorkspacePage, WorkspaceRow, WorkspaceStore } from "./store.ts";
+import {
+  type SandboxStore,
+  type WorkspaceChange,
+  WorkspaceGoneError,
+  type WorkspaceIdentity,
+  type WorkspacePage,
+  type WorkspaceRow,
+  type WorkspaceStore,
+} from "./store.ts";
 
 /** The version of the schema this sandbox writes; a database of a newer one is refused, an older one migrated. */
-export const schemaVersion = 2;
+export const schemaVersion = 3;
 
 /** The channel of `LISTEN` / `NOTIFY` on which replicas hear each other's changes. */
 const channel = "bot_conversation_sandbox";
@@ -102,6 +110,11 @@ const migrations: readonly string[] = [
   DROP INDEX sandbox_fired_events_by_workspace;
   CREATE INDEX sandbox_fired_events_by_workspace ON sandbox_fired_events (workspace, xid, sequence);
   `,
+  // Version 3: which creation of its name each workspace is, numbered by the database (the workspaces kept get theirs
+  // now), so that a request bound to a removed workspace changes nothing of a new one of the same name.
+  `
+  ALTER TABLE sandbox_workspaces ADD COLUMN incarnation bigint GENERATED ALWAYS AS IDENTITY;
+  `,
 ];
 
 /**
@@ -117,9 +130,9 @@ const unknownTokenWaitMs = 100;
 /** Fires one INSERT writes at most (6 parameters each, well within PostgreSQL's 65,535). */
 const firesPerInsert = 500;
 
-/** The fires of one workspace and generation recorded in one turn, and the promise all of them wait on. */
+/** The fires of one creation of a workspace and generation of its data recorded in one turn, and the promise all of them wait on. */
 interface FireBatch {
-  readonly name: string;
+  readonly workspace: WorkspaceIdentity;
   readonly generation: number;
   readonly events: FiredEventRecord[];
   readonly committed: Promise<void>;
@@ -386,11 +399,16 @@ export class PostgresStore implements SandboxStore {
     });
   }
 
-  /** Replaces a workspace's switches, announced to every replica. */
-  async setSwitches(name: string, switches: Partial<SandboxSwitches>): Promise<void> {
+  /** Replaces the switches of a creation of a workspace, announced to every replica; refused when it was removed. */
+  async setSwitches(workspace: WorkspaceIdentity, switches: Partial<SandboxSwitches>): Promise<void> {
     await this.#transaction(async (client) => {
-      await client.query("UPDATE sandbox_workspaces SET switches = $2 WHERE name = $1", [name, JSON.stringify(switches)]);
-      await notify(client, { workspace: name, change: "switches" });
+      const updated = await client.query("UPDATE sandbox_workspaces SET switches = $3 WHERE name = $1 AND incarnation = $2", [
+        workspace.name,
+        workspace.incarnation,
+        JSON.stringify(switches),
+      ]);
+      if (updated.rowCount !== 1) throw new WorkspaceGoneError(workspace);
+      await notify(client, { workspace: workspace.name, change: "switches" });
     });
   }
 
@@ -414,12 +432,25 @@ export class PostgresStore implements SandboxStore {
   async #workspaceWhere(column: "name" | "token_sha256", value: string): Promise<WorkspaceRow | undefined> {
     return reaching(async () => {
       const row = (
-        await this.#pool.query<{ name: string; source: DataSource; switches: Partial<SandboxSwitches>; generation: string; created_at: Date }>(
-          `SELECT name, source, switches, generation, created_at FROM sandbox_workspaces WHERE ${column} = $1`,
-          [value],
-        )
+        await this.#pool.query<{
+          name: string;
+          incarnation: string;
+          source: DataSource;
+          switches: Partial<SandboxSwitches>;
+          generation: string;
+          created_at: Date;
+        }>(`SELECT name, incarnation, source, switches, generation, created_at FROM sandbox_workspaces WHERE ${column} = $1`, [value])
       ).rows[0];
-      return row && { name: row.name, source: row.source, switches: row.switches, generation: Number(row.generation), createdAt: row.created_at.toISOString() };
+      return (
+        row && {
+          name: row.name,
+          incarnation: Number(row.incarnation),
+          source: row.source,
+          switches: row.switches,
+          generation: Number(row.generation),
+          createdAt: row.created_at.toISOString(),
+        }
+      );
     });
   }
 
@@ -438,9 +469,21 @@ export class PostgresStore implements SandboxStore {
     return this.#workspaceWhere("token_sha256", tokenSha256);
   }
 
-  /** What one workspace keeps here: its fired events, faults and data source, at the generation loaded. */
-  workspaceStore(name: string, generation: number): PostgresWorkspaceStore {
-    return new PostgresWorkspaceStore(this, name, generation);
+  /** What one creation of a workspace keeps here: its fired events, faults, data source and switches, at the generation loaded. */
+  workspaceStore(row: Pick<WorkspaceRow, "name" | "incarnation" | "generation">): PostgresWorkspaceStore {
+    return new PostgresWorkspaceStore(this, row);
+  }
+
+  /**
+   * Holds the row of a creation of a workspace until the transaction ends (`FOR KEY SHARE`: its removal waits, its
+   * other changes do not), or refuses with `WorkspaceGoneError` when it was removed.
+   */
+  async #holdCreation(client: pg.PoolClient, workspace: WorkspaceIdentity): Promise<void> {
+    const held = await client.query("SELECT 1 FROM sandbox_workspaces WHERE name = $1 AND incarnation = $2 FOR KEY SHARE", [
+      workspace.name,
+      workspace.incarnation,
+    ]);
+    if (held.rowCount !== 1) throw new WorkspaceGoneError(workspace);
   }
 
   /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
@@ -468,20 +511,22 @@ export class PostgresStore implements SandboxStore {
     });
   }
 
-  /** Replaces a workspace's data: the new source and no fired event, committed together; resolves to the new generation. */
-  async replaceData(name: string, source: DataSource): Promise<number> {
+  /** Replaces a workspace's data: the new source and no fired event, committed together; resolves to the new generation. Refused when that creation was removed. */
+  async replaceData(workspace: WorkspaceIdentity, source: DataSource): Promise<number> {
+    const { name } = workspace;
     return this.#transaction(async (client) => {
       // A large fixture may take longer than a request's bound to write: this transaction's own.
       await client.query(`SET LOCAL statement_timeout = ${replaceDataWaitMs}`);
       const row = (
         await client.query<{ generation: string }>(
-          longStatement("UPDATE sandbox_workspaces SET source = $2, generation = generation + 1 WHERE name = $1 RETURNING generation", [
+          longStatement("UPDATE sandbox_workspaces SET source = $3, generation = generation + 1 WHERE name = $1 AND incarnation = $2 RETURNING generation", [
             name,
+            workspace.incarnation,
             JSON.stringify(source),
           ]),
         )
       ).rows[0];
-      if (!row) throw new StoreUnavailableError(`The workspace ${JSON.stringify(name)} was removed.`, 0);
+      if (!row) throw new WorkspaceGoneError(workspace);
       await client.query(longStatement("DELETE FROM sandbox_fired_events WHERE workspace = $1", [name]));
       await notify(client, { workspace: name, change: "data" });
       return Number(row.generation);
@@ -495,13 +540,13 @@ export class PostgresStore implements SandboxStore {
    * statement has committed. Refused (none of them kept) when the workspace's data is no longer of that
    * generation.
    */
-  recordFire(name: string, generation: number, event: FiredEventRecord): Promise<void> {
-    const key = `${generation}:${name}`;
+  recordFire(workspace: WorkspaceIdentity, generation: number, event: FiredEventRecord): Promise<void> {
+    const key = `${workspace.incarnation}:${generation}:${workspace.name}`;
     let batch = this.#pendingFires.get(key);
     if (batch === undefined) {
       let settle!: { resolve: () => void; reject: (error: unknown) => void };
       const committed = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
-      batch = { name, generation, events: [], committed, ...settle };
+      batch = { workspace, generation, events: [], committed, ...settle };
       this.#pendingFires.set(key, batch);
       // After this turn's I/O callbacks: every fire whose body arrived in this turn joins the one statement.
       if (this.#pendingFires.size === 1) setImmediate(this.#writePendingFires);
@@ -518,14 +563,17 @@ export class PostgresStore implements SandboxStore {
     const batches = [...this.#pendingFires.values()];
     this.#pendingFires.clear();
     for (const batch of batches) {
-      void this.#insertFires(batch.name, batch.generation, batch.events).then(batch.resolve, batch.reject);
+      void this.#insertFires(batch.workspace, batch.generation, batch.events).then(batch.resolve, batch.reject);
     }
   };
 
-  /** Inserts the fires in order, in statements of at most `firesPerInsert` rows; refused when the data is no longer of `generation`. */
-  async #insertFires(name: string, generation: number, events: readonly FiredEventRecord[]): Promise<void> {
+  /**
+   * Inserts the fires in order, in statements of at most `firesPerInsert` rows; refused when that creation of the
+   * workspace was removed (`WorkspaceGoneError`) or its data is no longer of `generation`.
+   */
+  async #insertFires(workspace: WorkspaceIdentity, generation: number, events: readonly FiredEventRecord[]): Promise<void> {
     const write = async (on: pg.Pool | pg.PoolClient, rows: readonly FiredEventRecord[]) => {
-      const values: unknown[] = [name, generation];
+      const values: unknown[] = [workspace.name, generation, workspace.incarnation];
       const tuples = rows.map((event, index) => {
         const first = values.length + 1;
         values.push(...firedEventValues(event));
@@ -538,23 +586,34 @@ export class PostgresStore implements SandboxStore {
          SELECT w.name, w.generation, v.received_at, v.sent_conversation_id, v.sent_external_conversation_id, v.external_event_id, v.payload, v.conversation_id
            FROM fires_lock, sandbox_workspaces w,
                 (VALUES ${tuples.join(", ")}) AS v(position, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id)
-          WHERE w.name = $1 AND w.generation = $2
+          WHERE w.name = $1 AND w.generation = $2 AND w.incarnation = $3
           ORDER BY v.position`,
         values,
       );
     };
+    /** Why the fires were refused: that creation removed, or its data replaced. */
+    const refusal = async () => ((await this.#creationThere(workspace)) ? dataChanged() : new WorkspaceGoneError(workspace));
     if (events.length <= firesPerInsert) {
       const inserted = await reaching(() => write(this.#pool, events));
-      if (inserted.rowCount !== events.length) throw dataChanged();
+      if (inserted.rowCount !== events.length) throw await refusal();
       return;
     }
     // More than one statement holds: one transaction, so they are kept (or refused) together.
     await this.#transaction(async (client) => {
       for (let start = 0; start < events.length; start += firesPerInsert) {
         const rows = events.slice(start, start + firesPerInsert);
-        if ((await write(client, rows)).rowCount !== rows.length) throw dataChanged();
+        if ((await write(client, rows)).rowCount !== rows.length) throw await refusal();
       }
     });
+  }
+
+  /** Whether a creation of a workspace is still there. */
+  async #creationThere(workspace: WorkspaceIdentity): Promise<boolean> {
+    return reaching(
+      async () =>
+        (await this.#pool.query("SELECT 1 FROM sandbox_workspaces WHERE name = $1 AND incarnation = $2", [workspace.name, workspace.incarnation])).rowCount ===
+        1,
+    );
   }
 
   /**
@@ -570,10 +629,11 @@ export class PostgresStore implements SandboxStore {
    * The cursor is the sequence of the last event of the page before; an event gone (cleared) reads on from the
    * oldest event kept.
    */
-  async firedEvents(name: string, filter: FiredEventsFilter, after: number, limit: number): Promise<FiredEventsPage> {
+  async firedEvents(workspace: WorkspaceIdentity, filter: FiredEventsFilter, after: number, limit: number): Promise<FiredEventsPage> {
+    const { name, incarnation } = workspace;
     const rows = await reaching(async () => {
       const [place] = (
-        await this.#pool.query<{ horizon: string; cursor_xid: string; cursor_sequence: string }>(
+        await this.#pool.query<{ horizon: string; cursor_xid: string; cursor_sequence: string; there: boolean }>(
           `SELECT least(
                     pg_snapshot_xmax(s),
                     (SELECT min(x) FROM pg_snapshot_xip(s) x
@@ -583,40 +643,54 @@ export class PostgresStore implements SandboxStore {
                                       AND a.classid = (${firesLockClass})::oid AND a.objid = hashtext($1)::oid AND a.objsubid = 2)
                   )::text AS horizon,
                   coalesce(c.xid, '0'::xid8)::text AS cursor_xid,
-                  CASE WHEN c.xid IS NULL THEN 0 ELSE $2 END::text AS cursor_sequence
+                  CASE WHEN c.xid IS NULL THEN 0 ELSE $2 END::text AS cursor_sequence,
+                  EXISTS (SELECT 1 FROM sandbox_workspaces WHERE name = $1 AND incarnation = $3) AS there
              FROM pg_current_snapshot() s
              LEFT JOIN sandbox_fired_events c ON c.workspace = $1 AND c.sequence = $2`,
-          [name, after],
+          [name, after, incarnation],
         )
       ).rows;
+      if (!place!.there) throw new WorkspaceGoneError(workspace);
       return (
         await this.#pool.query<FiredEventRow>(
           `SELECT e.sequence, e.received_at, e.sent_conversation_id, e.sent_external_conversation_id, e.external_event_id, e.payload, e.conversation_id
-             FROM sandbox_fired_events e JOIN sandbox_workspaces w ON w.name = e.workspace AND w.generation = e.generation
+             FROM sandbox_fired_events e JOIN sandbox_workspaces w ON w.name = e.workspace AND w.generation = e.generation AND w.incarnation = $8
             WHERE e.workspace = $1 AND (e.xid, e.sequence) > ($2::xid8, $3::bigint) AND e.xid < $4::xid8
               AND ($5::text IS NULL OR e.conversation_id = $5) AND ($6::text IS NULL OR e.external_event_id = $6)
             ORDER BY e.xid, e.sequence LIMIT $7`,
-          [name, place!.cursor_xid, place!.cursor_sequence, place!.horizon, filter.conversationId ?? null, filter.externalEventId ?? null, limit + 1],
+          [
+            name,
+            place!.cursor_xid,
+            place!.cursor_sequence,
+            place!.horizon,
+            filter.conversationId ?? null,
+            filter.externalEventId ?? null,
+            limit + 1,
+            incarnation,
+          ],
         )
       ).rows;
     });
     return pageOfRows(rows, limit);
   }
 
-  /** Forgets a workspace's fired events. */
-  async clearFiredEvents(name: string): Promise<void> {
+  /** Forgets a workspace's fired events (refused when that creation was removed). */
+  async clearFiredEvents(workspace: WorkspaceIdentity): Promise<void> {
     await reaching(() =>
       this.#transaction(async (client) => {
+        await this.#holdCreation(client, workspace);
         // Many events may take longer than a request's bound to delete: this transaction's own.
         await client.query(`SET LOCAL statement_timeout = ${replaceDataWaitMs}`);
-        await client.query(longStatement("DELETE FROM sandbox_fired_events WHERE workspace = $1", [name]));
+        await client.query(longStatement("DELETE FROM sandbox_fired_events WHERE workspace = $1", [workspace.name]));
       }),
     );
   }
 
-  /** Arms a fault in a workspace, announced to every replica. */
-  async addFault(name: string, fault: Fault): Promise<void> {
+  /** Arms a fault in a workspace, announced to every replica (refused when that creation was removed). */
+  async addFault(workspace: WorkspaceIdentity, fault: Fault): Promise<void> {
+    const { name } = workspace;
     await this.#transaction(async (client) => {
+      await this.#holdCreation(client, workspace);
       const { times, ...rest } = fault;
       await client.query("INSERT INTO sandbox_faults (workspace, operation_id, fault, times) VALUES ($1, $2, $3, $4)", [
         name,
@@ -628,18 +702,23 @@ export class PostgresStore implements SandboxStore {
     });
   }
 
-  /** The operations a workspace's armed faults target (`null`: every operation), oldest first. */
-  async faultTargets(name: string): Promise<(OperationId | null)[]> {
+  /** The operations the armed faults of a creation of a workspace target (`null`: every operation), oldest first. */
+  async faultTargets(workspace: WorkspaceIdentity): Promise<(OperationId | null)[]> {
     return reaching(async () =>
       (
-        await this.#pool.query<{ operation_id: OperationId | null }>("SELECT operation_id FROM sandbox_faults WHERE workspace = $1 ORDER BY id", [name])
+        await this.#pool.query<{ operation_id: OperationId | null }>(
+          "SELECT f.operation_id FROM sandbox_faults f JOIN sandbox_workspaces w ON w.name = f.workspace AND w.incarnation = $2 WHERE f.workspace = $1 ORDER BY f.id",
+          [workspace.name, workspace.incarnation],
+        )
       ).rows.map((row) => row.operation_id),
     );
   }
 
   /** Takes one use of the first armed fault of a workspace that matches the operation (one replica at a time), or `undefined`. */
-  async takeFault(name: string, operationId: OperationId): Promise<Fault | undefined> {
+  async takeFault(workspace: WorkspaceIdentity, operationId: OperationId): Promise<Fault | undefined> {
+    const { name } = workspace;
     return this.#transaction(async (client) => {
+      await this.#holdCreation(client, workspace);
       const row = (
         await client.query<{ id: string; fault: Omit<Fault, "times">; times: number }>(
           "SELECT id, fault, times FROM sandbox_faults WHERE workspace = $1 AND (operation_id IS NULL OR operation_id = $2) ORDER BY id LIMIT 1 FOR UPDATE",
@@ -657,11 +736,12 @@ export class PostgresStore implements SandboxStore {
     });
   }
 
-  /** Disarms every fault of a workspace. */
-  async clearFaults(name: string): Promise<void> {
+  /** Disarms every fault of a workspace (refused when that creation was removed). */
+  async clearFaults(workspace: WorkspaceIdentity): Promise<void> {
     await this.#transaction(async (client) => {
-      await client.query("DELETE FROM sandbox_faults WHERE workspace = $1", [name]);
-      await notify(client, { workspace: name, change: "faults" });
+      await this.#holdCreation(client, workspace);
+      await client.query("DELETE FROM sandbox_faults WHERE workspace = $1", [workspace.name]);
+      await notify(client, { workspace: workspace.name, change: "faults" });
     });
   }
 
@@ -680,27 +760,30 @@ async function notify(client: pg.PoolClient, change: WorkspaceChange | Workspace
 }
 
 /**
- * What one workspace keeps in PostgreSQL: its fired events, its armed faults and its data source. It knows
- * the generation of the data in place, so a fire is kept only against it.
+ * What one creation of a workspace keeps in PostgreSQL: its fired events, its armed faults, its data source and
+ * switches, each statement bound to that creation. It knows the generation of the data in place, so a fire is kept
+ * only against it.
  */
 export class PostgresWorkspaceStore implements WorkspaceStore {
   readonly #store: PostgresStore;
-  readonly #name: string;
+  readonly #workspace: WorkspaceIdentity;
+  readonly incarnation: number;
   /** The generation of the data in place in this replica. */
   generation: number;
   readonly fired: PostgresFiredEvents;
   readonly faults: PostgresFaults;
 
-  constructor(store: PostgresStore, name: string, generation: number) {
+  constructor(store: PostgresStore, row: Pick<WorkspaceRow, "name" | "incarnation" | "generation">) {
     this.#store = store;
-    this.#name = name;
-    this.generation = generation;
-    this.fired = new PostgresFiredEvents(store, name, () => this.generation);
-    this.faults = new PostgresFaults(store, name);
+    this.#workspace = { name: row.name, incarnation: row.incarnation };
+    this.incarnation = row.incarnation;
+    this.generation = row.generation;
+    this.fired = new PostgresFiredEvents(store, this.#workspace, () => this.generation);
+    this.faults = new PostgresFaults(store, this.#workspace);
   }
 
   async replaced(source: DataSource, swap: () => void): Promise<void> {
-    const generation = await this.#store.replaceData(this.#name, source);
+    const generation = await this.#store.replaceData(this.#workspace, source);
     this.adopted(generation, swap);
   }
 
@@ -713,37 +796,41 @@ export class PostgresWorkspaceStore implements WorkspaceStore {
   faultsChanged(): void {
     this.faults.changed();
   }
+
+  setSwitches(switches: Partial<SandboxSwitches>): Promise<void> {
+    return this.#store.setSwitches(this.#workspace, switches);
+  }
 }
 
 /** A workspace's fired events in PostgreSQL: each fire kept against the generation of the data in place. */
 export class PostgresFiredEvents implements FiredEventsStore {
   readonly #store: PostgresStore;
-  readonly #name: string;
+  readonly #workspace: WorkspaceIdentity;
   readonly #generation: () => number;
 
-  constructor(store: PostgresStore, name: string, generation: () => number) {
+  constructor(store: PostgresStore, workspace: WorkspaceIdentity, generation: () => number) {
     this.#store = store;
-    this.#name = name;
+    this.#workspace = workspace;
     this.#generation = generation;
   }
 
   record(event: FiredEventRecord): Promise<void> {
-    return this.#store.recordFire(this.#name, this.#generation(), event);
+    return this.#store.recordFire(this.#workspace, this.#generation(), event);
   }
 
   page(filter: FiredEventsFilter, after: number, limit: number): Promise<FiredEventsPage> {
-    return this.#store.firedEvents(this.#name, filter, after, limit);
+    return this.#store.firedEvents(this.#workspace, filter, after, limit);
   }
 
   clear(): Promise<void> {
-    return this.#store.clearFiredEvents(this.#name);
+    return this.#store.clearFiredEvents(this.#workspace);
   }
 }
 
 /** A workspace's armed faults in PostgreSQL, seen by every replica. */
 export class PostgresFaults implements FaultStore {
   readonly #store: PostgresStore;
-  readonly #name: string;
+  readonly #workspace: WorkspaceIdentity;
   /** The operations the workspace's armed faults target, as last read: a request takes a fault from the database only when one may match. */
   #targets: (OperationId | null)[] | undefined;
   /** The read of the targets under way, if any. */
@@ -751,15 +838,15 @@ export class PostgresFaults implements FaultStore {
   /** How many times the faults changed: a read started before the last change is not kept. */
   #changes = 0;
 
-  constructor(store: PostgresStore, name: string) {
+  constructor(store: PostgresStore, workspace: WorkspaceIdentity) {
     this.#store = store;
-    this.#name = name;
+    this.#workspace = workspace;
     this.changed();
   }
 
   async add(fault: FaultRequest): Promise<Fault> {
     const armed = armedFault(fault);
-    await this.#store.addFault(this.#name, armed);
+    await this.#store.addFault(this.#workspace, armed);
     this.changed();
     return { ...armed };
   }
@@ -771,21 +858,21 @@ export class PostgresFaults implements FaultStore {
     if (targets !== undefined && !mayMatch(targets)) return noFault;
     return (async () => {
       if (targets === undefined && !mayMatch(await this.#readTargets())) return undefined;
-      const fault = await this.#store.takeFault(this.#name, operationId);
+      const fault = await this.#store.takeFault(this.#workspace, operationId);
       if (fault === undefined || fault.times === 0) this.changed();
       return fault;
     })();
   }
 
   async clear(): Promise<void> {
-    await this.#store.clearFaults(this.#name);
+    await this.#store.clearFaults(this.#workspace);
     this.changed();
   }
 
   /** The targets of the armed faults, read once for every request that asks meanwhile. */
   #readTargets(): Promise<(OperationId | null)[]> {
     const changes = this.#changes;
-    this.#reading ??= this.#store.faultTargets(this.#name).finally(() => (this.#reading = undefined));
+    this.#reading ??= this.#store.faultTargets(this.#workspace).finally(() => (this.#reading = undefined));
     return this.#reading.then((read) => {
       // Kept unless the faults changed again while they were read.
       if (changes === this.#changes) this.#targets = read;

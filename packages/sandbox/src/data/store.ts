@@ -8,8 +8,8 @@
  */
 import type { DataSource } from "../model.ts";
 import type { SandboxSwitches } from "../switches.ts";
-import type { FaultStore } from "./faults.ts";
-import type { FiredEventsStore } from "./fired-events.ts";
+import { type FaultStore, MemoryFaults } from "./faults.ts";
+import { type FiredEventsStore, MemoryFiredEvents } from "./fired-events.ts";
 
 /** The workspace the `--token` tokens (default `sandbox-token`) serve; created on first start from the command's data options. */
 export const defaultWorkspace = "default";
@@ -22,6 +22,12 @@ export interface WorkspaceRow {
   readonly source: DataSource;
   /** Its switches (the open points). */
   readonly switches: Partial<SandboxSwitches>;
+  /**
+   * Which creation of the name it is: a number fixed when it was created and never given to another creation, so a
+   * workspace is its name and this number. A request bound to one creation acts on that one only: once the name is
+   * removed (and perhaps created again), what it would change is refused as `WorkspaceGoneError`.
+   */
+  readonly incarnation: number;
   /** How many times its data was replaced, plus one: a replica follows a change of it. */
   readonly generation: number;
   /** When it was created, ISO 8601. */
@@ -36,8 +42,29 @@ export interface WorkspaceChange {
   readonly announcedAt?: number;
 }
 
-/** What one workspace keeps in its store: its fired events, its armed faults and its data source, at the generation in place. */
+/** A workspace as a request is bound to it: its name and which creation of that name (see `WorkspaceRow.incarnation`). */
+export type WorkspaceIdentity = Pick<WorkspaceRow, "name" | "incarnation">;
+
+/**
+ * A request bound to a workspace that was removed while it was under way (its name perhaps created again since):
+ * nothing was changed, and it is answered as a request with a removed workspace's token is (the sandbox's 401).
+ */
+export class WorkspaceGoneError extends Error {
+  override name = "WorkspaceGoneError";
+
+  constructor(workspace: WorkspaceIdentity) {
+    super(`The workspace ${JSON.stringify(workspace.name)} this request was sent to was removed while it was under way; nothing was changed.`);
+  }
+}
+
+/**
+ * What one workspace keeps in its store (its fired events, its armed faults, its data source and switches), bound
+ * to one creation of it: every call acts on that creation only, and refuses with `WorkspaceGoneError` (nothing
+ * changed) once it was removed, whatever now holds its name. This is where a request is bound to its workspace.
+ */
 export interface WorkspaceStore {
+  /** Which creation of the workspace this is bound to. */
+  readonly incarnation: number;
   /** The fired events. */
   readonly fired: FiredEventsStore;
   /** The armed faults. */
@@ -54,6 +81,8 @@ export interface WorkspaceStore {
   adopted(generation: number, swap: () => void): void;
   /** The armed faults changed elsewhere: read them again on the next request. */
   faultsChanged(): void;
+  /** Keeps the workspace's new switches (announced to every replica of a shared store). */
+  setSwitches(switches: Partial<SandboxSwitches>): Promise<void>;
 }
 
 /** A workspace as a list shows it: its name and when it was created. */
@@ -85,12 +114,10 @@ export interface SandboxStore {
   workspace(name: string): Promise<WorkspaceRow | undefined>;
   /** The workspace whose token has this SHA-256, or `undefined`. */
   workspaceOfToken(tokenSha256: string): Promise<WorkspaceRow | undefined>;
-  /** Replaces a workspace's switches. */
-  setSwitches(name: string, switches: Partial<SandboxSwitches>): Promise<void>;
   /** Removes a workspace and everything it holds; resolves to whether there was one. */
   deleteWorkspace(name: string): Promise<boolean>;
-  /** What one workspace keeps, at the generation loaded. */
-  workspaceStore(name: string, generation: number): WorkspaceStore;
+  /** What one creation of a workspace keeps, at the generation of the data loaded (a creation removed already: every call refused). */
+  workspaceStore(row: Pick<WorkspaceRow, "name" | "incarnation" | "generation">): WorkspaceStore;
   /**
    * Calls `onChange` for each change another process commits (a store shared by replicas), `onReconnect`
    * when changes may have been missed, and `onDisconnect` once when it stops hearing them (the database
@@ -101,4 +128,38 @@ export interface SandboxStore {
   ready(): Promise<boolean>;
   /** Closes what is open (every acknowledged change is already kept). */
   close(): Promise<void>;
+}
+
+/**
+ * A workspace's fired events and faults (`undefined` for a creation already removed) behind `stillThere`, checked first on every call: how a store of one process
+ * (in memory, the `--data` file) binds them to one creation. Every removal is made by that process, so the check and
+ * the change after it are one synchronous step: nothing of a removed creation's reaches one made after it.
+ */
+export function boundToCreation(
+  kept: { readonly fired: FiredEventsStore; readonly faults: FaultStore } | undefined,
+  stillThere: () => void,
+): { readonly fired: FiredEventsStore; readonly faults: FaultStore } {
+  // A creation removed before it was opened keeps nothing (`undefined`): every call is refused, and these stay empty.
+  const { fired, faults } = kept ?? { fired: new MemoryFiredEvents(), faults: new MemoryFaults() };
+  /** The answer of `act` once `stillThere` holds, or its refusal as a rejected promise (every call answers with a promise). */
+  const checked = <T>(act: () => Promise<T>): Promise<T> => {
+    try {
+      stillThere();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return act();
+  };
+  return {
+    fired: {
+      record: (event) => checked(() => fired.record(event)),
+      page: (filter, after, limit) => checked(() => fired.page(filter, after, limit)),
+      clear: () => checked(() => fired.clear()),
+    },
+    faults: {
+      add: (fault) => checked(() => faults.add(fault)),
+      take: (operationId) => checked(() => faults.take(operationId)),
+      clear: () => checked(() => faults.clear()),
+    },
+  };
 }

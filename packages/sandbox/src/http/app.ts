@@ -3,9 +3,10 @@ import { cors } from "hono/cors";
 import type { Fault, OperationId } from "../data/faults.ts";
 import { NotKeptError, StoreUnavailableError } from "../data/fired-events.ts";
 import { Random } from "../data/random.ts";
+import { WorkspaceGoneError } from "../data/store.ts";
 import { serviceOperations } from "../description.ts";
 import { fireExternalEvent } from "../operations/fire.ts";
-import { problemResponse, storeUnavailable } from "../operations/problem.ts";
+import { problemResponse, storeUnavailable, tokenRefused } from "../operations/problem.ts";
 import { bodyRead, queryOf } from "../operations/request.ts";
 import { searchConversations } from "../operations/search.ts";
 import { listExternalEventTriggers } from "../operations/triggers.ts";
@@ -85,7 +86,7 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
     }
     return answer;
   };
-  const unauthorized = () => problemResponse(options.errorMediaType, 401, "Authorization failed. Check the X-Token header.");
+  const unauthorized = () => tokenRefused(options.errorMediaType);
   const notAdministrator = (c: Context<AppEnv>) => {
     const allowed = context.workspaces.isAdministrator(c.req.header("x-token") ?? "");
     if (allowed) return undefined;
@@ -226,6 +227,8 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
 
   app.notFound((c) => problemResponse(options.errorMediaType, 404, `No route ${c.req.method} ${new URL(c.req.url).pathname}.`));
   app.onError((error) => {
+    // A request whose workspace was removed while it was under way changed nothing: answered as its token now is.
+    if (error instanceof WorkspaceGoneError) return context.workspaces.noWorkspace();
     if (error instanceof StoreUnavailableError) return storeUnavailable(options.errorMediaType, error);
     // A change the --data file could not keep: nothing changed, and the answer says why (never a 500 after a commit).
     if (error instanceof NotKeptError) return problemResponse(options.errorMediaType, 503, `${error.message}.`);

@@ -41,6 +41,8 @@ export interface Workspaces {
   remove(name: string): Promise<boolean>;
   /** Whether the store answers now and this process follows every change (readiness). */
   ready(): Promise<boolean>;
+  /** The answer to a token of no workspace (the default workspace's 401): a request whose workspace was removed while it was under way gets it too. */
+  noWorkspace(): Response;
 }
 
 /** The request line and headers Node's HTTP server reads at most (its default `maxHeaderSize`); beyond it, a 431. */

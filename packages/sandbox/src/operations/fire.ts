@@ -2,6 +2,7 @@ import { validateEventPayload } from "@bot-conversation/client";
 import type { FireExternalEventRequest } from "@bot-conversation/types";
 import { nowInUtc } from "../data/dates.ts";
 import { StoreUnavailableError } from "../data/fired-events.ts";
+import { WorkspaceGoneError } from "../data/store.ts";
 import { appendJsonPath, type Defect, requestBodySchema, serviceChecker, serviceDescription } from "../description.ts";
 import { maxBodyBytes, type OperationContext, refusal } from "./context.ts";
 import { problemResponse, storeUnavailable } from "./problem.ts";
@@ -93,6 +94,8 @@ export async function fireExternalEvent(context: OperationContext, request: Requ
   try {
     await kept;
   } catch (error) {
+    // Its workspace removed while the request was under way: nothing was kept, answered as the app answers that.
+    if (error instanceof WorkspaceGoneError) throw error;
     // A database that cannot be reached, or data replaced meanwhile: the documented 503 with Retry-After.
     if (error instanceof StoreUnavailableError) return storeUnavailable(options.errorMediaType, error);
     return problemResponse(

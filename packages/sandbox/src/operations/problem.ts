@@ -66,6 +66,11 @@ export function problemText(status: number, detail: string, errors?: readonly De
   return JSON.stringify(body);
 }
 
+/** The answer to a request without an accepted token (a 401); `mediaType` is the `errorMediaType` switch. */
+export function tokenRefused(mediaType: string): Response {
+  return problemResponse(mediaType, 401, "Authorization failed. Check the X-Token header.");
+}
+
 /** The answer to a request whose kept state cannot be reached now (the database is gone): 503 with `Retry-After`. */
 export function storeUnavailable(mediaType: string, error: { message: string; retryAfter: number }): Response {
   return problemResponse(mediaType, 503, error.message, undefined, { "retry-after": String(error.retryAfter) });
