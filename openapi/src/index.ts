@@ -30,3 +30,4 @@ export {
 } from "./description.js";
 export { type FamilyName, type ProbeFamily, probeFamilies, type Rule, type RuleId, rules } from "./rules.js";
 export { type FilterMatch, type SearchFilter, type SearchFilterName, searchFilters } from "./search-filters.js";
+export { apiKeyHeaders, httpCredentialHeaders, secretHeaders } from "./secret-headers.js";

@@ -1,5 +1,5 @@
 import { describeValue, expectedButGot, expectedOfSchema } from "@bot-conversation/client/text";
-import { type OpenApiDescription, pointerKeys, readDescription } from "@bot-conversation/openapi";
+import { type OpenApiDescription, pointerKeys, readDescription, secretHeaders } from "@bot-conversation/openapi";
 import { type DocumentValidator, documentValidator, type ErrorObject, type ValidateFunction } from "@bot-conversation/openapi/ajv";
 import bundledControl from "./generated/sandbox-control.json" with { type: "json" };
 import bundledService from "./generated/service.json" with { type: "json" };
@@ -41,6 +41,9 @@ export const serviceDescription = bundledService as unknown as {
 
 /** The control API's description, bundled into `src/generated/` by this package's build, without its prose. */
 export const controlDescription = bundledControl as unknown as typeof serviceDescription;
+
+/** The headers that carry a secret (the descriptions' `X-Token`, HTTP's credentials): never journaled nor logged. */
+export const sandboxSecretHeaders = secretHeaders(serviceDescription, controlDescription);
 
 /**
  * Each description read and validated through `@bot-conversation/openapi` (its reader, its one Ajv), with Ajv's

@@ -85,4 +85,13 @@ describe("the request journal", () => {
     for (const record of kept) expect(record.body).toBe(bodyOf(record.sequence));
     expect(kept.reduce((characters, record) => characters + (record.body as string).length, 0)).toBeLessThanOrEqual(maxRecordedText);
   });
+
+  test("no header that carries a secret is kept, whatever its case: X-Token, Authorization, Proxy-Authorization, Cookie, Set-Cookie", () => {
+    const journal = new RequestJournal();
+    const secrets = ["X-Token", "t-1", "Authorization", "Bearer t-2", "proxy-authorization", "Basic t-3", "COOKIE", "s=t-4", "Set-Cookie", "v=t-5"];
+    journal.add(received(1, { headers: [...secrets, "Accept", "application/json"] }), "fireExternalEvent");
+    const [kept] = journal.list();
+    expect(kept!.headers).toEqual({ accept: "application/json" });
+    expect(JSON.stringify(kept)).not.toMatch(/t-[1-5]/);
+  });
 });

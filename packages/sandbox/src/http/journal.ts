@@ -1,4 +1,5 @@
 /** The request journal: what the sandbox received over its service operations (`GET /_sandbox/requests`). */
+import { sandboxSecretHeaders } from "../description.ts";
 import { parseJson } from "../json.ts";
 import { type BodyRead, bodyRead, readText } from "../operations/request.ts";
 
@@ -14,7 +15,7 @@ export interface RequestRecord {
   readonly path: string;
   /** Query parameters as sent (a repeated name keeps its last value in `query`; every value is in the path's order). */
   readonly query: Record<string, string>;
-  /** Request headers, names in lower case, without `x-token`. */
+  /** Request headers, names in lower case, without the secret ones (`x-token`, `authorization`, `cookie`, ...). */
   readonly headers: Record<string, string>;
   /** The body as JSON when it parses, as text otherwise, or `null`. */
   readonly body: unknown;
@@ -194,7 +195,8 @@ function bodyOf(text: string | null): unknown {
 
 /**
  * Request headers as the journal shows them, from a list of names and values (name, value, name, value…):
- * names in lower case and in order, a repeated name's values joined as `Headers` joins them, `x-token` left out.
+ * names in lower case and in order, a repeated name's values joined as `Headers` joins them, the secret ones
+ * (`sandboxSecretHeaders`: `x-token`, `authorization`, `proxy-authorization`, `cookie`, `set-cookie`) left out.
  */
 function journalHeaders(headers: readonly string[]): Record<string, string> {
   const joined = new Map<string, string>();
@@ -204,7 +206,7 @@ function journalHeaders(headers: readonly string[]): Record<string, string> {
     const before = joined.get(name);
     joined.set(name, before === undefined ? value : `${before}, ${value}`);
   }
-  joined.delete("x-token");
+  for (const name of sandboxSecretHeaders) joined.delete(name);
   return Object.fromEntries([...joined].sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
