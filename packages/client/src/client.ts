@@ -7,10 +7,11 @@ import type {
   SearchConversationsQuery,
 } from "@bot-conversation/types";
 import createClient, { type Client, type FetchOptions } from "openapi-fetch";
+import type { BodyCheck, RequestOptions } from "./internal/call-options.js";
 import { checkClientOptions, checkFireRequest, checkQuery, checkSegment, toJson } from "./internal/checks.js";
 import { describeValue, mistake } from "./internal/describe.js";
 import { toPage } from "./internal/page.js";
-import { type BodyCheck, readResponse, type TextResult } from "./internal/response.js";
+import { readResponse, type TextResult } from "./internal/response.js";
 import { type Call, createTransport, type Logger, type TokenSource } from "./internal/transport.js";
 import { toTriggerList } from "./internal/triggers.js";
 import { type IterateOptions, iterateConversationPages, iterateConversations } from "./pagination.js";
@@ -37,19 +38,6 @@ export interface BotConversationClientOptions {
   readonly maxResponseBytes?: number;
   /** Receives a redacted line per attempt (method, path, attempt, status, request id, duration), e.g. `console.debug`; silent when absent. */
   readonly logger?: Logger;
-}
-
-/** Per-call options. */
-export interface RequestOptions {
-  /** Aborts the call (including waits between retries, and getting the token). */
-  readonly signal?: AbortSignal | undefined;
-  /** Extra headers of this call, e.g. `{ Prefer: "code=404" }` for Prism; an `X-Token` among them is replaced by the token. */
-  readonly headers?: Readonly<Record<string, string>> | undefined;
-  /**
-   * Called with the response of a successful call (status, headers, `x-request-id`; its body already read),
-   * the body's text as read (within `maxResponseBytes`) and the call's checked result, before the call resolves.
-   */
-  readonly onResponse?: ((response: Response, text: string, result: unknown) => void) | undefined;
 }
 
 /** Options of `fireExternalEvent`. */

@@ -10,7 +10,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 
 import { type BotConversationClientOptions, createCaller, type Run } from "./client.js";
 import { tokenFromFile } from "./text.js";
 
-export type { BodyCheck } from "./internal/response.js";
+export type { BodyCheck } from "./internal/call-options.js";
 export type { Run };
 
 /**

@@ -4,7 +4,6 @@ export {
   type BotConversationClientOptions,
   createBotConversationClient,
   type FireOptions,
-  type RequestOptions,
 } from "./client.js";
 export {
   AbortError,
@@ -21,6 +20,7 @@ export {
   TimeoutError,
   UnexpectedResponseError,
 } from "./errors.js";
+export type { RequestOptions } from "./internal/call-options.js";
 export { defaultMaxResponseBytes, limitResponse } from "./internal/limit.js";
 export type { Logger, TokenSource } from "./internal/transport.js";
 export { type IterateOptions, nextPageIndex } from "./pagination.js";

@@ -1,6 +1,6 @@
 import type { ConversationPage, ConversationSummary, SearchConversationsQuery } from "@bot-conversation/types";
-import type { RequestOptions } from "./client.js";
 import { PaginationError } from "./errors.js";
+import type { RequestOptions } from "./internal/call-options.js";
 import { mistake } from "./internal/describe.js";
 import { isCount } from "./internal/page.js";
 

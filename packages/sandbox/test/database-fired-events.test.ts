@@ -9,8 +9,8 @@ const scratch = mkdtempSync(join(tmpdir(), "sandbox-fired-events-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const conversationId = "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c";
 
-// A real --data file opened in process: the store's group commit seen from its interface (`data-file.test.ts`
-// sees it over HTTP: SIGKILL during bursts, and a commit that fails).
+// A real --data file opened in process: the store's group commit seen from its interface (`data-file-durability.test.ts` and
+// `data-file-failures.test.ts` see it over HTTP: SIGKILL during bursts, and a commit that fails).
 describe("group commit: the fires of one turn are one transaction, each answered after it (issue 29)", () => {
   const event = (marker: string): FiredEventRecord => ({
     receivedAt: "2026-11-26T10:00:00.000Z",

@@ -2,7 +2,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadedWorkspacesLimit } from "../src/core.ts";
-import { schemaVersion } from "../src/data/postgres.ts";
+import { schemaVersion } from "../src/data/postgres/schema.ts";
 import { createSandbox, type Fixture, type Sandbox } from "../src/index.ts";
 import { exampleFixture } from "./support/fixture.ts";
 import { parseMetrics, sampleOf } from "./support/prometheus.ts";

@@ -1,6 +1,6 @@
 import type { ConversationPage } from "@bot-conversation/types";
+import type { BodyCheck } from "./call-options.js";
 import { isJsonObject } from "./describe.js";
-import type { BodyCheck } from "./response.js";
 
 /** Whether a value is a whole number, never negative: what the envelope's counts are. */
 export const isCount = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0;

@@ -1,4 +1,5 @@
 import { apiErrorClass, BotConversationError, ConnectionError, OutcomeUnknownError, UnexpectedResponseError } from "../errors.js";
+import type { BodyCheck, RequestOptions } from "./call-options.js";
 import { describeValue } from "./describe.js";
 import { reasonOf } from "./reason.js";
 import { describeFailure, redactJson } from "./redact.js";
@@ -15,12 +16,6 @@ export interface TextResult {
 }
 
 /**
- * Turns a 2xx body parsed as JSON into the operation's result. `fail` throws `UnexpectedResponseError`
- * with `problem` and the offending value, shown after redaction (so a cut never leaves part of a token).
- */
-export type BodyCheck<T> = (body: unknown, fail: (problem: string, value: unknown) => never) => T;
-
-/**
  * Awaits an openapi-fetch call made with `parseAs: "text"`. A failure status becomes an `ApiError` with
  * a short reason from the body, a redirect an `ApiError` saying so (its `Location` on the redacted headers), a failed body read a
  * typed error; with `check`, the body is parsed as JSON (a body that is not JSON is an
@@ -31,21 +26,16 @@ export async function readResponse<T>(
   method: string,
   call: Call,
   pending: Promise<TextResult>,
-  onResponse: ((response: Response, text: string, result: unknown) => void) | undefined,
+  onResponse: RequestOptions["onResponse"],
   check: BodyCheck<T>,
   expected?: number,
 ): Promise<T>;
-export async function readResponse(
-  method: string,
-  call: Call,
-  pending: Promise<TextResult>,
-  onResponse: ((response: Response, text: string, result: unknown) => void) | undefined,
-): Promise<void>;
+export async function readResponse(method: string, call: Call, pending: Promise<TextResult>, onResponse: RequestOptions["onResponse"]): Promise<void>;
 export async function readResponse<T>(
   method: string,
   call: Call,
   pending: Promise<TextResult>,
-  onResponse: ((response: Response, text: string, result: unknown) => void) | undefined,
+  onResponse: RequestOptions["onResponse"],
   check?: BodyCheck<T>,
   expected = 200,
 ): Promise<T | undefined> {

@@ -1,6 +1,6 @@
 import type { ExternalEventTrigger } from "@bot-conversation/types";
+import type { BodyCheck } from "./call-options.js";
 import { isJsonObject } from "./describe.js";
-import type { BodyCheck } from "./response.js";
 
 /** Whether a value looks like a trigger descriptor: `externalEventId` and `parameters` present. */
 function isTrigger(value: unknown): value is ExternalEventTrigger {
