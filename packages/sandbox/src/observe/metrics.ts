@@ -44,6 +44,7 @@ export class SandboxMetrics {
   readonly #databaseUp: Gauge;
   #database: DatabaseProbe | undefined;
   #loaded: () => number = () => 1;
+  #droppedLogLines: () => number = () => 0;
 
   constructor() {
     const registers = [this.registry];
@@ -84,6 +85,18 @@ export class SandboxMetrics {
       registers,
       collect() {
         this.set(metrics.#loaded());
+      },
+    });
+    let droppedReported = 0;
+    new Counter({
+      name: "sandbox_log_lines_dropped_total",
+      help: "Log lines dropped because the log's reader fell behind (the process's log, as the command writes it).",
+      registers,
+      collect() {
+        // The log counts its own drops: the counter follows it at each scrape.
+        const dropped = metrics.#droppedLogLines();
+        if (dropped > droppedReported) this.inc(dropped - droppedReported);
+        droppedReported = dropped;
       },
     });
     this.#databaseUp = new Gauge({
@@ -129,6 +142,11 @@ export class SandboxMetrics {
   /** How many workspaces are loaded now (read at each scrape). */
   countLoadedWith(loaded: () => number): void {
     this.#loaded = loaded;
+  }
+
+  /** How many log lines the sandbox's log dropped so far (read at each scrape). */
+  countDroppedLogLinesWith(dropped: () => number): void {
+    this.#droppedLogLines = dropped;
   }
 
   /** The label of a workspace: its name for the first `workspaceLabelLimit` names seen, `other` past them. */
