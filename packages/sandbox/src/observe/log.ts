@@ -15,10 +15,10 @@ export type SandboxLogger = Pick<pino.Logger, "info" | "warn" | "error">;
 export const silentLogger: SandboxLogger = pino({ enabled: false });
 
 /**
- * How the JSON lines to a file descriptor are batched (our choice): written once 4 KiB are queued, and at the
+ * How the JSON lines to a file descriptor are batched (our choice): written once 16 KiB are queued (a write to a pipe wakes its reader: fewer, larger writes cost the sandbox less), and at the
  * latest 100 ms after a line, and when the process exits.
  */
-export const logBatches = { minLength: 4096, periodicFlush: 100 } as const;
+export const logBatches = { minLength: 16 * 1024, periodicFlush: 100 } as const;
 
 /**
  * How much of the log waits in memory, at most, while its reader does not read (our choice): 1 MiB, about 3,000
@@ -160,7 +160,7 @@ function isoTimeOfMillisecond(): string {
  *
  * JSON lines to a file descriptor (a pipe, a file: the output of a server run by a machine) go through
  * pino's own destination (sonic-boom), written in batches (see `LineBatches`): a busy sandbox writes one chunk
- * per dozen lines instead of a write per line, each write taken by the pipe at once or kept (bounded) for a
+ * per fifty lines instead of a write per line, each write taken by the pipe at once or kept (bounded) for a
  * later try, never waited for. Asynchronous writes (`sync: false`) would do the same from the thread pool, but
  * kept lines alive long enough to cost major garbage collections, and a write still in the pool at exit could
  * be lost or land after the lines written then. Call `flushLogs` before writing to the stream around the logger.
