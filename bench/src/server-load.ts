@@ -7,24 +7,14 @@
  * one answer moves far less.
  */
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { type LoadFigures, type LoadRequest, measuringLine } from "./load-generator.ts";
+import { cpuSecondsOf } from "./proc.ts";
 import { formatNumber, median } from "./report.ts";
 
 const generator = fileURLToPath(new URL("./load-generator.ts", import.meta.url));
-
-/** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
-const ticksPerSecond = 100;
-
-/** CPU seconds (user + system, all threads) a process has used so far. */
-function cpuSeconds(pid: number): number {
-  // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
-}
 
 /** What one load measured. */
 export interface ServerLoad extends LoadFigures {
@@ -62,8 +52,8 @@ export async function loadServer(pid: number, request: LoadRequest): Promise<Ser
   let start: { wall: number; server: number } | undefined;
   let end: { wall: number; server: number; figures: LoadFigures } | undefined;
   for await (const line of createInterface({ input: child.stdout })) {
-    if (line === measuringLine) start = { wall: performance.now(), server: cpuSeconds(pid) };
-    else end = { wall: performance.now(), server: cpuSeconds(pid), figures: JSON.parse(line) as LoadFigures };
+    if (line === measuringLine) start = { wall: performance.now(), server: cpuSecondsOf(pid).own };
+    else end = { wall: performance.now(), server: cpuSecondsOf(pid).own, figures: JSON.parse(line) as LoadFigures };
   }
   const code = await exited;
   if (code !== 0 || !start || !end) throw new Error(`the load generator exited with ${code} before it reported its figures`);
