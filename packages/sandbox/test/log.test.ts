@@ -1,7 +1,7 @@
 /**
  * The command's log never stops an answer: a sandbox whose stdout nobody reads keeps answering (health
  * included), drops the lines its bounded buffer cannot hold, counts them in `sandbox_log_lines_dropped_total`,
- * and says how many in one line once its reader reads again.
+ * and says how many in one line once its reader reads again; one whose reader is gone drops and counts its lines.
  */
 import { hangGuardMs, heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { afterEach, expect, test } from "vitest";
@@ -21,14 +21,30 @@ async function answered(url: string, headers: Record<string, string> = {}): Prom
   return { status: response.status, text: await response.text() };
 }
 
+/** The command with JSON lines on its stdout (a pipe this test reads, or not), stopped after the test. */
+async function launchLogging(): Promise<LaunchedSandbox> {
+  const sandbox = await launchSandbox(["--conversations", "20", "--log-format", "json"]);
+  launched.push(sandbox);
+  return sandbox;
+}
+
+/** Searches sent 25 at once, `batches` times: the statuses answered. */
+async function searchInBatches(url: string, batches: number): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let batch = 0; batch < batches; batch++) {
+    const answers = await Promise.all(Array.from({ length: 25 }, () => answered(`${url}/api/v2/channels/conversations?pageSize=1`, { "x-token": token })));
+    statuses.push(...answers.map(({ status }) => status));
+  }
+  return statuses;
+}
+
 const droppedCount = async (url: string) =>
   sampleOf(parseMetrics((await answered(`${url}/_sandbox/metrics`, { "x-token": token })).text), "sandbox_log_lines_dropped_total");
 
 test(
   "a sandbox whose stdout nobody reads keeps answering searches and health; the lines it dropped are counted, and said once the reader reads",
   async () => {
-    const sandbox = await launchSandbox(["--conversations", "20", "--log-format", "json"]);
-    launched.push(sandbox);
+    const sandbox = await launchLogging();
     // Nobody reads the pipe from here on: once this side's buffer is full, the pipe fills and stays full.
     sandbox.process.stdout!.pause();
 
@@ -83,12 +99,23 @@ test(
 test(
   "SIGTERM to a sandbox whose stdout nobody reads: it exits 0, without waiting for the reader",
   async () => {
-    const sandbox = await launchSandbox(["--conversations", "20", "--log-format", "json"]);
-    launched.push(sandbox);
+    const sandbox = await launchLogging();
     sandbox.process.stdout!.pause();
     // Enough lines to fill the pipe and the reader's side of it, so the last ones wait in the log's buffer at exit.
-    for (let batch = 0; batch < 40; batch++)
-      await Promise.all(Array.from({ length: 25 }, () => answered(`${sandbox.url}/api/v2/channels/conversations?pageSize=1`, { "x-token": token })));
+    expect(new Set(await searchInBatches(sandbox.url, 40))).toEqual(new Set([200]));
+    expect(await sandbox.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+  },
+  heavyTestTimeoutMs,
+);
+
+test(
+  "a sandbox whose log reader is gone (its stdout closed) keeps answering, and exits 0 on SIGTERM",
+  async () => {
+    const sandbox = await launchLogging();
+    sandbox.process.stdout!.destroy();
+    expect(new Set(await searchInBatches(sandbox.url, 20))).toEqual(new Set([200]));
+    expect((await answered(`${sandbox.url}/_sandbox/health`)).status).toBe(200);
+    expect(await droppedCount(sandbox.url)).toBeGreaterThan(0);
     expect(await sandbox.stop("SIGTERM")).toEqual({ code: 0, signal: null });
   },
   heavyTestTimeoutMs,

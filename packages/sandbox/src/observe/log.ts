@@ -54,19 +54,29 @@ class LineBatches {
   /** Lines dropped since this destination was made, and those of them a line has already reported. */
   dropped = 0;
   #reported = 0;
-  /** Whether a write failed for another reason than a full pipe (the reader gone): nothing is waited for at exit. */
+  /** Whether a write failed for another reason than a full pipe (the reader gone): lines are dropped from then on. */
   #broken = false;
+  /** Lines handed to the destination since it was last empty (about: those it may still hold). */
+  #held = 0;
   /** Where the line about dropped lines is logged: the logger writing here, once made. */
   logger: pino.Logger | undefined;
 
   constructor(destination: Destination) {
     this.#destination = destination;
     destination.on("drop", (chunk: string) => {
-      this.dropped += countLines(chunk);
+      const lines = countLines(chunk);
+      this.dropped += lines;
+      this.#held -= lines;
     });
-    // A full pipe (EAGAIN), or a reader gone (EPIPE): the chunk waits, bounded, and is tried again later.
+    // A full pipe (EAGAIN): the chunk waits, bounded, and is tried again later. A reader gone (EPIPE, or any
+    // other failure): what waits and whatever comes later is dropped and counted, never tried again.
     destination.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code !== "EAGAIN" && error.code !== "EBUSY") this.#broken = true;
+      if (error.code !== "EAGAIN" && error.code !== "EBUSY") {
+        this.#broken = true;
+        this.dropped += this.#held;
+        this.#held = 0;
+        return;
+      }
       this.#retry ??= setTimeout(() => {
         this.#retry = undefined;
         // An empty write makes sonic-boom try what it holds again.
@@ -74,6 +84,7 @@ class LineBatches {
       }, logBuffer.retryMs).unref();
     });
     destination.on("drain", () => {
+      this.#held = 0;
       const missing = this.dropped - this.#reported;
       if (missing === 0 || this.logger === undefined) return;
       this.#reported = this.dropped;
@@ -95,8 +106,14 @@ class LineBatches {
     this.#timer = undefined;
     if (this.#lines.length === 0) return;
     const chunk = this.#lines.join("");
+    const lines = this.#lines.length;
     this.#lines = [];
     this.#length = 0;
+    if (this.#broken) {
+      this.dropped += lines;
+      return;
+    }
+    this.#held += lines;
     this.#destination.write(chunk);
   }
 

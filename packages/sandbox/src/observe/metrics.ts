@@ -98,7 +98,7 @@ export class SandboxMetrics {
     let droppedReported = 0;
     new Counter({
       name: "sandbox_log_lines_dropped_total",
-      help: "Log lines dropped because the log's reader fell behind (the process's log, as the command writes it).",
+      help: "Log lines dropped because the log's reader fell behind or is gone (the process's log, as the command writes it).",
       registers,
       collect() {
         // The log counts its own drops: the counter follows it at each scrape.
