@@ -13,7 +13,7 @@ import { DatabaseSync } from "node:sqlite";
 import { defaultMockOptions, startMockOnFreePort } from "@bot-conversation/mock";
 import { launchSandbox } from "@bot-conversation/sandbox";
 import { startCeiling } from "./ceiling-server.ts";
-import { memoryOf } from "./proc.ts";
+import { cpuSecondsOf, memoryOf } from "./proc.ts";
 import { formatNumber, markdownTable, median, type Section } from "./report.ts";
 import { compareLoads, loadHeader, loadRow, loadServer, percent, ratioHeader, type ServerLoad, times } from "./server-load.ts";
 
@@ -126,6 +126,9 @@ export async function sandboxServer(): Promise<Section> {
   const started = performance.now();
   const large = await launchSandbox(["--conversations", String(largeCount), "--data", join(scratch, "data.db")], { readyWithinMs: 600_000 });
   const readyMs = performance.now() - started;
+  // The CPU time it spent from its start to its ready line (all its threads): what the budget reads, as the wall
+  // time moves with whatever else the machine runs.
+  const readyCpuSeconds = cpuSecondsOf(large.process.pid!).own;
   let stopMs = Number.NaN;
   try {
     const rssAfterLoadKb = memoryOf(large.process.pid!, "VmRSS");
@@ -187,7 +190,7 @@ export async function sandboxServer(): Promise<Section> {
     const rssBudgetMiB = 300;
     return {
       title: "Sandbox",
-      method: `The sandbox (in memory, its default 200 conversations), Prism, and a plain node:http server answering the sandbox's exact bytes for the same search (the ceiling of any Node server on this machine), each in its own process on 127.0.0.1, under the same load: the search operation without filters from autocannon in a process of its own (not the bench's), ${load.connections} connections with one request in flight each; ${rounds} rounds of ${load.durationSeconds} s measured per server, the order turning each round, each after a warm-up (${warmUpSeconds.first} s before a server's first round, ${warmUpSeconds.eachRound} s before the others). Server CPU is the server process's CPU time (from /proc: utime + stime) over the window, 100% being one core always busy; servers are compared by their CPU time per answer (the other's over this one's: above 1, this one answers with less CPU), round by round, and the budgets take the median of the rounds' ratios; requests per second, which move with whatever else the machine runs, are information. The machine's load is its 1-minute load average at each window's end. Then a sandbox started with --conversations ${formatNumber(largeCount)} and --data: time from spawning it to its ready line, resident memory from /proc; ${filteredRequests.measured} searches with filters (after ${filteredRequests.warmUp} to warm up) one at a time, round-trip times; then each filter mix for 3 s with 16 connections from autocannon in its own process (after 1 s of warm-up), its latency percentiles (whole milliseconds, autocannon's); searches sent one after another while POST /_sandbox/reset loads another ${formatNumber(largeCount)}; then one fire and SIGTERM, timed to the process's exit, and the fire looked up in the --data file.`,
+      method: `The sandbox (in memory, its default 200 conversations), Prism, and a plain node:http server answering the sandbox's exact bytes for the same search (the ceiling of any Node server on this machine), each in its own process on 127.0.0.1, under the same load: the search operation without filters from autocannon in a process of its own (not the bench's), ${load.connections} connections with one request in flight each; ${rounds} rounds of ${load.durationSeconds} s measured per server, the order turning each round, each after a warm-up (${warmUpSeconds.first} s before a server's first round, ${warmUpSeconds.eachRound} s before the others). Server CPU is the server process's CPU time (from /proc: utime + stime) over the window, 100% being one core always busy; servers are compared by their CPU time per answer (the other's over this one's: above 1, this one answers with less CPU), round by round, and the budgets take the median of the rounds' ratios; requests per second, which move with whatever else the machine runs, are information. The machine's load is its 1-minute load average at each window's end. Then a sandbox started with --conversations ${formatNumber(largeCount)} and --data: time from spawning it to its ready line and the CPU time it spent meanwhile (/proc, all its threads: the budget reads it), resident memory from /proc; ${filteredRequests.measured} searches with filters (after ${filteredRequests.warmUp} to warm up) one at a time, round-trip times; then each filter mix for 3 s with 16 connections from autocannon in its own process (after 1 s of warm-up), its latency percentiles (whole milliseconds, autocannon's); searches sent one after another while POST /_sandbox/reset loads another ${formatNumber(largeCount)}; then one fire and SIGTERM, timed to the process's exit, and the fire looked up in the --data file.`,
       table: [
         markdownTable(
           loadHeader("Server, search"),
@@ -219,7 +222,7 @@ export async function sandboxServer(): Promise<Section> {
         "",
         markdownTable(
           [
-            "Generate and load 100,000 conversations",
+            "Generate and load 100,000 conversations (its CPU time)",
             "RSS after loading",
             "peak RSS while loading",
             "RSS at the end",
@@ -232,7 +235,7 @@ export async function sandboxServer(): Promise<Section> {
           ],
           [
             [
-              `${formatNumber(readyMs / 1000, 2)} s`,
+              `${formatNumber(readyMs / 1000, 2)} s (${formatNumber(readyCpuSeconds, 2)} s)`,
               `${formatNumber(rssAfterLoadKb / 1024)} MiB`,
               `${formatNumber(peakLoadingKb / 1024)} MiB`,
               `${formatNumber(rssKb / 1024)} MiB`,
@@ -258,9 +261,9 @@ export async function sandboxServer(): Promise<Section> {
           detail: `median ${percent(share)} over ${rounds} rounds (${ofCeiling.byCpu.rounds.map(percent).join(", ")}; medians ${formatNumber(median(sandboxLoads.map((result) => result.serverCpuMicrosPerRequest)), 1)} vs ${formatNumber(median(ceilingLoads.map((result) => result.serverCpuMicrosPerRequest)), 1)} CPU µs per answer; by requests/s ${percent(ofCeiling.byThroughput.median)})`,
         },
         {
-          name: `100,000 conversations ready in at most ${readyBudgetMs / 1000} s`,
-          ok: readyMs <= readyBudgetMs,
-          detail: `${formatNumber(readyMs / 1000, 2)} s`,
+          name: `100,000 conversations ready in at most ${readyBudgetMs / 1000} s of the process's CPU time`,
+          ok: readyCpuSeconds * 1000 <= readyBudgetMs,
+          detail: `${formatNumber(readyCpuSeconds, 2)} s of CPU, spawn to ready line (${formatNumber(readyMs / 1000, 2)} s of wall time)`,
         },
         {
           name: `100,000 conversations in at most ${rssBudgetMiB} MiB resident`,
