@@ -1,5 +1,7 @@
 import type { ConversationPage, ConversationSummary } from "@bot-conversation/types";
 import { beforeAll, describe, expect, test } from "vitest";
+import { serviceDescription } from "../src/description.ts";
+import { envelopeJson } from "../src/operations/search.ts";
 import { responseProblems } from "./support/description.ts";
 import { sandboxForTests } from "./support/sandbox.ts";
 
@@ -111,6 +113,13 @@ describe("the page envelope", () => {
     });
     expect(page.items.map((item) => item.id)).toEqual(all.slice(from, to).map((item) => item.id));
     expect(page.items).toHaveLength(count);
+  });
+
+  test("the envelope's JSON is JSON.stringify's, with every field of the description's page but the items", () => {
+    const envelope = { hasMore: false, pageIndex: 3, pageSize: 7, totalItemCount: 60, totalPageCount: 9, fromItemInclusive: 21, toItemExclusive: 28 };
+    expect(envelopeJson(envelope)).toBe(JSON.stringify(envelope));
+    const described = Object.keys(serviceDescription.components.schemas["ConversationPage"]?.properties ?? {}).filter((name) => name !== "items");
+    expect(Object.keys(JSON.parse(envelopeJson(envelope))).sort()).toEqual(described.sort());
   });
 
   test("without pageSize and pageIndex, the first page of the default size (20)", async () => {

@@ -15,25 +15,81 @@ export type SandboxLogger = Pick<pino.Logger, "info" | "warn" | "error">;
 export const silentLogger: SandboxLogger = pino({ enabled: false });
 
 /**
- * How the JSON lines to a file descriptor are batched (our choice): written once 4 KiB are queued, and at the
+ * How the JSON lines to a file descriptor are batched (our choice): written once 16 KiB are queued (a write to a pipe wakes its reader: fewer, larger writes cost the sandbox less), and at the
  * latest 100 ms after a line, and when the process exits.
  */
-export const logBatches = { minLength: 4096, periodicFlush: 100 } as const;
+export const logBatches = { minLength: 16 * 1024, periodicFlush: 100 } as const;
+
+/**
+ * How much of the log waits in memory, at most, while its reader does not read (our choice): 1 MiB, about 3,000
+ * request lines. Past it, lines are dropped and counted (`sandbox_log_lines_dropped_total`), never waited for.
+ * A pipe that is full is tried again every `retryMs`; at exit, the reader has `exitWaitMs` to take what is left.
+ */
+export const logBuffer = { maxBytes: 1024 * 1024, retryMs: 50, exitWaitMs: 1000 } as const;
+
+/** The message of the line that says how many lines were dropped, written once the reader has caught up. */
+export const droppedLinesMessage = "log lines dropped: the log's reader fell behind";
+
+/** What a destination of the batched JSON lines must do: pino's own (sonic-boom), non-blocking. */
+type Destination = pino.DestinationStream & { flushSync(): void } & NodeJS.EventEmitter;
 
 /**
  * Lines gathered into chunks of at least `logBatches.minLength` characters, each handed whole to pino's own
- * destination (sonic-boom), which writes it at once, synchronously. sonic-boom can batch by itself, but it
- * measures its whole buffer (`Buffer.byteLength`) again at every line: a busy sandbox spent more on that than
- * on making the line. A line waits at most `logBatches.periodicFlush` milliseconds.
+ * destination (sonic-boom). sonic-boom can batch by itself, but it measures its whole buffer
+ * (`Buffer.byteLength`) again at every line: a busy sandbox spent more on that than on making the line. A line
+ * waits at most `logBatches.periodicFlush` milliseconds.
+ *
+ * The destination never waits for its reader: a write to a full pipe (non-blocking, as Node opens a pipe on
+ * stdout) answers `EAGAIN` at once and the chunk stays in sonic-boom's buffer, bounded by `logBuffer.maxBytes`,
+ * tried again `logBuffer.retryMs` later; a chunk that does not fit is dropped and its lines counted. Once the
+ * reader has taken everything, one line says how many were dropped. (sonic-boom's own retry of `EAGAIN` sleeps
+ * the thread 100 ms per try, which held every request while the reader did not read.)
  */
 class LineBatches {
-  readonly #destination: pino.DestinationStream & { flushSync(): void };
+  readonly #destination: Destination;
   #lines: string[] = [];
   #length = 0;
   #timer: NodeJS.Timeout | undefined;
+  #retry: NodeJS.Timeout | undefined;
+  /** Lines dropped since this destination was made, and those of them a line has already reported. */
+  dropped = 0;
+  #reported = 0;
+  /** Whether a write failed for another reason than a full pipe (the reader gone): lines are dropped from then on. */
+  #broken = false;
+  /** Lines handed to the destination since it was last empty (about: those it may still hold). */
+  #held = 0;
+  /** Where the line about dropped lines is logged: the logger writing here, once made. */
+  logger: pino.Logger | undefined;
 
-  constructor(destination: pino.DestinationStream & { flushSync(): void }) {
+  constructor(destination: Destination) {
     this.#destination = destination;
+    destination.on("drop", (chunk: string) => {
+      const lines = countLines(chunk);
+      this.dropped += lines;
+      this.#held -= lines;
+    });
+    // A full pipe (EAGAIN): the chunk waits, bounded, and is tried again later. A reader gone (EPIPE, or any
+    // other failure): what waits and whatever comes later is dropped and counted, never tried again.
+    destination.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EAGAIN" && error.code !== "EBUSY") {
+        this.#broken = true;
+        this.dropped += this.#held;
+        this.#held = 0;
+        return;
+      }
+      this.#retry ??= setTimeout(() => {
+        this.#retry = undefined;
+        // An empty write makes sonic-boom try what it holds again.
+        this.#destination.write("");
+      }, logBuffer.retryMs).unref();
+    });
+    destination.on("drain", () => {
+      this.#held = 0;
+      const missing = this.dropped - this.#reported;
+      if (missing === 0 || this.logger === undefined) return;
+      this.#reported = this.dropped;
+      this.logger.warn({ droppedLines: missing }, droppedLinesMessage);
+    });
   }
 
   write(line: string): boolean {
@@ -44,31 +100,67 @@ class LineBatches {
     return true;
   }
 
-  /** Hands the lines gathered to the destination, which writes them at once. */
+  /** Hands the lines gathered to the destination, which writes them at once (or keeps them while the pipe is full). */
   flush(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     if (this.#lines.length === 0) return;
     const chunk = this.#lines.join("");
+    const lines = this.#lines.length;
     this.#lines = [];
     this.#length = 0;
+    if (this.#broken) {
+      this.dropped += lines;
+      return;
+    }
+    this.#held += lines;
     this.#destination.write(chunk);
   }
 
-  /** `flush`, then whatever the destination still holds (nothing, unless a write met a full pipe). */
+  /**
+   * `flush`, then whatever the destination still holds, in order; a reader that takes nothing for
+   * `logBuffer.exitWaitMs` loses the rest (counted), so an exit never hangs on it.
+   */
   flushSync(): void {
     this.flush();
-    this.#destination.flushSync();
+    // sonic-boom's flushSync would retry any other error forever.
+    if (this.#broken) return;
+    exitDeadline = performance.now() + logBuffer.exitWaitMs;
+    try {
+      this.#destination.flushSync();
+    } catch {
+      // The reader took nothing in time (or is gone): what is left is not written.
+    } finally {
+      exitDeadline = undefined;
+    }
   }
 }
 
+/** The lines of a chunk of JSON lines. */
+function countLines(chunk: string): number {
+  let lines = 0;
+  for (let index = chunk.indexOf("\n"); index !== -1; index = chunk.indexOf("\n", index + 1)) lines++;
+  return lines;
+}
+
+/** While `flushSync` writes what is left: until when a full pipe is waited for. Else never (the line stays buffered). */
+let exitDeadline: number | undefined;
+const retryWhileFlushing = () => exitDeadline !== undefined && performance.now() < exitDeadline;
+
 /** The batching destinations made here, each written out by `flushLogs` (and so when the process exits). */
 const batching = new Set<LineBatches>();
+/** The batching destination of each logger made by `createLogger`, for the count of its dropped lines. */
+const batchingOf = new WeakMap<object, LineBatches>();
 let flushesOnExit = false;
 
 /** Writes every line the batching loggers hold, synchronously: before a line written around pino (the ready line), and at exit. */
 export function flushLogs(): void {
   for (const destination of batching) destination.flushSync();
+}
+
+/** The lines a logger made by `createLogger` dropped because its reader fell behind (0 for any other logger). */
+export function droppedLogLines(logger: object): number {
+  return batchingOf.get(logger)?.dropped ?? 0;
 }
 
 /** The `time` field of a line (ISO 8601, as pino's `isoTime`), made once per millisecond: a busy sandbox logs many lines in one. */
@@ -84,10 +176,11 @@ function isoTimeOfMillisecond(): string {
  * `pretty`. Without a format, `pretty` on a terminal and `json` otherwise.
  *
  * JSON lines to a file descriptor (a pipe, a file: the output of a server run by a machine) go through
- * pino's own destination (sonic-boom), written synchronously in batches (see `LineBatches`): a busy sandbox
- * writes one chunk per dozen lines instead of a write per line, and holds no line in memory past a write
- * (asynchronous writes kept lines alive long enough to cost major garbage collections). Call `flushLogs`
- * before writing to the stream around the logger.
+ * pino's own destination (sonic-boom), written in batches (see `LineBatches`): a busy sandbox writes one chunk
+ * per fifty lines instead of a write per line, each write taken by the pipe at once or kept (bounded) for a
+ * later try, never waited for. Asynchronous writes (`sync: false`) would do the same from the thread pool, but
+ * kept lines alive long enough to cost major garbage collections, and a write still in the pool at exit could
+ * be lost or land after the lines written then. Call `flushLogs` before writing to the stream around the logger.
  */
 export async function createLogger(stream: NodeJS.WritableStream & { isTTY?: boolean; fd?: number | null }, format?: LogFormat): Promise<pino.Logger> {
   const chosen = format ?? (stream.isTTY ? "pretty" : "json");
@@ -99,7 +192,8 @@ export async function createLogger(stream: NodeJS.WritableStream & { isTTY?: boo
   };
   if (chosen === "json") {
     if (typeof stream.fd !== "number" || stream.isTTY) return pino(options, stream);
-    const destination = pino.destination({ dest: stream.fd, sync: true });
+    // Written at once, never retried by sleeping (see `LineBatches`), and bounded in memory.
+    const destination = pino.destination({ dest: stream.fd, sync: true, maxLength: logBuffer.maxBytes, retryEAGAIN: retryWhileFlushing });
     const batches = new LineBatches(destination);
     batching.add(batches);
     destination.on("close", () => batching.delete(batches));
@@ -107,7 +201,10 @@ export async function createLogger(stream: NodeJS.WritableStream & { isTTY?: boo
       flushesOnExit = true;
       process.once("exit", flushLogs);
     }
-    return pino(options, batches);
+    const logger = pino(options, batches);
+    batches.logger = logger;
+    batchingOf.set(logger, batches);
+    return logger;
   }
   // Loaded only for a person's terminal: written as it comes, one line at a time.
   const { default: pretty } = await import("pino-pretty");

@@ -31,6 +31,14 @@ export interface DatabaseProbe {
   roundTrip(): Promise<number | undefined>;
 }
 
+/** The metrics one label set of a request records into. */
+interface RequestSeries {
+  readonly requests: { inc(): void };
+  readonly duration: { observe(value: number): void };
+  /** Only for a fire answered 200. */
+  readonly fires: { inc(): void } | undefined;
+}
+
 /** One sandbox's metrics: its registry and the calls that record into it. */
 export class SandboxMetrics {
   /** The registry the scrape reads: this sandbox's own. */
@@ -44,6 +52,7 @@ export class SandboxMetrics {
   readonly #databaseUp: Gauge;
   #database: DatabaseProbe | undefined;
   #loaded: () => number = () => 1;
+  #droppedLogLines: () => number = () => 0;
 
   constructor() {
     const registers = [this.registry];
@@ -84,6 +93,18 @@ export class SandboxMetrics {
       registers,
       collect() {
         this.set(metrics.#loaded());
+      },
+    });
+    let droppedReported = 0;
+    new Counter({
+      name: "sandbox_log_lines_dropped_total",
+      help: "Log lines dropped because the log's reader fell behind or is gone (the process's log, as the command writes it).",
+      registers,
+      collect() {
+        // The log counts its own drops: the counter follows it at each scrape.
+        const dropped = metrics.#droppedLogLines();
+        if (dropped > droppedReported) this.inc(dropped - droppedReported);
+        droppedReported = dropped;
       },
     });
     this.#databaseUp = new Gauge({
@@ -131,6 +152,11 @@ export class SandboxMetrics {
     this.#loaded = loaded;
   }
 
+  /** How many log lines the sandbox's log dropped so far (read at each scrape). */
+  countDroppedLogLinesWith(dropped: () => number): void {
+    this.#droppedLogLines = dropped;
+  }
+
   /** The label of a workspace: its name for the first `workspaceLabelLimit` names seen, `other` past them. */
   workspaceLabel(workspace: string | undefined): string {
     if (workspace === undefined) return noWorkspace;
@@ -145,9 +171,29 @@ export class SandboxMetrics {
   /** A request answered: counted, its time observed, and a fire answered 200 counted as committed. */
   request(operation: string, status: number, workspace: string | undefined, seconds: number): void {
     const label = this.workspaceLabel(workspace);
-    this.#requests.inc({ operation, status, workspace: label });
-    this.#duration.observe({ operation, workspace: label }, seconds);
-    if (operation === "fireExternalEvent" && status === 200) this.#fires.inc({ workspace: label });
+    const series = this.#seriesOf(operation, status, label);
+    series.requests.inc();
+    series.duration.observe(seconds);
+    series.fires?.inc();
+  }
+
+  /**
+   * The labelled children of one label set, made at its first request and kept (the labels are bounded, so the
+   * kept sets are too): a request then neither builds nor checks a labels object.
+   */
+  readonly #series = new Map<string, RequestSeries>();
+  #seriesOf(operation: string, status: number, workspace: string): RequestSeries {
+    const key = `${operation} ${status} ${workspace}`;
+    let series = this.#series.get(key);
+    if (series === undefined) {
+      series = {
+        requests: this.#requests.labels({ operation, status, workspace }),
+        duration: this.#duration.labels({ operation, workspace }),
+        fires: operation === "fireExternalEvent" && status === 200 ? this.#fires.labels({ workspace }) : undefined,
+      };
+      this.#series.set(key, series);
+    }
+    return series;
   }
 
   /** The database was lost (`false`) or is back (`true`). */

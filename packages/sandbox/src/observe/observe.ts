@@ -15,7 +15,7 @@ import { controlGuard } from "../http/guard.ts";
 import type { ServedSandbox } from "../http/server.ts";
 import { problemResponse } from "../operations/problem.ts";
 import type { SandboxOptions } from "../options.ts";
-import { type SandboxLogger, silentLogger } from "./log.ts";
+import { droppedLogLines, type SandboxLogger, silentLogger } from "./log.ts";
 import { type DatabaseProbe, SandboxMetrics } from "./metrics.ts";
 
 /** A change heard this long after another replica announced it is logged as lagging (our choice). */
@@ -37,6 +37,7 @@ export interface Observer {
 export function newObserver(given: SandboxLogger | undefined): Observer {
   const logger = given ?? silentLogger;
   const metrics = new SandboxMetrics();
+  metrics.countDroppedLogLinesWith(() => droppedLogLines(logger));
   let database: string | undefined;
   return {
     logger,

@@ -1,0 +1,82 @@
+/**
+ * The CPU time a search costs, before and after a change, in the same run: `node src/search-cpu.ts
+ * [<name>=<path of a built main.js> ...]` serves each build (the workspace's own `dist/main.js` when none is
+ * named) as the command does (`--log-format json`, its stdout a pipe read to its end), and a bare node:http
+ * server answering the very same bytes (the ceiling), and loads each with the same search from autocannon in
+ * a process of its own, in rounds that turn the order; it prints each load's CPU per answer, each build's share
+ * of the ceiling by CPU per answer, and each build's ratio to the first. Not part of `pnpm bench`: a tool for
+ * the change at hand: a build of the earlier commit is a copy of its `dist/` inside the package's own
+ * `node_modules/.cache/` (so that it resolves the same dependencies, and git never sees it), e.g.
+ * `node src/search-cpu.ts before=../packages/sandbox/node_modules/.cache/sandbox-base/main.js after=../packages/sandbox/dist/main.js`.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { startCeiling } from "./ceiling-server.ts";
+import { markdownTable } from "./report.ts";
+import { compareLoads, loadHeader, loadRow, loadServer, percent, ratioHeader, type ServerLoad, times } from "./server-load.ts";
+
+const searchPath = "/api/v2/channels/conversations";
+const headers = { "x-token": "sandbox-token" };
+const load = { connections: 10, durationSeconds: 5 };
+const warmUpSeconds = { first: 5, eachRound: 2 };
+const rounds = Number(process.env["ROUNDS"] ?? 6);
+const readyPrefix = "Sandbox ready at ";
+
+/** A build of the sandbox's command started on a free port, its stdout read to the end (as a log shipper would). */
+async function startBuild(main: string): Promise<{ url: string; process: ChildProcess }> {
+  const child = spawn(process.execPath, [main, "--port", "0", "--log-format", "json"], { stdio: ["ignore", "pipe", "inherit"] });
+  for await (const line of createInterface({ input: child.stdout })) {
+    if (!line.startsWith(readyPrefix)) continue;
+    // Every later line is read and left.
+    child.stdout.resume();
+    return { url: line.slice(readyPrefix.length), process: child };
+  }
+  throw new Error(`${main} exited before its ready line`);
+}
+
+if (import.meta.main) {
+  const named = process.argv.slice(2).map((argument) => {
+    const [name, path] = argument.split("=") as [string, string | undefined];
+    if (path === undefined) throw new Error(`expected <name>=<path of main.js>, got "${argument}"`);
+    return { name, main: path };
+  });
+  const builds = named.length > 0 ? named : [{ name: "sandbox", main: fileURLToPath(new URL("../../packages/sandbox/dist/main.js", import.meta.url)) }];
+  const started = await Promise.all(builds.map(({ main }) => startBuild(main)));
+  const body = await (await fetch(`${started[0]!.url}${searchPath}`, { headers })).arrayBuffer();
+  const ceiling = await startCeiling(body);
+  try {
+    const targets = [
+      ...builds.map(({ name }, index) => ({ name, url: started[index]!.url, pid: started[index]!.process.pid! })),
+      { name: "node:http ceiling", ...ceiling },
+    ];
+    const loads: ServerLoad[][] = targets.map(() => []);
+    for (let round = 0; round < rounds; round++) {
+      for (const index of targets.map((_, position) => (position + round) % targets.length)) {
+        const target = targets[index]!;
+        const warmUp = round === 0 ? warmUpSeconds.first : warmUpSeconds.eachRound;
+        loads[index]!.push(await loadServer(target.pid, { url: `${target.url}${searchPath}`, headers, warmUpSeconds: warmUp, ...load }));
+      }
+    }
+    const ceilingLoads = loads.at(-1)!;
+    console.log(
+      markdownTable(
+        loadHeader("Server, search"),
+        loads[0]!.flatMap((_, round) => targets.map((target, index) => loadRow(round, target.name, loads[index]![round]!))),
+      ),
+    );
+    console.log();
+    const rows = builds.flatMap(({ name }, index) => [
+      ...compareLoads(`${name}, share of the node:http ceiling`, loads[index]!, ceilingLoads, percent).rows,
+      ...(index === 0 ? [] : compareLoads(`${name} over ${builds[0]!.name}`, loads[index]!, loads[0]!, times).rows),
+    ]);
+    console.log(markdownTable(ratioHeader("Search", rounds), rows));
+  } finally {
+    await ceiling.stop();
+    for (const { process: child } of started) {
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    }
+  }
+}

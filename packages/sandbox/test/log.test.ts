@@ -1,0 +1,122 @@
+/**
+ * The command's log never stops an answer: a sandbox whose stdout nobody reads keeps answering (health
+ * included), drops the lines its bounded buffer cannot hold, counts them in `sandbox_log_lines_dropped_total`,
+ * and says how many in one line once its reader reads again; one whose reader is gone drops and counts its lines.
+ */
+import { hangGuardMs, heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
+import { afterEach, expect, test } from "vitest";
+import { type LaunchedSandbox, launchSandbox } from "../src/index.ts";
+import { droppedLinesMessage, logBuffer } from "../src/observe/log.ts";
+import { parseMetrics, sampleOf } from "./support/prometheus.ts";
+
+const token = "sandbox-token";
+const launched: LaunchedSandbox[] = [];
+afterEach(async () => {
+  await Promise.all(launched.splice(0).map((sandbox) => sandbox.stop("SIGKILL")));
+});
+
+/** A request that must be answered: aborted (and so failing the test) only past a hang guard. */
+async function answered(url: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+  const response = await fetch(url, { headers, signal: AbortSignal.timeout(hangGuardMs(2_000)) });
+  return { status: response.status, text: await response.text() };
+}
+
+/** The command with JSON lines on its stdout (a pipe this test reads, or not), stopped after the test. */
+async function launchLogging(): Promise<LaunchedSandbox> {
+  const sandbox = await launchSandbox(["--conversations", "20", "--log-format", "json"]);
+  launched.push(sandbox);
+  return sandbox;
+}
+
+/** Searches sent 25 at once, `batches` times: the statuses answered. */
+async function searchInBatches(url: string, batches: number): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let batch = 0; batch < batches; batch++) {
+    const answers = await Promise.all(Array.from({ length: 25 }, () => answered(`${url}/api/v2/channels/conversations?pageSize=1`, { "x-token": token })));
+    statuses.push(...answers.map(({ status }) => status));
+  }
+  return statuses;
+}
+
+const droppedCount = async (url: string) =>
+  sampleOf(parseMetrics((await answered(`${url}/_sandbox/metrics`, { "x-token": token })).text), "sandbox_log_lines_dropped_total");
+
+test(
+  "a sandbox whose stdout nobody reads keeps answering searches and health; the lines it dropped are counted, and said once the reader reads",
+  async () => {
+    const sandbox = await launchLogging();
+    // Nobody reads the pipe from here on: once this side's buffer is full, the pipe fills and stays full.
+    sandbox.process.stdout!.pause();
+
+    // A request line is about 300 bytes: these lines are several times what the pipe and the log's buffer hold
+    // (before this change, every request stalled after about 600 of them).
+    const searches = Math.ceil((4 * logBuffer.maxBytes) / 300);
+    const concurrency = 8;
+    let next = 0;
+    const statuses = new Map<number, number>();
+    const worker = async () => {
+      while (next < searches) {
+        const index = next++;
+        const path = index % 100 === 0 ? "/_sandbox/health" : "/api/v2/channels/conversations?pageSize=1";
+        const { status } = await answered(`${sandbox.url}${path}`, { "x-token": token });
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    expect([...statuses]).toEqual([[200, searches]]);
+    expect((await answered(`${sandbox.url}/_sandbox/health`)).status).toBe(200);
+
+    // Lines were dropped (the reader still reads nothing), and counted.
+    const droppedWhileStalled = await droppedCount(sandbox.url);
+    expect(droppedWhileStalled).toBeGreaterThan(0);
+
+    // The reader reads again: the lines kept arrive, then one line says how many were dropped.
+    sandbox.process.stdout!.resume();
+    type Line = { msg?: string; level?: string; droppedLines?: number };
+    const notes = () =>
+      sandbox
+        .output()
+        .split("\n")
+        .filter((line) => line.includes(droppedLinesMessage))
+        .map((line) => JSON.parse(line) as Line);
+    const deadline = performance.now() + hangGuardMs(2_000); // a hang guard, not a bound on speed
+    while (notes().length === 0 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    const [note] = notes();
+    expect(note).toMatchObject({ level: "warn", msg: droppedLinesMessage });
+    expect(note!.droppedLines).toBeGreaterThanOrEqual(droppedWhileStalled!);
+    // Every line the reader got is whole: nothing was cut inside a line (the first may be cut by the launcher's 1 MiB tail).
+    const [, , ...lines] = sandbox.output().split("\n").filter(Boolean);
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+
+    // Nothing more is dropped once the reader reads: the counter holds exactly what the lines said.
+    const total = notes().reduce((sum, line) => sum + line.droppedLines!, 0);
+    expect(await droppedCount(sandbox.url)).toBe(total);
+    expect(await sandbox.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+  },
+  heavyTestTimeoutMs,
+);
+
+test(
+  "SIGTERM to a sandbox whose stdout nobody reads: it exits 0, without waiting for the reader",
+  async () => {
+    const sandbox = await launchLogging();
+    sandbox.process.stdout!.pause();
+    // Enough lines to fill the pipe and the reader's side of it, so the last ones wait in the log's buffer at exit.
+    expect(new Set(await searchInBatches(sandbox.url, 40))).toEqual(new Set([200]));
+    expect(await sandbox.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+  },
+  heavyTestTimeoutMs,
+);
+
+test(
+  "a sandbox whose log reader is gone (its stdout closed) keeps answering, and exits 0 on SIGTERM",
+  async () => {
+    const sandbox = await launchLogging();
+    sandbox.process.stdout!.destroy();
+    expect(new Set(await searchInBatches(sandbox.url, 20))).toEqual(new Set([200]));
+    expect((await answered(`${sandbox.url}/_sandbox/health`)).status).toBe(200);
+    expect(await droppedCount(sandbox.url)).toBeGreaterThan(0);
+    expect(await sandbox.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+  },
+  heavyTestTimeoutMs,
+);
