@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # What the tests take from the machine beyond the workspace: Debian's tmux, zsh and fish (the CLI's
-# terminal and completion tests drive real shells). On a contributor's machine a missing shell only
-# leaves its tests not run, with one line saying so; CI runs every test, so this installs whatever
-# is missing from Debian's apt (as root, or through sudo where there is sudo, as on GitHub's runners)
-# and fails loudly when it cannot.
+# terminal and completion tests drive real shells) and prometheus (the sandbox's scrape test). On a
+# contributor's machine a missing program only leaves its tests not run, with one line saying so; CI
+# runs every test, so this installs whatever is missing from Debian's apt (as root, or through sudo
+# where there is sudo, as on GitHub's runners) and fails loudly when it cannot.
 set -uo pipefail
-needed=(tmux zsh fish)
+needed=(tmux zsh fish prometheus)
 missing=()
 for command in "${needed[@]}"; do command -v "$command" >/dev/null || missing+=("$command"); done
 if [ "${#missing[@]}" -eq 0 ]; then echo "provision: ${needed[*]} present"; exit 0; fi

@@ -264,12 +264,33 @@ describe("the metrics", () => {
     }
   });
 
+  test.each([
+    ["Bearer <administrator token>", "Bearer an-admin-token-of-the-test", 200],
+    ["bearer in lower case (RFC 6750's scheme is case-insensitive)", "bearer an-admin-token-of-the-test", 200],
+    ["Bearer <an accepted token>, not the administrator's", `Bearer ${token}`, 401],
+    ["Bearer <wrong token>", "Bearer not-the-admin-token", 401],
+    ["Basic <administrator token>", "Basic an-admin-token-of-the-test", 401],
+    ["Bearer with no token", "Bearer ", 401],
+  ])("the metrics take the token as Prometheus sends it, Authorization: %s → %i", async (_case, authorization, status) => {
+    const sandbox = await open({ adminToken: "an-admin-token-of-the-test" });
+    const scrape = await sandbox.fetch("http://127.0.0.1/_sandbox/metrics", { headers: { authorization } });
+    expect(scrape.status).toBe(status);
+    if (status === 200) expect(await scrape.text()).toContain("sandbox_workspaces_loaded 1");
+    else {
+      expect(scrape.headers.get("www-authenticate")).toBe("Bearer");
+      const { detail } = (await scrape.json()) as { detail: string };
+      expect(detail).toContain("Authorization: Bearer <token>");
+      expect(detail).not.toContain("an-admin-token-of-the-test");
+    }
+  });
+
   test("the metrics need an accepted token without --admin-token (our choice), and the control API's Host guard over HTTP", async () => {
     const running = await startSandboxServer({ host: "127.0.0.1", port: 0, tokens: ["team-secret-token"], conversations: 5 });
     try {
       expect((await fetch(`${running.url}/_sandbox/metrics`)).status).toBe(401);
       expect((await fetch(`${running.url}/_sandbox/metrics`, { headers: { "x-token": "sandbox-token" } })).status).toBe(401);
       expect((await fetch(`${running.url}/_sandbox/metrics`, { headers: { "x-token": "team-secret-token" } })).status).toBe(200);
+      expect((await fetch(`${running.url}/_sandbox/metrics`, { headers: { authorization: "Bearer team-secret-token" } })).status).toBe(200);
       // fetch may not set Host: Node's own client does.
       const otherHost = await new Promise<number | undefined>((resolve, reject) =>
         get(`${running.url}/_sandbox/metrics`, { headers: { "x-token": "team-secret-token", host: "evil.example" } }, (response) => {
