@@ -3,8 +3,10 @@
  * and `observe-replicas.test.ts` on PostgreSQL): the log line, the request id, the metrics, the index at
  * `/`, and the graceful drain.
  */
+
+import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
-import { get } from "node:http";
+import { Agent, get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -360,6 +362,55 @@ describe("graceful shutdown", () => {
     expect([ready.status, ready.headers.get("retry-after")]).toEqual([503, "1"]);
     await Promise.all([answered, stopped]);
     expect(order).toEqual(["answered 200", "stopped"]);
+  });
+
+  test("while draining, /_sandbox/ready answers 503 on a kept-alive connection, which is closed after it; a new connection is refused; a line says how many requests are in flight", async () => {
+    const log = capture();
+    const running = await startSandboxServer({ host: "127.0.0.1", port: 0, conversations: 5, logger: await createLogger(log.stream, "json") });
+    // One kept-alive connection, asked twice: before the stop and while draining.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const ask = (path: string) =>
+      new Promise<{ status: number | undefined; connection: string | undefined; reusedSocket: boolean; closed: Promise<unknown> }>((resolve, reject) => {
+        const request = get(`${running.url}${path}`, { agent }, (response) => {
+          response.resume();
+          const closed = once(response.socket, "close");
+          response.on("end", () =>
+            resolve({ status: response.statusCode, connection: response.headers.connection, reusedSocket: request.reusedSocket, closed }),
+          );
+        });
+        request.on("error", reject);
+      });
+    try {
+      expect(await ask("/_sandbox/ready")).toMatchObject({ status: 200, connection: "keep-alive" });
+      // A fire held in flight (its body still coming) keeps the drain open until the test ends it.
+      let endBody!: () => void;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"conversationId":"none",'));
+          endBody = () => {
+            controller.enqueue(new TextEncoder().encode('"externalEventId":"none"}'));
+            controller.close();
+          };
+        },
+      });
+      const held = running.sandbox.fetch("http://127.0.0.1/api/v1/runtime/simple/external/events", {
+        method: "POST",
+        headers: { "x-token": token, "content-type": "application/json" },
+        body,
+        duplex: "half",
+      } as RequestInit);
+      const stopped = running.stop();
+      const draining = await ask("/_sandbox/ready");
+      expect(draining).toMatchObject({ status: 503, connection: "close", reusedSocket: true });
+      await draining.closed;
+      await expect(fetch(`${running.url}/_sandbox/ready`)).rejects.toThrow();
+      endBody();
+      expect((await held).status).toBe(404);
+      await stopped;
+      expect(log.lines()).toContainEqual(expect.objectContaining({ level: "info", msg: "draining: 1 request in flight", requestsInFlight: 1 }));
+    } finally {
+      agent.destroy();
+    }
   });
 
   test("SIGTERM to the command: a request in flight over HTTP is answered, then the process exits 0", async () => {

@@ -229,6 +229,8 @@ export function observeSandbox(sandbox: OpenSandbox, observer: Observer): Observ
       // Through the transport when it can (the header added to the head it writes), else on the answer itself.
       if (env.setResponseHeader === undefined) return withRequestId(response, requestId);
       env.setResponseHeader("x-request-id", requestId);
+      // While draining, a connection is closed once it has answered (a kept-alive one too): its client moves on.
+      if (drain.draining) env.setResponseHeader("connection", "close");
       return response;
     } finally {
       const entry: Answered = {
@@ -260,6 +262,7 @@ export function observeSandbox(sandbox: OpenSandbox, observer: Observer): Observ
     },
     drain: async (boundMs) => {
       drain.draining = true;
+      logger.info({ requestsInFlight: drain.inFlight }, `draining: ${drain.inFlight} ${drain.inFlight === 1 ? "request" : "requests"} in flight`);
       if (drain.inFlight === 0) return recordAnswered();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([
