@@ -4,10 +4,13 @@
  */
 import { type CommandIo, exitCodes } from "@bot-conversation/client/command-line";
 import { Command, CommanderError } from "commander";
+import { oversizedFixtureFile } from "../data/fixture-size.ts";
 import type { SandboxLogger } from "../observe/log.ts";
 import type { ServerOptions } from "../options.ts";
 import { type SandboxFlags, sandboxOptions } from "./flags.ts";
 
+/** The size bound of a fixture file, read before the file (for `bot-conversation workspaces create --fixture`). */
+export { oversizedFixtureFile } from "../data/fixture-size.ts";
 /** The named states and the switches (definitions and their one reading), for a command that takes them too (`bot-conversation workspaces create`) without loading the sandbox. */
 export { sandboxStates } from "../model.ts";
 export { parseSwitch, switchDefinitions } from "../switches.ts";
@@ -63,6 +66,13 @@ export function newSandboxCommand(io: SandboxCommandIo, done: (code: number) => 
         options = serverOptionsOf(flags, io.env);
       } catch (error) {
         io.stderr.write(`error: ${(error as Error).message}\n`);
+        done(exitCodes.usage);
+        return;
+      }
+      // A fixture file over the limit is refused by its size, in one line, before anything is read or started.
+      const oversized = typeof options.fixture === "string" ? await oversizedFixtureFile(options.fixture).catch(() => undefined) : undefined;
+      if (oversized !== undefined) {
+        io.stderr.write(`error: --fixture: ${oversized}\n`);
         done(exitCodes.usage);
         return;
       }
