@@ -5,13 +5,13 @@
  */
 
 import { once } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
-import { afterEach, describe, expect, test, vi } from "vitest";
+import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import { createSandbox, LaunchError, type LaunchedSandbox, launchSandbox, type Sandbox, startSandboxServer } from "../src/index.ts";
 import { createLogger } from "../src/observe/log.ts";
 import { SandboxMetrics, workspaceLabelLimit } from "../src/observe/metrics.ts";
@@ -342,12 +342,55 @@ describe("the index at /", () => {
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
     const html = await page.text();
     expect(html).toContain('<a href="/_sandbox/bots">');
-    expect(html).toMatch(/<a href="http:\/\/127\.0\.0\.1:8080\/">The API reference<\/a>/);
+    // No reference was given: none is linked (a guessed port would be wrong as often as not).
+    expect(html).not.toContain(":8080");
+    expect(text).toContain("The API reference is not served by the sandbox: pnpm start serves it beside it (--reference-url links it here).");
     for (const body of [text, html]) expect(body).not.toContain("configured-secret-token");
     const head = await sandbox.fetch("http://127.0.0.1:4011/", { method: "HEAD" });
     expect([head.status, await head.text()]).toEqual([200, ""]);
     // Nothing else is answered without the token.
     expect((await sandbox.fetch("http://127.0.0.1:4011/_sandbox/bots")).status).toBe(401);
+  });
+});
+
+describe("the index names what the sandbox serves, and links the reference it was given", () => {
+  const folder = mkdtempSync(join(tmpdir(), "sandbox-index-"));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  const fixturePath = join(folder, "fixture.json");
+  writeFileSync(fixturePath, JSON.stringify(exampleFixture()));
+
+  test.each<[string, () => Parameters<typeof createSandbox>[0], string]>([
+    ["generated data", () => ({ fixture: undefined, seed: "index-seed", conversations: 7 }), 'generated data (seed "index-seed", 7 conversations)'],
+    ["a fixture given in process", () => ({}), "the data of a fixture"],
+    ["a --fixture file", () => ({ fixture: fixturePath }), "the data of its --fixture file"],
+    ["a --data file", () => ({ data: join(folder, "index.db") }), "the data kept in its --data file (SQLite), across restarts"],
+  ])("%s", async (_case, optionsOf, served) => {
+    const sandbox = await open({ ...optionsOf(), referenceUrl: "http://127.0.0.1:5080/" });
+    const text = await (await sandbox.fetch("http://127.0.0.1:4011/", { headers: { accept: "*/*" } })).text();
+    expect(text).toContain(`The service's three operations with its rules over ${served}, and a control API under /_sandbox/.`);
+    expect(text).toContain("The API reference: http://127.0.0.1:5080/ (the control API: http://127.0.0.1:5080/sandbox-control.html).");
+    expect(text).not.toContain(folder);
+    const html = await (await sandbox.fetch("http://127.0.0.1:4011/", { headers: { accept: "text/html" } })).text();
+    expect(html).toContain('<a href="http://127.0.0.1:5080/">The API reference</a>');
+    expect(html).toContain('<a href="http://127.0.0.1:5080/sandbox-control.html">the control API\'s</a>');
+  });
+
+  test("the command reads the reference from SANDBOX_REFERENCE_URL, as pnpm start gives it", async () => {
+    const sandbox = await launchSandbox(["--conversations", "5"], { env: { SANDBOX_REFERENCE_URL: "http://127.0.0.1:5080/" } });
+    launched.push(sandbox);
+    const text = await (await fetch(`${sandbox.url}/`)).text();
+    expect(text).toContain('over generated data (seed "bot-conversation", 5 conversations)');
+    expect(text).toContain("The API reference: http://127.0.0.1:5080/ ");
+  });
+
+  test("--reference-url (or SANDBOX_REFERENCE_URL) is checked: an http or https URL", async () => {
+    await expect(open({ referenceUrl: "javascript:alert(1)" })).rejects.toThrow(
+      'referenceUrl: expected an http or https URL such as http://127.0.0.1:8080/; got "javascript:alert(1)"',
+    );
+    const refused = await launchSandbox(["--reference-url", "docs"]).catch((error: unknown) => error);
+    expect((refused as LaunchError).output).toBe(
+      'error: --reference-url / SANDBOX_REFERENCE_URL: expected an http or https URL such as http://127.0.0.1:8080/; got "docs"\n',
+    );
   });
 });
 
