@@ -184,7 +184,10 @@ describe("ci.yml's steps, run as GitHub runs them on a clean clone", () => {
     [`${pnpm} exec node .ci/totals.ts | tee -a "$GITHUB_STEP_SUMMARY"`, "reads the Test step's reports (.ci/run runs it; test/ci-totals.test.ts tests it)"],
   ]);
   /** The programs `.ci/provision.sh` provides, as it lists them. */
-  const provided = /^needed=\(([^)]*)\)$/m.exec(readFileSync(join(workspaceRoot, ".ci", "provision.sh"), "utf8"))![1]!.split(" ");
+  const provided = /^needed=\(([^)]*)\)$/m
+    .exec(readFileSync(join(workspaceRoot, ".ci", "provision.sh"), "utf8"))![1]!
+    .split(" ")
+    .map((entry) => entry.split(":")[0]!);
   const missing = provided.filter((command) => spawnSync("sh", ["-c", `command -v ${command}`]).status !== 0);
   // Provisioning installs from apt as root; elsewhere, with something missing, it could only fail (or ask for sudo's password).
   const mayProvision = missing.length === 0 || process.getuid?.() === 0;
