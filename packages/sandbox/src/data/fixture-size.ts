@@ -1,12 +1,11 @@
 /**
  * The size bound of a fixture, checked before a byte is read: a file is refused by its size (`stat`), so a
  * file of hundreds of MiB costs no memory and says what is wrong in one line. Imports nothing heavy: the
- * `bot-conversation workspaces create --fixture` command checks a file with it before reading the file.
+ * `bot-conversation workspaces create --fixture` command checks a file with it before reading the file. Node only
+ * (the browser's build takes the bound alone, from `fixture-limit.ts`).
  */
 import { stat } from "node:fs/promises";
-
-/** The largest fixture, in bytes of JSON: a `--fixture` file or the body of `PUT /_sandbox/fixture` (the sandbox's limit; the service states none). */
-export const maxFixtureBytes = 256 * 1024 * 1024;
+import { maxFixtureBytes } from "./fixture-limit.ts";
 
 /** Bytes in MiB, rounded up, as the refusal says them. */
 const mebibytes = (bytes: number) => `${Math.ceil(bytes / 1024 / 1024)} MiB`;

@@ -1,7 +1,7 @@
 import { controlChecker, type Defect } from "../description.ts";
 import type { Fixture } from "../model.ts";
 
-export { maxFixtureBytes } from "./fixture-size.ts";
+export { maxFixtureBytes } from "./fixture-limit.ts";
 
 /** A fixture was refused; `defects` lists the JSON path and the problem of every defect. */
 export class FixtureError extends Error {
