@@ -2,14 +2,15 @@
  * `pnpm start`: serves the mock, the sandbox and the API reference through `turbo run start` (which
  * builds what is stale first), on the ports given by `--mock-port`, `--sandbox-port`, `--docs-port`
  * or `MOCK_PORT`, `SANDBOX_PORT`, `DOCS_PORT`. Busy ports are one line naming every busy one (the
- * server, the port) and how to pick others, before anything starts. On a first run (nothing built
- * yet) one line says the builds take a few minutes. Until every server is ready, only the ready lines
+ * server, the port) and how to pick others, before anything starts. On a first run (a package's build
+ * output, as its turbo.json declares it, missing) one line says the builds take a few minutes. The
+ * sandbox is told where the reference is served (`SANDBOX_REFERENCE_URL`), which its `/` page links. Until every server is ready, only the ready lines
  * are shown (`--verbose` shows every tool's output); if something fails first, what it printed is
  * shown then. Once all are ready, everything the servers print (their request logs) passes through.
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
@@ -38,14 +39,35 @@ Example:
 /** The workspace's root folder. */
 const root = new URL("..", import.meta.url).pathname;
 
-/** Whether some workspace package with a build has never been built (no `dist/`): a first run. */
+/** The outputs of a build as turbo declares them: the package's own `turbo.json`, else the root's (`dist/**`). */
+function buildOutputs(folder: string): string[] {
+  const outputsIn = (file: string): string[] | undefined => {
+    if (!existsSync(file)) return undefined;
+    const { tasks } = JSON.parse(readFileSync(file, "utf8")) as { tasks?: Record<string, { outputs?: string[] }> };
+    return tasks?.["build"]?.outputs;
+  };
+  return outputsIn(join(root, folder, "turbo.json")) ?? outputsIn(join(root, "turbo.json")) ?? ["dist/**"];
+}
+
+/**
+ * Whether a build output is there: the folder its glob starts with (`dist` of `dist/**`, `generated` of
+ * `generated/**`) holds something. A negated glob (`!dist/cache/**`) says nothing of whether it was built.
+ */
+function outputPresent(folder: string, glob: string): boolean {
+  if (glob.startsWith("!")) return true;
+  const fixed = glob.split("/").filter((part) => !/[*?[{]/.test(part));
+  const path = join(root, folder, ...fixed);
+  return existsSync(path) && (!statSync(path).isDirectory() || readdirSync(path).length > 0);
+}
+
+/** Whether some workspace package with a build has not been built yet (an output its turbo.json declares is missing): a first run. */
 function nothingBuiltYet(): boolean {
   const folders = ["openapi", ...["packages", "apps"].flatMap((group) => readdirSync(join(root, group)).map((name) => join(group, name)))];
   return folders.some((folder) => {
     const manifest = join(root, folder, "package.json");
     if (!existsSync(manifest)) return false;
     const { scripts } = JSON.parse(readFileSync(manifest, "utf8")) as { scripts?: Record<string, string> };
-    return scripts?.["build"] !== undefined && !existsSync(join(root, folder, "dist"));
+    return scripts?.["build"] !== undefined && !buildOutputs(folder).every((glob) => outputPresent(folder, glob));
   });
 }
 
@@ -95,6 +117,12 @@ async function main(): Promise<number> {
     }
     chosen.push({ server, host: process.env[server.hostVariable] ?? "127.0.0.1", port });
     env[server.variable] = String(port);
+  }
+  // The sandbox's page links the reference where it is served: known here unless its port is any free one (0).
+  const reference = chosen.find(({ server }) => server.name === "Reference")!;
+  if (reference.port !== 0) {
+    const host = ["0.0.0.0", "::"].includes(reference.host) ? "127.0.0.1" : reference.host;
+    env["SANDBOX_REFERENCE_URL"] = `http://${host.includes(":") ? `[${host}]` : host}:${reference.port}/`;
   }
   // Every port is checked before any message: one line names them all (fix all, rerun once).
   const free = await Promise.all(chosen.map(({ host, port }) => port === 0 || isPortFree(host, port)));

@@ -1,6 +1,14 @@
 import { policyPlaceholder } from "./csp.ts";
 import { machineFiles } from "./machine.ts";
 
+/** The name of the page's `<meta>` whose content is the site's base path (`/`), filled in by a server that knows it (`server.ts`); empty in the built file. */
+export const referenceBaseMeta = "reference-base";
+
+/** The page with its base filled in (`withReferenceBase(page, "/")`): its links need no request to find where the site starts. */
+export function withReferenceBase(page: string, base: string): string {
+  return page.replace(`<meta name="${referenceBaseMeta}" content="" />`, `<meta name="${referenceBaseMeta}" content="${base.replace(/[&<>"']/g, "")}" />`);
+}
+
 /**
  * `404.html`, the page static hosts answer unknown addresses with, at whatever depth: it cannot name
  * the site's files relatively, so it holds no viewer. Its script finds where the site starts in the
@@ -11,7 +19,8 @@ import { machineFiles } from "./machine.ts";
  * to the reference's home page and to its search (`<base>/?search`, which opens the viewer's search
  * box), once the script has found the base: the nearest folder above the address that serves the
  * site's copy of the description (`machineFiles.json`; a same-site `HEAD` request per folder,
- * nearest first). Needs `applyContentSecurityPolicy`.
+ * nearest first, each folder that is not the base a 404), unless the server that answered it knows the base and
+ * wrote it into the page (`withReferenceBase`): then no request at all. Needs `applyContentSecurityPolicy`.
  */
 export function notFoundPage(routes: readonly string[]): string {
   return `<!DOCTYPE html>
@@ -21,6 +30,7 @@ export function notFoundPage(routes: readonly string[]): string {
   <meta http-equiv="Content-Security-Policy" content="${policyPlaceholder}" />
   <meta name="viewport" content="width=device-width, initial-scale=1" />
   <link rel="icon" href="data:," />
+  <meta name="${referenceBaseMeta}" content="" />
   <title>Not found: Bot Conversation Service API reference</title>
   <style>
     /* The viewer's look (template.hbs and Redoc's light theme): its font, text and link colours, its sidebar. */
@@ -122,7 +132,10 @@ export function notFoundPage(routes: readonly string[]): string {
       }
       var target = split(function (route) { return routes.indexOf(route) >= 0; }) || split(function (route) { return routes.some(function (known) { return route.indexOf(known + "/") === 0; }); });
       if (target) return location.replace(target);
-      // Not a route: the site's base is the nearest folder above this address that serves the site's own description.
+      // Not a route. A server that knows where the site starts says so (the repository's own: no request is needed).
+      var known = document.querySelector('meta[name="${referenceBaseMeta}"]').getAttribute("content");
+      if (known) return document.addEventListener("DOMContentLoaded", function () { link(known); });
+      // Else the site's base is the nearest folder above this address that serves the site's own description.
       var folders = [];
       for (var depth = segments.length; depth >= 0; depth--) folders.push("/" + segments.slice(0, depth).map(function (segment) { return segment + "/"; }).join(""));
       function link(base) {

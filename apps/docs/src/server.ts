@@ -1,8 +1,9 @@
 import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
 import { precompressedEncodings } from "./compress.ts";
+import { withReferenceBase } from "./not-found.ts";
 
 /** Content types of the files the site is made of. */
 const contentTypes: Record<string, string> = {
@@ -83,6 +84,18 @@ export function createStaticServer(root: string): Server {
     }
     if (!file || !info?.isFile()) {
       response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found\n");
+      return;
+    }
+    if (status === 404) {
+      // This server serves the site at its root: the not-found page is told so, and finds its links with no request.
+      const page = Buffer.from(withReferenceBase(await readFile(file, "utf8"), "/"));
+      response.writeHead(404, {
+        "content-type": "text/html; charset=utf-8",
+        "content-length": page.byteLength,
+        "cache-control": "no-cache",
+        "x-content-type-options": "nosniff",
+      });
+      response.end(request.method === "HEAD" ? undefined : page);
       return;
     }
     const compressed = await precompressedCopy(file, request.headers["accept-encoding"]);

@@ -147,14 +147,23 @@ describe("pnpm start on a first run", () => {
     await copyFile(join(root, "packages", "client", "src", "port.ts"), join(workspace, "packages", "client", "src", "port.ts"));
     await mkdir(join(workspace, "openapi"));
     await writeFile(join(workspace, "openapi", "package.json"), JSON.stringify({ name: "built-on-first-run", scripts: { build: "true" } }));
-    await writeFile(join(workspace, "bin", "turbo"), '#!/bin/sh\nfor name in Mock Sandbox Reference; do echo "$name ready at http://127.0.0.1:1"; done\n', {
-      mode: 0o755,
-    });
+    // The stand-in for turbo prints the ready lines, then what the sandbox would be told of the reference.
+    // A package that builds into generated/, not dist/ (as packages/peer-tools does), built already.
+    await mkdir(join(workspace, "packages", "peer", "generated"), { recursive: true });
+    await writeFile(join(workspace, "packages", "peer", "package.json"), JSON.stringify({ name: "peer", scripts: { build: "true" } }));
+    await writeFile(join(workspace, "packages", "peer", "turbo.json"), JSON.stringify({ tasks: { build: { outputs: ["generated/**"] } } }));
+    await writeFile(join(workspace, "packages", "peer", "generated", "bundle.js"), "");
+    await copyFile(join(root, "turbo.json"), join(workspace, "turbo.json"));
+    await writeFile(
+      join(workspace, "bin", "turbo"),
+      '#!/bin/sh\nfor name in Mock Sandbox Reference; do echo "$name ready at http://127.0.0.1:1"; done\necho "reference for the sandbox: $SANDBOX_REFERENCE_URL"\n',
+      { mode: 0o755 },
+    );
   });
   afterAll(() => rm(workspace, { recursive: true, force: true }));
 
-  const startOnce = () =>
-    run(process.execPath, [join(workspace, "scripts", "start.ts"), "--mock-port", "0", "--sandbox-port", "0", "--docs-port", "0"], {
+  const startOnce = (docsPort = "0") =>
+    run(process.execPath, [join(workspace, "scripts", "start.ts"), "--mock-port", "0", "--sandbox-port", "0", "--docs-port", docsPort], {
       cwd: workspace,
       env: { ...process.env, PATH: `${join(workspace, "bin")}:${process.env["PATH"]}` },
     });
@@ -165,9 +174,22 @@ describe("pnpm start on a first run", () => {
       "first run: building every package, a few minutes (quiet; --verbose shows the builds), then the three ready lines",
     );
     expect(first.stdout).toContain("Reference ready at ");
+    // An empty dist/ is not a build (a build interrupted after emptying it).
     await mkdir(join(workspace, "openapi", "dist"));
+    expect((await startOnce()).stdout).toContain("first run");
+    await writeFile(join(workspace, "openapi", "dist", "openapi.json"), "{}");
     const later = await startOnce();
+    // Built: openapi into dist/, peer into generated/ (no dist/ of its own, as its turbo.json declares).
     expect(later.stdout).not.toContain("first run");
     expect(later.stdout.split("\n")[0]).toMatch(readyLine);
+  });
+
+  it("tells the sandbox where the reference is served (SANDBOX_REFERENCE_URL), from --docs-port; not for any free port (0)", async () => {
+    const server = createServer().listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const { port } = server.address() as { port: number };
+    await new Promise((resolve) => server.close(resolve));
+    expect((await startOnce(String(port))).stdout).toContain(`reference for the sandbox: http://127.0.0.1:${port}/\n`);
+    expect((await startOnce("0")).stdout).toContain("reference for the sandbox: \n");
   });
 });

@@ -3,7 +3,7 @@ import { PaginationError } from "@bot-conversation/client";
 import { type BodyCheck, createRequester, type Run, readTokenFile } from "@bot-conversation/client/command-line";
 import { sanitizeText } from "@bot-conversation/client/text";
 // The switches and states from the sandbox's light command entry: the program (a search's export too) starts without the sandbox itself.
-import { parseSwitch, sandboxStates, switchDefinitions } from "@bot-conversation/sandbox/command";
+import { oversizedFixtureFile, parseSwitch, sandboxStates, switchDefinitions } from "@bot-conversation/sandbox/command";
 import { Command, Option } from "commander";
 import { asFlags, baseUrlOf, secrets } from "./connection.js";
 import { type CommandIo, exitCodes, UsageError } from "./io.js";
@@ -178,11 +178,15 @@ export function newWorkspacesCommand(io: CommandIo, done: (code: number) => void
       }
       if (flags["state"] !== undefined) body["state"] = flags["state"];
       if (flags["fixture"] !== undefined) {
+        // Refused by its size before it is read (the sandbox's own bound, one line), as the sandbox refuses it.
+        let oversized: string | undefined;
         try {
-          body["fixture"] = JSON.parse(readFileSync(flags["fixture"], "utf8")) as unknown;
+          oversized = await oversizedFixtureFile(flags["fixture"]);
+          if (oversized === undefined) body["fixture"] = JSON.parse(readFileSync(flags["fixture"], "utf8")) as unknown;
         } catch (error) {
           throw new UsageError(`--fixture: cannot read ${flags["fixture"]} as JSON (${(error as Error).message})`);
         }
+        if (oversized !== undefined) throw new UsageError(`--fixture: ${oversized}`);
       }
       const switches: Record<string, unknown> = {};
       for (const definition of switchDefinitions) {

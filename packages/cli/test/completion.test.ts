@@ -1,7 +1,7 @@
-import { spawnSync } from "node:child_process";
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { programForTests } from "@bot-conversation/test-support/machine-programs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { binPath } from "./support/cli.ts";
 import { useTerminal } from "./support/tmux.ts";
@@ -15,14 +15,11 @@ beforeAll(async () => {
 });
 afterAll(() => rm(home, { recursive: true, force: true }));
 
-/** Whether `command` is on the PATH, as a shell finds it. */
-const installed = (command: string) => spawnSync("sh", ["-c", `command -v ${command}`]).status === 0;
-// A machine may lack a shell (the README asks for nothing but Node and npm): its tests are not run
-// there, and say so in one line. CI installs every shell first (.ci/provision.sh) and counts a test
-// not run as failed (.ci/totals.ts).
-for (const shell of ["bash", "zsh", "fish"].filter((shell) => !installed(shell))) {
-  console.warn(`completion tests in ${shell} not run: ${shell} is not installed (apt-get install ${shell}); CI runs them`);
-}
+// A machine may lack tmux or a shell (the README asks for nothing but Node and npm): their tests are not run
+// there, and say so in one line each. CI installs them first (.ci/provision.sh) and counts a test not run as
+// failed (.ci/totals.ts).
+const terminalInstalled = programForTests("tmux", "completion tests (each shell runs in tmux)");
+const shellInstalled = new Map(["bash", "zsh", "fish"].map((shell) => [shell, programForTests(shell, `completion tests in ${shell}`)]));
 
 /** A screen showing every one of `words` as a candidate (a word of its own, in any order: bash and zsh list them in columns, fish one a line with its description). */
 const candidates = (...words: string[]) =>
@@ -49,25 +46,30 @@ describe.each([
     return screen;
   };
 
-  it.skipIf(!installed(shell))("completes the values of --status, --output, completion's shell and the sandbox's switches, and flags", async () => {
-    // tmux's own PATH wins over a new session's: the folder is put first by the shell itself.
-    terminal.start(`export PATH="${home}:$PATH" HOME="${home}"; ${exec}`, {});
-    terminal.keys("-l", `${load}; echo loaded-${shell}`);
-    terminal.keys("Enter");
-    await terminal.waitFor(new RegExp(`^loaded-${shell}$`, "m"));
-    terminal.keys("C-l");
-    expect(await listed("bot-conversation search --status ", candidates("Active", "Closed", "Operator"))).not.toMatch(/--page-size/);
-    expect(await listed("bot-conversation completion ", candidates("bash", "zsh", "fish"))).not.toMatch(/--help/);
-    expect(await listed("bot-conversation sandbox --order ", candidates("startedOn-desc", "startedOn-asc", "latestMessageOn-desc"))).not.toMatch(/--port/);
-    // One candidate: the shell writes it into the line.
-    terminal.keys("-l", "bot-conversation search --output nd");
-    terminal.keys("Tab");
-    await terminal.waitFor(/bot-conversation search --output ndjson/);
-    terminal.keys("C-u", "C-l");
-    expect(await listed("bot-conversation search --page-", candidates("--page-index", "--page-size"))).not.toMatch(/--status/);
-    // A command's subcommands (workspaces), then each one's own flags and values.
-    expect(await listed("bot-conversation workspaces ", candidates("create", "list", "delete"))).not.toMatch(/--help/);
-    expect(await listed("bot-conversation workspaces list --", candidates("--base-url", "--admin-token-file", "--timeout", "--output"))).not.toMatch(/--seed/);
-    expect(await listed("bot-conversation workspaces create mobile --state ", candidates("empty", "large"))).not.toMatch(/--timeout/);
-  });
+  it.skipIf(!terminalInstalled || !shellInstalled.get(shell))(
+    "completes the values of --status, --output, completion's shell and the sandbox's switches, and flags",
+    async () => {
+      // tmux's own PATH wins over a new session's: the folder is put first by the shell itself.
+      terminal.start(`export PATH="${home}:$PATH" HOME="${home}"; ${exec}`, {});
+      terminal.keys("-l", `${load}; echo loaded-${shell}`);
+      terminal.keys("Enter");
+      await terminal.waitFor(new RegExp(`^loaded-${shell}$`, "m"));
+      terminal.keys("C-l");
+      expect(await listed("bot-conversation search --status ", candidates("Active", "Closed", "Operator"))).not.toMatch(/--page-size/);
+      expect(await listed("bot-conversation completion ", candidates("bash", "zsh", "fish"))).not.toMatch(/--help/);
+      expect(await listed("bot-conversation sandbox --order ", candidates("startedOn-desc", "startedOn-asc", "latestMessageOn-desc"))).not.toMatch(/--port/);
+      // One candidate: the shell writes it into the line.
+      terminal.keys("-l", "bot-conversation search --output nd");
+      terminal.keys("Tab");
+      await terminal.waitFor(/bot-conversation search --output ndjson/);
+      terminal.keys("C-u", "C-l");
+      expect(await listed("bot-conversation search --page-", candidates("--page-index", "--page-size"))).not.toMatch(/--status/);
+      // A command's subcommands (workspaces), then each one's own flags and values.
+      expect(await listed("bot-conversation workspaces ", candidates("create", "list", "delete"))).not.toMatch(/--help/);
+      expect(await listed("bot-conversation workspaces list --", candidates("--base-url", "--admin-token-file", "--timeout", "--output"))).not.toMatch(
+        /--seed/,
+      );
+      expect(await listed("bot-conversation workspaces create mobile --state ", candidates("empty", "large"))).not.toMatch(/--timeout/);
+    },
+  );
 });

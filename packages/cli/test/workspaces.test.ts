@@ -1,4 +1,9 @@
 /** `bot-conversation workspaces` against the hostile server of test-support: every read bounded, nothing secret printed, every wrong answer one line. */
+
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startSandboxServer } from "@bot-conversation/sandbox";
 import {
   type HostileMode,
   type HostileOptions,
@@ -9,6 +14,7 @@ import {
 } from "@bot-conversation/test-support/hostile-server";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCli } from "./support/cli.ts";
+import { fixture } from "./support/fixture.ts";
 
 const adminToken = "admin-SECRET-hostile-4711";
 const servers: HostileServer[] = [];
@@ -24,6 +30,56 @@ async function hostile(mode: HostileMode, options: HostileOptions = {}): Promise
 
 /** Characters that act on a terminal: none may reach a person's output raw. */
 const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+describe("workspaces create --fixture", () => {
+  it("a file over the sandbox's fixture limit is refused by its size before it is read: one line naming the flag, the size and the limit, exit 2, nothing sent", async () => {
+    const { server, env } = await hostile("control");
+    const folder = mkdtempSync(join(tmpdir(), "cli-workspaces-fixture-"));
+    try {
+      const path = join(folder, "huge.json");
+      writeFileSync(path, "");
+      // Sparse: no disk is used; read, it would be 700 MiB of NUL bytes (refused as JSON, after the reading).
+      truncateSync(path, 700 * 1024 * 1024);
+      const run = await runCli(["workspaces", "create", "big", "--fixture", path], env);
+      expect(run).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `error: --fixture: ${path} is 700 MiB (734003200 bytes), larger than a fixture may be (at most 256 MiB, the sandbox's limit, as for PUT /_sandbox/fixture)\n`,
+      });
+      expect(server.requests).toEqual([]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("workspaces create --fixture, a fixture's keys as data", () => {
+  it("a __proto__ key inside a conversation's apps reaches the workspace as an own key, and its export holds it", async () => {
+    const sandbox = await startSandboxServer({ host: "127.0.0.1", port: 0, adminToken });
+    const folder = mkdtempSync(join(tmpdir(), "cli-workspaces-fixture-keys-"));
+    try {
+      const conversation = fixture.conversations.find((entry) => entry.conversation.channelData?.platform)!.conversation;
+      const apps = '{"__proto__":{"polluted":"yes"},"crm":{"ticket":"T-1"}}';
+      const text = JSON.stringify(fixture).replace(/"apps":(null|\{\})/, `"apps":${apps}`);
+      expect(text).toContain(apps);
+      const path = join(folder, "fixture.json");
+      writeFileSync(path, text);
+      const run = await runCli(["workspaces", "create", "keys", "--fixture", path, "--output", "json"], {
+        BOT_CONVERSATION_BASE_URL: sandbox.url,
+        SANDBOX_ADMIN_TOKEN: adminToken,
+      });
+      expect(run).toMatchObject({ code: 0, stderr: "" });
+      const [{ token }] = JSON.parse(run.stdout) as [{ token: string }];
+      const exported = await fetch(`${sandbox.url}/_sandbox/conversations/${conversation.id}/export`, { headers: { "x-token": token } });
+      const { channelData } = (await exported.json()) as { channelData: { platform: { session: { apps: Record<string, unknown> } } } };
+      expect(Object.keys(channelData.platform.session.apps)).toEqual(["__proto__", "crm"]);
+      expect(Object.getOwnPropertyDescriptor(channelData.platform.session.apps, "__proto__")?.value).toEqual({ polluted: "yes" });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      await sandbox.stop();
+    }
+  });
+});
 
 describe("workspaces reads through the client's transport", () => {
   it("a body that never ends stops at the command's 1 MiB bound: one line, exit 1, the rest never read", async () => {

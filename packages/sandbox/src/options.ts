@@ -33,6 +33,8 @@ export interface SandboxOptions extends SandboxSwitches {
   readonly databaseUrl: string | undefined;
   /** The administrator token that manages workspaces (`/_sandbox/workspaces`), in every mode (without it no workspace can be created); never an accepted `tokens` value. `--admin-token` or `SANDBOX_ADMIN_TOKEN`. */
   readonly adminToken: string | undefined;
+  /** Where the API reference is served (`http://127.0.0.1:8080/`), linked from the sandbox's `/` page; `--reference-url` or `SANDBOX_REFERENCE_URL` (`pnpm start` sets it). */
+  readonly referenceUrl: string | undefined;
 }
 
 /** A wait in milliseconds: fixed, or drawn from a range (both ends included). */
@@ -68,6 +70,7 @@ export const defaultOptions: ServerOptions = {
   allowHosts: [],
   databaseUrl: undefined,
   adminToken: undefined,
+  referenceUrl: undefined,
 };
 
 /** The fewest characters of an administrator token: our choice. */
@@ -102,6 +105,8 @@ export function resolveOptions(given: Partial<SandboxOptions> = {}): SandboxOpti
     throw new TypeError(`state: a fixture is its own data; give state ${JSON.stringify(options.state)} or a fixture, not both`);
   checkLatency(options.latency);
   checkDatabase(options);
+  if (options.referenceUrl !== undefined && referenceUrlOf(options.referenceUrl) === undefined)
+    throw new TypeError(`referenceUrl: expected an http or https URL such as http://127.0.0.1:8080/; got ${JSON.stringify(options.referenceUrl)}`);
   // A state that sets the count reports it, so options resolved again (a server's, then its sandbox's) agree.
   return {
     ...options,
@@ -136,6 +141,13 @@ function checkList(name: string, list: unknown, read: (text: string) => string |
     if (read_ === undefined) throw new TypeError(`${name}: expected ${expected}; got ${JSON.stringify(item)}`);
     return read_;
   });
+}
+
+/** An http or https URL without credentials, as the `/` page links it, or `undefined`. */
+export function referenceUrlOf(text: unknown): string | undefined {
+  if (typeof text !== "string" || !URL.canParse(text)) return undefined;
+  const url = new URL(text);
+  return /^https?:$/.test(url.protocol) && url.username === "" && url.password === "" ? url.href : undefined;
 }
 
 /** An origin as browsers send it (`scheme://host[:port]`, lower case, default port left out), or `undefined`. */

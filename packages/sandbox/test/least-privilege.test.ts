@@ -13,6 +13,7 @@ import { afterEach, expect, test } from "vitest";
 import { type LaunchedSandbox, launchSandbox } from "../src/index.ts";
 import { exampleFixture } from "./support/fixture.ts";
 import { shellCommands } from "./support/readme-commands.ts";
+import { setUpDatabase, setUpStatements } from "./support/set-up.ts";
 import { adminToken, call, createWorkspace, usePostgres } from "./support/shared.ts";
 
 const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
@@ -22,43 +23,11 @@ afterEach(async () => {
   await Promise.all(launched.splice(0).map((replica) => replica.stop("SIGKILL")));
 });
 
-/** The README's SQL block, as the statements run before and after its `\connect`. */
-function dbaStatements(): { database: string; before: string[]; after: string[] } {
-  const block = /```sql\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf("## Running a shared sandbox")))?.[1];
-  expect(block).toBeDefined();
-  const [before, after] = block!.split(/^\\connect (\w+)\n/m).filter((_, index) => index !== 1);
-  const database = /^\\connect (\w+)$/m.exec(block!)![1]!;
-  const statements = (text: string | undefined) =>
-    (text ?? "")
-      .split(";\n")
-      .map((statement) => statement.trim())
-      .filter(Boolean);
-  return { database, before: statements(before), after: statements(after) };
-}
-
-/** Runs statements one at a time (CREATE DATABASE may not run in a transaction) as the superuser, on a database. */
-async function runAsSuperuser(database: string, statements: readonly string[]): Promise<void> {
-  const url = new URL(postgres.server().url);
-  url.pathname = `/${database}`;
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  try {
-    for (const statement of statements) await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 test(
   "the README's SQL: two replicas run as its role (workspaces, fires, faults, resets, removals), and the role may do nothing more",
   async () => {
-    const { database, before, after } = dbaStatements();
-    await runAsSuperuser("postgres", before);
-    await runAsSuperuser(database, after);
-    const password = /PASSWORD '([^']+)'/.exec(before.join("\n"))![1]!;
-    const role = /CREATE ROLE (\w+)/.exec(before.join("\n"))![1]!;
-    const url = new URL(postgres.server().url);
-    Object.assign(url, { username: role, password, pathname: `/${database}` });
+    const { role } = setUpStatements();
+    const url = new URL(await setUpDatabase(postgres.server().url));
     const env = { DATABASE_URL: url.toString(), SANDBOX_ADMIN_TOKEN: adminToken };
     const first = await launchSandbox(["--conversations", "10"], { env });
     launched.push(first);

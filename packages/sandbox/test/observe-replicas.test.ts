@@ -127,3 +127,22 @@ test(
   },
   heavyTestTimeoutMs,
 );
+
+test(
+  "the lifecycle in the log: the ready line first (database connected after it); SIGTERM a draining line with the requests in flight, the exit a stopped line",
+  async () => {
+    const started = await replica(await postgres.database());
+    // The first line of all the process printed, stdout and stderr alike.
+    expect(started.output().split("\n")[0]).toBe(started.readyLine);
+    await logged(started, "database connected");
+    expect(await started.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+    const lines = logLines(started);
+    const draining = lines.findIndex((line) => line.msg.startsWith("draining"));
+    expect(lines[draining]).toMatchObject({ level: "info", msg: "draining: 0 requests in flight", requestsInFlight: 0 });
+    expect(lines.findIndex((line) => line.msg === "database connected")).toBeLessThan(draining);
+    // The last line of all.
+    expect(lines.at(-1)).toMatchObject({ level: "info", msg: "stopped", exitCode: 0 });
+    expect(started.output().trimEnd().split("\n").at(-1)).toMatch(/"msg":"stopped"/);
+  },
+  heavyTestTimeoutMs,
+);

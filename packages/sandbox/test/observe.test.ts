@@ -3,13 +3,15 @@
  * and `observe-replicas.test.ts` on PostgreSQL): the log line, the request id, the metrics, the index at
  * `/`, and the graceful drain.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { get } from "node:http";
+
+import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Agent, get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
-import { afterEach, describe, expect, test, vi } from "vitest";
+import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import { createSandbox, LaunchError, type LaunchedSandbox, launchSandbox, type Sandbox, startSandboxServer } from "../src/index.ts";
 import { createLogger } from "../src/observe/log.ts";
 import { SandboxMetrics, workspaceLabelLimit } from "../src/observe/metrics.ts";
@@ -264,12 +266,33 @@ describe("the metrics", () => {
     }
   });
 
+  test.each([
+    ["Bearer <administrator token>", "Bearer an-admin-token-of-the-test", 200],
+    ["bearer in lower case (RFC 6750's scheme is case-insensitive)", "bearer an-admin-token-of-the-test", 200],
+    ["Bearer <an accepted token>, not the administrator's", `Bearer ${token}`, 401],
+    ["Bearer <wrong token>", "Bearer not-the-admin-token", 401],
+    ["Basic <administrator token>", "Basic an-admin-token-of-the-test", 401],
+    ["Bearer with no token", "Bearer ", 401],
+  ])("the metrics take the token as Prometheus sends it, Authorization: %s → %i", async (_case, authorization, status) => {
+    const sandbox = await open({ adminToken: "an-admin-token-of-the-test" });
+    const scrape = await sandbox.fetch("http://127.0.0.1/_sandbox/metrics", { headers: { authorization } });
+    expect(scrape.status).toBe(status);
+    if (status === 200) expect(await scrape.text()).toContain("sandbox_workspaces_loaded 1");
+    else {
+      expect(scrape.headers.get("www-authenticate")).toBe("Bearer");
+      const { detail } = (await scrape.json()) as { detail: string };
+      expect(detail).toContain("Authorization: Bearer <token>");
+      expect(detail).not.toContain("an-admin-token-of-the-test");
+    }
+  });
+
   test("the metrics need an accepted token without --admin-token (our choice), and the control API's Host guard over HTTP", async () => {
     const running = await startSandboxServer({ host: "127.0.0.1", port: 0, tokens: ["team-secret-token"], conversations: 5 });
     try {
       expect((await fetch(`${running.url}/_sandbox/metrics`)).status).toBe(401);
       expect((await fetch(`${running.url}/_sandbox/metrics`, { headers: { "x-token": "sandbox-token" } })).status).toBe(401);
       expect((await fetch(`${running.url}/_sandbox/metrics`, { headers: { "x-token": "team-secret-token" } })).status).toBe(200);
+      expect((await fetch(`${running.url}/_sandbox/metrics`, { headers: { authorization: "Bearer team-secret-token" } })).status).toBe(200);
       // fetch may not set Host: Node's own client does.
       const otherHost = await new Promise<number | undefined>((resolve, reject) =>
         get(`${running.url}/_sandbox/metrics`, { headers: { "x-token": "team-secret-token", host: "evil.example" } }, (response) => {
@@ -319,12 +342,55 @@ describe("the index at /", () => {
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
     const html = await page.text();
     expect(html).toContain('<a href="/_sandbox/bots">');
-    expect(html).toMatch(/<a href="http:\/\/127\.0\.0\.1:8080\/">The API reference<\/a>/);
+    // No reference was given: none is linked (a guessed port would be wrong as often as not).
+    expect(html).not.toContain(":8080");
+    expect(text).toContain("The API reference is not served by the sandbox: pnpm start serves it beside it (--reference-url links it here).");
     for (const body of [text, html]) expect(body).not.toContain("configured-secret-token");
     const head = await sandbox.fetch("http://127.0.0.1:4011/", { method: "HEAD" });
     expect([head.status, await head.text()]).toEqual([200, ""]);
     // Nothing else is answered without the token.
     expect((await sandbox.fetch("http://127.0.0.1:4011/_sandbox/bots")).status).toBe(401);
+  });
+});
+
+describe("the index names what the sandbox serves, and links the reference it was given", () => {
+  const folder = mkdtempSync(join(tmpdir(), "sandbox-index-"));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+  const fixturePath = join(folder, "fixture.json");
+  writeFileSync(fixturePath, JSON.stringify(exampleFixture()));
+
+  test.each<[string, () => Parameters<typeof createSandbox>[0], string]>([
+    ["generated data", () => ({ fixture: undefined, seed: "index-seed", conversations: 7 }), 'generated data (seed "index-seed", 7 conversations)'],
+    ["a fixture given in process", () => ({}), "the data of a fixture"],
+    ["a --fixture file", () => ({ fixture: fixturePath }), "the data of its --fixture file"],
+    ["a --data file", () => ({ data: join(folder, "index.db") }), "the data kept in its --data file (SQLite), across restarts"],
+  ])("%s", async (_case, optionsOf, served) => {
+    const sandbox = await open({ ...optionsOf(), referenceUrl: "http://127.0.0.1:5080/" });
+    const text = await (await sandbox.fetch("http://127.0.0.1:4011/", { headers: { accept: "*/*" } })).text();
+    expect(text).toContain(`The service's three operations with its rules over ${served}, and a control API under /_sandbox/.`);
+    expect(text).toContain("The API reference: http://127.0.0.1:5080/ (the control API: http://127.0.0.1:5080/sandbox-control.html).");
+    expect(text).not.toContain(folder);
+    const html = await (await sandbox.fetch("http://127.0.0.1:4011/", { headers: { accept: "text/html" } })).text();
+    expect(html).toContain('<a href="http://127.0.0.1:5080/">The API reference</a>');
+    expect(html).toContain('<a href="http://127.0.0.1:5080/sandbox-control.html">the control API\'s</a>');
+  });
+
+  test("the command reads the reference from SANDBOX_REFERENCE_URL, as pnpm start gives it", async () => {
+    const sandbox = await launchSandbox(["--conversations", "5"], { env: { SANDBOX_REFERENCE_URL: "http://127.0.0.1:5080/" } });
+    launched.push(sandbox);
+    const text = await (await fetch(`${sandbox.url}/`)).text();
+    expect(text).toContain('over generated data (seed "bot-conversation", 5 conversations)');
+    expect(text).toContain("The API reference: http://127.0.0.1:5080/ ");
+  });
+
+  test("--reference-url (or SANDBOX_REFERENCE_URL) is checked: an http or https URL", async () => {
+    await expect(open({ referenceUrl: "javascript:alert(1)" })).rejects.toThrow(
+      'referenceUrl: expected an http or https URL such as http://127.0.0.1:8080/; got "javascript:alert(1)"',
+    );
+    const refused = await launchSandbox(["--reference-url", "docs"]).catch((error: unknown) => error);
+    expect((refused as LaunchError).output).toBe(
+      'error: --reference-url / SANDBOX_REFERENCE_URL: expected an http or https URL such as http://127.0.0.1:8080/; got "docs"\n',
+    );
   });
 });
 
@@ -339,6 +405,55 @@ describe("graceful shutdown", () => {
     expect([ready.status, ready.headers.get("retry-after")]).toEqual([503, "1"]);
     await Promise.all([answered, stopped]);
     expect(order).toEqual(["answered 200", "stopped"]);
+  });
+
+  test("while draining, /_sandbox/ready answers 503 on a kept-alive connection, which is closed after it; a new connection is refused; a line says how many requests are in flight", async () => {
+    const log = capture();
+    const running = await startSandboxServer({ host: "127.0.0.1", port: 0, conversations: 5, logger: await createLogger(log.stream, "json") });
+    // One kept-alive connection, asked twice: before the stop and while draining.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const ask = (path: string) =>
+      new Promise<{ status: number | undefined; connection: string | undefined; reusedSocket: boolean; closed: Promise<unknown> }>((resolve, reject) => {
+        const request = get(`${running.url}${path}`, { agent }, (response) => {
+          response.resume();
+          const closed = once(response.socket, "close");
+          response.on("end", () =>
+            resolve({ status: response.statusCode, connection: response.headers.connection, reusedSocket: request.reusedSocket, closed }),
+          );
+        });
+        request.on("error", reject);
+      });
+    try {
+      expect(await ask("/_sandbox/ready")).toMatchObject({ status: 200, connection: "keep-alive" });
+      // A fire held in flight (its body still coming) keeps the drain open until the test ends it.
+      let endBody!: () => void;
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"conversationId":"none",'));
+          endBody = () => {
+            controller.enqueue(new TextEncoder().encode('"externalEventId":"none"}'));
+            controller.close();
+          };
+        },
+      });
+      const held = running.sandbox.fetch("http://127.0.0.1/api/v1/runtime/simple/external/events", {
+        method: "POST",
+        headers: { "x-token": token, "content-type": "application/json" },
+        body,
+        duplex: "half",
+      } as RequestInit);
+      const stopped = running.stop();
+      const draining = await ask("/_sandbox/ready");
+      expect(draining).toMatchObject({ status: 503, connection: "close", reusedSocket: true });
+      await draining.closed;
+      await expect(fetch(`${running.url}/_sandbox/ready`)).rejects.toThrow();
+      endBody();
+      expect((await held).status).toBe(404);
+      await stopped;
+      expect(log.lines()).toContainEqual(expect.objectContaining({ level: "info", msg: "draining: 1 request in flight", requestsInFlight: 1 }));
+    } finally {
+      agent.destroy();
+    }
   });
 
   test("SIGTERM to the command: a request in flight over HTTP is answered, then the process exits 0", async () => {

@@ -58,6 +58,8 @@ describe("the command line", () => {
         "Sandbox.Internal",
         "--log-format",
         "pretty",
+        "--reference-url",
+        "http://127.0.0.1:5080/",
       ],
       {},
     );
@@ -86,6 +88,7 @@ describe("the command line", () => {
       allowHosts: ["sandbox.internal"],
       databaseUrl: undefined,
       adminToken: undefined,
+      referenceUrl: "http://127.0.0.1:5080/",
       logFormat: "pretty",
     });
     expect(
@@ -106,6 +109,7 @@ describe("the command line", () => {
               "allowHosts",
               "databaseUrl",
               "adminToken",
+              "referenceUrl",
               "logFormat",
             ].includes(key),
         )

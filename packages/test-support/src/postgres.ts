@@ -93,9 +93,11 @@ async function runToEnd(path: string, args: string[], user: { uid: number; gid: 
  * Unix socket. PostgreSQL refuses to run as root: run as root (as in most containers), the folder is given
  * to the `postgres` system user, or to `nobody` where there is none, and the server runs as that user; when
  * that user cannot reach the package's binaries (a clone in a folder only root may enter), they are copied
- * into the folder first. Always `dispose()` it (an `afterAll`).
+ * into the folder first. Always `dispose()` it (an `afterAll`). `binaries` names another PostgreSQL's folder
+ * (holding `bin/initdb` and `bin/postgres`, e.g. Debian's `/usr/lib/postgresql/15`) to run instead of the
+ * package's: a test that needs the client programs of the same major (`pg_dump`) runs the server they belong to.
  */
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres(options: { binaries?: string } = {}): Promise<TestPostgres> {
   const folder = await mkdtemp(join(tmpdir(), "bot-conversation-postgres-"));
   const asRoot = process.getuid?.() === 0;
   const user = asRoot ? (idsOf("postgres") ?? idsOf("nobody")) : undefined;
@@ -104,7 +106,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   try {
     if (asRoot && user === undefined) throw new Error("startPostgres: run as root, and neither a postgres nor a nobody user exists to run PostgreSQL as");
     if (user) await chown(folder, user.uid, user.gid);
-    let native = nativeFolder();
+    let native = options.binaries ?? nativeFolder();
     if (user && spawnSync(join(native, "bin", "postgres"), ["--version"], user).status !== 0) {
       await cp(native, join(folder, "native"), { recursive: true, verbatimSymlinks: true });
       native = join(folder, "native");

@@ -1,14 +1,14 @@
 import { portOf } from "@bot-conversation/client/command-line";
 import { type LogFormat, logFormats, maxConversations, type SandboxState } from "../model.ts";
-import { defaultOptions, hostNameOf, integerIn, originOf, resolveOptions, type ServerOptions } from "../options.ts";
+import { defaultOptions, hostNameOf, integerIn, originOf, referenceUrlOf, resolveOptions, type ServerOptions } from "../options.ts";
 import { parseSwitch, type SandboxSwitches, switchDefinitions } from "../switches.ts";
 import type { SandboxFlags } from "./flags.ts";
 
 /**
  * The server options of parsed flags: `--host`, `--port`, `--seed`, `--conversations`, `--fixture`,
  * `--data`, `--token` (repeatable), `--state`, `--latency` (`200` or `50-400` ms), `--database-url`,
- * `--admin-token` and every switch (`--page-base 1`, ...); then `SANDBOX_TOKENS` (comma separated),
- * `SANDBOX_HOST`, `SANDBOX_PORT`, `DATABASE_URL` (not with `--data`) and `SANDBOX_ADMIN_TOKEN` from the environment. A `TypeError` names the first bad flag and what it expects.
+ * `--admin-token`, `--reference-url` and every switch (`--page-base 1`, ...); then `SANDBOX_TOKENS` (comma separated),
+ * `SANDBOX_HOST`, `SANDBOX_PORT`, `DATABASE_URL` (not with `--data`), `SANDBOX_ADMIN_TOKEN` and `SANDBOX_REFERENCE_URL` from the environment. A `TypeError` names the first bad flag and what it expects.
  */
 export function serverOptionsOf(flags: SandboxFlags, env: NodeJS.ProcessEnv): ServerOptions {
   const text = (attribute: string): string | undefined => flags[attribute] as string | undefined;
@@ -41,6 +41,7 @@ export function serverOptionsOf(flags: SandboxFlags, env: NodeJS.ProcessEnv): Se
       // --data is one user's choice: DATABASE_URL from the environment does not turn it into a shared sandbox.
       databaseUrl: text("databaseUrl") ?? (text("data") === undefined ? env["DATABASE_URL"] || undefined : undefined),
       adminToken: text("adminToken") ?? (env["SANDBOX_ADMIN_TOKEN"] || undefined),
+      referenceUrl: checkedReferenceUrl(text("referenceUrl") ?? (env["SANDBOX_REFERENCE_URL"] || undefined)),
     }),
     host: text("host") ?? env["SANDBOX_HOST"] ?? defaultOptions.host,
     logFormat: parseLogFormat(text("logFormat")),
@@ -61,6 +62,15 @@ function flagList(flag: string, given: readonly string[] | undefined, read: (tex
 
 function fail(message: string): never {
   throw new TypeError(message);
+}
+
+/** `--reference-url` (or `SANDBOX_REFERENCE_URL`): an http or https URL, named by the flag when it is not one. */
+function checkedReferenceUrl(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  return (
+    referenceUrlOf(text) ??
+    fail(`--reference-url / SANDBOX_REFERENCE_URL: expected an http or https URL such as http://127.0.0.1:8080/; got ${JSON.stringify(text)}`)
+  );
 }
 
 /** `--latency`: `200` (fixed) or `50-400` (a range drawn from the seed), in milliseconds. */

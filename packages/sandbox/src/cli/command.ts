@@ -4,9 +4,13 @@
  */
 import { type CommandIo, exitCodes } from "@bot-conversation/client/command-line";
 import { Command, CommanderError } from "commander";
+import { oversizedFixtureFile } from "../data/fixture-size.ts";
+import type { SandboxLogger } from "../observe/log.ts";
 import type { ServerOptions } from "../options.ts";
 import { type SandboxFlags, sandboxOptions } from "./flags.ts";
 
+/** The size bound of a fixture file, read before the file (for `bot-conversation workspaces create --fixture`). */
+export { oversizedFixtureFile } from "../data/fixture-size.ts";
 /** The named states and the switches (definitions and their one reading), for a command that takes them too (`bot-conversation workspaces create`) without loading the sandbox. */
 export { sandboxStates } from "../model.ts";
 export { parseSwitch, switchDefinitions } from "../switches.ts";
@@ -65,12 +69,24 @@ export function newSandboxCommand(io: SandboxCommandIo, done: (code: number) => 
         done(exitCodes.usage);
         return;
       }
+      // A fixture file over the limit is refused by its size, in one line, before anything is read or started.
+      const oversized = typeof options.fixture === "string" ? await oversizedFixtureFile(options.fixture).catch(() => undefined) : undefined;
+      if (oversized !== undefined) {
+        io.stderr.write(`error: --fixture: ${oversized}\n`);
+        done(exitCodes.usage);
+        return;
+      }
       const [{ startSandboxServer }, { createLogger, flushLogs }] = await Promise.all([import("../sandbox.ts"), import("../observe/log.ts")]);
       const logger = await createLogger(io.stdout, options.logFormat);
-      const running = await startSandboxServer({ ...options, logger });
-      // The lines logged while starting (a database connected) come before the ready line.
+      // The ready line is the first: the lines logged while starting (a database connected) wait for it.
+      const held = heldUntilReleased(logger);
+      const running = await startSandboxServer({ ...options, logger: held }).catch((error: unknown) => {
+        held.release();
+        throw error;
+      });
       flushLogs();
       io.stdout.write(`Sandbox ready at ${running.url}\n`);
+      held.release();
       // One Ctrl-C reaches this process several times within milliseconds (terminal, turbo, pnpm): every
       // signal is handled (an unhandled second one kills the process, which pnpm reports as ELIFECYCLE),
       // and the process exits once they have settled.
@@ -80,11 +96,40 @@ export function newSandboxCommand(io: SandboxCommandIo, done: (code: number) => 
         process.on(signal, () => {
           stopping ??= running.stop();
           clearTimeout(settling);
-          settling = setTimeout(() => void stopping?.then(() => process.exit(exitCodes.ok)), signalSettleMs);
+          settling = setTimeout(
+            () =>
+              void stopping?.then(() => {
+                logger.info({ exitCode: exitCodes.ok }, "stopped");
+                flushLogs();
+                process.exit(exitCodes.ok);
+              }),
+            signalSettleMs,
+          );
         });
       }
       done(exitCodes.ok);
     });
+}
+
+/** A logger whose lines wait until `release()`, then are written in order; from then on lines go straight through. */
+function heldUntilReleased(logger: SandboxLogger): SandboxLogger & { release(): void } {
+  let waiting: (() => void)[] | undefined = [];
+  const level =
+    (name: "info" | "warn" | "error"): SandboxLogger["info"] =>
+    (...args: Parameters<SandboxLogger["info"]>) => {
+      if (waiting === undefined) logger[name](...args);
+      else waiting.push(() => logger[name](...args));
+    };
+  return {
+    info: level("info"),
+    warn: level("warn"),
+    error: level("error"),
+    release: () => {
+      const lines = waiting ?? [];
+      waiting = undefined;
+      for (const line of lines) line();
+    },
+  };
 }
 
 /** The process's own streams and environment. */

@@ -35,6 +35,7 @@ export const commandFlags: readonly CommandFlag[] = [
     value: "<token>",
     summary: "the administrator token that manages workspaces (SANDBOX_ADMIN_TOKEN; prefer it: a flag is seen in ps)",
   },
+  { name: "reference-url", value: "<url>", summary: "the API reference's address, linked from / (SANDBOX_REFERENCE_URL; pnpm start sets it)" },
   {
     name: "log-format",
     value: "<format>",

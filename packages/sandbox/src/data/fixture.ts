@@ -1,8 +1,7 @@
 import { controlChecker, type Defect } from "../description.ts";
 import type { Fixture } from "../model.ts";
 
-/** The largest fixture, in bytes of JSON: a `--fixture` file or the body of `PUT /_sandbox/fixture` (the sandbox's limit; the service states none). */
-export const maxFixtureBytes = 256 * 1024 * 1024;
+export { maxFixtureBytes } from "./fixture-limit.ts";
 
 /** A fixture was refused; `defects` lists the JSON path and the problem of every defect. */
 export class FixtureError extends Error {

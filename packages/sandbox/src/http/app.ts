@@ -14,7 +14,7 @@ import type { Delay, Latency } from "../options.ts";
 import type { SandboxContext } from "./context.ts";
 import { controlRoutes } from "./control.ts";
 import { controlGuard } from "./guard.ts";
-import { indexPage } from "./index-page.ts";
+import { indexPageOf } from "./index-page.ts";
 import { bodyForJournal, journalBodyOf, refusedBodyNote } from "./journal.ts";
 import { workspaceRoutes } from "./workspaces.ts";
 
@@ -117,6 +117,7 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
   // One middleware before every route, not one for each of its jobs: each level of Hono's dispatch costs every
   // request (a fire) about half a microsecond. The control API's guard; then the request journal around the rest
   // (every request but the control API's own and browsers' preflights, recorded once answered).
+  const indexPage = indexPageOf(options);
   app.use(async (c, next) => {
     const { path, method } = c.req;
     // The index, for a person who opens the address: no token, nothing journaled.

@@ -1,4 +1,4 @@
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, Server as NetServer } from "node:net";
 import type { Duplex } from "node:stream";
 import { serve } from "@hono/node-server";
 import { problemText } from "../operations/problem.ts";
@@ -28,9 +28,9 @@ export interface RunningServer<Served> {
   /** The sandbox behind the server. */
   readonly sandbox: Served;
   /**
-   * Stops gracefully: stops accepting connections, answers `/_sandbox/ready` with `503`, lets the requests
-   * in flight finish (for at most `drainBoundMs`), closes the connections left, then closes the sandbox (and
-   * its `--data` file, if it has one).
+   * Stops gracefully: stops accepting connections, answers `/_sandbox/ready` with `503` on every connection
+   * still open (each closed once it has answered), lets the requests in flight finish (for at most
+   * `drainBoundMs`), closes the connections left, then closes the sandbox (and its `--data` file, if it has one).
    */
   stop(): Promise<void>;
 }
@@ -74,9 +74,13 @@ export async function serveSandbox<Served extends ServedSandbox>(
     url: `http://${hostInUrl}:${address.port}`,
     sandbox,
     stop: async () => {
-      // No new connection; idle kept-alive ones are closed, those with a request in flight answer it first.
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // No new connection, but those open stay open while the requests in flight finish: a request on one (a kept-alive
+      // one too) is answered, readiness 503, and the connection closed after it (observe.ts). Node's own `close` would
+      // close the idle kept-alive ones at once, under a client about to ask: it only stops listening here.
+      const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
       await sandbox.drain?.(drainBoundMs);
+      // Node's own close now: the idle connections, and its timer that checks connections' time-outs.
+      server.close();
       if ("closeAllConnections" in server) server.closeAllConnections();
       await closed;
       await sandbox.close();

@@ -144,6 +144,11 @@ export function pathOf(url: string): string {
   return url.slice(start, end);
 }
 
+/** The token of an `Authorization: Bearer <token>` header (the scheme in any case, RFC 6750), or `undefined`. */
+export function bearerToken(authorization: string | null): string | undefined {
+  return /^bearer +(\S+) *$/i.exec(authorization ?? "")?.[1];
+}
+
 /** The SHA-256 of a secret: secrets are compared by their hashes, in constant time. */
 const digest = (secret: string) => createHash("sha256").update(secret).digest();
 
@@ -159,12 +164,14 @@ export function observeSandbox(sandbox: OpenSandbox, observer: Observer): Observ
   const drain = { draining: false, inFlight: 0, idle: [] as (() => void)[] };
   const options = (): SandboxOptions => sandbox.options;
   const guard = controlGuard(sandbox.options);
-  /** Whether the request carries the token the metrics answer (compared by hashes, in constant time). */
-  const mayScrape = (token: string | null) => {
+  /** Whether the token is one the metrics answer (compared by hashes, in constant time). */
+  const mayScrape = (token: string | undefined) => {
     const { adminToken, tokens } = options();
     const given = digest(token ?? "");
     return (adminToken === undefined ? tokens : [adminToken]).some((expected) => timingSafeEqual(given, digest(expected)));
   };
+  /** Whether the request carries that token, in `X-Token` or as Prometheus sends it (`Authorization: Bearer`): each through `mayScrape`. */
+  const scrapeAllowed = (headers: Headers) => mayScrape(headers.get("x-token") ?? undefined) || mayScrape(bearerToken(headers.get("authorization")));
   /**
    * The requests answered over HTTP whose line and metrics are still to be written: written in batches, off
    * the answers' path, `recordEveryMs` after the first of a batch (or at once past `recordBatchLimit`), so that
@@ -195,11 +202,13 @@ export function observeSandbox(sandbox: OpenSandbox, observer: Observer): Observ
     const mediaType = options().errorMediaType;
     const refused = env.network ? guard(request.headers.get("host") ?? undefined, request.headers.get("origin") ?? undefined) : undefined;
     if (refused) return problemResponse(mediaType, 403, refused);
-    if (!mayScrape(request.headers.get("x-token")))
+    if (!scrapeAllowed(request.headers))
       return problemResponse(
         mediaType,
         401,
-        `Authorization failed: the metrics answer ${options().adminToken === undefined ? "an accepted token (--token)" : "the administrator token (--admin-token)"}. Check the X-Token header.`,
+        `Authorization failed: the metrics answer ${options().adminToken === undefined ? "an accepted token (--token)" : "the administrator token (--admin-token)"}. Check the X-Token header, or Authorization: Bearer <token>.`,
+        undefined,
+        { "www-authenticate": "Bearer" },
       );
     if (request.method !== "GET" && request.method !== "HEAD")
       return problemResponse(mediaType, 405, `${metricsPath} accepts GET, HEAD only; got ${request.method}.`, undefined, { allow: "GET, HEAD" });
@@ -221,6 +230,8 @@ export function observeSandbox(sandbox: OpenSandbox, observer: Observer): Observ
       // Through the transport when it can (the header added to the head it writes), else on the answer itself.
       if (env.setResponseHeader === undefined) return withRequestId(response, requestId);
       env.setResponseHeader("x-request-id", requestId);
+      // While draining, a connection is closed once it has answered (a kept-alive one too): its client moves on.
+      if (drain.draining) env.setResponseHeader("connection", "close");
       return response;
     } finally {
       const entry: Answered = {
@@ -252,6 +263,7 @@ export function observeSandbox(sandbox: OpenSandbox, observer: Observer): Observ
     },
     drain: async (boundMs) => {
       drain.draining = true;
+      logger.info({ requestsInFlight: drain.inFlight }, `draining: ${drain.inFlight} ${drain.inFlight === 1 ? "request" : "requests"} in flight`);
       if (drain.inFlight === 0) return recordAnswered();
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([

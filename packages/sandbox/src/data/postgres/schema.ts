@@ -76,6 +76,13 @@ export async function migrate(pool: pg.Pool, url: string): Promise<void> {
       );
     }
     for (let version = found; version < schemaVersion; version++) await client.query(migrations[version]!);
+    // A database restored from a dump into another cluster (pg_restore) keeps each fired event's transaction id,
+    // which that cluster may not have reached: such events would stay below no horizon (`firedEvents`) until its
+    // ids pass theirs. An id this cluster never gave can only come from a restore, made before any replica
+    // starts on it: every event then takes the oldest id, their order by sequence kept, before all new ones.
+    await client.query(
+      "UPDATE sandbox_fired_events SET xid = '3'::xid8 WHERE EXISTS (SELECT 1 FROM sandbox_fired_events WHERE xid >= pg_snapshot_xmax(pg_current_snapshot()))",
+    );
     await client.query("INSERT INTO sandbox_schema (id, version) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET version = $1", [schemaVersion]);
     await client.query("COMMIT");
   } catch (error) {
