@@ -5,7 +5,6 @@
 import { type CommandIo, exitCodes } from "@bot-conversation/client/command-line";
 import { Command, CommanderError } from "commander";
 import { oversizedFixtureFile } from "../data/fixture-size.ts";
-import type { SandboxLogger } from "../observe/log.ts";
 import type { ServerOptions } from "../options.ts";
 import { type SandboxFlags, sandboxOptions } from "./flags.ts";
 
@@ -76,7 +75,10 @@ export function newSandboxCommand(io: SandboxCommandIo, done: (code: number) => 
         done(exitCodes.usage);
         return;
       }
-      const [{ startSandboxServer }, { createLogger, flushLogs }] = await Promise.all([import("../sandbox.ts"), import("../observe/log.ts")]);
+      const [{ startSandboxServer }, { createLogger, flushLogs, heldUntilReleased }] = await Promise.all([
+        import("../sandbox.ts"),
+        import("../observe/log.ts"),
+      ]);
       const logger = await createLogger(io.stdout, options.logFormat);
       // The ready line is the first: the lines logged while starting (a database connected) wait for it.
       const held = heldUntilReleased(logger);
@@ -109,27 +111,6 @@ export function newSandboxCommand(io: SandboxCommandIo, done: (code: number) => 
       }
       done(exitCodes.ok);
     });
-}
-
-/** A logger whose lines wait until `release()`, then are written in order; from then on lines go straight through. */
-function heldUntilReleased(logger: SandboxLogger): SandboxLogger & { release(): void } {
-  let waiting: (() => void)[] | undefined = [];
-  const level =
-    (name: "info" | "warn" | "error"): SandboxLogger["info"] =>
-    (...args: Parameters<SandboxLogger["info"]>) => {
-      if (waiting === undefined) logger[name](...args);
-      else waiting.push(() => logger[name](...args));
-    };
-  return {
-    info: level("info"),
-    warn: level("warn"),
-    error: level("error"),
-    release: () => {
-      const lines = waiting ?? [];
-      waiting = undefined;
-      for (const line of lines) line();
-    },
-  };
 }
 
 /** The process's own streams and environment. */

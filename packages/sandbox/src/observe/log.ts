@@ -210,3 +210,30 @@ export async function createLogger(stream: NodeJS.WritableStream & { isTTY?: boo
   const { default: pretty } = await import("pino-pretty");
   return pino(options, pretty({ destination: stream, sync: true, colorize: Boolean(stream.isTTY), ignore: "pid,hostname,name", singleLine: true }));
 }
+
+/**
+ * A logger whose lines wait until `release()`, then are written in order; from then on lines go straight through
+ * (the command holds the lines logged while starting until after its ready line). Its dropped lines are the logger's.
+ */
+export function heldUntilReleased(logger: SandboxLogger): SandboxLogger & { release(): void } {
+  let waiting: (() => void)[] | undefined = [];
+  const level =
+    (name: "info" | "warn" | "error"): SandboxLogger["info"] =>
+    (...args: Parameters<SandboxLogger["info"]>) => {
+      if (waiting === undefined) logger[name](...args);
+      else waiting.push(() => logger[name](...args));
+    };
+  const held = {
+    info: level("info"),
+    warn: level("warn"),
+    error: level("error"),
+    release: () => {
+      const lines = waiting ?? [];
+      waiting = undefined;
+      for (const line of lines) line();
+    },
+  };
+  const batching = batchingOf.get(logger);
+  if (batching !== undefined) batchingOf.set(held, batching);
+  return held;
+}
