@@ -112,18 +112,23 @@ export function compileDescription(document: object | OpenApiDescription): Compi
     };
   });
 
-  // Most requests name a path without parameters, written plain: found in one lookup; the others by their templates,
-  // the paths with fewer parameters first (OpenAPI: a concrete path is matched before a templated one).
+  // Most requests name a path without parameters, written plain: found in one lookup. The others are split once and
+  // tried on the templates of their method and number of segments, those with fewer parameters first (OpenAPI: a
+  // concrete path is matched before a templated one).
   const exact = new Map(
     operations.filter((operation) => operation.template.parameterNames.length === 0).map((operation) => [key(operation.method, operation.path), operation]),
   );
-  const byConcreteness = [...operations].sort((a, b) => a.template.parameterNames.length - b.template.parameterNames.length);
+  const candidates = new Map<string, CompiledOperation[]>();
+  for (const operation of [...operations].sort((a, b) => a.template.parameterNames.length - b.template.parameterNames.length)) {
+    const group = key(operation.method, String(operation.template.segmentCount));
+    candidates.set(group, [...(candidates.get(group) ?? []), operation]);
+  }
   const find = (method: string, pathname: string): OperationMatch | undefined => {
     const found = exact.get(key(method, pathname));
     if (found) return { operation: found, pathParameters: {} };
-    for (const operation of byConcreteness) {
-      if (operation.method !== method) continue;
-      const pathParameters = operation.template.match(pathname);
+    const sent = pathname.split("/");
+    for (const operation of candidates.get(key(method, String(sent.length))) ?? []) {
+      const pathParameters = operation.template.matchSegments(sent);
       if (pathParameters) return { operation, pathParameters };
     }
     return undefined;
@@ -138,12 +143,13 @@ export function compileDescription(document: object | OpenApiDescription): Compi
       return found;
     },
     operationOf(method, pathname) {
-      const lower = method.toLowerCase();
+      const lower = lowerCaseMethods.get(method) ?? method.toLowerCase();
       return find(lower, pathname) ?? (lower === "head" ? find("get", pathname) : undefined);
     },
     methodsOf(pathname) {
+      const sent = pathname.split("/");
       const methods = new Set(
-        operations.filter((operation) => operation.template.match(pathname) !== undefined).map((operation) => operation.method.toUpperCase()),
+        operations.filter((operation) => operation.template.matchSegments(sent) !== undefined).map((operation) => operation.method.toUpperCase()),
       );
       if (methods.has("GET")) methods.add("HEAD");
       return [...methods];
@@ -152,6 +158,9 @@ export function compileDescription(document: object | OpenApiDescription): Compi
 }
 
 const key = (method: string, path: string) => `${method} ${path}`;
+
+/** HTTP's methods as requests spell them, in the document's lower case (a request's method is looked up, not lowered, on every call). */
+const lowerCaseMethods = new Map(["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"].map((method) => [method, method.toLowerCase()]));
 
 function isReader(value: object): value is OpenApiDescription {
   return "operations" in value && "resolveNode" in value && typeof (value as { resolveNode: unknown }).resolveNode === "function";

@@ -25,6 +25,10 @@ export interface PathTemplate {
    * parameter never matches an empty segment; a fixed segment matches its text, written plain or encoded.
    */
   match(pathname: string): Readonly<Record<string, string>> | undefined;
+  /** How many segments a path of this template has: its `/`s (a path with another count is never one of its). */
+  readonly segmentCount: number;
+  /** `match` on a path already split at its `/` (`pathname.split("/")`), for a caller that tries many templates. */
+  matchSegments(sent: readonly string[]): Readonly<Record<string, string>> | undefined;
   /**
    * The template with each parameter replaced by what `value` gives for its name, as given (encode a
    * request's values yourself): `(name) => `:${name}`` writes Hono's route, `() => "*"` MSW's.
@@ -73,32 +77,34 @@ export function parsePathTemplate(template: string): PathTemplate {
     return { kind: "mixed", pattern: new RegExp(`^${source.join("")}$`, "s"), names };
   });
 
+  const matchSegments = (sent: readonly string[]): Record<string, string> | undefined => {
+    if (sent.length !== segments.length || sent[0] !== "") return undefined;
+    const values: Record<string, string> = {};
+    for (let index = 0; index < segments.length; index++) {
+      const segment = segments[index]!;
+      const text = sent[index]!;
+      if (segment.kind === "literal") {
+        if (text !== segment.text && decodePathSegment(text) !== segment.text) return undefined;
+      } else if (segment.kind === "parameter") {
+        if (text === "") return undefined;
+        values[segment.name] = decodePathSegment(text);
+      } else {
+        const found = segment.pattern.exec(decodePathSegment(text));
+        if (!found) return undefined;
+        segment.names.forEach((name, position) => {
+          values[name] = found[position + 1]!;
+        });
+      }
+    }
+    return values;
+  };
+
   return {
     template,
     parameterNames,
-    match(pathname) {
-      if (!pathname.startsWith("/")) return undefined;
-      const sent = pathname.split("/");
-      if (sent.length !== segments.length) return undefined;
-      const values: Record<string, string> = {};
-      for (let index = 0; index < segments.length; index++) {
-        const segment = segments[index]!;
-        const text = sent[index]!;
-        if (segment.kind === "literal") {
-          if (text !== segment.text && decodePathSegment(text) !== segment.text) return undefined;
-        } else if (segment.kind === "parameter") {
-          if (text === "") return undefined;
-          values[segment.name] = decodePathSegment(text);
-        } else {
-          const found = segment.pattern.exec(decodePathSegment(text));
-          if (!found) return undefined;
-          segment.names.forEach((name, position) => {
-            values[name] = found[position + 1]!;
-          });
-        }
-      }
-      return values;
-    },
+    segmentCount: segments.length,
+    match: (pathname) => matchSegments(pathname.split("/")),
+    matchSegments,
     fill: (value) => template.replace(parameterExpression, (_, name: string) => value(name)),
   };
 }

@@ -14,6 +14,10 @@ describe("parsePathTemplate: the one matcher of a path template", () => {
     expect(several.match("/bots/bot-1/conversations/c-9/export")).toEqual({ agentStageId: "bot-1", conversationId: "c-9" });
     expect(several.match("/bots/bot-1/conversations/c-9")).toBeUndefined();
     expect(several.match("/bots/bot-1/conversations//export")).toBeUndefined();
+    // The same on a path split once, as compileDescription tries many templates: only paths of its number of segments.
+    expect(several.segmentCount).toBe("/bots/bot-1/conversations/c-9/export".split("/").length);
+    expect(several.matchSegments("/bots/bot-1/conversations/c-9/export".split("/"))).toEqual({ agentStageId: "bot-1", conversationId: "c-9" });
+    expect(several.matchSegments("bots/bot-1/conversations/c-9/export/x".split("/"))).toBeUndefined();
   });
 
   it.each([

@@ -58,14 +58,17 @@ export const compiledService: CompiledDescription = compileDescription(serviceDe
 /** The control API's description, compiled the same way. */
 export const compiledControl: CompiledDescription = compileDescription(controlDescription);
 
+/** The description of a path: the control API's under `/_sandbox/`, where the sandbox serves it, else the service's. */
+const compiledOf = (pathname: string): CompiledDescription => (pathname.startsWith("/_sandbox/") ? compiledControl : compiledService);
+
 /** The operation of a request among the service's and the control API's (a HEAD is its GET's), with its path parameters; `undefined` for none. */
 export function sandboxOperationOf(method: string, pathname: string): OperationMatch | undefined {
-  return compiledService.operationOf(method, pathname) ?? compiledControl.operationOf(method, pathname);
+  return compiledOf(pathname).operationOf(method, pathname);
 }
 
-/** The methods the service's and the control API's descriptions give a path (HEAD wherever GET is), as `Allow` writes them. */
+/** The methods the service's or the control API's description gives a path (HEAD wherever GET is), as `Allow` writes them. */
 export function sandboxMethodsOf(pathname: string): string[] {
-  return [...new Set([...compiledService.methodsOf(pathname), ...compiledControl.methodsOf(pathname)])];
+  return compiledOf(pathname).methodsOf(pathname);
 }
 
 /**
