@@ -7,7 +7,10 @@ vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 
 test("the packed description is clean for publint and Are the Types Wrong, and holds the bundle, the workflows, the runtime (ESM and declarations) and the LICENSE", async () => {
   const report = await expectPublishable(fileURLToPath(new URL("..", import.meta.url)), []);
-  const runtime = ["ajv", "date-time", "description", "index"].flatMap((name) => [`dist/${name}.js`, `dist/${name}.d.ts`]);
+  const runtime = ["ajv", "compiled-description", "date-time", "description", "index", "path-template"].flatMap((name) => [
+    `dist/${name}.js`,
+    `dist/${name}.d.ts`,
+  ]);
   expect(report.files).toEqual(
     expect.arrayContaining([
       "LICENSE",

@@ -17,7 +17,7 @@ test("the runtime example of README.md compiles against the built package", asyn
   expect(examples.filter((example) => example.diagnostics.length > 0)).toEqual([]);
 });
 
-test("the runtime example runs as written: the search's parameters, and an hour-only offset refused", async () => {
+test("the runtime example runs as written: the search's parameters, an hour-only offset refused, a request's operation and a path's methods", async () => {
   const [example] = await readmeTypeScriptBlocks(join(packageDir, "README.md"));
   // Inside the package, so that `@bot-conversation/openapi` resolves to itself through its own exports.
   const file = join(packageDir, "readme-example-run.ts");
@@ -27,7 +27,9 @@ test("the runtime example runs as written: the search's parameters, and an hour-
     expect(stderr).toBe("");
     expect(stdout).toBe(
       "get /api/v2/channels/conversations agentStageId startFromDate startToDate latestMessageFromDate latestMessageToDate status channelId pageSize pageIndex\n" +
-        "[ '/ must match format \"date-time\"' ]\n",
+        "[ '/ must match format \"date-time\"' ]\n" +
+        "listExternalEventTriggers { agentStageId: 'bot/1' } X-Token\n" +
+        "[ 'GET', 'HEAD' ] undefined\n",
     );
   } finally {
     await rm(file, { force: true });

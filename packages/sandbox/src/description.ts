@@ -1,5 +1,12 @@
 import { describeValue, expectedButGot, expectedOfSchema } from "@bot-conversation/client/text";
-import { type OpenApiDescription, pointerKeys, readDescription, secretHeaders } from "@bot-conversation/openapi";
+import {
+  type CompiledDescription,
+  compileDescription,
+  type OpenApiDescription,
+  type OperationMatch,
+  pointerKeys,
+  secretHeaders,
+} from "@bot-conversation/openapi";
 import { type DocumentValidator, documentValidator, type ErrorObject, type ValidateFunction } from "@bot-conversation/openapi/ajv";
 import bundledControl from "./generated/sandbox-control.json" with { type: "json" };
 import bundledService from "./generated/service.json" with { type: "json" };
@@ -45,6 +52,25 @@ export const controlDescription = bundledControl as unknown as typeof serviceDes
 /** The headers that carry a secret (the descriptions' `X-Token`, HTTP's credentials): never journaled nor logged. */
 export const sandboxSecretHeaders = secretHeaders(serviceDescription, controlDescription);
 
+/** The service's description compiled by `@bot-conversation/openapi`: its operations with their path matchers, security and responses. */
+export const compiledService: CompiledDescription = compileDescription(serviceDescription);
+
+/** The control API's description, compiled the same way. */
+export const compiledControl: CompiledDescription = compileDescription(controlDescription);
+
+/** The description of a path: the control API's under `/_sandbox/`, where the sandbox serves it, else the service's. */
+const compiledOf = (pathname: string): CompiledDescription => (pathname.startsWith("/_sandbox/") ? compiledControl : compiledService);
+
+/** The operation of a request among the service's and the control API's (a HEAD is its GET's), with its path parameters; `undefined` for none. */
+export function sandboxOperationOf(method: string, pathname: string): OperationMatch | undefined {
+  return compiledOf(pathname).operationOf(method, pathname);
+}
+
+/** The methods the service's or the control API's description gives a path (HEAD wherever GET is), as `Allow` writes them. */
+export function sandboxMethodsOf(pathname: string): string[] {
+  return compiledOf(pathname).methodsOf(pathname);
+}
+
 /**
  * Each description read and validated through `@bot-conversation/openapi` (its reader, its one Ajv), with Ajv's
  * `verbose` errors for `describeErrors`. The descriptions are this package's own bundles, linted by Redocly at
@@ -52,9 +78,9 @@ export const sandboxSecretHeaders = secretHeaders(serviceDescription, controlDes
  * about 70 ms of each process's first check).
  */
 const documents = new Map<object, { reader: OpenApiDescription; validator: DocumentValidator }>(
-  [serviceDescription, controlDescription].map((document) => [
-    document,
-    { reader: readDescription(document), validator: documentValidator(document, { verbose: true, validateSchema: false }) },
+  [compiledService, compiledControl].map(({ reader }) => [
+    reader.document,
+    { reader, validator: documentValidator(reader.document, { verbose: true, validateSchema: false }) },
   ]),
 );
 
@@ -101,11 +127,11 @@ export interface ServiceOperation {
 }
 
 /** Every operation of the service, in the description's order: the one list the route table, the MSW handlers and the options read. */
-export const serviceOperations: readonly ServiceOperation[] = Object.entries(serviceDescription.paths).flatMap(([path, item]) =>
-  Object.entries(item).flatMap(([method, operation]) =>
-    operation.operationId === undefined ? [] : [{ operationId: operation.operationId, method: method.toUpperCase(), path }],
-  ),
-);
+export const serviceOperations: readonly ServiceOperation[] = compiledService.operations.map(({ id, method, path }) => ({
+  operationId: id,
+  method: method.toUpperCase(),
+  path,
+}));
 
 /** The parameters of an operation of a description, references resolved. */
 export function operationParameters(document: typeof serviceDescription, operationId: string): ParameterDescription[] {

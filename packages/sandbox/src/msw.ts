@@ -8,7 +8,7 @@ import { OpenSandbox, type Sandbox } from "./core.ts";
 import { checkFixture } from "./data/fixture.ts";
 import { MemoryStore } from "./data/memory-store.ts";
 import { generatedSource } from "./data/source.ts";
-import { serviceOperations } from "./description.ts";
+import { compiledService } from "./description.ts";
 import { resolveOptions, type SandboxOptions } from "./options.ts";
 
 /** The options of `createSandboxHandlers`: the sandbox's own (but `data`, and `fixture` only as an object), and where to answer. */
@@ -29,7 +29,7 @@ export interface SandboxHandlers extends Array<HttpHandler> {
 }
 
 /** The paths the sandbox answers, below the base URL: the service's, as the description gives them (a parameter matches any segment), and the control API's. */
-const paths = [...new Set(serviceOperations.map((operation) => operation.path.replace(/\{[^}]+\}/g, "*"))), "/_sandbox/*"];
+const paths = [...new Set(compiledService.operations.map((operation) => operation.template.fill(() => "*"))), "/_sandbox/*"];
 
 /**
  * Creates MSW handlers that run the sandbox's rules over its data, in process: `setupServer(...createSandboxHandlers())`.

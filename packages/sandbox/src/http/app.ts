@@ -4,7 +4,7 @@ import type { Fault, OperationId } from "../data/faults.ts";
 import { NotKeptError, StoreUnavailableError } from "../data/fired-events.ts";
 import { Random } from "../data/random.ts";
 import { WorkspaceGoneError } from "../data/store.ts";
-import { serviceOperations } from "../description.ts";
+import { compiledService, sandboxMethodsOf, sandboxOperationOf } from "../description.ts";
 import { fireExternalEvent } from "../operations/fire.ts";
 import { problemResponse, storeUnavailable, tokenRefused } from "../operations/problem.ts";
 import { bodyRead, queryOf } from "../operations/request.ts";
@@ -39,6 +39,17 @@ export type AppEnv = {
 
 /** Control routes that answer without a token and over any Host (a load balancer's probes): they tell nothing of the data. */
 const openRoutes = new Set(["/_sandbox/health", "/_sandbox/ready"]);
+
+/** The operations of the descriptions that the observer answers around the app (`observe/`), which are no route of the app. */
+const answeredAroundTheApp = new Set(["getSandboxMetrics"]);
+
+/**
+ * The methods the app answers on a path, HEAD wherever GET is (one table for CORS and 405s): those the service's
+ * and the control API's descriptions give it, matched by `@bot-conversation/openapi`'s compiled descriptions.
+ */
+function methodsOf(pathname: string): string[] {
+  return sandboxMethodsOf(pathname).filter((method) => !answeredAroundTheApp.has(sandboxOperationOf(method, pathname)?.operation.id ?? ""));
+}
 
 /** Whether a path is one of the administrator's routes (`/_sandbox/workspaces…`), which take the administrator token. */
 const isAdministration = (path: string) => path === "/_sandbox/workspaces" || path.startsWith("/_sandbox/workspaces/");
@@ -195,27 +206,18 @@ export function createApp(context: SandboxContext): Hono<AppEnv> {
     };
 
   // The route table. The service's operations: each path and method as the description gives it.
-  for (const { operationId, method, path } of serviceOperations) {
-    const handle = operationHandlers[operationId as OperationId];
+  for (const { id, method, template } of compiledService.operations) {
+    const handle = operationHandlers[id as OperationId];
     app.on(
-      method,
-      path.replace(/\{([^}]+)\}/g, ":$1"),
-      withFaults(operationId as OperationId, (c) => handle(context, c)),
+      method.toUpperCase(),
+      template.fill((name) => `:${name}`),
+      withFaults(id as OperationId, (c) => handle(context, c)),
     );
   }
   // The control API: a workspace's routes, health and readiness; the administrator's workspaces.
   app.route("/_sandbox", controlRoutes(context));
   app.route("/_sandbox", workspaceRoutes(context));
 
-  /** The methods a path answers (HEAD wherever GET is), read from the routes above: one table for CORS and 405s. */
-  const patterns = app.routes
-    .filter((entry) => entry.method !== "ALL")
-    .map((entry) => ({ method: entry.method, pattern: new RegExp(`^${entry.path.replace(/:[^/]+/g, "[^/]+")}$`) }));
-  function methodsOf(pathname: string): string[] {
-    const methods = new Set(patterns.filter((entry) => entry.pattern.test(pathname)).map((entry) => entry.method));
-    if (methods.has("GET")) methods.add("HEAD");
-    return [...methods];
-  }
   // A known path asked with another method: 405 naming the path as sent, with `Allow`.
   app.all("*", (c) => {
     const { pathname } = new URL(c.req.url);

@@ -9,7 +9,7 @@
  */
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import type { OpenSandbox, Sandbox, SandboxEvents } from "../core.ts";
-import { controlDescription, serviceDescription } from "../description.ts";
+import { sandboxOperationOf } from "../description.ts";
 import type { AppEnv } from "../http/app.ts";
 import { controlGuard } from "../http/guard.ts";
 import type { ServedSandbox } from "../http/server.ts";
@@ -101,34 +101,10 @@ export const metricsPath = "/_sandbox/metrics";
 /** The longest `X-Request-Id` kept as the client sent it (and what it may hold); another is replaced by a new id. */
 const requestIdPattern = /^[\w.:@/+=-]{1,128}$/;
 
-/** The operationId of every route of the service's and the control API's descriptions, by method and path (bounded: never an id). */
-const operations = [serviceDescription, controlDescription].flatMap((document) =>
-  Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.entries(item)
-      .filter(([, operation]) => typeof operation === "object" && operation !== null && "operationId" in operation)
-      .map(([method, operation]) => ({
-        method: method.toUpperCase(),
-        exact: path.includes("{") ? undefined : path,
-        pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, "[^/]+")}$`),
-        operationId: operation.operationId!,
-      })),
-  ),
-);
-
-/** The operations of the routes without a path parameter, by `METHOD path`: most requests are found in one lookup. */
-const exactOperations = new Map(
-  operations.flatMap((entry) => (entry.exact === undefined ? [] : [[`${entry.method} ${entry.exact}`, entry.operationId] as const])),
-);
-const templatedOperations = operations.filter((entry) => entry.exact === undefined);
-
-/** The operationId a request was sent to (a HEAD as its GET), `index` for `/`, or `none` for a path and method the descriptions do not have. */
+/** The operationId a request was sent to (a HEAD as its GET), `index` for `/`, or `none` for a path and method the descriptions do not have (bounded: never an id). */
 export function operationOf(method: string, pathname: string): string {
-  const asked = method === "HEAD" ? "GET" : method;
-  if (pathname === "/" && asked === "GET") return "index";
-  const exact = exactOperations.get(`${asked} ${pathname}`);
-  if (exact !== undefined) return exact;
-  for (const entry of templatedOperations) if (entry.method === asked && entry.pattern.test(pathname)) return entry.operationId;
-  return "none";
+  if (pathname === "/" && (method === "GET" || method === "HEAD")) return "index";
+  return sandboxOperationOf(method, pathname)?.operation.id ?? "none";
 }
 
 /**
