@@ -1,6 +1,6 @@
 /**
  * Sums the vitest JSON reports of every workspace package that has a `test` script, and the CI steps
- * that are not vitest runs (`test-results/ci-steps.json`, written by `.ci/run`: one test each), and
+ * that are not vitest runs (`test-results/ci-steps.json`, written as `.ci/run` runs ci.yml's steps: one test each), and
  * prints the run's totals as one line, `N passed, N failed`, followed by the packages counted failed
  * as a whole and why. A package counts as one failed test when it left no report (it crashed or never
  * ran), when its report holds no test file, or when its run reported failure with no failed test
