@@ -13,6 +13,7 @@ import { defaultWorkspace, type SandboxStore, type WorkspaceChange, type Workspa
 import type { AppEnv } from "./http/app.ts";
 import type { Workspaces } from "./http/context.ts";
 import type { RequestFilter, RequestRecord } from "./http/journal.ts";
+import { tokenAccepted } from "./http/token.ts";
 import type { DataSource, SandboxState } from "./model.ts";
 import { storeUnavailable, tokenRefused } from "./operations/problem.ts";
 import { type SandboxOptions, stateConflict } from "./options.ts";
@@ -44,13 +45,6 @@ export const loadedWorkspacesLimit = 32;
 async function tokenHash(token: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
-/** Whether two texts are equal, in a time that depends on the expected one's length only (the administrator token is never compared early out). */
-function sameText(given: string, expected: string): boolean {
-  let difference = given.length ^ expected.length;
-  for (let index = 0; index < expected.length; index++) difference |= (given.charCodeAt(index) || 0) ^ expected.charCodeAt(index);
-  return difference === 0;
 }
 
 /** A new workspace token: 24 random bytes, base64url. */
@@ -123,7 +117,7 @@ export class OpenSandbox implements Sandbox {
     this.#events = events;
     const adminToken = options.adminToken;
     this.#workspaces = {
-      isAdministrator: (token) => (adminToken === undefined ? undefined : sameText(token, adminToken)),
+      isAdministrator: (token) => (adminToken === undefined ? undefined : tokenAccepted(token, [adminToken])),
       create: async ({ name, source, switches }) => {
         const token = newToken();
         if (!(await store.createWorkspace(name, source, switches, await tokenHash(token)))) return undefined;
@@ -257,8 +251,9 @@ export class OpenSandbox implements Sandbox {
    */
   readonly handle = async (request: Request, env: AppEnv["Bindings"] = {}): Promise<Response> => {
     const token = request.headers.get("x-token") ?? "";
-    if (token === "" || this.#options.tokens.includes(token) || this.#workspaces.isAdministrator(token)) {
-      this.#events.answeredBy(env, token !== "" && !this.#options.tokens.includes(token) ? undefined : this.#main.name);
+    const mainToken = tokenAccepted(token, this.#options.tokens);
+    if (token === "" || mainToken || this.#workspaces.isAdministrator(token)) {
+      this.#events.answeredBy(env, token !== "" && !mainToken ? undefined : this.#main.name);
       return this.#main.app.fetch(request, env);
     }
     let workspace: Workspace | undefined;

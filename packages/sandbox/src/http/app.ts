@@ -16,6 +16,7 @@ import { controlRoutes } from "./control.ts";
 import { controlGuard } from "./guard.ts";
 import { indexPageOf } from "./index-page.ts";
 import { bodyForJournal, journalBodyOf, refusedBodyNote } from "./journal.ts";
+import { tokenAccepted } from "./token.ts";
 import { workspaceRoutes } from "./workspaces.ts";
 
 /** A route's handler, given the request's Hono context. */
@@ -71,11 +72,10 @@ const operationHandlers: { readonly [operationId in OperationId]: (context: Sand
  */
 export function createApp(context: SandboxContext): Hono<AppEnv> {
   const { options } = context;
-  const tokens = new Set(options.tokens);
   const app = new Hono<AppEnv>();
   const latencyDraws = new Random(`${options.seed}\u0000latency`, 0);
   /** Whether the request carries an accepted token (compared, never logged or echoed). */
-  const hasToken = (c: Context<AppEnv>) => tokens.has(c.req.header("x-token") ?? "");
+  const hasToken = (c: Context<AppEnv>) => tokenAccepted(c.req.header("x-token"), options.tokens);
 
   // Browser frontends call the sandbox from their own origin, as they call the mock; a preflight carries no token.
   // Like the mock (Prism), every header a preflight asks for is allowed (`allowHeaders` unset reflects them);

@@ -7,12 +7,13 @@
  * the sandbox's events (`SandboxEvents`): workspaces created, removed and evicted, the store lost and
  * back, changes heard from other replicas.
  */
-import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { OpenSandbox, Sandbox, SandboxEvents } from "../core.ts";
 import { sandboxOperationOf } from "../description.ts";
 import type { AppEnv } from "../http/app.ts";
 import { controlGuard } from "../http/guard.ts";
 import type { ServedSandbox } from "../http/server.ts";
+import { tokenAccepted } from "../http/token.ts";
 import { problemResponse } from "../operations/problem.ts";
 import type { SandboxOptions } from "../options.ts";
 import { droppedLogLines, type SandboxLogger, silentLogger } from "./log.ts";
@@ -125,9 +126,6 @@ export function bearerToken(authorization: string | null): string | undefined {
   return /^bearer +(\S+) *$/i.exec(authorization ?? "")?.[1];
 }
 
-/** The SHA-256 of a secret: secrets are compared by their hashes, in constant time. */
-const digest = (secret: string) => createHash("sha256").update(secret).digest();
-
 /**
  * Observes a sandbox: its `fetch` and the handler its server calls go through the observer.
  * `GET /_sandbox/metrics` answers the administrator token when the sandbox has one, else any accepted
@@ -140,11 +138,10 @@ export function observeSandbox(sandbox: OpenSandbox, observer: Observer): Observ
   const drain = { draining: false, inFlight: 0, idle: [] as (() => void)[] };
   const options = (): SandboxOptions => sandbox.options;
   const guard = controlGuard(sandbox.options);
-  /** Whether the token is one the metrics answer (compared by hashes, in constant time). */
+  /** Whether the token is one the metrics answer (the sandbox's one comparison, in constant time). */
   const mayScrape = (token: string | undefined) => {
     const { adminToken, tokens } = options();
-    const given = digest(token ?? "");
-    return (adminToken === undefined ? tokens : [adminToken]).some((expected) => timingSafeEqual(given, digest(expected)));
+    return tokenAccepted(token, adminToken === undefined ? tokens : [adminToken]);
   };
   /** Whether the request carries that token, in `X-Token` or as Prometheus sends it (`Authorization: Bearer`): each through `mayScrape`. */
   const scrapeAllowed = (headers: Headers) => mayScrape(headers.get("x-token") ?? undefined) || mayScrape(bearerToken(headers.get("authorization")));
