@@ -399,8 +399,13 @@ describe("record: deterministic files", () => {
       await session(recorder.url);
       await recorder.stop();
       const names = (await readdir(out)).sort();
-      expect(names).toEqual(["fixture.json", "open-points.json", "report.json", "report.md", "switches.json"]);
-      const files = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await readFile(join(out, name), "utf8")] as const)));
+      expect(names).toEqual(["exchanges.ndjson", "fixture.json", "open-points.json", "report.json", "report.md", "switches.json"]);
+      // The journal says how long each exchange took: the same lines but for durationMs.
+      const text = async (name: string) => {
+        const content = await readFile(join(out, name), "utf8");
+        return name === "exchanges.ndjson" ? content.replace(/"durationMs":\d+/g, '"durationMs":0') : content;
+      };
+      const files = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await text(name)] as const)));
       return { fixture: files["fixture.json"]!, report: files["report.json"]!, files };
     };
     const first = await record("salt-a");
@@ -410,6 +415,7 @@ describe("record: deterministic files", () => {
     expect(again.files).toEqual(first.files);
     expect(other.report).toBe(first.report);
     expect(other.files["switches.json"]).toBe(first.files["switches.json"]);
+    expect(other.files["exchanges.ndjson"]).not.toBe(first.files["exchanges.ndjson"]);
     expect(other.fixture).not.toBe(first.fixture);
     const ids = (text: string) =>
       (JSON.parse(text) as { conversations: { conversation: { id: string } }[] }).conversations.map((entry) => entry.conversation.id);

@@ -7,7 +7,10 @@ import type { RecorderOptions } from "./recorder.js";
 
 /** The flags of `record` as commander hands them over. */
 interface RecordFlags {
-  readonly upstream: string;
+  readonly upstream?: string;
+  readonly append?: boolean;
+  readonly rebuild?: boolean;
+  readonly quiet?: boolean;
   readonly out: string;
   readonly port: string;
   readonly host: string;
@@ -42,8 +45,16 @@ export function newRecordCommand(io: CommandIo, done: (code: number) => void): C
     .description(
       'Record the real service: a transparent proxy that forwards each request and answers the upstream\'s bytes, then writes a report, a sandbox fixture and the switches the traffic shows. Prints "Recorder ready at <url>"; Ctrl-C or SIGTERM writes the files and exits 0.',
     )
-    .addOption(new Option("--upstream <url>", "base URL of the real service (http or https)").makeOptionMandatory())
-    .addOption(new Option("--out <dir>", "folder for report.json, report.md, fixture.json, switches.json, open-points.json").makeOptionMandatory())
+    .addOption(new Option("--upstream <url>", "base URL of the real service (http or https); required unless --rebuild"))
+    .addOption(
+      new Option(
+        "--out <dir>",
+        "folder of the recording: exchanges.ndjson, report.json, report.md, fixture.json, switches.json, open-points.json",
+      ).makeOptionMandatory(),
+    )
+    .option("--append", "continue the recording the folder holds (a folder that holds one is refused without it)")
+    .option("--rebuild", "write every file of the folder again from its journal, exchanges.ndjson (no upstream; nothing is served)")
+    .option("--quiet", "no line per exchange on stderr (its operation, status and verdict)")
     .option("--port <port>", "port to listen on (0 takes any free port)", "4012")
     .option("--host <host>", "interface to listen on", "127.0.0.1")
     .option("--salt <text>", "key of the pseudonyms: the same salt gives the same pseudonyms (default: a random one for this recording)")
@@ -56,8 +67,19 @@ export function newRecordCommand(io: CommandIo, done: (code: number) => void): C
       "\nExample:\n  bot-conversation record --upstream https://bots.example.com --out recording --port 0 --salt team-salt\n  BOT_CONVERSATION_BASE_URL=http://127.0.0.1:4012 bot-conversation search --all > /dev/null\n",
     )
     .action(async (flags: RecordFlags) => {
+      if (flags.rebuild) {
+        if (flags.upstream !== undefined || flags.append)
+          throw new UsageError("--rebuild: reads the folder's journal only; give it without --upstream and --append");
+        const { rebuildRecording } = await import("./derive.js");
+        const result = await rebuildRecording(flags.out);
+        io.stdout.write(`Rebuilt ${result.exchanges} exchange${result.exchanges === 1 ? "" : "s"} into ${flags.out}: ${result.files.join(", ")}\n`);
+        done(exitCodes.ok);
+        return;
+      }
+      if (flags.upstream === undefined) throw new UsageError("--upstream <url>: required (the real service's base URL), unless --rebuild");
       const options: RecorderOptions = {
         upstream: upstreamOf(flags.upstream),
+        append: flags.append === true,
         out: flags.out,
         port: integerOf("--port", flags.port, 0, 65_535),
         host: flags.host,
@@ -73,6 +95,7 @@ export function newRecordCommand(io: CommandIo, done: (code: number) => void): C
         ...(flags.salt === undefined ? {} : { salt: flags.salt }),
         ...(flags.caFile === undefined ? {} : { ca: readCaFile(flags.caFile) }),
         log: (line) => void io.stderr.write(`${line}\n`),
+        logExchanges: flags.quiet !== true,
       };
       if (options.keepTexts)
         io.stderr.write("warning: --keep-texts: end users' texts and names are written as sent; keep the files as private as the service's data\n");
@@ -82,13 +105,26 @@ export function newRecordCommand(io: CommandIo, done: (code: number) => void): C
       const { startRecorder } = await import("./recorder.js");
       const recorder = await startRecorder(options);
       io.stdout.write(`Recorder ready at ${recorder.url}\n`);
-      // Ctrl-C aborts io.signal (the bin's handler); SIGTERM is the recorder's own to handle. Either finishes the writes, then exits 0.
-      await new Promise<void>((resolve) => {
-        if (io.signal?.aborted) return resolve();
-        io.signal?.addEventListener("abort", () => resolve(), { once: true });
-        process.once("SIGTERM", () => resolve());
-      });
-      const result = await recorder.stop();
+      // Ctrl-C and SIGTERM are the recorder's own to handle (the bin leaves them to it): the first stops it and
+      // writes the files; any later one is absorbed, so a second Ctrl-C never cuts a write.
+      let stopped = false;
+      let resolveStop: () => void = () => undefined;
+      const stopRequested = new Promise<void>((resolve) => (resolveStop = resolve));
+      const onSignal = () => {
+        if (stopped) return void io.stderr.write("note: still writing the files; the recorder exits once they are on disk\n");
+        stopped = true;
+        resolveStop();
+      };
+      if (io.signal?.aborted) onSignal();
+      io.signal?.addEventListener("abort", onSignal, { once: true });
+      for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, onSignal);
+      await stopRequested;
+      let result: Awaited<ReturnType<typeof recorder.stop>>;
+      try {
+        result = await recorder.stop();
+      } finally {
+        for (const signal of ["SIGINT", "SIGTERM"] as const) process.off(signal, onSignal);
+      }
       io.stdout.write(`Recorded ${result.exchanges} exchange${result.exchanges === 1 ? "" : "s"} into ${flags.out}: ${result.files.join(", ")}\n`);
       done(exitCodes.ok);
     });

@@ -4,14 +4,12 @@
  * kept as its summary (pseudonymised and redacted already) and rebuilt for the fixture by the
  * sandbox's own inverse of its summary (`conversationOfSummary`). The fixture is written in the
  * sandbox's format, in a stable order: bots by `agentStageId`, conversations by bot then id.
- * Memory stays small however many conversations pass: each summary is appended to a scratch file as it
- * comes (pseudonymised and redacted already), and only its place in the file is kept in memory; the
- * scratch file is removed once the fixture is written.
+ * Memory stays small however many conversations pass: each summary is appended to a scratch file in the
+ * recording's folder as it comes (pseudonymised and redacted already), and only its place in the file is
+ * kept in memory; the scratch file is removed once the fixture is written.
  */
 import { once } from "node:events";
-import { closeSync, createWriteStream, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { closeSync, createWriteStream, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { readTriggerList } from "@bot-conversation/conformance";
 import { conversationOfSummary, fixtureDefects } from "@bot-conversation/sandbox";
 import type { ConversationSummary, ExternalEventTrigger } from "@bot-conversation/types";
@@ -35,14 +33,17 @@ export class RecordedEntities {
   /** conversation id → its bot and where its latest summary is in the scratch file. */
   readonly #conversations = new Map<string, { readonly agentStageId: string; readonly offset: number; readonly length: number }>();
   readonly #unplaced = new Set<string>();
-  #scratch: { readonly dir: string; readonly descriptor: number; size: number } | undefined;
+  readonly #scratchPath: string;
+  #scratch: { readonly descriptor: number; size: number } | undefined;
+
+  /** `scratchPath`: the file the summaries are kept in until the fixture is written. */
+  constructor(scratchPath: string) {
+    this.#scratchPath = scratchPath;
+  }
 
   /** Appends a summary to the scratch file; its place. */
   #keep(summary: ConversationSummary): { offset: number; length: number } {
-    if (!this.#scratch) {
-      const dir = mkdtempSync(join(tmpdir(), "bot-conversation-record-"));
-      this.#scratch = { dir, descriptor: openSync(join(dir, "summaries.ndjson"), "w+", 0o600), size: 0 };
-    }
+    this.#scratch ??= { descriptor: openSync(this.#scratchPath, "w+", 0o600), size: 0 };
     const bytes = Buffer.from(`${JSON.stringify(summary)}\n`);
     const offset = this.#scratch.size;
     writeSync(this.#scratch.descriptor, bytes, 0, bytes.length, offset);
@@ -61,7 +62,7 @@ export class RecordedEntities {
   discard(): void {
     if (!this.#scratch) return;
     closeSync(this.#scratch.descriptor);
-    rmSync(this.#scratch.dir, { recursive: true, force: true });
+    rmSync(this.#scratchPath, { force: true });
     this.#scratch = undefined;
   }
 
@@ -85,6 +86,26 @@ export class RecordedEntities {
   triggers(agentStageId: string, body: unknown): void {
     const list = readTriggerList(body);
     if (list.shape !== "other") this.#bots.set(agentStageId, list.triggers as ExternalEventTrigger[]);
+  }
+
+  /** The bot a conversation was seen under, when it was seen in a search. */
+  botOf(conversationId: string): string | undefined {
+    return this.#conversations.get(conversationId)?.agentStageId;
+  }
+
+  /** The triggers recorded for a bot, or undefined when its trigger list was never recorded. */
+  triggersOf(agentStageId: string): readonly ExternalEventTrigger[] | undefined {
+    return this.#bots.get(agentStageId);
+  }
+
+  /** Every recorded trigger list, by bot. */
+  triggerLists(): ReadonlyMap<string, readonly ExternalEventTrigger[]> {
+    return new Map([...this.#bots].flatMap(([bot, triggers]) => (triggers === undefined ? [] : [[bot, triggers] as const])));
+  }
+
+  /** The bots of the fixture whose trigger list was never recorded (they replay with no trigger), in order. */
+  botsWithoutTriggerList(): string[] {
+    return [...this.#bots].flatMap(([bot, triggers]) => (triggers === undefined ? [bot] : [])).sort();
   }
 
   #bot(agentStageId: string): void {
