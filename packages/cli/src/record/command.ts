@@ -1,5 +1,6 @@
 /** The `record` command: the recorder in front of the real service, until Ctrl-C or SIGTERM. */
 import { readFileSync } from "node:fs";
+import { userPath } from "@bot-conversation/sandbox/command";
 import { Command, Option } from "commander";
 import { type CommandIo, exitCodes, UsageError } from "../io.js";
 import { checkPersonalPointer } from "./pseudonyms.js";
@@ -66,7 +67,9 @@ export function newRecordCommand(io: CommandIo, done: (code: number) => void): C
       "after",
       "\nExample:\n  bot-conversation record --upstream https://bots.example.com --out recording --port 0 --salt team-salt\n  BOT_CONVERSATION_BASE_URL=http://127.0.0.1:4012 bot-conversation search --all > /dev/null\n",
     )
-    .action(async (flags: RecordFlags) => {
+    .action(async (given: RecordFlags) => {
+      // The user's paths: relative to the folder the command was run in, through pnpm too (INIT_CWD).
+      const flags = { ...given, out: userPath(given.out, io.env), ...(given.caFile === undefined ? {} : { caFile: userPath(given.caFile, io.env) }) };
       if (flags.rebuild) {
         if (flags.upstream !== undefined || flags.append)
           throw new UsageError("--rebuild: reads the folder's journal only; give it without --upstream and --append");

@@ -10,6 +10,8 @@ import { type SandboxFlags, sandboxOptions } from "./flags.ts";
 /** The named states and the switches (definitions and their one reading), for a command that takes them too (`bot-conversation workspaces create`) without loading the sandbox. */
 export { sandboxStates } from "../model.ts";
 export { parseSwitch, switchDefinitions } from "../switches.ts";
+/** Paths the user typed, resolved against the folder the command was run in (`INIT_CWD` through pnpm). */
+export { userFile, userFolder, userPath } from "./user-path.ts";
 
 /**
  * How long the process outlives the last stop signal, so the further signals of one Ctrl-C (terminal,
