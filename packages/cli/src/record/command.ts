@@ -12,6 +12,7 @@ interface RecordFlags {
   readonly append?: boolean;
   readonly rebuild?: boolean;
   readonly quiet?: boolean;
+  readonly operation?: string[];
   readonly out: string;
   readonly port: string;
   readonly host: string;
@@ -55,6 +56,11 @@ export function newRecordCommand(io: CommandIo, done: (code: number) => void): C
     )
     .option("--append", "continue the recording the folder holds (a folder that holds one is refused without it)")
     .option("--rebuild", "write every file of the folder again from its journal, exchanges.ndjson (no upstream; nothing is served)")
+    .option(
+      "--operation <operationId>",
+      "record only the exchanges of this operation, e.g. fireExternalEvent (repeatable; the others are forwarded, not recorded)",
+      collect,
+    )
     .option("--quiet", "no line per exchange on stderr (its operation, status and verdict)")
     .option("--port <port>", "port to listen on (0 takes any free port)", "4012")
     .option("--host <host>", "interface to listen on", "127.0.0.1")
@@ -83,6 +89,7 @@ export function newRecordCommand(io: CommandIo, done: (code: number) => void): C
       const options: RecorderOptions = {
         upstream: upstreamOf(flags.upstream),
         append: flags.append === true,
+        ...(flags.operation === undefined ? {} : { operations: flags.operation }),
         out: flags.out,
         port: integerOf("--port", flags.port, 0, 65_535),
         host: flags.host,

@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import { loadDescription } from "@bot-conversation/conformance";
+import type { ExternalEventTrigger } from "@bot-conversation/types";
 import { RecordedEntities } from "./entities.js";
 import { derivedFiles, holdFolder, replaceAtomically, replaceText, scratchPath, syncFolder } from "./folder.js";
 import { exchangeOfEntry, type JournalEntry, journalName, readJournal } from "./journal.js";
@@ -62,13 +63,27 @@ export class Derivation {
     this.#openPoints.observe(operation?.id, exchange);
     const pageBase = Number(this.#openPoints.switches().pageBase ?? 0);
     const observations = this.#validator.observe(exchange, operation, { pageBase, decisions: {} });
+    if (operation?.id === "fireExternalEvent") observations.push(...this.#validator.fireObservations(exchange, this.#triggerListsOf(exchange.requestJson)));
     const operationId = operation?.id ?? undocumentedOperation;
     this.#report.add(operationId, exchange.status, observations, []);
-    if (operation?.id === "searchConversations" && exchange.status === 200 && Array.isArray((exchange.json as { items?: unknown })?.items))
-      this.#entities.search(exchange.query["agentStageId"], (exchange.json as { items: never[] }).items);
+    // What the rules call wrong is not learned: only a valid exchange adds bots, triggers or conversations to the fixture.
+    if (observations.some((observation) => !observation.finding)) return { operationId, observations };
+    const items = (exchange.json as { items?: unknown } | undefined)?.items;
+    // A bot is learned from a search only when the page shows conversations (an empty page shows no bot exists).
+    if (operation?.id === "searchConversations" && exchange.status === 200 && Array.isArray(items) && items.length > 0)
+      this.#entities.search(exchange.query["agentStageId"], items as never[]);
     if (operation?.id === "listExternalEventTriggers" && exchange.status === 200)
       this.#entities.triggers(operation.pathParameters["agentStageId"]!, exchange.json);
     return { operationId, observations };
+  }
+
+  /** The trigger list a fire is judged by: its conversation's bot's, or every recorded list when that bot is not known. */
+  #triggerListsOf(body: unknown): { bot: string | undefined; triggers: readonly ExternalEventTrigger[] | undefined } {
+    const conversationId = (body as { conversationId?: unknown } | undefined)?.conversationId;
+    const bot = typeof conversationId === "string" ? this.#entities.botOf(conversationId) : undefined;
+    if (bot !== undefined) return { bot, triggers: this.#entities.triggersOf(bot) };
+    const lists = [...this.#entities.triggerLists().values()];
+    return { bot: undefined, triggers: lists.length === 0 ? undefined : lists.flat() };
   }
 
   /** Adds every entry of the folder's journal (a line that is not a whole entry is noted and skipped). */
@@ -87,7 +102,7 @@ export class Derivation {
   /** Replaces every derived file atomically, then syncs the folder. */
   async write(): Promise<RecordingResult> {
     const path = (name: (typeof derivedFiles)[number]) => join(this.#folder, name);
-    const built = this.#report.report();
+    const built = this.#report.report({ triggerLists: this.#entities.botsWithoutTriggerList() });
     const evidence = this.#openPoints.evidence();
     let fixture: Awaited<ReturnType<RecordedEntities["write"]>>;
     try {
@@ -109,7 +124,12 @@ export class Derivation {
         // Relative to the recording's folder, so two recordings of the same traffic write the same bytes wherever they are.
         replay: `bot-conversation-sandbox --fixture fixture.json${flags ? ` ${flags}` : ""}`,
         fixture: `fixture.json: ${fixture.bots} bot(s), ${fixture.triggers} trigger(s), ${fixture.conversations} conversation(s)${this.#keepTexts ? ", texts and names as sent" : ", end users' texts and names pseudonymised"}; switches.json: ${evidence.length} switch(es), each with the exchange that showed it in open-points.json.`,
-        notes: [...fixture.leftOut.map((line) => `left out of the fixture: ${line}`), ...this.#openPoints.notes(), ...this.#notes],
+        notes: [
+          ...fixture.leftOut.map((line) => `left out of the fixture: ${line}`),
+          ...built.notRecorded.triggerLists.map((bot) => `not recorded: the trigger list of bot ${bot} (the replay answers it with no trigger)`),
+          ...this.#openPoints.notes(),
+          ...this.#notes,
+        ],
       }),
     );
     syncFolder(this.#folder);

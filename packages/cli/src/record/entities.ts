@@ -28,8 +28,11 @@ export interface FixtureSummary {
 
 /** Bots, triggers and conversations seen, ready to be written as a sandbox fixture. */
 export class RecordedEntities {
-  /** agentStageId → its triggers as listed (undefined until a trigger list was seen). */
-  readonly #bots = new Map<string, readonly ExternalEventTrigger[] | undefined>();
+  /** The bots learned (each with a conversation of its own). */
+  readonly #bots = new Map<string, undefined>();
+  /** agentStageId → its triggers as listed, for every trigger list recorded. */
+  readonly #lists = new Map<string, readonly ExternalEventTrigger[]>();
+  readonly #contradictions = new Set<string>();
   /** conversation id → its bot and where its latest summary is in the scratch file. */
   readonly #conversations = new Map<string, { readonly agentStageId: string; readonly offset: number; readonly length: number }>();
   readonly #unplaced = new Set<string>();
@@ -66,9 +69,13 @@ export class RecordedEntities {
     this.#scratch = undefined;
   }
 
-  /** A search page answered 200: each item kept under the bot the search named, or else its `Bot` member (the sandbox's convention). */
+  /**
+   * A search page answered 200: each item kept under the bot the search named, or else its `Bot` member (the
+   * sandbox's convention). A bot is learned only with a conversation of its own: a conversation already kept
+   * under another bot stays there (a service answering any bot with the same conversations, as a mock
+   * serving its examples does, teaches no bot of its own), and is noted.
+   */
   search(agentStageId: string | undefined, items: readonly ConversationSummary[]): void {
-    if (agentStageId !== undefined) this.#bot(agentStageId);
     for (const item of items) {
       if (typeof item?.id !== "string") continue;
       const bot = agentStageId ?? (Array.isArray(item.members) ? item.members.find((member) => member?.role === "Bot")?.id : undefined);
@@ -76,7 +83,12 @@ export class RecordedEntities {
         this.#unplaced.add(item.id);
         continue;
       }
-      this.#bot(bot);
+      const known = this.#conversations.get(item.id)?.agentStageId;
+      if (known !== undefined && known !== bot) {
+        this.#contradictions.add(`conversation ${item.id}: answered for bot ${bot} too; kept under bot ${known}, where it was seen first`);
+        continue;
+      }
+      if (!this.#bots.has(bot)) this.#bots.set(bot, undefined);
       this.#unplaced.delete(item.id);
       this.#conversations.set(item.id, { agentStageId: bot, ...this.#keep(item) });
     }
@@ -85,7 +97,7 @@ export class RecordedEntities {
   /** A trigger list answered 200 for a bot: its descriptors as listed, whatever the list's shape. */
   triggers(agentStageId: string, body: unknown): void {
     const list = readTriggerList(body);
-    if (list.shape !== "other") this.#bots.set(agentStageId, list.triggers as ExternalEventTrigger[]);
+    if (list.shape !== "other") this.#lists.set(agentStageId, list.triggers as ExternalEventTrigger[]);
   }
 
   /** The bot a conversation was seen under, when it was seen in a search. */
@@ -95,28 +107,24 @@ export class RecordedEntities {
 
   /** The triggers recorded for a bot, or undefined when its trigger list was never recorded. */
   triggersOf(agentStageId: string): readonly ExternalEventTrigger[] | undefined {
-    return this.#bots.get(agentStageId);
+    return this.#lists.get(agentStageId);
   }
 
-  /** Every recorded trigger list, by bot. */
+  /** Every recorded trigger list, by bot (learned or not). */
   triggerLists(): ReadonlyMap<string, readonly ExternalEventTrigger[]> {
-    return new Map([...this.#bots].flatMap(([bot, triggers]) => (triggers === undefined ? [] : [[bot, triggers] as const])));
+    return this.#lists;
   }
 
   /** The bots of the fixture whose trigger list was never recorded (they replay with no trigger), in order. */
   botsWithoutTriggerList(): string[] {
-    return [...this.#bots].flatMap(([bot, triggers]) => (triggers === undefined ? [bot] : [])).sort();
-  }
-
-  #bot(agentStageId: string): void {
-    if (!this.#bots.has(agentStageId)) this.#bots.set(agentStageId, undefined);
+    return [...this.#bots.keys()].filter((bot) => !this.#lists.has(bot)).sort();
   }
 
   /** Writes the fixture to `path`, one conversation a line, and says what it holds; anything the sandbox would refuse is left out and named. */
   async write(path: string): Promise<FixtureSummary> {
     const leftOut: string[] = [];
     const bots = [...this.#bots.keys()].sort().map((agentStageId) => {
-      let triggers = [...(this.#bots.get(agentStageId) ?? [])];
+      let triggers = [...(this.#lists.get(agentStageId) ?? [])];
       // A descriptor the sandbox refuses (it does not fit the description) is left out, by its place in the list.
       const refused = new Set(
         fixtureDefects({ bots: [{ agentStageId, triggers }], conversations: [] }).flatMap((defect) => {
@@ -169,6 +177,11 @@ export class RecordedEntities {
     out.end();
     if (!out.closed) await once(out, "close");
     if (failure) throw failure;
+    for (const bot of [...this.#lists.keys()].filter((bot) => !this.#bots.has(bot)).sort())
+      leftOut.push(
+        `bot ${bot}: its trigger list was recorded, but no conversation of it (a service that answers any bot is told apart only so), so it is not learned`,
+      );
+    leftOut.push(...this.#contradictions);
     for (const id of [...this.#unplaced].sort())
       leftOut.push(`conversation ${id}: seen in a search without agentStageId and with no Bot member, so its bot is not known`);
     return { bots: bots.length, triggers: bots.reduce((sum, bot) => sum + bot.triggers.length, 0), conversations: written, leftOut };

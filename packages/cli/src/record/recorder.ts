@@ -15,6 +15,7 @@ import { getCACertificates } from "node:tls";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { defaultMaxResponseBytes } from "@bot-conversation/client";
 import { redactText, sanitizeText } from "@bot-conversation/client/text";
+import { loadDescription } from "@bot-conversation/conformance";
 import { Derivation, type Judged, type RecordingResult } from "./derive.js";
 import { holdFolder } from "./folder.js";
 import { forwarder, readBounded } from "./forward.js";
@@ -52,6 +53,8 @@ export interface RecorderOptions {
   readonly maxResponseBytes?: number;
   /** Receives one line per request the upstream did not answer (sanitized, redacted), and with `logExchanges` one per exchange. */
   readonly log?: (line: string) => void;
+  /** Record only the exchanges of these operations (operationIds); the others are forwarded as ever, not recorded. Default: every exchange. */
+  readonly operations?: readonly string[];
   /** Also log a line per exchange: its operation, status and verdict (`searchConversations 200 valid`). */
   readonly logExchanges?: boolean;
 }
@@ -77,6 +80,10 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     { base, ca: options.ca, timeoutMs, maxResponseBytes },
     base.protocol === "https:" ? [...getCACertificates("default"), ...getCACertificates("system")] : [],
   );
+  const known = [...loadDescription().operations.keys()];
+  const unknown = options.operations?.find((id) => !known.includes(id));
+  if (unknown !== undefined)
+    throw new TypeError(`--operation: expected an operationId of the description (${known.join(", ")}); got ${JSON.stringify(unknown)}`);
   const salt = options.salt ?? randomBytes(32).toString("hex");
   const pseudonymizeSummary = options.keepTexts ? undefined : summaryPseudonymizer(salt, options.personal ?? []);
   // The folder is checked and held before the port is taken: a refused folder starts nothing.
@@ -123,6 +130,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     // The answer is on its way: the exchange is journaled and read on the next turn, off the client's path.
     await new Promise((resolve) => setImmediate(resolve));
     const operation = derivation.match(method, target.pathname);
+    if (options.operations && !options.operations.includes(operation?.id ?? "")) return;
     const pseudonymize =
       pseudonymizeSummary && operation?.id === "searchConversations" && answer.status === 200
         ? (json: unknown) => pseudonymizePage(json, pseudonymizeSummary)
