@@ -5,6 +5,7 @@
  */
 import { type HttpHandler, http } from "msw/http";
 import { OpenSandbox, type Sandbox } from "./core.ts";
+import { checkExchanges, type ExchangeRecord, ExchangeReplay } from "./data/exchanges.ts";
 import { checkFixture } from "./data/fixture.ts";
 import { MemoryStore } from "./data/memory-store.ts";
 import { generatedSource } from "./data/source.ts";
@@ -15,6 +16,8 @@ import { resolveOptions, type SandboxOptions } from "./options.ts";
 export type SandboxHandlersOptions = Partial<Omit<SandboxOptions, "data" | "fixture" | "allowOrigins" | "allowHosts">> & {
   /** A fixture object to load in place of generated data. */
   readonly fixture?: SandboxOptions["fixture"] & object;
+  /** A recording's exchanges (the lines of `exchanges.ndjson`, as objects) to answer exactly; every other request by the rules. */
+  readonly exchanges?: readonly ExchangeRecord[];
   /**
    * The origin (and base path) whose requests the handlers answer, e.g. `https://bots.example.com`;
    * by default the service's paths and `/_sandbox/` on any origin.
@@ -34,10 +37,12 @@ const paths = [...new Set(serviceOperations.map((operation) => operation.path.re
 /**
  * Creates MSW handlers that run the sandbox's rules over its data, in process: `setupServer(...createSandboxHandlers())`.
  * Takes the sandbox's options (`seed`, `conversations`, `state`, `latency`, the switches, `fixture` as an
- * object, `tokens`) and `baseUrl`; an unknown option is a `TypeError` naming it.
+ * object, `tokens`), `exchanges` (a recording to answer exactly, as objects) and `baseUrl`; an unknown option is a `TypeError` naming it.
  */
 export function createSandboxHandlers(given: SandboxHandlersOptions = {}): SandboxHandlers {
-  const { baseUrl, ...rest } = given;
+  const { baseUrl, exchanges, ...rest } = given;
+  if (typeof exchanges === "string") throw new TypeError("exchanges: expected the recorded exchanges as objects (the MSW handlers read no files); got a path");
+  const replay = exchanges === undefined ? undefined : new ExchangeReplay(checkExchanges(exchanges));
   if ("data" in rest) throw new TypeError("data: a file is not kept by the MSW handlers; use the sandbox command or createSandbox for --data");
   for (const key of ["allowOrigins", "allowHosts"]) {
     if (key in rest)
@@ -49,7 +54,7 @@ export function createSandboxHandlers(given: SandboxHandlersOptions = {}): Sandb
   }
   const options = resolveOptions(rest);
   const fixture = options.fixture === undefined ? undefined : checkFixture(options.fixture);
-  const sandbox = OpenSandbox.open(options, new MemoryStore(), () => (fixture ? { fixture } : generatedSource(options, {})));
+  const sandbox = OpenSandbox.open(options, new MemoryStore(), () => (fixture ? { fixture } : generatedSource(options, {})), { replay });
   const prefix = baseUrl === undefined ? "*" : baseUrl.replace(/\/+$/, "");
   const handlers = paths.map((path) => http.all(`${prefix}${path}`, async ({ request }) => (await sandbox).fetch(request)));
   return Object.assign(handlers, { sandbox });

@@ -122,7 +122,7 @@ export class Derivation {
       markdownReport(built, {
         switches: evidence.map(({ flag, shown }) => `--${flag} ${shown.value}: ${shown.exchange} (${shown.shownBy})`),
         // Relative to the recording's folder, so two recordings of the same traffic write the same bytes wherever they are.
-        replay: `bot-conversation-sandbox --fixture fixture.json${flags ? ` ${flags}` : ""}`,
+        replay: `bot-conversation-sandbox --fixture fixture.json --exchanges exchanges.ndjson${flags ? ` ${flags}` : ""}`,
         fixture: `fixture.json: ${fixture.bots} bot(s), ${fixture.triggers} trigger(s), ${fixture.conversations} conversation(s)${this.#keepTexts ? ", texts and names as sent" : ", end users' texts and names pseudonymised"}; switches.json: ${evidence.length} switch(es), each with the exchange that showed it in open-points.json.`,
         notes: [
           ...fixture.leftOut.map((line) => `left out of the fixture: ${line}`),

@@ -6,54 +6,17 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { open } from "node:fs/promises";
+import { type ExchangeBody, type ExchangeRecord, exchangeBodyText } from "@bot-conversation/sandbox";
 import type { RecordedExchange } from "./exchange.js";
 
 /** The journal's file name inside a recording's folder. */
 export const journalName = "exchanges.ndjson";
 
-/** A body as the journal keeps it: parsed JSON, text, or (bytes that are not UTF-8) base64. */
-export type JournalBody = { readonly json: unknown } | { readonly text: string } | { readonly base64: string } | Record<string, never>;
+/** A body as the journal keeps it: the sandbox's `ExchangeBody` (parsed JSON, text, base64, or none). */
+export type JournalBody = ExchangeBody;
 
-/** One line of the journal: a request and the upstream's answer, secret-free and pseudonymised. */
-export interface JournalEntry {
-  /** The request as the client sent it, without its secrets. */
-  readonly request: {
-    /** HTTP method, upper case. */
-    readonly method: string;
-    /** Path without the query string. */
-    readonly path: string;
-    /** Query parameters (the last value of a repeated one), secret ones left out. */
-    readonly query: Readonly<Record<string, string>>;
-    /** The request's headers, `[name, value]` pairs as sent, secret and connection headers left out. */
-    readonly headers: readonly (readonly [string, string])[];
-    /** Its body. */
-    readonly body: JournalBody;
-  };
-  /** The upstream's answer, its body decoded from its content encoding. */
-  readonly response: {
-    /** Status. */
-    readonly status: number;
-    /** Headers as sent, `[name, value]` pairs: secret, connection and framing headers (`Content-Length`, `Content-Encoding`) left out. */
-    readonly headers: readonly (readonly [string, string])[];
-    /** Its body, decoded. */
-    readonly body: JournalBody;
-  };
-  /** Milliseconds from the request's arrival to the upstream's answer read whole. */
-  readonly durationMs: number;
-}
-
-/** The body of a journal entry as text (JSON serialised; base64 decoded as UTF-8 with replacement characters). */
-export function bodyText(body: JournalBody): string {
-  if ("json" in body) return JSON.stringify(body.json);
-  if ("text" in body) return body.text;
-  if ("base64" in body) return new TextDecoder().decode(Buffer.from(body.base64, "base64"));
-  return "";
-}
-
-/** The body of a journal entry as the bytes a replay answers. */
-export function bodyBytes(body: JournalBody): Uint8Array {
-  return "base64" in body ? Buffer.from(body.base64, "base64") : Buffer.from(bodyText(body));
-}
+/** One line of the journal: the sandbox's `ExchangeRecord`, which its exact replay (`--exchanges`) reads. */
+export type JournalEntry = ExchangeRecord;
 
 /** A journal entry as every reader of a recording takes it (the validator, the open points, the entities). */
 export function exchangeOfEntry(entry: JournalEntry): RecordedExchange {
@@ -69,7 +32,7 @@ export function exchangeOfEntry(entry: JournalEntry): RecordedExchange {
     requestJson: "json" in requestBody ? requestBody.json : undefined,
     status: entry.response.status,
     headers,
-    text: bodyText(body),
+    text: exchangeBodyText(body),
     json: "json" in body ? body.json : undefined,
     isJson: "json" in body,
     invalidUtf8: "base64" in body,

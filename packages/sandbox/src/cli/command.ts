@@ -4,6 +4,7 @@
  */
 import { type CommandIo, exitCodes } from "@bot-conversation/client/command-line";
 import { Command, CommanderError } from "commander";
+import type { ExchangeRecord } from "../data/exchanges.ts";
 import type { ServerOptions } from "../options.ts";
 import { type SandboxFlags, sandboxOptions } from "./flags.ts";
 
@@ -12,6 +13,8 @@ export { sandboxStates } from "../model.ts";
 export { parseSwitch, switchDefinitions } from "../switches.ts";
 /** Paths the user typed, resolved against the folder the command was run in (`INIT_CWD` through pnpm). */
 export { userFile, userFolder, userPath } from "./user-path.ts";
+
+import { userFile } from "./user-path.ts";
 
 /**
  * How long the process outlives the last stop signal, so the further signals of one Ctrl-C (terminal,
@@ -60,8 +63,12 @@ export function newSandboxCommand(io: SandboxCommandIo, done: (code: number) => 
       // Loaded only to run: --help, completion and the program's other commands start without the data's modules.
       const { serverOptionsOf } = await import("./args.ts");
       let options: ServerOptions;
+      let exchanges: ExchangeRecord[] | undefined;
       try {
         options = serverOptionsOf(flags, io.env);
+        const recording = flags["exchanges"] as string | undefined;
+        if (recording !== undefined)
+          exchanges = await (await import("../data/exchanges-file.ts")).readExchanges(userFile("--exchanges", recording, io.env), "--exchanges");
       } catch (error) {
         io.stderr.write(`error: ${(error as Error).message}\n`);
         done(exitCodes.usage);
@@ -69,7 +76,7 @@ export function newSandboxCommand(io: SandboxCommandIo, done: (code: number) => 
       }
       const [{ startSandboxServer }, { createLogger, flushLogs }] = await Promise.all([import("../sandbox.ts"), import("../observe/log.ts")]);
       const logger = await createLogger(io.stdout, options.logFormat);
-      const running = await startSandboxServer({ ...options, logger });
+      const running = await startSandboxServer({ ...options, logger, exchanges });
       // The lines logged while starting (a database connected) come before the ready line.
       flushLogs();
       io.stdout.write(`Sandbox ready at ${running.url}\n`);
