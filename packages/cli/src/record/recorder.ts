@@ -6,45 +6,30 @@
  * every other file on `stop`: `report.json`, `report.md`, `fixture.json`, `switches.json`,
  * `open-points.json`. No token, cookie or `Authorization` value is ever kept in a file or a log line.
  */
-import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { getCACertificates } from "node:tls";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import { defaultMaxResponseBytes } from "@bot-conversation/client";
 import { redactText, sanitizeText } from "@bot-conversation/client/text";
-import { loadDescription } from "@bot-conversation/conformance";
-import { Derivation, type Judged, type RecordingResult } from "./derive.js";
-import { holdFolder } from "./folder.js";
+import type { Judged, RecordingResult } from "./derive.js";
 import { forwarder, readBounded } from "./forward.js";
-import { JournalWriter, journalName } from "./journal.js";
-import { summaryPseudonymizer } from "./pseudonyms.js";
-import { journalEntryOf, requestSecrets } from "./redact.js";
+import { requestSecrets } from "./redact.js";
+import { RecordingSession, type SessionOptions } from "./session.js";
 
 export type { RecordingResult } from "./derive.js";
 
 /** What the recorder forwards to, where it listens and what it writes. */
-export interface RecorderOptions {
+export interface RecorderOptions extends SessionOptions {
   /** The real service's base URL (`https://bots.example.com`); its path is kept as a prefix. */
   readonly upstream: string;
-  /** The folder the files are written to (made when missing; refused when it holds a recording, unless `append`). */
-  readonly out: string;
-  /** Continue the recording the folder holds: its journal is read, and new exchanges appended to it. */
-  readonly append?: boolean;
   /** Interface to listen on; default 127.0.0.1. */
   readonly host?: string;
   /** Port; 0 (the default) takes any free port. */
   readonly port?: number;
-  /** Key of the pseudonyms; the same salt gives the same pseudonyms. Default: a random one for this recording. */
-  readonly salt?: string;
   /** Extra CA certificates (PEM text) trusted for an HTTPS upstream, besides Node's and the system's. */
   readonly ca?: string;
-  /** Write end users' texts and names as they are (for data you own). */
-  readonly keepTexts?: boolean;
-  /** More fields to pseudonymise: JSON pointers into a conversation summary, `*` for any array index. */
-  readonly personal?: readonly string[];
   /** Bound of every read of the upstream and of the client, in milliseconds; default 60,000 (the client's per-attempt default). */
   readonly timeoutMs?: number;
   /** Largest request body read from a client; default 1 MiB (our choice: a fire request is far smaller). */
@@ -53,8 +38,6 @@ export interface RecorderOptions {
   readonly maxResponseBytes?: number;
   /** Receives one line per request the upstream did not answer (sanitized, redacted), and with `logExchanges` one per exchange. */
   readonly log?: (line: string) => void;
-  /** Record only the exchanges of these operations (operationIds); the others are forwarded as ever, not recorded. Default: every exchange. */
-  readonly operations?: readonly string[];
   /** Also log a line per exchange: its operation, status and verdict (`searchConversations 200 valid`). */
   readonly logExchanges?: boolean;
 }
@@ -80,23 +63,8 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     { base, ca: options.ca, timeoutMs, maxResponseBytes },
     base.protocol === "https:" ? [...getCACertificates("default"), ...getCACertificates("system")] : [],
   );
-  const known = [...loadDescription().operations.keys()];
-  const unknown = options.operations?.find((id) => !known.includes(id));
-  if (unknown !== undefined)
-    throw new TypeError(`--operation: expected an operationId of the description (${known.join(", ")}); got ${JSON.stringify(unknown)}`);
-  const salt = options.salt ?? randomBytes(32).toString("hex");
-  const pseudonymizeSummary = options.keepTexts ? undefined : summaryPseudonymizer(salt, options.personal ?? []);
   // The folder is checked and held before the port is taken: a refused folder starts nothing.
-  const folder = holdFolder(options.out, { append: options.append === true });
-  let journal: JournalWriter;
-  const derivation = new Derivation(options.out, options.keepTexts === true);
-  try {
-    if (folder.hasJournal) await derivation.addJournal();
-    journal = new JournalWriter(join(options.out, journalName));
-  } catch (error) {
-    folder.release();
-    throw error;
-  }
+  const session = await RecordingSession.open(options);
   const inFlight = new Set<Promise<void>>();
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -118,7 +86,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
       answer = await upstream.send(method, target.pathname + target.search, request.rawHeaders, body);
     } catch (error) {
       const reason = clean(describe(error));
-      derivation.note(`the upstream did not answer ${clean(label)}: ${reason} (the client got a 502; not counted in the report)`);
+      session.note(`the upstream did not answer ${clean(label)}: ${reason} (the client got a 502; not counted in the report)`);
       options.log?.(`502 ${clean(label)}: the upstream did not answer (${reason})`);
       answerProblem(response, 502, "Bad Gateway", `The upstream did not answer: ${reason}`);
       return;
@@ -129,28 +97,18 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
     response.end(answer.body);
     // The answer is on its way: the exchange is journaled and read on the next turn, off the client's path.
     await new Promise((resolve) => setImmediate(resolve));
-    const operation = derivation.match(method, target.pathname);
-    if (options.operations && !options.operations.includes(operation?.id ?? "")) return;
-    const pseudonymize =
-      pseudonymizeSummary && operation?.id === "searchConversations" && answer.status === 200
-        ? (json: unknown) => pseudonymizePage(json, pseudonymizeSummary)
-        : undefined;
-    const entry = journalEntryOf(
-      {
-        method,
-        target,
-        requestHeaders: request.rawHeaders,
-        requestBody: body,
-        status: answer.status,
-        responseHeaders: answer.rawHeaders,
-        responseBody: decodeBody(answer.body, headerOf(answer.rawHeaders, "content-encoding"), maxResponseBytes),
-        durationMs,
-      },
-      pseudonymize,
-    );
-    journal.append(entry);
-    const judged = derivation.add(entry);
-    if (options.logExchanges) options.log?.(verdictLine(judged, entry.response.status));
+    const judged = session.take({
+      method,
+      target,
+      requestHeaders: request.rawHeaders,
+      requestBody: body,
+      status: answer.status,
+      responseHeaders: answer.rawHeaders,
+      responseBody: decodeBody(answer.body, headerOf(answer.rawHeaders, "content-encoding"), maxResponseBytes),
+      durationMs,
+      origin: base.href.replace(/\/+$/, ""),
+    });
+    if (judged && options.logExchanges) options.log?.(verdictLine(judged, answer.status));
   };
 
   // Timeouts of clients are checked at least every second (Node's default is every 30 s).
@@ -170,8 +128,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
   try {
     await Promise.race([once(server, "listening"), once(server, "error").then(([error]) => Promise.reject(error as Error))]);
   } catch (error) {
-    journal.close();
-    folder.release();
+    session.abandon();
     throw error;
   }
   const address = server.address() as AddressInfo;
@@ -188,12 +145,7 @@ export async function startRecorder(options: RecorderOptions): Promise<RunningRe
         while (inFlight.size > 0) await Promise.all(inFlight);
         await closed;
         upstream.close();
-        journal.close();
-        try {
-          return await derivation.write();
-        } finally {
-          folder.release();
-        }
+        return await session.finish();
       })();
       return stopping;
     },
@@ -211,12 +163,6 @@ function verdictLine(judged: Judged, status: number): string {
         ? `valid (${findings} finding${findings === 1 ? "" : "s"})`
         : "valid";
   return sanitizeText(`${judged.operationId} ${status} ${verdict}`);
-}
-
-/** A search page with each item pseudonymised. */
-function pseudonymizePage(json: unknown, pseudonymize: <T>(summary: T) => T): unknown {
-  const page = json as { items?: unknown };
-  return typeof page === "object" && page !== null && Array.isArray(page.items) ? { ...page, items: page.items.map((item) => pseudonymize(item)) } : json;
 }
 
 /** The first value of a header in a raw list, trimmed and lower-cased, or null. */

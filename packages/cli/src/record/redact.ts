@@ -98,6 +98,8 @@ export interface RawExchange {
   /** The response body decoded from its content encoding. */
   readonly responseBody: Uint8Array;
   readonly durationMs: number;
+  /** The origin the request went to (the upstream's base URL, its path prefix included), kept for the HAR. */
+  readonly origin?: string;
 }
 
 /** The journal's entry of an exchange: secrets removed where they stand; `pseudonymize` applied to the response's JSON. */
@@ -107,6 +109,7 @@ export function journalEntryOf(raw: RawExchange, pseudonymize?: (json: unknown) 
   for (const [name, value] of raw.target.searchParams) if (!secretQueryParameter(name)) query[name] = value;
   return {
     request: {
+      ...(raw.origin === undefined ? {} : { origin: raw.origin }),
       method: raw.method,
       path: raw.target.pathname,
       query,

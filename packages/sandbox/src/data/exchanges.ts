@@ -15,6 +15,8 @@ export type ExchangeBody = { readonly json: unknown } | { readonly text: string 
 export interface ExchangeRecord {
   /** The request, without its secrets. */
   readonly request: {
+    /** The origin it was sent to (the upstream's base URL, path prefix included), when known: the HAR's URLs start with it. */
+    readonly origin?: string;
     /** HTTP method, upper case. */
     readonly method: string;
     /** Path without the query string. */
