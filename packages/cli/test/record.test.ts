@@ -405,11 +405,13 @@ describe("record: deterministic files", () => {
       await session(recorder.url);
       await recorder.stop();
       const names = (await readdir(out)).sort();
-      expect(names).toEqual(["exchanges.ndjson", "fixture.json", "open-points.json", "report.json", "report.md", "switches.json"]);
-      // The journal says how long each exchange took: the same lines but for durationMs.
+      expect(names).toEqual(["exchanges.har", "exchanges.ndjson", "fixture.json", "open-points.json", "report.json", "report.md", "switches.json"]);
+      // The journal and the HAR say how long each exchange took: the same lines but for the durations.
       const text = async (name: string) => {
         const content = await readFile(join(out, name), "utf8");
-        return name === "exchanges.ndjson" ? content.replace(/"durationMs":\d+/g, '"durationMs":0') : content;
+        return name === "exchanges.ndjson" || name === "exchanges.har"
+          ? content.replace(/"(durationMs|time|wait)":\d+/g, '"$1":0')
+          : content;
       };
       const files = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await text(name)] as const)));
       return { fixture: files["fixture.json"]!, report: files["report.json"]!, files };
@@ -422,6 +424,7 @@ describe("record: deterministic files", () => {
     expect(other.report).toBe(first.report);
     expect(other.files["switches.json"]).toBe(first.files["switches.json"]);
     expect(other.files["exchanges.ndjson"]).not.toBe(first.files["exchanges.ndjson"]);
+    expect(other.files["exchanges.har"]).not.toBe(first.files["exchanges.har"]);
     expect(other.fixture).not.toBe(first.fixture);
     const ids = (text: string) =>
       (JSON.parse(text) as { conversations: { conversation: { id: string } }[] }).conversations.map((entry) => entry.conversation.id);

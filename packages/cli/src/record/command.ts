@@ -1,6 +1,6 @@
 /** The `record` command: the recorder in front of the real service, until Ctrl-C or SIGTERM. */
 import { readFileSync } from "node:fs";
-import { userPath } from "@bot-conversation/sandbox/command";
+import { userFile, userPath } from "@bot-conversation/sandbox/command";
 import { Command, Option } from "commander";
 import { type CommandIo, exitCodes, UsageError } from "../io.js";
 import { checkPersonalPointer } from "./pseudonyms.js";
@@ -11,6 +11,7 @@ interface RecordFlags {
   readonly upstream?: string;
   readonly append?: boolean;
   readonly rebuild?: boolean;
+  readonly fromHar?: string;
   readonly quiet?: boolean;
   readonly operation?: string[];
   readonly out: string;
@@ -47,7 +48,7 @@ export function newRecordCommand(io: CommandIo, done: (code: number) => void): C
     .description(
       'Record the real service: a transparent proxy that forwards each request and answers the upstream\'s bytes, then writes a report, a sandbox fixture and the switches the traffic shows. Prints "Recorder ready at <url>"; Ctrl-C or SIGTERM writes the files and exits 0.',
     )
-    .addOption(new Option("--upstream <url>", "base URL of the real service (http or https); required unless --rebuild"))
+    .addOption(new Option("--upstream <url>", "base URL of the real service (http or https); required unless --rebuild or --from-har"))
     .addOption(
       new Option(
         "--out <dir>",
@@ -55,6 +56,7 @@ export function newRecordCommand(io: CommandIo, done: (code: number) => void): C
       ).makeOptionMandatory(),
     )
     .option("--append", "continue the recording the folder holds (a folder that holds one is refused without it)")
+    .option("--from-har <file>", "record the exchanges of a HAR file (a browser's or Playwright's recordHar) instead of live traffic (no upstream)")
     .option("--rebuild", "write every file of the folder again from its journal, exchanges.ndjson (no upstream; nothing is served)")
     .option(
       "--operation <operationId>",
@@ -77,15 +79,33 @@ export function newRecordCommand(io: CommandIo, done: (code: number) => void): C
       // The user's paths: relative to the folder the command was run in, through pnpm too (INIT_CWD).
       const flags = { ...given, out: userPath(given.out, io.env), ...(given.caFile === undefined ? {} : { caFile: userPath(given.caFile, io.env) }) };
       if (flags.rebuild) {
-        if (flags.upstream !== undefined || flags.append)
-          throw new UsageError("--rebuild: reads the folder's journal only; give it without --upstream and --append");
+        if (flags.upstream !== undefined || flags.append || flags.fromHar !== undefined)
+          throw new UsageError("--rebuild: reads the folder's journal only; give it without --upstream, --append and --from-har");
         const { rebuildRecording } = await import("./derive.js");
         const result = await rebuildRecording(flags.out);
         io.stdout.write(`Rebuilt ${result.exchanges} exchange${result.exchanges === 1 ? "" : "s"} into ${flags.out}: ${result.files.join(", ")}\n`);
         done(exitCodes.ok);
         return;
       }
-      if (flags.upstream === undefined) throw new UsageError("--upstream <url>: required (the real service's base URL), unless --rebuild");
+      if (flags.fromHar !== undefined) {
+        if (flags.upstream !== undefined) throw new UsageError("--from-har: records a HAR file, not live traffic; give it without --upstream");
+        const file = userFile("--from-har", flags.fromHar, io.env);
+        const { recordFromHar } = await import("./session.js");
+        const result = await recordFromHar(file, {
+          out: flags.out,
+          append: flags.append === true,
+          keepTexts: flags.keepTexts === true,
+          personal: personalPointers(flags.personal),
+          ...(flags.salt === undefined ? {} : { salt: flags.salt }),
+          ...(flags.operation === undefined ? {} : { operations: flags.operation }),
+        });
+        io.stdout.write(
+          `Recorded ${result.exchanges} exchange${result.exchanges === 1 ? "" : "s"} from ${flags.fromHar} into ${flags.out}: ${result.files.join(", ")}\n`,
+        );
+        done(exitCodes.ok);
+        return;
+      }
+      if (flags.upstream === undefined) throw new UsageError("--upstream <url>: required (the real service's base URL), unless --rebuild or --from-har");
       const options: RecorderOptions = {
         upstream: upstreamOf(flags.upstream),
         append: flags.append === true,
@@ -95,13 +115,7 @@ export function newRecordCommand(io: CommandIo, done: (code: number) => void): C
         host: flags.host,
         timeoutMs: integerOf("--timeout", flags.timeout, 1, 3_600_000),
         keepTexts: flags.keepTexts === true,
-        personal: (flags.personal ?? []).map((pointer) => {
-          try {
-            return checkPersonalPointer(pointer);
-          } catch (error) {
-            throw new UsageError((error as Error).message);
-          }
-        }),
+        personal: personalPointers(flags.personal),
         ...(flags.salt === undefined ? {} : { salt: flags.salt }),
         ...(flags.caFile === undefined ? {} : { ca: readCaFile(flags.caFile) }),
         log: (line) => void io.stderr.write(`${line}\n`),
@@ -138,6 +152,17 @@ export function newRecordCommand(io: CommandIo, done: (code: number) => void): C
       io.stdout.write(`Recorded ${result.exchanges} exchange${result.exchanges === 1 ? "" : "s"} into ${flags.out}: ${result.files.join(", ")}\n`);
       done(exitCodes.ok);
     });
+}
+
+/** The `--personal` pointers, each checked: a `UsageError` names a bad one. */
+function personalPointers(pointers: readonly string[] | undefined): string[] {
+  return (pointers ?? []).map((pointer) => {
+    try {
+      return checkPersonalPointer(pointer);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  });
 }
 
 /** The CA file's text: a `UsageError` naming the file when it cannot be read or holds no certificate. */

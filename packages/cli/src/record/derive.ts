@@ -10,6 +10,7 @@ import { loadDescription } from "@bot-conversation/conformance";
 import type { ExternalEventTrigger } from "@bot-conversation/types";
 import { RecordedEntities } from "./entities.js";
 import { derivedFiles, holdFolder, replaceAtomically, replaceText, scratchPath, syncFolder } from "./folder.js";
+import { writeHar } from "./har.js";
 import { exchangeOfEntry, type JournalEntry, journalName, readJournal } from "./journal.js";
 import { OpenPoints } from "./open-points.js";
 import { markdownReport, ReportBuilder, undocumentedOperation } from "./report.js";
@@ -110,6 +111,7 @@ export class Derivation {
     } finally {
       this.#entities.discard();
     }
+    await replaceAtomically(path("exchanges.har"), (aside) => writeHar(join(this.#folder, journalName), aside));
     await replaceText(path("report.json"), `${JSON.stringify(built, null, 2)}\n`);
     await replaceText(path("switches.json"), `${JSON.stringify(this.#openPoints.switches(), null, 2)}\n`);
     await replaceText(

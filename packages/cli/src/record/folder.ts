@@ -11,7 +11,7 @@ import { basename, dirname, join } from "node:path";
 import { journalName } from "./journal.js";
 
 /** The files derived from the journal, by name, in the order they are written. */
-export const derivedFiles = ["report.json", "switches.json", "open-points.json", "fixture.json", "report.md"] as const;
+export const derivedFiles = ["report.json", "switches.json", "open-points.json", "fixture.json", "exchanges.har", "report.md"] as const;
 
 /** The lock file of a folder a recorder holds: its text is the holder's pid. */
 export const lockName = ".recorder.lock";

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { loadDescription } from "@bot-conversation/conformance";
 import { Derivation, type Judged, type RecordingResult } from "./derive.js";
 import { holdFolder } from "./folder.js";
+import { readHar } from "./har.js";
 import { JournalWriter, journalName } from "./journal.js";
 import { summaryPseudonymizer } from "./pseudonyms.js";
 import { journalEntryOf, type RawExchange } from "./redact.js";
@@ -101,4 +102,23 @@ export class RecordingSession {
 function pseudonymizePage(json: unknown, pseudonymize: <T>(summary: T) => T): unknown {
   const page = json as { items?: unknown };
   return typeof page === "object" && page !== null && Array.isArray(page.items) ? { ...page, items: page.items.map((item) => pseudonymize(item)) } : json;
+}
+
+/** `record --from-har`: a HAR file's exchanges of the description's operations recorded into a new folder, as live traffic would be. */
+export async function recordFromHar(file: string, options: SessionOptions): Promise<RecordingResult> {
+  const { exchanges, unanswered } = await readHar(file);
+  const session = await RecordingSession.open({ ...options, operations: options.operations ?? [...loadDescription().operations.keys()] });
+  let other = 0;
+  try {
+    for (const raw of exchanges) if (session.take(raw) === undefined) other += 1;
+  } catch (error) {
+    session.abandon();
+    throw error;
+  }
+  if (other > 0)
+    session.note(
+      `${other} entr${other === 1 ? "y" : "ies"} of the HAR left out: no operation of the description${options.operations ? " recorded (--operation)" : " (pages, scripts, images)"}`,
+    );
+  if (unanswered > 0) session.note(`${unanswered} entr${unanswered === 1 ? "y" : "ies"} of the HAR left out: no answer (status 0: blocked or aborted)`);
+  return session.finish();
 }
