@@ -10,7 +10,7 @@ import { loadDescription } from "@bot-conversation/conformance";
 import type { ExternalEventTrigger } from "@bot-conversation/types";
 import { RecordedEntities } from "./entities.js";
 import { derivedFiles, holdFolder, replaceAtomically, replaceText, scratchPath, syncFolder } from "./folder.js";
-import { writeHar } from "./har.js";
+import { HarEntries } from "./har.js";
 import { exchangeOfEntry, type JournalEntry, journalName, readJournal } from "./journal.js";
 import { OpenPoints } from "./open-points.js";
 import { markdownReport, ReportBuilder, undocumentedOperation } from "./report.js";
@@ -40,6 +40,7 @@ export class Derivation {
   readonly #report = new ReportBuilder();
   readonly #openPoints = new OpenPoints();
   readonly #entities: RecordedEntities;
+  readonly #har: HarEntries;
   readonly #notes: string[] = [];
   #exchanges = 0;
 
@@ -48,6 +49,7 @@ export class Derivation {
     this.#folder = folder;
     this.#keepTexts = keepTexts;
     this.#entities = new RecordedEntities(scratchPath(folder, "summaries"));
+    this.#har = new HarEntries(scratchPath(folder, "har-entries"));
   }
 
   /** The operation of a request, or undefined outside the description. */
@@ -58,6 +60,7 @@ export class Derivation {
   /** Adds one entry: judged, counted, read for open points and entities. */
   add(entry: JournalEntry): Judged {
     this.#exchanges += 1;
+    this.#har.append(entry);
     const exchange = exchangeOfEntry(entry);
     const operation = this.#validator.match(exchange.method, exchange.path);
     // The open points first: the page base a first page shows is the one its envelope is checked by.
@@ -111,7 +114,11 @@ export class Derivation {
     } finally {
       this.#entities.discard();
     }
-    await replaceAtomically(path("exchanges.har"), (aside) => writeHar(join(this.#folder, journalName), aside));
+    try {
+      await replaceAtomically(path("exchanges.har"), (aside) => this.#har.write(aside));
+    } finally {
+      this.#har.discard();
+    }
     await replaceText(path("report.json"), `${JSON.stringify(built, null, 2)}\n`);
     await replaceText(path("switches.json"), `${JSON.stringify(this.#openPoints.switches(), null, 2)}\n`);
     await replaceText(

@@ -5,12 +5,12 @@
  * The journal keeps no clock (the same traffic, the same bytes), so every entry's `startedDateTime` is
  * the Unix epoch (our choice; HAR requires the field) and its `time` the recorded duration.
  */
-import { once } from "node:events";
-import { createWriteStream } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { closeSync, createReadStream, createWriteStream, openSync, rmSync, writeSync } from "node:fs";
+import { appendFile, readFile, stat, writeFile } from "node:fs/promises";
+import { pipeline } from "node:stream/promises";
 import { exchangeBodyBytes, exchangeBodyText } from "@bot-conversation/sandbox";
 import { version } from "../io.js";
-import { type JournalEntry, readJournal } from "./journal.js";
+import type { JournalEntry } from "./journal.js";
 import type { RawExchange } from "./redact.js";
 
 /** The origin of an entry whose journal line names none (recorded before origins were kept). */
@@ -33,9 +33,12 @@ export function harEntryOf(entry: JournalEntry): Record<string, unknown> {
   const { request, response } = entry;
   const query = Object.entries(request.query);
   const url = `${request.origin ?? unknownOrigin}${request.path}${query.length > 0 ? `?${new URLSearchParams(query)}` : ""}`;
-  const requestBytes = exchangeBodyBytes(request.body).length;
-  const responseBytes = exchangeBodyBytes(response.body).length;
+  // Each body serialised once: a page of 500 conversations is half a megabyte of text.
+  const requestText = exchangeBodyText(request.body);
   const base64 = "base64" in response.body;
+  const responseText = base64 ? (response.body as { base64: string }).base64 : exchangeBodyText(response.body);
+  const requestBytes = "base64" in request.body ? exchangeBodyBytes(request.body).length : Buffer.byteLength(requestText);
+  const responseBytes = base64 ? exchangeBodyBytes(response.body).length : Buffer.byteLength(responseText);
   return {
     startedDateTime: epoch,
     time: entry.durationMs,
@@ -46,9 +49,7 @@ export function harEntryOf(entry: JournalEntry): Record<string, unknown> {
       cookies: [],
       headers: nameValues(request.headers),
       queryString: query.map(([name, value]) => ({ name, value })),
-      ...(requestBytes > 0
-        ? { postData: { mimeType: headerIn(request.headers, "content-type") ?? "application/json", text: exchangeBodyText(request.body) } }
-        : {}),
+      ...(requestBytes > 0 ? { postData: { mimeType: headerIn(request.headers, "content-type") ?? "application/json", text: requestText } } : {}),
       headersSize: -1,
       bodySize: requestBytes,
     },
@@ -61,7 +62,7 @@ export function harEntryOf(entry: JournalEntry): Record<string, unknown> {
       content: {
         size: responseBytes,
         mimeType: headerIn(response.headers, "content-type") ?? "",
-        ...(responseBytes > 0 ? { text: base64 ? (response.body as { base64: string }).base64 : exchangeBodyText(response.body) } : {}),
+        ...(responseBytes > 0 ? { text: responseText } : {}),
         ...(base64 ? { encoding: "base64" } : {}),
       },
       redirectURL: headerIn(response.headers, "location") ?? "",
@@ -73,26 +74,48 @@ export function harEntryOf(entry: JournalEntry): Record<string, unknown> {
   };
 }
 
-/** Writes the journal at `journalPath` as a HAR 1.2 file at `path`, one entry a line. */
-export async function writeHar(journalPath: string, path: string): Promise<void> {
-  const out = createWriteStream(path, { flags: "wx" });
-  let failure: Error | undefined;
-  out.on("error", (error) => (failure ??= error));
-  const write = async (text: string) => {
-    if (failure) throw failure;
-    if (!out.write(text)) await once(out, "drain");
-  };
-  await write(`{"log":{"version":"1.2","creator":{"name":"bot-conversation record","version":${JSON.stringify(version)}},"entries":[\n`);
-  let written = 0;
-  for await (const line of readJournal(journalPath)) {
-    if (!("entry" in line)) continue;
-    await write(`${written === 0 ? "" : ",\n"}${JSON.stringify(harEntryOf(line.entry))}`);
-    written += 1;
+/**
+ * The HAR's entries kept as they come, one a line, in a scratch file of the recording's folder: the stop
+ * then writes `exchanges.har` by copying them between the HAR's head and tail, parsing nothing again (a
+ * page of 500 conversations is half a megabyte: parsed again at the stop, a long recording's stop took
+ * seconds more and its memory grew with the recording).
+ */
+export class HarEntries {
+  readonly #scratchPath: string;
+  #descriptor: number | undefined;
+  #count = 0;
+
+  /** `scratchPath`: where the entries wait until the HAR is written. */
+  constructor(scratchPath: string) {
+    this.#scratchPath = scratchPath;
   }
-  await write(`${written === 0 ? "" : "\n"}]}}\n`);
-  out.end();
-  if (!out.closed) await once(out, "close");
-  if (failure) throw failure;
+
+  /** Keeps the HAR entry of a journal entry. */
+  append(entry: JournalEntry): void {
+    this.#descriptor ??= openSync(this.#scratchPath, "w", 0o600);
+    writeSync(this.#descriptor, `${this.#count === 0 ? "" : ",\n"}${JSON.stringify(harEntryOf(entry))}`);
+    this.#count += 1;
+  }
+
+  /** Writes the HAR 1.2 file at `path` (a new file): its head, the entries kept, its tail. */
+  async write(path: string): Promise<void> {
+    await writeFile(path, `{"log":{"version":"1.2","creator":{"name":"bot-conversation record","version":${JSON.stringify(version)}},"entries":[\n`, {
+      flag: "wx",
+    });
+    if (this.#descriptor !== undefined) {
+      closeSync(this.#descriptor);
+      this.#descriptor = undefined;
+      await pipeline(createReadStream(this.#scratchPath), createWriteStream(path, { flags: "a" }));
+    }
+    await appendFile(path, `${this.#count === 0 ? "" : "\n"}]}}\n`);
+  }
+
+  /** Removes the scratch file. */
+  discard(): void {
+    if (this.#descriptor !== undefined) closeSync(this.#descriptor);
+    this.#descriptor = undefined;
+    rmSync(this.#scratchPath, { force: true });
+  }
 }
 
 /** A HAR entry as far as it is read. */
