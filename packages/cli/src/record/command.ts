@@ -46,13 +46,13 @@ export function newRecordCommand(io: CommandIo, done: (code: number) => void): C
   const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
   return new Command("record")
     .description(
-      'Record the real service: a transparent proxy that forwards each request and answers the upstream\'s bytes, then writes a report, a sandbox fixture and the switches the traffic shows. Prints "Recorder ready at <url>"; Ctrl-C or SIGTERM writes the files and exits 0.',
+      'Record the real service: a transparent proxy that forwards each request and answers the upstream\'s bytes, journals each exchange as it completes, then writes a report, a sandbox fixture, a HAR and the switches the traffic shows. Prints "Recorder ready at <url>" and a line per exchange on stderr; Ctrl-C or SIGTERM writes the files and exits 0.',
     )
     .addOption(new Option("--upstream <url>", "base URL of the real service (http or https); required unless --rebuild or --from-har"))
     .addOption(
       new Option(
         "--out <dir>",
-        "folder of the recording: exchanges.ndjson, report.json, report.md, fixture.json, switches.json, open-points.json",
+        "folder of the recording: exchanges.ndjson (the journal), exchanges.har, report.json, report.md, fixture.json, switches.json, open-points.json",
       ).makeOptionMandatory(),
     )
     .option("--append", "continue the recording the folder holds (a folder that holds one is refused without it)")

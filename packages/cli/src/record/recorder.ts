@@ -4,7 +4,7 @@
  * exchange, its secrets removed where they stand (`redact.ts`) and end users' words pseudonymised, is
  * appended to the journal (`exchanges.ndjson`) and read by the derivation (`derive.ts`), which writes
  * every other file on `stop`: `report.json`, `report.md`, `fixture.json`, `switches.json`,
- * `open-points.json`. No token, cookie or `Authorization` value is ever kept in a file or a log line.
+ * `open-points.json`, `exchanges.har`. No token, cookie or `Authorization` value is ever kept in a file or a log line.
  */
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
