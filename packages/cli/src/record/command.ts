@@ -128,9 +128,9 @@ export function newRecordCommand(io: CommandIo, done: (code: number) => void): C
       // Loaded only to run: --help, completion and the program's other commands start without the recorder's modules.
       const { startRecorder } = await import("./recorder.js");
       const recorder = await startRecorder(options);
-      io.stdout.write(`Recorder ready at ${recorder.url}\n`);
       // Ctrl-C and SIGTERM are the recorder's own to handle (the bin leaves them to it): the first stops it and
-      // writes the files; any later one is absorbed, so a second Ctrl-C never cuts a write.
+      // writes the files; any later one is absorbed, so a second Ctrl-C never cuts a write. The handlers are in
+      // place before the ready line: a signal sent on reading it would otherwise end the process unhandled.
       let stopped = false;
       let resolveStop: () => void = () => undefined;
       const stopRequested = new Promise<void>((resolve) => (resolveStop = resolve));
@@ -142,6 +142,7 @@ export function newRecordCommand(io: CommandIo, done: (code: number) => void): C
       if (io.signal?.aborted) onSignal();
       io.signal?.addEventListener("abort", onSignal, { once: true });
       for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, onSignal);
+      io.stdout.write(`Recorder ready at ${recorder.url}\n`);
       await stopRequested;
       let result: Awaited<ReturnType<typeof recorder.stop>>;
       try {

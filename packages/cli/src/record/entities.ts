@@ -4,9 +4,10 @@
  * kept as its summary (pseudonymised and redacted already) and rebuilt for the fixture by the
  * sandbox's own inverse of its summary (`conversationOfSummary`). The fixture is written in the
  * sandbox's format, in a stable order: bots by `agentStageId`, conversations by bot then id.
- * Memory stays small however many conversations pass: each summary is appended to a scratch file in the
- * recording's folder as it comes (pseudonymised and redacted already), and only its place in the file is
- * kept in memory; the scratch file is removed once the fixture is written.
+ * Memory stays small however many conversations pass, and the stop stays short: each summary is rebuilt
+ * and checked as it comes (pseudonymised and redacted already), its record appended to a scratch file in
+ * the recording's folder, and only its place in the file is kept in memory; the stop sorts the places and
+ * copies the records; the scratch file is removed once the fixture is written.
  */
 import { once } from "node:events";
 import { closeSync, createWriteStream, openSync, readSync, rmSync, writeSync } from "node:fs";
@@ -26,6 +27,11 @@ export interface FixtureSummary {
   readonly leftOut: readonly string[];
 }
 
+/** A conversation kept: its bot, and its checked record's place in the scratch file (and its platform session), or why it is refused. */
+type KeptConversation =
+  | { readonly agentStageId: string; readonly offset: number; readonly length: number; readonly session: string | undefined }
+  | { readonly agentStageId: string; readonly refused: string };
+
 /** Bots, triggers and conversations seen, ready to be written as a sandbox fixture. */
 export class RecordedEntities {
   /** The bots learned (each with a conversation of its own). */
@@ -33,8 +39,11 @@ export class RecordedEntities {
   /** agentStageId → its triggers as listed, for every trigger list recorded. */
   readonly #lists = new Map<string, readonly ExternalEventTrigger[]>();
   readonly #contradictions = new Set<string>();
-  /** conversation id → its bot and where its latest summary is in the scratch file. */
-  readonly #conversations = new Map<string, { readonly agentStageId: string; readonly offset: number; readonly length: number }>();
+  /**
+   * conversation id → its bot, and either where its rebuilt record (checked already) is in the scratch file
+   * with its platform session, or why the sandbox would refuse it.
+   */
+  readonly #conversations = new Map<string, KeptConversation>();
   readonly #unplaced = new Set<string>();
   readonly #scratchPath: string;
   #scratch: { readonly descriptor: number; size: number } | undefined;
@@ -44,21 +53,34 @@ export class RecordedEntities {
     this.#scratchPath = scratchPath;
   }
 
-  /** Appends a summary to the scratch file; its place. */
-  #keep(summary: ConversationSummary): { offset: number; length: number } {
+  /**
+   * A summary rebuilt as the sandbox's record of the conversation and checked as the sandbox checks a
+   * fixture, as it comes (so the stop only copies bytes): the record appended to the scratch file, or why
+   * the sandbox would refuse it.
+   */
+  #keep(summary: ConversationSummary, agentStageId: string): KeptConversation {
+    const rebuilt = conversationOfSummary(summary, agentStageId);
+    if ("refused" in rebuilt) return { agentStageId, refused: rebuilt.refused };
+    const defects = fixtureDefects({ bots: [{ agentStageId, triggers: [] }], conversations: [rebuilt.stored] });
+    if (defects.length > 0)
+      return {
+        agentStageId,
+        refused: `does not fit the description (${defects[0]!.path.replace("$.conversations[0].conversation", "conversation")}: ${defects[0]!.message})`,
+      };
     this.#scratch ??= { descriptor: openSync(this.#scratchPath, "w+", 0o600), size: 0 };
-    const bytes = Buffer.from(`${JSON.stringify(summary)}\n`);
+    const bytes = Buffer.from(JSON.stringify(rebuilt.stored));
     const offset = this.#scratch.size;
     writeSync(this.#scratch.descriptor, bytes, 0, bytes.length, offset);
     this.#scratch.size += bytes.length;
-    return { offset, length: bytes.length };
+    const session = rebuilt.stored.conversation.channelData?.platform?.session?.id;
+    return { agentStageId, offset, length: bytes.length, session: typeof session === "string" ? session : undefined };
   }
 
-  /** The summary kept at a place of the scratch file. */
-  #summaryAt(offset: number, length: number): ConversationSummary {
+  /** The record kept at a place of the scratch file, as its text. */
+  #recordAt(offset: number, length: number): string {
     const bytes = Buffer.alloc(length);
     readSync(this.#scratch!.descriptor, bytes, 0, length, offset);
-    return JSON.parse(bytes.toString("utf8")) as ConversationSummary;
+    return bytes.toString("utf8");
   }
 
   /** Removes the scratch file. */
@@ -90,7 +112,7 @@ export class RecordedEntities {
       }
       if (!this.#bots.has(bot)) this.#bots.set(bot, undefined);
       this.#unplaced.delete(item.id);
-      this.#conversations.set(item.id, { agentStageId: bot, ...this.#keep(item) });
+      this.#conversations.set(item.id, this.#keep(item, bot));
     }
   }
 
@@ -138,7 +160,8 @@ export class RecordedEntities {
       }
       return { agentStageId, triggers };
     });
-    const out = createWriteStream(path);
+    // Large buffers: a write per conversation, waiting for a drain every few kilobytes, made a long stop.
+    const out = createWriteStream(path, { highWaterMark: 4 * 2 ** 20 });
     let failure: Error | undefined;
     out.on("error", (error) => (failure ??= error));
     const write = async (text: string) => {
@@ -149,28 +172,19 @@ export class RecordedEntities {
     const order = [...this.#conversations].sort(([idA, a], [idB, b]) => compare(a.agentStageId, b.agentStageId) || compare(idA, idB));
     const sessions = new Set<string>();
     let written = 0;
-    for (const [id, { agentStageId, offset, length }] of order) {
-      const rebuilt = conversationOfSummary(this.#summaryAt(offset, length), agentStageId);
-      if ("refused" in rebuilt) {
-        leftOut.push(`conversation ${id}: ${rebuilt.refused}`);
+    for (const [id, kept] of order) {
+      if ("refused" in kept) {
+        leftOut.push(`conversation ${id}: ${kept.refused}`);
         continue;
       }
-      const defects = fixtureDefects({ bots: [{ agentStageId, triggers: [] }], conversations: [rebuilt.stored] });
-      if (defects.length > 0) {
-        leftOut.push(
-          `conversation ${id}: does not fit the description (${defects[0]!.path.replace("$.conversations[0].conversation", "conversation")}: ${defects[0]!.message})`,
-        );
-        continue;
-      }
-      const session = rebuilt.stored.conversation.channelData?.platform?.session?.id;
-      if (typeof session === "string") {
-        if (sessions.has(session)) {
+      if (kept.session !== undefined) {
+        if (sessions.has(kept.session)) {
           leftOut.push(`conversation ${id}: its platform session is another conversation's already (the sandbox finds a conversation by its session)`);
           continue;
         }
-        sessions.add(session);
+        sessions.add(kept.session);
       }
-      await write(`${written === 0 ? "" : ",\n"}${JSON.stringify(rebuilt.stored)}`);
+      await write(`${written === 0 ? "" : ",\n"}${this.#recordAt(kept.offset, kept.length)}`);
       written += 1;
     }
     await write(`${written === 0 ? "" : "\n"}]\n}\n`);
