@@ -6,6 +6,9 @@ import { type CommandIo, exitCodes, UsageError } from "../io.js";
 import { checkPersonalPointer } from "./pseudonyms.js";
 import type { RecorderOptions } from "./recorder.js";
 
+/** What a recording without `--salt` says on stderr. */
+const noSaltNote = "note: no --salt: the pseudonyms are keyed by a random salt of this recording (pass --salt to keep them equal across recordings)\n";
+
 /** The flags of `record` as commander hands them over. */
 interface RecordFlags {
   readonly upstream?: string;
@@ -90,6 +93,7 @@ export function newRecordCommand(io: CommandIo, done: (code: number) => void): C
       if (flags.fromHar !== undefined) {
         if (flags.upstream !== undefined) throw new UsageError("--from-har: records a HAR file, not live traffic; give it without --upstream");
         const file = userFile("--from-har", flags.fromHar, io.env);
+        if (flags.salt === undefined && flags.keepTexts !== true) io.stderr.write(noSaltNote);
         const { recordFromHar } = await import("./session.js");
         const result = await recordFromHar(file, {
           out: flags.out,
@@ -123,8 +127,7 @@ export function newRecordCommand(io: CommandIo, done: (code: number) => void): C
       };
       if (options.keepTexts)
         io.stderr.write("warning: --keep-texts: end users' texts and names are written as sent; keep the files as private as the service's data\n");
-      if (flags.salt === undefined)
-        io.stderr.write("note: no --salt: the pseudonyms are keyed by a random salt of this recording (pass --salt to keep them equal across recordings)\n");
+      if (flags.salt === undefined) io.stderr.write(noSaltNote);
       // Loaded only to run: --help, completion and the program's other commands start without the recorder's modules.
       const { startRecorder } = await import("./recorder.js");
       const recorder = await startRecorder(options);
