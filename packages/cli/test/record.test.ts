@@ -409,9 +409,7 @@ describe("record: deterministic files", () => {
       // The journal and the HAR say how long each exchange took: the same lines but for the durations.
       const text = async (name: string) => {
         const content = await readFile(join(out, name), "utf8");
-        return name === "exchanges.ndjson" || name === "exchanges.har"
-          ? content.replace(/"(durationMs|time|wait)":\d+/g, '"$1":0')
-          : content;
+        return name === "exchanges.ndjson" || name === "exchanges.har" ? content.replace(/"(durationMs|time|wait)":\d+/g, '"$1":0') : content;
       };
       const files = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await text(name)] as const)));
       return { fixture: files["fixture.json"]!, report: files["report.json"]!, files };
