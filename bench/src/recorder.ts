@@ -30,7 +30,7 @@ const percentile = (values: number[], fraction: number) => {
 
 /** A recorder process in front of `upstream`; its ready URL, a poll of its peak RSS, and a stop by SIGTERM that waits for its files. */
 async function startRecorderProcess(upstream: string, out: string) {
-  const child = spawn(process.execPath, [cliBin, "record", "--upstream", upstream, "--out", out, "--port", "0", "--salt", "bench"], {
+  const child = spawn(process.execPath, [cliBin, "record", "--upstream", upstream, "--out", out, "--port", "0", "--salt", "bench", "--quiet"], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   let stdout = "";

@@ -22,9 +22,25 @@ describe("the reference for machines, checked against the description", () => {
     expect(index).toMatch(/^## Optional$/m);
     expect(index).toContain(`](${machineFiles.recording})`);
     const page = built(machineFiles.recording);
-    for (const flag of ["--upstream", "--out", "--port", "--host", "--salt", "--ca-file", "--keep-texts", "--personal", "--timeout"])
+    for (const flag of [
+      "--upstream",
+      "--out",
+      "--port",
+      "--host",
+      "--salt",
+      "--ca-file",
+      "--keep-texts",
+      "--personal",
+      "--timeout",
+      "--operation",
+      "--quiet",
+      "--append",
+      "--rebuild",
+      "--from-har",
+    ])
       expect(page, flag).toContain(flag);
-    for (const file of ["report.json", "report.md", "fixture.json", "switches.json", "open-points.json"]) expect(page).toContain(`\`${file}\``);
+    for (const file of ["exchanges.ndjson", "exchanges.har", "report.json", "report.md", "fixture.json", "switches.json", "open-points.json"])
+      expect(page).toContain(`\`${file}\``);
   });
 
   it.each(operationsOf(bundle).map((entry) => [entry.operation.operationId, entry] as const))(

@@ -28,8 +28,9 @@ function standardOutput(): CommandIo["stdout"] {
 const command = process.argv[2];
 const stop = new AbortController();
 // The first Ctrl-C stops the request in flight (a check prints its partial report; exit 130), a second
-// one quits at once. The sandbox and the MCP server handle their own ends (signals, stdin closed).
-if (command !== "sandbox" && command !== "mcp") {
+// one quits at once. The sandbox, the MCP server and the recorder handle their own ends (signals, stdin
+// closed; the recorder absorbs a second signal while it writes its files).
+if (command !== "sandbox" && command !== "mcp" && command !== "record") {
   process.once("SIGINT", () => {
     if (command === "check") process.stderr.write("\nStopping: finishing the report (Ctrl-C again to quit at once)\n");
     stop.abort();

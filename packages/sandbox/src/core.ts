@@ -6,6 +6,7 @@
  * others loaded, least recently used out, and follows what other replicas change when the store is shared.
  */
 
+import type { ExchangeReplay } from "./data/exchanges.ts";
 import type { Fault, FaultRequest } from "./data/faults.ts";
 import { allFiredEvents, type FiredEventRecord, type FiredEventsFilter, StoreUnavailableError } from "./data/fired-events.ts";
 import { generatedSource } from "./data/source.ts";
@@ -83,6 +84,8 @@ export interface SandboxStart {
   readonly pause?: () => Promise<void>;
   /** Told what happens (see `SandboxEvents`). */
   readonly events?: SandboxEvents;
+  /** A recording to replay exactly: its requests, sent with an accepted token, get their recorded answers (`data/exchanges.ts`). */
+  readonly replay?: ExchangeReplay | undefined;
 }
 
 /** Events nobody observes. */
@@ -102,6 +105,7 @@ export class OpenSandbox implements Sandbox {
   readonly #options: SandboxOptions;
   readonly #pause: (() => Promise<void>) | undefined;
   readonly #events: SandboxEvents;
+  readonly #replay: ExchangeReplay | undefined;
   #main!: Workspace;
   /** The other workspaces loaded, least recently used first. */
   readonly #loaded = new Map<string, Promise<LoadedWorkspace>>();
@@ -115,6 +119,7 @@ export class OpenSandbox implements Sandbox {
     this.#pause = start.pause;
     const events = start.events ?? unobserved;
     this.#events = events;
+    this.#replay = start.replay;
     const adminToken = options.adminToken;
     this.#workspaces = {
       isAdministrator: (token) => (adminToken === undefined ? undefined : tokenAccepted(token, [adminToken])),
@@ -252,6 +257,12 @@ export class OpenSandbox implements Sandbox {
   readonly handle = async (request: Request, env: AppEnv["Bindings"] = {}): Promise<Response> => {
     const token = request.headers.get("x-token") ?? "";
     const mainToken = tokenAccepted(token, this.#options.tokens);
+    // A recorded request, with an accepted token: its recorded answer (every other request: the rules).
+    const replayed = this.#replay && mainToken ? await this.#replay.answer(request) : undefined;
+    if (replayed) {
+      this.#events.answeredBy(env, this.#main.name);
+      return replayed;
+    }
     if (token === "" || mainToken || this.#workspaces.isAdministrator(token)) {
       this.#events.answeredBy(env, token !== "" && !mainToken ? undefined : this.#main.name);
       return this.#main.app.fetch(request, env);

@@ -3,6 +3,7 @@
 export { newSandboxCommand, runSandboxCommand, type SandboxCommandIo, sandboxUsage } from "./cli/command.ts";
 export { LaunchError, type LaunchedSandbox, launchSandbox } from "./cli/launch.ts";
 export { parseServerOptions } from "./cli/parse.ts";
+export { type ExchangeBody, type ExchangeRecord, exchangeBodyBytes, exchangeBodyText, parseExchanges } from "./data/exchanges.ts";
 export { FixtureError } from "./data/fixture.ts";
 export { conversationOfSummary, fixtureDefects, maxRebuiltMessages, type RebuiltConversation } from "./data/recorded.ts";
 export { type Defect, workspaceNameDefects } from "./description.ts";

@@ -1,4 +1,6 @@
 import { OpenSandbox, type Sandbox } from "./core.ts";
+import { checkExchanges, type ExchangeRecord, ExchangeReplay } from "./data/exchanges.ts";
+import { readExchanges } from "./data/exchanges-file.ts";
 import { checkFixture } from "./data/fixture.ts";
 import { readFixture } from "./data/fixture-file.ts";
 import { MemoryStore } from "./data/memory-store.ts";
@@ -15,8 +17,16 @@ export type { Sandbox } from "./core.ts";
 /** The sandbox served over HTTP: its base URL (e.g. `http://127.0.0.1:4011`), the sandbox, and `stop()` (drains, then closes the sandbox). */
 export type RunningSandbox = RunningServer<Sandbox>;
 
-/** What `createSandbox` takes: the command's options, and a logger (pino's) for the log lines; quiet without one. */
-export type CreateSandboxOptions = Partial<SandboxOptions> & { readonly logger?: SandboxLogger | undefined };
+/** What `createSandbox` takes: the command's options, a logger (pino's) for the log lines (quiet without one), and a recording to replay exactly. */
+export type CreateSandboxOptions = Partial<SandboxOptions> & {
+  readonly logger?: SandboxLogger | undefined;
+  /**
+   * A recording's exchanges to answer exactly (`bot-conversation record`'s `exchanges.ndjson`: its path, or its
+   * lines as objects): a recorded request (same method, path, query and body, with an accepted token) gets its
+   * recorded status, headers and body; every other request is answered by the rules over the data.
+   */
+  readonly exchanges?: string | readonly ExchangeRecord[] | undefined;
+};
 
 /**
  * Starts a sandbox in process, with the same options as the command (`fixture` an object or a file
@@ -34,8 +44,9 @@ export async function createSandbox(given: CreateSandboxOptions = {}): Promise<S
 
 /** `createSandbox`, typed as what the HTTP server serves. */
 async function openSandbox(given: CreateSandboxOptions): Promise<ObservedSandbox> {
-  const { logger, ...rest } = given;
+  const { logger, exchanges, ...rest } = given;
   const options = resolveOptions(rest);
+  const records = exchanges === undefined ? undefined : typeof exchanges === "string" ? await readExchanges(exchanges) : checkExchanges(exchanges);
   const observer = newObserver(logger);
   const fixture =
     typeof options.fixture === "string" ? await readFixture(options.fixture) : options.fixture === undefined ? undefined : checkFixture(options.fixture);
@@ -43,7 +54,10 @@ async function openSandbox(given: CreateSandboxOptions): Promise<ObservedSandbox
   // Between chunks of a reset's load, the event loop answers other requests (a macrotask: I/O runs).
   const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
   const store = await storeOf(options, initial, observer);
-  return observeSandbox(await OpenSandbox.open(options, store, initial, { pause, events: observer.events }), observer);
+  return observeSandbox(
+    await OpenSandbox.open(options, store, initial, { pause, events: observer.events, replay: records && new ExchangeReplay(records) }),
+    observer,
+  );
 }
 
 /** The store of the options: PostgreSQL (`databaseUrl`, whose pool and round trip the observer measures), the `--data` file, or memory. */
@@ -62,7 +76,8 @@ async function storeOf(options: SandboxOptions, initial: () => DataSource, obser
 
 /** Creates the sandbox and serves it with Node's HTTP server (`http/server.ts`, the only Node-specific part); `logger` as `createSandbox`'s. */
 export async function startSandboxServer(
-  options: Partial<ServerOptions> & Pick<ServerOptions, "host" | "port"> & { readonly logger?: SandboxLogger | undefined },
+  options: Partial<ServerOptions> &
+    Pick<ServerOptions, "host" | "port"> & { readonly logger?: SandboxLogger | undefined; readonly exchanges?: CreateSandboxOptions["exchanges"] },
 ): Promise<RunningSandbox> {
   const { host, port, logFormat: _chosenByTheCommand, ...sandboxOptions } = options;
   return await serveSandbox(await openSandbox(sandboxOptions), { host, port });

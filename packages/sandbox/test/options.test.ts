@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { describe, expect, test } from "vitest";
 import { defaultOptions, parseServerOptions, sandboxStates, switchDefinitions } from "../src/index.ts";
 
@@ -19,7 +20,7 @@ describe("the command line", () => {
         "--conversations",
         "7",
         "--fixture",
-        "f.json",
+        "package.json",
         "--data",
         "d.db",
         "--token",
@@ -68,8 +69,9 @@ describe("the command line", () => {
       port: 0,
       seed: "s",
       conversations: 7,
-      fixture: "f.json",
-      data: "d.db",
+      // The user's paths, resolved against the folder the command was run in (no INIT_CWD in this environment).
+      fixture: resolve("package.json"),
+      data: resolve("d.db"),
       tokens: ["a", "b"],
       state: "default",
       latency: { min: 20, max: 80 },
@@ -131,7 +133,7 @@ describe("the command line", () => {
       "an-admin-token-abcd",
     );
     // --data is one user's sandbox: a DATABASE_URL in the environment (another program's) is not read then.
-    expect(parseServerOptions(["--data", "d.db"], { DATABASE_URL: url })).toMatchObject({ data: "d.db", databaseUrl: undefined });
+    expect(parseServerOptions(["--data", "d.db"], { DATABASE_URL: url })).toMatchObject({ data: resolve("d.db"), databaseUrl: undefined });
     // Workspaces exist in every mode (issue 38): an administrator token needs no database.
     expect(parseServerOptions(["--admin-token", "an-admin-token-1234"], {})).toMatchObject({ adminToken: "an-admin-token-1234", databaseUrl: undefined });
     expect(() => parseServerOptions(["--admin-token", "sandbox-token"], {})).toThrow(/^adminToken: expected a text of at least 16 characters$/);

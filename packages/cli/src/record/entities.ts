@@ -4,14 +4,13 @@
  * kept as its summary (pseudonymised and redacted already) and rebuilt for the fixture by the
  * sandbox's own inverse of its summary (`conversationOfSummary`). The fixture is written in the
  * sandbox's format, in a stable order: bots by `agentStageId`, conversations by bot then id.
- * Memory stays small however many conversations pass: each summary is appended to a scratch file as it
- * comes (pseudonymised and redacted already), and only its place in the file is kept in memory; the
- * scratch file is removed once the fixture is written.
+ * Memory stays small however many conversations pass, and the stop stays short: each summary is rebuilt
+ * and checked as it comes (pseudonymised and redacted already), its record appended to a scratch file in
+ * the recording's folder, and only its place in the file is kept in memory; the stop sorts the places and
+ * copies the records; the scratch file is removed once the fixture is written.
  */
 import { once } from "node:events";
-import { closeSync, createWriteStream, mkdtempSync, openSync, readSync, rmSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { closeSync, createWriteStream, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { readTriggerList } from "@bot-conversation/conformance";
 import { conversationOfSummary, fixtureDefects } from "@bot-conversation/sandbox";
 import type { ConversationSummary, ExternalEventTrigger } from "@bot-conversation/types";
@@ -28,46 +27,77 @@ export interface FixtureSummary {
   readonly leftOut: readonly string[];
 }
 
+/** A conversation kept: its bot, and its checked record's place in the scratch file (and its platform session), or why it is refused. */
+type KeptConversation =
+  | { readonly agentStageId: string; readonly offset: number; readonly length: number; readonly session: string | undefined }
+  | { readonly agentStageId: string; readonly refused: string };
+
 /** Bots, triggers and conversations seen, ready to be written as a sandbox fixture. */
 export class RecordedEntities {
-  /** agentStageId → its triggers as listed (undefined until a trigger list was seen). */
-  readonly #bots = new Map<string, readonly ExternalEventTrigger[] | undefined>();
-  /** conversation id → its bot and where its latest summary is in the scratch file. */
-  readonly #conversations = new Map<string, { readonly agentStageId: string; readonly offset: number; readonly length: number }>();
+  /** The bots learned (each with a conversation of its own). */
+  readonly #bots = new Map<string, undefined>();
+  /** agentStageId → its triggers as listed, for every trigger list recorded. */
+  readonly #lists = new Map<string, readonly ExternalEventTrigger[]>();
+  readonly #contradictions = new Set<string>();
+  /**
+   * conversation id → its bot, and either where its rebuilt record (checked already) is in the scratch file
+   * with its platform session, or why the sandbox would refuse it.
+   */
+  readonly #conversations = new Map<string, KeptConversation>();
   readonly #unplaced = new Set<string>();
-  #scratch: { readonly dir: string; readonly descriptor: number; size: number } | undefined;
+  readonly #scratchPath: string;
+  #scratch: { readonly descriptor: number; size: number } | undefined;
 
-  /** Appends a summary to the scratch file; its place. */
-  #keep(summary: ConversationSummary): { offset: number; length: number } {
-    if (!this.#scratch) {
-      const dir = mkdtempSync(join(tmpdir(), "bot-conversation-record-"));
-      this.#scratch = { dir, descriptor: openSync(join(dir, "summaries.ndjson"), "w+", 0o600), size: 0 };
-    }
-    const bytes = Buffer.from(`${JSON.stringify(summary)}\n`);
+  /** `scratchPath`: the file the summaries are kept in until the fixture is written. */
+  constructor(scratchPath: string) {
+    this.#scratchPath = scratchPath;
+  }
+
+  /**
+   * A summary rebuilt as the sandbox's record of the conversation and checked as the sandbox checks a
+   * fixture, as it comes (so the stop only copies bytes): the record appended to the scratch file, or why
+   * the sandbox would refuse it.
+   */
+  #keep(summary: ConversationSummary, agentStageId: string): KeptConversation {
+    const rebuilt = conversationOfSummary(summary, agentStageId);
+    if ("refused" in rebuilt) return { agentStageId, refused: rebuilt.refused };
+    const defects = fixtureDefects({ bots: [{ agentStageId, triggers: [] }], conversations: [rebuilt.stored] });
+    if (defects.length > 0)
+      return {
+        agentStageId,
+        refused: `does not fit the description (${defects[0]!.path.replace("$.conversations[0].conversation", "conversation")}: ${defects[0]!.message})`,
+      };
+    this.#scratch ??= { descriptor: openSync(this.#scratchPath, "w+", 0o600), size: 0 };
+    const bytes = Buffer.from(JSON.stringify(rebuilt.stored));
     const offset = this.#scratch.size;
     writeSync(this.#scratch.descriptor, bytes, 0, bytes.length, offset);
     this.#scratch.size += bytes.length;
-    return { offset, length: bytes.length };
+    const session = rebuilt.stored.conversation.channelData?.platform?.session?.id;
+    return { agentStageId, offset, length: bytes.length, session: typeof session === "string" ? session : undefined };
   }
 
-  /** The summary kept at a place of the scratch file. */
-  #summaryAt(offset: number, length: number): ConversationSummary {
+  /** The record kept at a place of the scratch file, as its text. */
+  #recordAt(offset: number, length: number): string {
     const bytes = Buffer.alloc(length);
     readSync(this.#scratch!.descriptor, bytes, 0, length, offset);
-    return JSON.parse(bytes.toString("utf8")) as ConversationSummary;
+    return bytes.toString("utf8");
   }
 
   /** Removes the scratch file. */
   discard(): void {
     if (!this.#scratch) return;
     closeSync(this.#scratch.descriptor);
-    rmSync(this.#scratch.dir, { recursive: true, force: true });
+    rmSync(this.#scratchPath, { force: true });
     this.#scratch = undefined;
   }
 
-  /** A search page answered 200: each item kept under the bot the search named, or else its `Bot` member (the sandbox's convention). */
+  /**
+   * A search page answered 200: each item kept under the bot the search named, or else its `Bot` member (the
+   * sandbox's convention). A bot is learned only with a conversation of its own: a conversation already kept
+   * under another bot stays there (a service answering any bot with the same conversations, as a mock
+   * serving its examples does, teaches no bot of its own), and is noted.
+   */
   search(agentStageId: string | undefined, items: readonly ConversationSummary[]): void {
-    if (agentStageId !== undefined) this.#bot(agentStageId);
     for (const item of items) {
       if (typeof item?.id !== "string") continue;
       const bot = agentStageId ?? (Array.isArray(item.members) ? item.members.find((member) => member?.role === "Bot")?.id : undefined);
@@ -75,27 +105,48 @@ export class RecordedEntities {
         this.#unplaced.add(item.id);
         continue;
       }
-      this.#bot(bot);
+      const known = this.#conversations.get(item.id)?.agentStageId;
+      if (known !== undefined && known !== bot) {
+        this.#contradictions.add(`conversation ${item.id}: answered for bot ${bot} too; kept under bot ${known}, where it was seen first`);
+        continue;
+      }
+      if (!this.#bots.has(bot)) this.#bots.set(bot, undefined);
       this.#unplaced.delete(item.id);
-      this.#conversations.set(item.id, { agentStageId: bot, ...this.#keep(item) });
+      this.#conversations.set(item.id, this.#keep(item, bot));
     }
   }
 
   /** A trigger list answered 200 for a bot: its descriptors as listed, whatever the list's shape. */
   triggers(agentStageId: string, body: unknown): void {
     const list = readTriggerList(body);
-    if (list.shape !== "other") this.#bots.set(agentStageId, list.triggers as ExternalEventTrigger[]);
+    if (list.shape !== "other") this.#lists.set(agentStageId, list.triggers as ExternalEventTrigger[]);
   }
 
-  #bot(agentStageId: string): void {
-    if (!this.#bots.has(agentStageId)) this.#bots.set(agentStageId, undefined);
+  /** The bot a conversation was seen under, when it was seen in a search. */
+  botOf(conversationId: string): string | undefined {
+    return this.#conversations.get(conversationId)?.agentStageId;
+  }
+
+  /** The triggers recorded for a bot, or undefined when its trigger list was never recorded. */
+  triggersOf(agentStageId: string): readonly ExternalEventTrigger[] | undefined {
+    return this.#lists.get(agentStageId);
+  }
+
+  /** Every recorded trigger list, by bot (learned or not). */
+  triggerLists(): ReadonlyMap<string, readonly ExternalEventTrigger[]> {
+    return this.#lists;
+  }
+
+  /** The bots of the fixture whose trigger list was never recorded (they replay with no trigger), in order. */
+  botsWithoutTriggerList(): string[] {
+    return [...this.#bots.keys()].filter((bot) => !this.#lists.has(bot)).sort();
   }
 
   /** Writes the fixture to `path`, one conversation a line, and says what it holds; anything the sandbox would refuse is left out and named. */
   async write(path: string): Promise<FixtureSummary> {
     const leftOut: string[] = [];
     const bots = [...this.#bots.keys()].sort().map((agentStageId) => {
-      let triggers = [...(this.#bots.get(agentStageId) ?? [])];
+      let triggers = [...(this.#lists.get(agentStageId) ?? [])];
       // A descriptor the sandbox refuses (it does not fit the description) is left out, by its place in the list.
       const refused = new Set(
         fixtureDefects({ bots: [{ agentStageId, triggers }], conversations: [] }).flatMap((defect) => {
@@ -109,7 +160,8 @@ export class RecordedEntities {
       }
       return { agentStageId, triggers };
     });
-    const out = createWriteStream(path);
+    // Large buffers: a write per conversation, waiting for a drain every few kilobytes, made a long stop.
+    const out = createWriteStream(path, { highWaterMark: 4 * 2 ** 20 });
     let failure: Error | undefined;
     out.on("error", (error) => (failure ??= error));
     const write = async (text: string) => {
@@ -120,34 +172,30 @@ export class RecordedEntities {
     const order = [...this.#conversations].sort(([idA, a], [idB, b]) => compare(a.agentStageId, b.agentStageId) || compare(idA, idB));
     const sessions = new Set<string>();
     let written = 0;
-    for (const [id, { agentStageId, offset, length }] of order) {
-      const rebuilt = conversationOfSummary(this.#summaryAt(offset, length), agentStageId);
-      if ("refused" in rebuilt) {
-        leftOut.push(`conversation ${id}: ${rebuilt.refused}`);
+    for (const [id, kept] of order) {
+      if ("refused" in kept) {
+        leftOut.push(`conversation ${id}: ${kept.refused}`);
         continue;
       }
-      const defects = fixtureDefects({ bots: [{ agentStageId, triggers: [] }], conversations: [rebuilt.stored] });
-      if (defects.length > 0) {
-        leftOut.push(
-          `conversation ${id}: does not fit the description (${defects[0]!.path.replace("$.conversations[0].conversation", "conversation")}: ${defects[0]!.message})`,
-        );
-        continue;
-      }
-      const session = rebuilt.stored.conversation.channelData?.platform?.session?.id;
-      if (typeof session === "string") {
-        if (sessions.has(session)) {
+      if (kept.session !== undefined) {
+        if (sessions.has(kept.session)) {
           leftOut.push(`conversation ${id}: its platform session is another conversation's already (the sandbox finds a conversation by its session)`);
           continue;
         }
-        sessions.add(session);
+        sessions.add(kept.session);
       }
-      await write(`${written === 0 ? "" : ",\n"}${JSON.stringify(rebuilt.stored)}`);
+      await write(`${written === 0 ? "" : ",\n"}${this.#recordAt(kept.offset, kept.length)}`);
       written += 1;
     }
     await write(`${written === 0 ? "" : "\n"}]\n}\n`);
     out.end();
     if (!out.closed) await once(out, "close");
     if (failure) throw failure;
+    for (const bot of [...this.#lists.keys()].filter((bot) => !this.#bots.has(bot)).sort())
+      leftOut.push(
+        `bot ${bot}: its trigger list was recorded, but no conversation of it (a service that answers any bot is told apart only so), so it is not learned`,
+      );
+    leftOut.push(...this.#contradictions);
     for (const id of [...this.#unplaced].sort())
       leftOut.push(`conversation ${id}: seen in a search without agentStageId and with no Bot member, so its bot is not known`);
     return { bots: bots.length, triggers: bots.reduce((sum, bot) => sum + bot.triggers.length, 0), conversations: written, leftOut };

@@ -1,7 +1,7 @@
 /**
  * The recording's report: every exchange counted per operation and status, with how many were
  * invalid, and every problem and finding counted by operation, status, pointer and message.
- * `report.json` has exactly the shape `{ operations, problems }`; `report.md` says the same for a
+ * `report.json` has exactly the shape `{ operations, problems, findings, notRecorded }`; `report.md` says the same for a
  * person (and serves as a GitHub job summary). Stable ordering, no clock: the same traffic gives the
  * same bytes.
  */
@@ -24,7 +24,7 @@ export interface ReportProblem {
   readonly status: number;
   /** JSON pointer into the request or response (array indexes as `*`). */
   readonly pointer: string;
-  /** What was expected and what came back; a finding starts with `finding:`. */
+  /** What was expected and what came back. */
   readonly message: string;
   /** Exchanges that showed it. */
   count: number;
@@ -34,8 +34,15 @@ export interface ReportProblem {
 export interface RecordReport {
   /** operationId → status → counts. */
   readonly operations: Record<string, Record<string, StatusCounts>>;
-  /** Problems and findings, ordered by operation, status, pointer and message. */
+  /** Problems (what makes an exchange invalid), ordered by operation, status, pointer and message. */
   readonly problems: ReportProblem[];
+  /** Findings (points the service leaves open, what the description does not list, what could not be judged), in the same order: never what makes an exchange invalid. */
+  readonly findings: ReportProblem[];
+  /** What the recording lacks to replay everything it names. */
+  readonly notRecorded: {
+    /** Bots (agentStageId) of the fixture whose trigger list was never recorded: they replay with no trigger. */
+    readonly triggerLists: readonly string[];
+  };
 }
 
 /** The operation name of an exchange outside the description. */
@@ -44,7 +51,7 @@ export const undocumentedOperation = "undocumented";
 /** Accumulates exchanges into a report. */
 export class ReportBuilder {
   readonly #operations = new Map<string, Map<number, StatusCounts>>();
-  readonly #problems = new Map<string, ReportProblem>();
+  readonly #problems = new Map<string, ReportProblem & { readonly finding: boolean }>();
 
   /** Counts one exchange and what it showed; `secrets` are redacted from every message. */
   add(operationId: string, status: number, observations: readonly Observation[], secrets: Iterable<string>): void {
@@ -59,26 +66,27 @@ export class ReportBuilder {
     for (const observation of observations) {
       const message = redactText(observation.message, tokens);
       const pointer = redactText(observation.pointer, tokens);
-      const key = JSON.stringify([operationId, status, pointer, message]);
+      const key = JSON.stringify([operationId, status, pointer, message, observation.finding]);
       if (once.has(key)) continue;
       once.add(key);
       const known = this.#problems.get(key);
       if (known) known.count += 1;
-      else this.#problems.set(key, { operationId, status, pointer, message, count: 1 });
+      else this.#problems.set(key, { operationId, status, pointer, message, count: 1, finding: observation.finding });
     }
   }
 
-  /** The report, in a stable order. */
-  report(): RecordReport {
+  /** The report, in a stable order; `notRecorded` as the entities tell it. */
+  report(notRecorded: RecordReport["notRecorded"] = { triggerLists: [] }): RecordReport {
     const operations: RecordReport["operations"] = {};
     for (const operationId of [...this.#operations.keys()].sort()) {
       const statuses = this.#operations.get(operationId)!;
       operations[operationId] = Object.fromEntries([...statuses.keys()].sort((a, b) => a - b).map((status) => [String(status), { ...statuses.get(status)! }]));
     }
-    const problems = [...this.#problems.values()]
-      .map((problem) => ({ ...problem }))
-      .sort((a, b) => compare(a.operationId, b.operationId) || a.status - b.status || compare(a.pointer, b.pointer) || compare(a.message, b.message));
-    return { operations, problems };
+    const all = [...this.#problems.values()].sort(
+      (a, b) => compare(a.operationId, b.operationId) || a.status - b.status || compare(a.pointer, b.pointer) || compare(a.message, b.message),
+    );
+    const listed = (finding: boolean) => all.filter((problem) => problem.finding === finding).map(({ finding: _, ...problem }) => problem);
+    return { operations, problems: listed(false), findings: listed(true), notRecorded };
   }
 }
 
@@ -113,8 +121,7 @@ export function markdownReport(report: RecordReport, extras: ReportExtras): stri
   const invalid = Object.values(report.operations)
     .flatMap((statuses) => Object.values(statuses))
     .reduce((sum, counts) => sum + counts.invalid, 0);
-  const problems = report.problems.filter((problem) => !problem.message.startsWith("finding:"));
-  const findings = report.problems.filter((problem) => problem.message.startsWith("finding:"));
+  const { problems, findings } = report;
   const table = (list: readonly ReportProblem[]) => [
     "| Operation | Status | Pointer | Exchanges | Message |",
     "|---|---|---|---|---|",

@@ -6,9 +6,11 @@
  * allows more, or a query parameter it does not list, is a finding: the service leaves it open.
  */
 
+import { validateEventPayload } from "@bot-conversation/client";
 import { type CheckContext, checkCatalog, type Description, type Exchange, type ExchangeCheck, readTriggerList } from "@bot-conversation/conformance";
 import { type OpenApiDescription, pointerSegment, readDescription, type Schema } from "@bot-conversation/openapi";
 import { documentValidator, type ErrorObject } from "@bot-conversation/openapi/ajv";
+import type { ExternalEventTrigger } from "@bot-conversation/types";
 import type { RecordedExchange } from "./exchange.js";
 
 /** One thing an exchange shows: where (a JSON pointer), what, and whether it makes the exchange invalid or is a finding on an open point. */
@@ -86,11 +88,59 @@ export class ExchangeValidator {
       elapsedMs: 0,
       invalidUtf8: exchange.invalidUtf8,
     };
+    const documented = this.description.documentedResponse(this.description.operations.get(operation.id)!, exchange.status) !== undefined;
     for (const [name, check] of kitChecks) {
       const verdict = check(kitExchange, { ...context, description: this.description });
-      if (typeof verdict === "string") observations.push({ pointer: "", message: `${name}: ${verdict}`, finding: false });
+      if (typeof verdict !== "string") continue;
+      // A status the description documents for the operation (the trigger list's 500) is the service's documented answer: a finding, not an invalid exchange.
+      if (name === "not_a_server_error" && documented)
+        observations.push({ pointer: "", message: `${name}: ${verdict}, a status the description documents for ${operation.id}`, finding: true });
+      else observations.push({ pointer: "", message: `${name}: ${verdict}`, finding: false });
     }
     return observations;
+  }
+
+  /**
+   * A fire answered 2xx, judged against the recorded trigger lists (`triggersOf`: the trigger list of the
+   * conversation's bot, or every recorded list when the bot is not known): a trigger no list has is the
+   * kit's `unknown_trigger_not_found` at `/body/externalEventId`; a value its type refuses (the client's
+   * one payload rule, `validateEventPayload`) is `payload_validation_rejection` at
+   * `/body/externalEventPayload/<code>`. With no list to judge by, a finding says it was not judged.
+   */
+  fireObservations(
+    exchange: RecordedExchange,
+    lists: { readonly bot: string | undefined; readonly triggers: readonly ExternalEventTrigger[] | undefined },
+  ): Observation[] {
+    if (exchange.status < 200 || exchange.status > 299) return [];
+    const body = exchange.requestJson as { externalEventId?: unknown; externalEventPayload?: unknown } | undefined;
+    if (typeof body !== "object" || body === null || typeof body.externalEventId !== "string") return [];
+    const id = body.externalEventId;
+    if (lists.triggers === undefined)
+      return [
+        {
+          pointer: "/body/externalEventId",
+          message: `not judged: ${lists.bot === undefined ? "no trigger list was recorded" : `the trigger list of bot ${lists.bot} was not recorded`}, so the trigger and its payload cannot be checked`,
+          finding: true,
+        },
+      ];
+    const candidates = lists.triggers.filter((trigger) => trigger.externalEventId === id);
+    if (candidates.length === 0)
+      return [
+        {
+          pointer: "/body/externalEventId",
+          message: `unknown_trigger_not_found: expected 404 for a trigger ${lists.bot === undefined ? "no recorded trigger list has" : `the recorded trigger list of bot ${lists.bot} does not have`}; got ${exchange.status}`,
+          finding: false,
+        },
+      ];
+    const payload = body.externalEventPayload;
+    if (typeof payload !== "object" || payload === null || Array.isArray(payload)) return [];
+    const verdicts = candidates.map((trigger) => validateEventPayload(trigger, payload as Record<string, unknown>));
+    if (verdicts.some((problems) => problems.length === 0)) return [];
+    return verdicts[0]!.map((problem) => ({
+      pointer: `/body/externalEventPayload/${pointerSegment(problem.variableCode)}`,
+      message: `payload_validation_rejection: expected 500 for a value ${problem.expectedType === null ? "of no variable of the trigger" : `its type ${problem.expectedType} refuses`}; got ${exchange.status}`,
+      finding: false,
+    }));
   }
 
   #requestObservations(exchange: RecordedExchange, operation: MatchedOperation): Observation[] {
@@ -114,7 +164,7 @@ export class ExchangeValidator {
       .sort()) {
       observations.push({
         pointer: `/query/${pointerSegment(name)}`,
-        message: "finding: a query parameter the description does not list (what the service does with one is not shown)",
+        message: "a query parameter the description does not list (what the service does with one is not shown)",
         finding: true,
       });
     }
@@ -245,6 +295,6 @@ function undocumentedFields(reader: OpenApiDescription, schema: Schema, value: u
     if (described) return undocumentedFields(reader, described, child, place, seen, depth + 1);
     if (closed || open || seen.has(place)) return [];
     seen.add(place);
-    return [{ pointer: place, message: "finding: a field the description does not list", finding: true }];
+    return [{ pointer: place, message: "a field the description does not list", finding: true }];
   });
 }

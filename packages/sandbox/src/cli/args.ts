@@ -3,6 +3,7 @@ import { type LogFormat, logFormats, maxConversations, type SandboxState } from 
 import { defaultOptions, hostNameOf, integerIn, originOf, referenceUrlOf, resolveOptions, type ServerOptions } from "../options.ts";
 import { parseSwitch, type SandboxSwitches, switchDefinitions } from "../switches.ts";
 import type { SandboxFlags } from "./flags.ts";
+import { userFile, userPath } from "./user-path.ts";
 
 /**
  * The server options of parsed flags: `--host`, `--port`, `--seed`, `--conversations`, `--fixture`,
@@ -31,8 +32,9 @@ export function serverOptionsOf(flags: SandboxFlags, env: NodeJS.ProcessEnv): Se
       ...switches,
       seed: text("seed") ?? defaultOptions.seed,
       ...(conversations === undefined ? {} : { conversations: integerIn("--conversations", conversations, 0, maxConversations) }),
-      fixture: text("fixture"),
-      data: text("data"),
+      // The user's paths: relative to the folder the command was run in, through pnpm too.
+      fixture: optional(text("fixture"), (path) => userFile("--fixture", path, env)),
+      data: optional(text("data"), (path) => userPath(path, env)),
       state: (text("state") ?? defaultOptions.state) as SandboxState,
       latency: latency === undefined ? defaultOptions.latency : parseLatency(latency),
       tokens: texts("token") ?? (envTokens && envTokens.length > 0 ? envTokens : defaultOptions.tokens),
@@ -48,6 +50,9 @@ export function serverOptionsOf(flags: SandboxFlags, env: NodeJS.ProcessEnv): Se
     port: port === undefined ? defaultOptions.port : portOf(port, "--port / SANDBOX_PORT"),
   };
 }
+
+/** `read(value)` when a value is given. */
+const optional = <T>(value: string | undefined, read: (value: string) => T): T | undefined => (value === undefined ? undefined : read(value));
 
 /** A repeatable flag's values, each read by `read`, or a `TypeError` naming the flag and the value. */
 function flagList(flag: string, given: readonly string[] | undefined, read: (text: string) => string | undefined): string[] {

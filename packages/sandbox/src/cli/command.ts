@@ -4,6 +4,7 @@
  */
 import { type CommandIo, exitCodes } from "@bot-conversation/client/command-line";
 import { Command, CommanderError } from "commander";
+import type { ExchangeRecord } from "../data/exchanges.ts";
 import { oversizedFixtureFile } from "../data/fixture-size.ts";
 import type { ServerOptions } from "../options.ts";
 import { type SandboxFlags, sandboxOptions } from "./flags.ts";
@@ -13,6 +14,10 @@ export { oversizedFixtureFile } from "../data/fixture-size.ts";
 /** The named states and the switches (definitions and their one reading), for a command that takes them too (`bot-conversation workspaces create`) without loading the sandbox. */
 export { sandboxStates } from "../model.ts";
 export { parseSwitch, switchDefinitions } from "../switches.ts";
+/** Paths the user typed, resolved against the folder the command was run in (`INIT_CWD` through pnpm). */
+export { userFile, userFolder, userPath } from "./user-path.ts";
+
+import { userFile } from "./user-path.ts";
 
 /**
  * How long the process outlives the last stop signal, so the further signals of one Ctrl-C (terminal,
@@ -61,8 +66,12 @@ export function newSandboxCommand(io: SandboxCommandIo, done: (code: number) => 
       // Loaded only to run: --help, completion and the program's other commands start without the data's modules.
       const { serverOptionsOf } = await import("./args.ts");
       let options: ServerOptions;
+      let exchanges: ExchangeRecord[] | undefined;
       try {
         options = serverOptionsOf(flags, io.env);
+        const recording = flags["exchanges"] as string | undefined;
+        if (recording !== undefined)
+          exchanges = await (await import("../data/exchanges-file.ts")).readExchanges(userFile("--exchanges", recording, io.env), "--exchanges");
       } catch (error) {
         io.stderr.write(`error: ${(error as Error).message}\n`);
         done(exitCodes.usage);
@@ -82,7 +91,7 @@ export function newSandboxCommand(io: SandboxCommandIo, done: (code: number) => 
       const logger = await createLogger(io.stdout, options.logFormat);
       // The ready line is the first: the lines logged while starting (a database connected) wait for it.
       const held = heldUntilReleased(logger);
-      const running = await startSandboxServer({ ...options, logger: held }).catch((error: unknown) => {
+      const running = await startSandboxServer({ ...options, logger: held, exchanges }).catch((error: unknown) => {
         held.release();
         throw error;
       });

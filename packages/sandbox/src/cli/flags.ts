@@ -20,6 +20,11 @@ export const commandFlags: readonly CommandFlag[] = [
   { name: "state", value: "<name>", summary: "a named starting state (default default; large is 10,000 conversations)", values: sandboxStates },
   { name: "latency", value: "<ms>", summary: "wait before each answer: 200, or a seeded range 50-400" },
   { name: "fixture", value: "<file>", summary: "load this JSON fixture instead of generated data" },
+  {
+    name: "exchanges",
+    value: "<file>",
+    summary: "answer the requests a recording holds (bot-conversation record's exchanges.ndjson) as recorded; every other by the rules",
+  },
   { name: "data", value: "<file>", summary: "keep the state (data source, fired events) in this file across restarts" },
   { name: "token", value: "<token>", summary: "an accepted X-Token, repeatable (default sandbox-token; SANDBOX_TOKENS)", repeatable: true },
   {
