@@ -2,11 +2,11 @@
  * The request and response headers that carry a secret, named once for every journal, recording and log
  * line of the toolkit: the header of each API-key security scheme of a description (`X-Token` for the
  * service; the sandbox's control API names the same), and HTTP's own credentials: `Authorization` and
- * `Proxy-Authorization` (RFC 9110, section 11.6), `Cookie` and `Set-Cookie` (RFC 6265).
+ * `Proxy-Authorization` (RFC 9110, section 11.6), `Cookie` and `Set-Cookie` (RFC 6265; `Set-Cookie2`, RFC 2965).
  */
 
-/** HTTP's own credential headers, in lower case. */
-export const httpCredentialHeaders = ["authorization", "proxy-authorization", "cookie", "set-cookie"] as const;
+/** HTTP's own credential headers, in lower case (`Set-Cookie2`: RFC 2965's, obsolete but still a cookie). */
+export const httpCredentialHeaders = ["authorization", "proxy-authorization", "cookie", "set-cookie", "set-cookie2"] as const;
 
 interface SecurityScheme {
   readonly type?: unknown;

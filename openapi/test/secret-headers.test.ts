@@ -14,6 +14,6 @@ describe("the headers that carry a secret", () => {
   });
 
   test("with HTTP's own credentials, in lower case", () => {
-    expect([...secretHeaders(bundle)].sort()).toEqual(["authorization", "cookie", "proxy-authorization", "set-cookie", "x-token"]);
+    expect([...secretHeaders(bundle)].sort()).toEqual(["authorization", "cookie", "proxy-authorization", "set-cookie", "set-cookie2", "x-token"]);
   });
 });

@@ -9,15 +9,14 @@
  * client's own rule for a real secret: a shorter value cannot be told from data).
  */
 import { redactJson, redactText } from "@bot-conversation/client/text";
+import { secretHeaders } from "@bot-conversation/openapi";
+import { description } from "../description.js";
 import { secretQueryParameter } from "./exchange.js";
 import { endToEndHeaders } from "./forward.js";
 import type { JournalBody, JournalEntry } from "./journal.js";
 
-/** Request headers that carry credentials: never kept. */
-const secretRequestHeaders = new Set(["x-token", "authorization", "proxy-authorization", "cookie"]);
-
-/** Response headers that carry credentials: never kept. */
-const secretResponseHeaders = new Set(["set-cookie", "set-cookie2"]);
+/** Headers that carry credentials, either way (the toolkit's one list: the description's `X-Token`, HTTP's): never kept. */
+const secretHeaderNames = secretHeaders(description);
 
 /** Headers about the bytes on the wire, not the message the journal keeps (its body is kept decoded). */
 const framingHeaders = new Set(["content-length", "content-encoding", "host"]);
@@ -37,7 +36,7 @@ export function requestSecrets(rawHeaders: readonly string[], query: URLSearchPa
   const secrets: string[] = [];
   for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
     const name = rawHeaders[index]!.toLowerCase();
-    if (secretRequestHeaders.has(name)) secrets.push(...credentialsOf(rawHeaders[index + 1]!, name));
+    if (secretHeaderNames.has(name)) secrets.push(...credentialsOf(rawHeaders[index + 1]!, name));
   }
   for (const [name, value] of query) if (secretQueryParameter(name) && value.trim()) secrets.push(value.trim());
   return secrets;
@@ -113,12 +112,12 @@ export function journalEntryOf(raw: RawExchange, pseudonymize?: (json: unknown) 
       method: raw.method,
       path: raw.target.pathname,
       query,
-      headers: keptHeaders(raw.requestHeaders, secretRequestHeaders),
+      headers: keptHeaders(raw.requestHeaders, secretHeaderNames),
       body: keptBody(raw.requestBody, secrets),
     },
     response: {
       status: raw.status,
-      headers: keptHeaders(raw.responseHeaders, secretResponseHeaders),
+      headers: keptHeaders(raw.responseHeaders, secretHeaderNames),
       body: keptBody(raw.responseBody, secrets, pseudonymize),
     },
     durationMs: Math.round(raw.durationMs),

@@ -8,7 +8,7 @@
 
 import { validateEventPayload } from "@bot-conversation/client";
 import { type CheckContext, checkCatalog, type Description, type Exchange, type ExchangeCheck, readTriggerList } from "@bot-conversation/conformance";
-import { type OpenApiDescription, pointerSegment, readDescription, type Schema } from "@bot-conversation/openapi";
+import { type CompiledDescription, compileDescription, type OpenApiDescription, pointerSegment, type Schema } from "@bot-conversation/openapi";
 import { documentValidator, type ErrorObject } from "@bot-conversation/openapi/ajv";
 import type { ExternalEventTrigger } from "@bot-conversation/types";
 import type { RecordedExchange } from "./exchange.js";
@@ -40,31 +40,24 @@ const kitChecks: ReadonlyArray<readonly [string, ExchangeCheck]> = Object.entrie
 export class ExchangeValidator {
   readonly #reader: OpenApiDescription;
   readonly #validator;
-  readonly #routes: { readonly id: string; readonly method: string; readonly pattern: RegExp; readonly names: readonly string[] }[];
+  readonly #compiled: CompiledDescription;
 
   /** The description the exchanges are validated against. */
   readonly description: Description;
 
   constructor(description: Description) {
     this.description = description;
-    this.#reader = readDescription(description.document);
+    this.#compiled = compileDescription(description.document);
+    this.#reader = this.#compiled.reader;
     this.#validator = documentValidator(description.document, { validateFormats: true });
-    this.#routes = this.#reader.operations.map((operation) => {
-      const names: string[] = [];
-      const source = operation.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\\\{([^}]+)\\\}/g, (_, name: string) => (names.push(name), "([^/]+)"));
-      return { id: operation.id, method: operation.method.toUpperCase(), pattern: new RegExp(`^${source}$`), names };
-    });
   }
 
   /** The operation of a method and path, or undefined when the description has none. */
   match(method: string, path: string): MatchedOperation | undefined {
-    for (const route of this.#routes) {
-      const found = route.method === method ? route.pattern.exec(path) : null;
-      if (!found) continue;
-      const pathParameters = Object.fromEntries(route.names.map((name, index) => [name, safeDecode(found[index + 1]!)]));
-      return { id: route.id, pathParameters };
-    }
-    return undefined;
+    const found = this.#compiled.operationOf(method, path);
+    // A HEAD is matched to its GET by the compiled description; the recorder judges only what the description names.
+    if (found === undefined || found.operation.method !== method.toLowerCase()) return undefined;
+    return { id: found.operation.id, pathParameters: found.pathParameters };
   }
 
   /** Everything the exchange shows, in a stable order; `context` as the kit's checks take it. */
@@ -216,15 +209,6 @@ export class ExchangeValidator {
     return errors.map((error) => ({ pointer: base + pointerOfError(error), message: `${side}: ${messageOf(error)}`, finding: false }));
   }
 }
-
-/** `%`-decoding that keeps a malformed sequence as sent. */
-const safeDecode = (text: string): string => {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-};
 
 /** An Ajv error's place: its instance path with array indexes as `*`, and the property it names when one is missing or not allowed. */
 export function pointerOfError(error: ErrorObject): string {
