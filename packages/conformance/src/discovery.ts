@@ -180,7 +180,12 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
     const nicknames = [
       ...new Set(
         items.flatMap((item) =>
-          (item.members ?? []).map((member) => (member.nickname === null ? "null" : Array.isArray(member.nickname) ? "array" : typeof member.nickname)),
+          // Members as the server sent them: any JSON (response_schema_conformance judges the shape).
+          (Array.isArray(item.members) ? (item.members as unknown[]) : []).flatMap((member) => {
+            if (typeof member !== "object" || member === null) return [];
+            const { nickname } = member as { nickname?: unknown };
+            return [nickname === null ? "null" : Array.isArray(nickname) ? "array" : typeof nickname];
+          }),
         ),
       ),
     ];
