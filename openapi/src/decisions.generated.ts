@@ -78,9 +78,10 @@ export const decisions = [
     "label": "Dates (filters, `DateTime` variables)",
     "service": "\"ISO 8601\" strings",
     "decision": "`format: date-time` (RFC 3339: date, time with seconds, UTC offset); the client's `parseDateTime` and the sandbox read every date by that one rule, refusing a date alone, an offset-less time, an hour-only offset, second 60, hour 24 and a day the month lacks",
-    "why": "ISO 8601 also allows forms that name no single instant (a date, a local time); the service's own reading is not shown, so the toolkit picks the interoperable profile and says so. The conformance kit judges and generates every date by `parseDateTime` too (its `date-time` format is that function), and sends a date alone and a time without an offset as filter values once, reporting the answer (`date_filter_forms`), never failing it.",
+    "why": "ISO 8601 also allows forms that name no single instant (a date, a local time); the service's own reading is not shown, so the toolkit picks the interoperable profile and says so. The conformance kit judges and generates every date by `parseDateTime` too (its `date-time` format is that function), and sends a date alone and a time without an offset as filter values once, reporting the answer (`date_filter_forms`), never failing it; likewise it fails a `DateTime` variable value only where the seed's words rule it out (not a string, or no form of ISO 8601), and fires a time without an offset, a date alone, ISO 8601's basic format and RFC 3339's space for `T` once each with `--allow-fire`, reporting the answers (`date_time_variable_forms`) (the kit's choice).",
     "findings": [
-      "date_filter_forms"
+      "date_filter_forms",
+      "date_time_variable_forms"
     ]
   },
   {

@@ -43,6 +43,8 @@ export interface DiscoveryInput {
   readonly unknownBotSearch?: number | undefined;
   /** Status of a fire naming an unlisted variable (with --allow-fire). */
   readonly unlistedVariable?: number | undefined;
+  /** Statuses of fires with each open form of a `DateTime` variable (with --allow-fire), by the value sent. */
+  readonly dateTimeVariableForms?: Readonly<Record<string, number>> | undefined;
   /** What the known bot's id in another letter case got. */
   readonly letterCase?: LetterCaseAnswers | undefined;
 }
@@ -122,6 +124,15 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
         ? "A variable the trigger does not list is ignored: the event fired (200)."
         : `A variable the trigger does not list is refused with ${input.unlistedVariable}.`,
       accepted ? "ignored" : "rejected",
+    );
+  }
+
+  if (input.dateTimeVariableForms) {
+    const answers = Object.entries(input.dateTimeVariableForms);
+    add(
+      "date_time_variable_forms",
+      `DateTime variable values in forms the seed's "ISO 8601" allows beyond RFC 3339 (or RFC 3339's space for T): ${answers.map(([value, status]) => `${JSON.stringify(value)} ${status >= 200 && status < 300 ? "taken" : "refused"} (${status})`).join(", ")}.`,
+      input.dateTimeVariableForms,
     );
   }
 

@@ -2,7 +2,7 @@ import { parseDateTime, validateEventPayload } from "@bot-conversation/client";
 import type { ExternalEventTrigger, VariableType } from "@bot-conversation/types";
 import fc from "fast-check";
 import type { Operation, Parameter, Schema } from "./description.ts";
-import { variableTypeTable } from "./variable-values.ts";
+import { ruledOutBySeed, variableTypeTable } from "./variable-values.ts";
 
 /** Values seen in the server's own data, so generated filters hit real conversations. */
 export interface Observed {
@@ -188,14 +188,26 @@ export interface TriggerVariable {
 /** Whether `value` has the format of the variable's type; the client's `validateEventPayload` is the one judge. */
 export const fitsType = (variable: TriggerVariable, value: unknown): boolean => validateEventPayload(variable.trigger, { [variable.code]: value }).length === 0;
 
+/**
+ * Whether the seed's words rule `value` out for the variable's type (`ruledOutBySeed`): what a fire may be failed
+ * for accepting. A value the client refuses but the seed allows (a `DateTime` without an offset) is not.
+ */
+export const ruledOut = (variable: TriggerVariable, value: unknown): boolean => ruledOutBySeed(variable.type, value, (each) => fitsType(variable, each));
+
 /** Values in the format of the variable's type. */
 export function rightValue(variable: TriggerVariable): fc.Arbitrary<unknown> {
   return variableTypeTable[variable.type].accepted.filter((value) => fitsType(variable, value));
 }
 
-/** Values the request schema allows but the variable's type does not. */
+/** The familiar value of the variable's type, tried before the generated ones (none when the client refuses it for this variable). */
+export const familiarValues = (variable: TriggerVariable): unknown[] => {
+  const { familiar } = variableTypeTable[variable.type];
+  return fitsType(variable, familiar) ? [familiar] : [];
+};
+
+/** Values the request schema allows but the variable's type, by the seed's words, does not. */
 export function wrongValue(variable: TriggerVariable): fc.Arbitrary<unknown> {
-  return anyVariableValue.filter((value) => !fitsType(variable, value));
+  return anyVariableValue.filter((value) => !fitsType(variable, value) && ruledOut(variable, value));
 }
 
 /** A value of another JSON type than the schema's `type` allows (an integer for a string, a string for an object). */

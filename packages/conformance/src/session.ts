@@ -189,9 +189,15 @@ export class Session {
    * Explores a property with fast-check. `run` sends one generated case and returns the checks that
    * failed on it; fast-check then shrinks the input, so the report shows the smallest failing request.
    * Once a check's failure is shrunk, exploring goes on for the other checks (a failure found early
-   * does not hide the rest), within `numRuns` generated cases in all. Seeded per property.
+   * does not hide the rest), within `numRuns` generated cases in all. Seeded per property. `examples` are tried
+   * first, within `numRuns` (fast-check's own `examples`): the familiar values beside the whole space.
    */
-  async explore<T>(arbitrary: fc.Arbitrary<T>, run: (value: T) => Promise<CheckName[]>, numRuns = this.settings.examples): Promise<void> {
+  async explore<T>(
+    arbitrary: fc.Arbitrary<T>,
+    run: (value: T) => Promise<CheckName[]>,
+    numRuns = this.settings.examples,
+    examples: readonly T[] = [],
+  ): Promise<void> {
     this.properties += 1;
     const reported = new Set<CheckName>();
     let remaining = numRuns;
@@ -210,7 +216,11 @@ export class Session {
             throw error;
           }
         }),
-        { seed: this.settings.seed + this.properties * 1000 + attempt, numRuns: remaining },
+        {
+          seed: this.settings.seed + this.properties * 1000 + attempt,
+          numRuns: remaining,
+          ...(attempt === 0 ? { examples: examples.map((value) => [value] as [T]) } : {}),
+        },
       );
       if (!details.failed || lastNew.length === 0) return;
       for (const name of lastNew) reported.add(name);

@@ -11,9 +11,10 @@ const runSeeds = seedRunner(useSandbox());
 const faults: ReadonlyArray<{ name: string; check: CheckName; related?: CheckName[]; fault: Fault; options?: Partial<ConformanceOptions>; warning?: RegExp }> =
   [
     {
-      name: "a DateTime taking a date alone or a time without an offset",
+      // A time without an offset or a date alone is ISO 8601, which the seed allows: that is a finding (kit-open-points).
+      name: "a DateTime taking any string, in no form of ISO 8601",
       check: "payload_validation_rejection",
-      fault: laxVariable("deliveryDate", (value) => typeof value === "string" && /^\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\d)?$/.test(value)),
+      fault: laxVariable("deliveryDate", (value) => typeof value === "string"),
       options: firing,
     },
     {

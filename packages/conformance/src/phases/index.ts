@@ -8,7 +8,15 @@ import { checkAuthentication } from "./auth.ts";
 import { exploreEdges } from "./edges.ts";
 import { checkExports } from "./export.ts";
 import { checkBotFilter, checkEmptySearches, checkFilterCombinations } from "./filters.ts";
-import { checkEscapedConversation, checkFireNotFound, checkPayloadForms, checkPayloads, exploreInvalidFire, probeIdentifierPrecedence } from "./fire.ts";
+import {
+  checkEscapedConversation,
+  checkFireNotFound,
+  checkPayloadForms,
+  checkPayloads,
+  exploreInvalidFire,
+  probeIdentifierPrecedence,
+  probeOpenForms,
+} from "./fire.ts";
 import { checkBotIdentifiers } from "./identifiers.ts";
 import { confirmBot, confirmConversation } from "./preflight.ts";
 import { checkAcceptNegotiation, checkUnsupportedMethods } from "./protocol.ts";
@@ -181,7 +189,10 @@ export const steps: readonly Step[] = [
         name: "fireExternalEvent: variable values",
         checks: ["payload_validation_rejection", "payload_acceptance"],
         unless: needsTriggers,
-        run: (session, state) => checkPayloads(session, state.listed?.triggers ?? []),
+        run: async (session, state) => {
+          await checkPayloads(session, state.listed?.triggers ?? []);
+          state.discovery.dateTimeVariableForms = await probeOpenForms(session, state.listed?.triggers ?? []);
+        },
       },
       {
         name: "fireExternalEvent: payload present or not, and its shape",
