@@ -261,7 +261,7 @@ export const decisions = [
     "label": "Search error statuses",
     "service": "\"not shown\"",
     "decision": "`401` (the `unauthorized` example), then `4XX` and `5XX` range responses with the open error body; the `4XX` example says the service lists no client errors",
-    "why": "A search that matches nothing is still a success: the conformance kit expects 200 with an empty page for it (`empty_search_page`), except that a search naming an unknown bot may be refused, which it reports (`unknown_bot_search`). Every operation needs the same `X-Token`, and `401` is stated for a missing or invalid token on the other two; other codes are not known. A `4XX` example must not claim one cause (the mock used to serve \"Authorization failed\" for every 4XX).",
+    "why": "A search that matches nothing is still a success: the conformance kit expects 200 with an empty page for it (`empty_search_page`), except that a search naming an unknown bot may be refused, which it reports (`unknown_bot_search`). Every operation needs the same `X-Token`, and `401` is stated for a missing or invalid token on the other two; other codes are not known. A `4XX` example must not claim one cause (the mock used to serve \"Authorization failed\" for every 4XX). A search with a value the description rules out may be refused or answered with the value ignored: the conformance kit sends such searches and reports which (`invalid_search_values`), never failing either (the kit's choice, from the seed's words).",
     "sandbox": {
       "flag": "unknown-parameters",
       "values": [
@@ -272,7 +272,8 @@ export const decisions = [
     },
     "findings": [
       "unknown_bot_search",
-      "unlisted_query_parameters"
+      "unlisted_query_parameters",
+      "invalid_search_values"
     ]
   },
   {

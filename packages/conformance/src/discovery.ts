@@ -108,6 +108,17 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
       empty ? "empty page" : input.unknownBotSearch,
     );
   }
+  const invalid = session.knowledge.invalidSearches;
+  if (invalid.length > 0) {
+    const refused = [...new Set(invalid.filter(({ status }) => status >= 400 && status < 500).map(({ parameter }) => parameter))].sort();
+    const answered = [...new Set(invalid.filter(({ status }) => status >= 200 && status < 300).map(({ parameter }) => parameter))].sort();
+    const statuses = [...new Set(invalid.map(({ status }) => status))].sort((left, right) => left - right);
+    add(
+      "invalid_search_values",
+      `Of ${invalid.length} searches with one value the description rules out (statuses ${statuses.join(", ")}), ${refused.length > 0 ? `those on ${refused.join(", ")} were refused` : "none was refused"}${answered.length > 0 ? `; those on ${answered.join(", ")} were answered with a page (the value ignored)` : ""}.`,
+      { refused, ignored: answered },
+    );
+  }
   if (input.letterCase && (input.letterCase.triggerList !== undefined || input.letterCase.search !== undefined)) {
     const { triggerList, search } = input.letterCase;
     add(

@@ -28,6 +28,16 @@ export interface Knowledge extends Observed {
   readonly itemSources: Map<string, Exchange>;
   /** Every exchange in short, for coverage, side effects and the weak-data warning. */
   readonly log: LoggedExchange[];
+  /** The answers to searches with one value the description rules out, for the `invalid_search_values` finding. */
+  readonly invalidSearches: InvalidSearchAnswer[];
+}
+
+/** A search with one value the description rules out, and the status it got (the seed shows no search status but success). */
+export interface InvalidSearchAnswer {
+  /** The parameter whose value the description rules out. */
+  readonly parameter: string;
+  /** Status of the answer. */
+  readonly status: number;
 }
 
 /** One exchange in short. */
@@ -103,6 +113,7 @@ export class Session {
       items: new Map(),
       itemSources: new Map(),
       log: [],
+      invalidSearches: [],
     };
   }
 

@@ -67,17 +67,6 @@ const faults: ReadonlyArray<{ name: string; check: CheckName; fault: Fault }> = 
     },
   },
   {
-    name: "a negative or non-integer pageSize accepted (dropped before Prism sees it)",
-    check: "negative_data_rejection",
-    fault: {
-      request: (url) => {
-        const pageSize = url.searchParams.get("pageSize");
-        if (isSearch(url) && pageSize !== null && !(/^\d+$/.test(pageSize) && Number(pageSize) >= 1)) url.searchParams.delete("pageSize");
-        return undefined;
-      },
-    },
-  },
-  {
     name: "a valid status refused (Closed is a 400)",
     check: "positive_data_acceptance",
     fault: { request: (url) => (isSearch(url) && url.searchParams.get("status") === "Closed" ? jsonAnswer(400, { message: "bad status" }) : undefined) },

@@ -1,5 +1,4 @@
 import { type Case, caseFor, type Exchange } from "../case.ts";
-import { rejectionOf } from "../checks/data.ts";
 import { pageChecks, positiveDataAcceptance } from "../checks/index.ts";
 import { pageOf, pagingWalk } from "../checks/paging.ts";
 import { operationOf } from "../description.ts";
@@ -35,13 +34,29 @@ export async function exploreSearch(session: Session): Promise<void> {
   });
 }
 
-/** Generated searches with one value the description rules out: refused with a 4xx. */
+/** Why no search feeds `negative_data_rejection`: the seed's words. */
+export const searchStatusesNotShown =
+  'searches are not judged: the seed says "Status codes of the search operation (1) other than success: not shown", so a server may refuse or ignore a value the description rules out (the invalid_search_values finding says which)';
+
+/**
+ * Sends a search with one value the description rules out (`parameter`) and keeps the status for the
+ * `invalid_search_values` finding: refused or ignored, both fit the seed, which shows no search status but
+ * success. Only the checks of every response judge it (no page check: an ignored value is answered as if unsent).
+ */
+export async function sendInvalidSearch(session: Session, query: Record<string, string>, parameter: string): Promise<Exchange | undefined> {
+  const answer = await session.exchange(searchCase(session, query));
+  if (answer) session.knowledge.invalidSearches.push({ parameter, status: answer.exchange.status });
+  return answer?.exchange;
+}
+
+/** Generated searches with one value the description rules out: their answers reported, never failed (`sendInvalidSearch`). */
 export async function exploreInvalidSearch(session: Session): Promise<void> {
+  session.results.skip("negative_data_rejection", searchStatusesNotShown);
   const invalid = invalidQuery(operationOf(session.description, operationId), session.knowledge);
-  if (!invalid) return session.results.skip("negative_data_rejection", "no search parameter can be broken in a query string");
+  if (!invalid) return;
   await session.explore(invalid, async ({ query, parameter }) => {
-    const answer = await session.exchange(searchCase(session, query), [["negative_data_rejection", rejectionOf(parameter, query[parameter])]]);
-    return answer?.failed ?? [];
+    await sendInvalidSearch(session, query, parameter);
+    return [];
   });
 }
 

@@ -22,6 +22,25 @@ export const jsonAnswer = (status: number, body: unknown): ProxiedResponse => ({
 export const requestOf = (body: string): Record<string, unknown> => JSON.parse(body || "{}") as Record<string, unknown>;
 export const payloadOf = (body: string): unknown => requestOf(body)["externalEventPayload"];
 
+/**
+ * A faithful reading of an open point: a search the sandbox refuses (a value the description rules out) is
+ * answered as if the parameter it cannot read were not sent; the seed shows no search status but success.
+ */
+export const ignoringInvalidSearchValues: Fault = {
+  request: async (url, _headers, upstream) => {
+    if (!isSearch(url)) return undefined;
+    const answer = await upstream(url);
+    if (answer.status !== 400) return answer;
+    for (const name of [...new Set(url.searchParams.keys())]) {
+      const without = new URL(url);
+      without.searchParams.delete(name);
+      const retried = await upstream(without);
+      if (retried.status === 200) return retried;
+    }
+    return answer;
+  },
+};
+
 /** Rewrites every item of a 200 search page. */
 export const editItems = (edit: (item: Record<string, unknown>) => void): Fault => ({
   response: (url, response) => {
@@ -177,16 +196,18 @@ export const familyFaults: Readonly<Record<FamilyName, PlantedFault>> = {
     options: firing,
   },
   "request-invalid-values": {
-    name: "a date filter that is no date ignored instead of refused",
+    // A search with a value the description rules out, ignored, is a finding (the seed shows no search status but success).
+    name: "a fire body with an empty identifier fired",
     check: "negative_data_rejection",
     fault: {
-      request: (url) => {
-        if (!isSearch(url)) return undefined;
-        for (const name of ["startFromDate", "startToDate", "latestMessageFromDate", "latestMessageToDate"])
-          if (url.searchParams.has(name) && Number.isNaN(Date.parse(url.searchParams.get(name)!))) url.searchParams.delete(name);
-        return undefined;
+      request: (url, _headers, _upstream, body) => {
+        const request = requestOf(body);
+        return isFire(url) && (request["conversationId"] === "" || request["externalEventId"] === "" || request["externalConversationId"] === "")
+          ? fired()
+          : undefined;
       },
     },
+    options: firing,
   },
   "request-valid-values": {
     name: "a search with a page size of 1 refused",
