@@ -2,7 +2,7 @@ import type { FamilyName } from "@bot-conversation/openapi";
 import { curlOf, type Exchange, requestLineOf } from "./case.ts";
 import { type CheckName, checkCatalog, checkNames } from "./checks/index.ts";
 import { notApplicable, type Verdict } from "./checks/types.ts";
-import { familyResults, probeFamilies, type RuleResult, ruleResults, type Tally, taggedFamilies } from "./families.ts";
+import { familyResults, probeFamilies, type RuleResult, ruleResults, type SeedQuote, seedRulesOf, type Tally, taggedFamilies } from "./families.ts";
 
 /** One way a check failed, with the requests that show it. */
 export interface Failure {
@@ -10,6 +10,8 @@ export interface Failure {
   readonly message: string;
   /** The rule of the seed or the description that the server broke. */
   readonly rule: string;
+  /** The rules of the seed it breaks, each quoted with where the seed states it (`rules.yaml`); empty for a check whose ground is not the seed. */
+  readonly seed: readonly SeedQuote[];
   /** operationId of the request. */
   readonly operationId: string;
   /** Status of the response, or null when none came. */
@@ -124,6 +126,7 @@ export class Results {
     const failure: Failure = {
       message: verdict,
       rule: result.rule,
+      seed: seedRulesOf(name, exchange.case.family, verdict),
       operationId: exchange.case.operationId,
       status: exchange.status,
       sent: requestLineOf(this.baseUrl, exchange.case),

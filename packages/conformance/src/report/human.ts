@@ -60,6 +60,7 @@ export function humanReport(report: ConformanceReport): string {
       lines.push("", `${check.name}: ${check.description}`, `  Rule: ${check.rule}`);
       check.failures.forEach((failure, index) => {
         lines.push(`  ${index + 1}. ${failure.operationId}: ${failure.message}${failure.known ? " (known: in the baseline)" : ""}`);
+        for (const quote of failure.seed) lines.push(`     Seed (${quote.where}): "${quote.text}"`);
         lines.push(`     Sent: ${failure.sent}`);
         // Cut by characters, never inside a surrogate pair or an escape.
         lines.push(`     Received: ${truncateText(failure.received, 200)}`);
