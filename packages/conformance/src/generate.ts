@@ -16,6 +16,8 @@ export interface Observed {
   readonly pageBase?: number;
   /** The largest `pageSize` the team's config accepts as the server's maximum, when it names one. */
   readonly maxPageSize?: number | undefined;
+  /** `pageSize` of a search without one, once known: a larger one may be past the server's own maximum (an open point). */
+  readonly defaultPageSize?: number | undefined;
 }
 
 /** A query that breaks exactly one parameter's schema, naming it. */
@@ -154,9 +156,11 @@ export function invalidQuery(operation: Operation, observed: Observed): fc.Arbit
     return value ? [{ parameter, value }] : [];
   });
   if (breakable.length === 0) return undefined;
+  // The other parameters stay within what every reading takes: a page size past the default may be past the server's maximum.
+  const companions: Observed = { ...observed, maxPageSize: observed.maxPageSize ?? observed.defaultPageSize };
   return fc.oneof(
     ...breakable.map(({ parameter, value }) =>
-      fc.tuple(validQuery(operation, observed), value).map(([query, bad]) => ({ query: { ...query, [parameter.name]: bad }, parameter: parameter.name })),
+      fc.tuple(validQuery(operation, companions), value).map(([query, bad]) => ({ query: { ...query, [parameter.name]: bad }, parameter: parameter.name })),
     ),
   );
 }
