@@ -122,6 +122,13 @@ export const probeFamilies = [
     "probes": "A walk of every page: totalItemCount distinct conversations, no duplicates."
   },
   {
+    "name": "search-model",
+    "checks": [
+      "search_model"
+    ],
+    "probes": "Generated searches over every filter and combination, periods anywhere around the data, page sizes up to the default and pages up to one past the last, each answer compared with a model of the server's own data (its unfiltered walk): items, counts and every envelope field; a search of a few pages read whole as one set."
+  },
+  {
     "name": "filter-match",
     "checks": [
       "filter_match"
@@ -334,7 +341,8 @@ export const rules = [
     "text": "items: array of conversation summary, the conversations of the page.",
     "families": [
       "response-schema",
-      "filter-match"
+      "filter-match",
+      "search-model"
     ]
   },
   {
@@ -343,7 +351,8 @@ export const rules = [
     "text": "hasMore: boolean, whether more pages follow.",
     "families": [
       "envelope-math",
-      "paging-walk"
+      "paging-walk",
+      "search-model"
     ]
   },
   {
@@ -369,7 +378,8 @@ export const rules = [
     "families": [
       "envelope-math",
       "paging-walk",
-      "filter-combination"
+      "filter-combination",
+      "search-model"
     ]
   },
   {
@@ -377,7 +387,8 @@ export const rules = [
     "seed": "Resources > Page envelope > totalPageCount",
     "text": "totalPageCount: integer, total number of pages.",
     "families": [
-      "envelope-math"
+      "envelope-math",
+      "search-model"
     ]
   },
   {
@@ -385,7 +396,8 @@ export const rules = [
     "seed": "Resources > Page envelope > fromItemInclusive",
     "text": "fromItemInclusive: integer, index of the first item of the page (inclusive).",
     "families": [
-      "envelope-math"
+      "envelope-math",
+      "search-model"
     ]
   },
   {
@@ -393,7 +405,8 @@ export const rules = [
     "seed": "Resources > Page envelope > toItemExclusive",
     "text": "toItemExclusive: integer, index after the last item of the page (exclusive).",
     "families": [
-      "envelope-math"
+      "envelope-math",
+      "search-model"
     ]
   },
   {
@@ -803,7 +816,8 @@ export const rules = [
     "text": "startFromDate: ISO 8601, start of the period for the conversation start date.",
     "families": [
       "filter-match",
-      "filter-inclusion"
+      "filter-inclusion",
+      "search-model"
     ]
   },
   {
@@ -812,7 +826,8 @@ export const rules = [
     "text": "startToDate: ISO 8601, end of the period for the conversation start date.",
     "families": [
       "filter-match",
-      "filter-inclusion"
+      "filter-inclusion",
+      "search-model"
     ]
   },
   {
@@ -821,7 +836,8 @@ export const rules = [
     "text": "latestMessageFromDate: ISO 8601, start of the period for the last-message date.",
     "families": [
       "filter-match",
-      "filter-inclusion"
+      "filter-inclusion",
+      "search-model"
     ]
   },
   {
@@ -830,7 +846,8 @@ export const rules = [
     "text": "latestMessageToDate: ISO 8601, end of the period for the last-message date.",
     "families": [
       "filter-match",
-      "filter-inclusion"
+      "filter-inclusion",
+      "search-model"
     ]
   },
   {
@@ -839,7 +856,8 @@ export const rules = [
     "text": "status: Active, Closed or Operator.",
     "families": [
       "filter-match",
-      "filter-combination"
+      "filter-combination",
+      "search-model"
     ]
   },
   {
@@ -849,7 +867,8 @@ export const rules = [
     "families": [
       "filter-match",
       "filter-combination",
-      "empty-search"
+      "empty-search",
+      "search-model"
     ]
   },
   {
@@ -857,7 +876,8 @@ export const rules = [
     "seed": "Endpoints > 1. Search > pageSize",
     "text": "pageSize: integer, page size.",
     "families": [
-      "envelope-math"
+      "envelope-math",
+      "search-model"
     ]
   },
   {
@@ -866,7 +886,8 @@ export const rules = [
     "text": "pageIndex: integer, page index.",
     "families": [
       "envelope-math",
-      "paging-walk"
+      "paging-walk",
+      "search-model"
     ]
   },
   {

@@ -28,6 +28,8 @@ export interface Knowledge extends Observed {
   readonly itemSources: Map<string, Exchange>;
   /** Every exchange in short, for coverage, side effects and the weak-data warning. */
   readonly log: LoggedExchange[];
+  /** The pages of the walk of every page (`walkPages`), in order, once the walk held: the data `search_model` models. */
+  walk?: Exchange[];
   /** The answers to searches with one value the description rules out, for the `invalid_search_values` finding. */
   readonly invalidSearches: InvalidSearchAnswer[];
 }

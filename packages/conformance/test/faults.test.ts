@@ -89,7 +89,15 @@ describe("faults put in front of Prism, one at a time", () => {
   });
 
   it("the unbroken proxy fails only on Prism's own stateless gaps", () => {
-    expect([...baseline].sort()).toEqual(["bot_filter_match", "envelope_math", "filter_match", "ignored_auth", "unknown_bot_not_found", "unsupported_method"]);
+    expect([...baseline].sort()).toEqual([
+      "bot_filter_match",
+      "envelope_math",
+      "filter_match",
+      "ignored_auth",
+      "search_model",
+      "unknown_bot_not_found",
+      "unsupported_method",
+    ]);
   });
 
   it.each(faults)("$name is caught by $check and by no other check", async ({ fault, check }) => {

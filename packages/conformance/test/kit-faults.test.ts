@@ -62,6 +62,7 @@ const faults: ReadonlyArray<{ name: string; check: CheckName; related?: CheckNam
     {
       name: "a later page of a search with two filters repeating the first page",
       check: "filter_combination",
+      related: ["search_model"],
       fault: {
         request: async (url, _headers, upstream) => {
           const filters = ["status", "channelId", "startFromDate", "latestMessageToDate"].filter((name) => url.searchParams.has(name));

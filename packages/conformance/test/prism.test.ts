@@ -15,7 +15,15 @@ describe("against the real Prism mock", () => {
     // Prism serves the same example page whatever the filters (the bot's too) and pageIndex (a complete one, so a
     // paging walk ends), accepts any token value, lists triggers for any bot, and answers an
     // undocumented method with a 405 that lacks Allow: those are its gaps, and nothing else fails.
-    expect(failing(report)).toEqual(["ignored_auth", "unsupported_method", "envelope_math", "filter_match", "bot_filter_match", "unknown_bot_not_found"]);
+    expect(failing(report)).toEqual([
+      "ignored_auth",
+      "unsupported_method",
+      "envelope_math",
+      "filter_match",
+      "search_model",
+      "bot_filter_match",
+      "unknown_bot_not_found",
+    ]);
     const authFailures = report.checks.find((check) => check.name === "ignored_auth")!.failures;
     expect(authFailures.map((failure) => failure.message)).toEqual(expect.arrayContaining([expect.stringContaining("with a wrong X-Token; got 200")]));
     expect(authFailures.some((failure) => failure.message.includes("without X-Token"))).toBe(false);
@@ -50,6 +58,7 @@ describe("against the real Prism mock", () => {
       "unsupported_method",
       "envelope_math",
       "filter_match",
+      "search_model",
       "bot_filter_match",
       "unknown_bot_not_found",
       "unknown_trigger_not_found",
@@ -86,7 +95,15 @@ describe("against the real Prism mock", () => {
     try {
       const report = await runConformance({ baseUrl: echoing.url, token: "t", seed: 7, examples: 10, agentStageId: exampleBot, rate: 0 });
       // The same gaps as with a long token: no body was mangled into a schema failure ("items" stays "items").
-      expect(failing(report)).toEqual(["ignored_auth", "unsupported_method", "envelope_math", "filter_match", "bot_filter_match", "unknown_bot_not_found"]);
+      expect(failing(report)).toEqual([
+        "ignored_auth",
+        "unsupported_method",
+        "envelope_math",
+        "filter_match",
+        "search_model",
+        "bot_filter_match",
+        "unknown_bot_not_found",
+      ]);
       const excerpts = report.checks.flatMap((check) => check.failures.map((failure) => failure.responseExcerpt));
       expect(excerpts.find((excerpt) => excerpt.includes('"items":'))).toBeDefined();
       expect(excerpts.find((excerpt) => excerpt.includes('"externalEventName":"$BOT_CONVERSATION_TOKEN"'))).toBeDefined();

@@ -25,11 +25,13 @@ const faults: ReadonlyArray<{ name: string; check: CheckName; related?: CheckNam
   {
     name: "paging math (totalPageCount one too many)",
     check: "envelope_math",
+    related: ["search_model"],
     fault: { response: editPage((page) => void (page["totalPageCount"] = Number(page["totalPageCount"]) + 1)) },
   },
   {
     name: "a filter ignored (a valid status is checked, then dropped)",
     check: "filter_match",
+    related: ["search_model"],
     fault: { request: (url) => void (isSearch(url) && statuses.includes(url.searchParams.get("status") ?? "") && url.searchParams.delete("status")) },
   },
   {
@@ -178,10 +180,11 @@ const misses: ReadonlyArray<{ name: string; check: CheckName; related?: CheckNam
     fault: { response: editPage((page) => void (page["items"] = (page["items"] as unknown[]).slice(0, 50))) },
   },
 
-  { name: "date filters compared as text", check: "filter_match", related: ["filter_inclusion"], fault: textDates },
+  { name: "date filters compared as text", check: "filter_match", related: ["filter_inclusion", "search_model"], fault: textDates },
   {
     name: "latestMessageToDate ignored",
     check: "filter_match",
+    related: ["search_model"],
     // Validated, then ignored: a value that is no date is still refused.
     fault: {
       request: (url) =>

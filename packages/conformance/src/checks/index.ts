@@ -104,6 +104,11 @@ export const checkCatalog = {
     description: "Two filters together find exactly the conversations each finds alone, on every page of the walk.",
     rule: "Seed, Search: the parameters are filters of one search; a conversation matches when it matches each one sent.",
   },
+  search_model: {
+    description:
+      "Generated searches over every filter, combination, period, page size and page agree with a model of the server's own data (its unfiltered walk): items, counts and every envelope field; order is not compared.",
+    rule: "Seed, Search: the parameters filter the conversations (status, channelId, the periods of the start and of the last message); the page envelope counts the matching conversations (totalItemCount) and pages them (pageSize, pageIndex, fromItemInclusive, toItemExclusive, totalPageCount, hasMore); ordering of items: not shown.",
+  },
   bot_filter_match: {
     description:
       "agentStageId finds only that bot's conversations: an unknown bot or a near miss of a known one finds none; a bot's conversations are among all.",

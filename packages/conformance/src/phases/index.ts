@@ -18,6 +18,7 @@ import {
   probeOpenForms,
 } from "./fire.ts";
 import { checkBotIdentifiers } from "./identifiers.ts";
+import { checkSearchModel } from "./model.ts";
 import { confirmBot, confirmConversation } from "./preflight.ts";
 import { checkAcceptNegotiation, checkUnsupportedMethods } from "./protocol.ts";
 import { exploreInvalidSearch, exploreSearch, probeSearch, walkPages } from "./search.ts";
@@ -69,7 +70,7 @@ export const steps: readonly Step[] = [
   },
   {
     plan: () =>
-      "searches: the first page, a walk of every page, the edges (page sizes, pages, each status and channel alone, date bounds ±1 ms), two filters against each alone (every page walked), the bot filter's near misses, searches that match nothing, generated and invalid searches",
+      "searches: the first page, a walk of every page, the edges (page sizes, pages, each status and channel alone, date bounds ±1 ms), two filters against each alone (every page walked), generated searches over every filter, combination, period, page size and page against a model of the server's own data (the walk), the bot filter's near misses, searches that match nothing, generated searches, and invalid ones (reported, not judged)",
     phases: [
       {
         name: "searchConversations: first page",
@@ -96,6 +97,11 @@ export const steps: readonly Step[] = [
         name: "searchConversations: combined filters",
         checks: ["filter_combination", "envelope_math", "filter_match"],
         run: (session) => checkFilterCombinations(session),
+      },
+      {
+        name: "searchConversations: generated searches against the model of the server's data",
+        checks: ["search_model", "envelope_math", "filter_match"],
+        run: (session) => checkSearchModel(session),
       },
       {
         name: "searchConversations: the bot filter and searches that match nothing",

@@ -92,5 +92,8 @@ export async function walkPages(session: Session): Promise<void> {
     if (!next) return;
     answer = next;
   }
-  session.record("paging_walk", walked.at(-1)!, pagingWalk(walked), walked.slice(0, -1));
+  const verdict = pagingWalk(walked);
+  session.record("paging_walk", walked.at(-1)!, verdict, walked.slice(0, -1));
+  // The walk's pages are the data the model of search_model reads, when they added up.
+  if (verdict === undefined) session.knowledge.walk = walked;
 }

@@ -41,6 +41,44 @@ export const ignoringInvalidSearchValues: Fault = {
   },
 };
 
+/** The parameters of a search that page it or name the bot: every other one is a filter. */
+const pagingAndBot = ["agentStageId", "pageSize", "pageIndex"];
+
+/** The filters a search sends (its parameters but paging and the bot). */
+export const filtersOf = (url: URL): string[] => [...new Set(url.searchParams.keys())].filter((name) => !pagingAndBot.includes(name));
+
+/**
+ * A server whose engine finds other conversations than the sandbox's for some searches, and pages and counts what
+ * it finds consistently: `edit` changes the whole result of a search `when` says (read from the sandbox in one
+ * page), and every page of it is cut from the edited result, its envelope computed from it (pages from 0). A fault
+ * of the engine, not of the envelope: only an oracle of what the data holds sees it.
+ */
+export const engineFault = (when: (url: URL) => boolean, edit: (items: Record<string, unknown>[]) => Record<string, unknown>[], miscount = 0): Fault => ({
+  request: async (url, _headers, upstream) => {
+    if (!isSearch(url) || !when(url)) return undefined;
+    const whole = new URL(url);
+    whole.searchParams.set("pageSize", "1000");
+    whole.searchParams.set("pageIndex", "0");
+    const all = await upstream(whole);
+    const asked = await upstream(url);
+    if (all.status !== 200 || asked.status !== 200) return asked;
+    const items = edit((JSON.parse(all.body) as { items: Record<string, unknown>[] }).items);
+    const page = JSON.parse(asked.body) as { pageSize: number; pageIndex: number };
+    const total = items.length + miscount;
+    const from = Math.min(page.pageIndex * page.pageSize, items.length);
+    const shown = items.slice(from, from + page.pageSize);
+    return jsonAnswer(200, {
+      ...page,
+      items: shown,
+      totalItemCount: total,
+      totalPageCount: Math.ceil(total / page.pageSize),
+      fromItemInclusive: from,
+      toItemExclusive: from + shown.length,
+      hasMore: (page.pageIndex + 1) * page.pageSize < total,
+    });
+  },
+});
+
 /** Rewrites every item of a 200 search page. */
 export const editItems = (edit: (item: Record<string, unknown>) => void): Fault => ({
   response: (url, response) => {
@@ -220,7 +258,7 @@ export const familyFaults: Readonly<Record<FamilyName, PlantedFault>> = {
   "envelope-math": {
     name: "totalPageCount one too many",
     check: "envelope_math",
-    related: ["paging_walk"],
+    related: ["search_model", "paging_walk"],
     fault: {
       response: (url, response) =>
         void (
@@ -265,6 +303,7 @@ export const familyFaults: Readonly<Record<FamilyName, PlantedFault>> = {
   "filter-inclusion": {
     name: "a period with both bounds of the start date finding nothing",
     check: "filter_inclusion",
+    related: ["search_model"],
     fault: {
       request: (url) => {
         const bounds = [url.searchParams.get("startFromDate"), url.searchParams.get("startToDate")];
@@ -274,10 +313,20 @@ export const familyFaults: Readonly<Record<FamilyName, PlantedFault>> = {
       },
     },
   },
+  "search-model": {
+    // A place the kit's code never names: a status together with a period of the last message.
+    name: "the oldest conversation left out of searches that send a status and a period of the last message",
+    check: "search_model",
+    related: ["filter_combination", "filter_inclusion"],
+    fault: engineFault(
+      (url) => url.searchParams.has("status") && filtersOf(url).some((name) => name.startsWith("latestMessage")),
+      (items) => items.slice(0, -1),
+    ),
+  },
   "filter-combination": {
     name: "channelId dropped when status is sent too",
     check: "filter_combination",
-    related: ["filter_match"],
+    related: ["search_model", "filter_match"],
     fault: { request: (url) => void (isSearch(url) && url.searchParams.has("status") && url.searchParams.delete("channelId")) },
   },
   "empty-search": {
