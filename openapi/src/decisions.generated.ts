@@ -430,6 +430,16 @@ export const decisions = [
     ]
   },
   {
+    "id": "kit-relations",
+    "label": "Answers HTTP leaves open (the conformance kit's relations)",
+    "service": "HEAD, percent-encoding in a path, content negotiation: not stated",
+    "decision": "Not described; the conformance kit applies its metamorphic relations to the requests of every operation in every phase (HEAD as GET, an unreserved character percent-encoded in the query and in the path, `Accept` with JSON among others, `If-None-Match`, the walk at another page size) and fails only what HTTP or the seed rules out (a body in the answer to HEAD, another answer for a percent-encoded query value, a non-matching `If-None-Match` changing the answer, another total at another page size); a difference HTTP allows (HEAD refused, a path not normalized, another answer for another `Accept`) is reported (`relation_differences`) (the kit's choice)",
+    "why": "RFC 9110 and RFC 3986 leave these to the server where they say SHOULD or nothing; a checker that failed them would fail faithful servers.",
+    "findings": [
+      "relation_differences"
+    ]
+  },
+  {
     "id": "unlisted-variables",
     "label": "Unlisted variables in a fire payload",
     "service": "The fillable variables come from operation 2; a variable the trigger does not list: not stated",

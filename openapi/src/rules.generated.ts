@@ -122,6 +122,13 @@ export const probeFamilies = [
     "probes": "A walk of every page: totalItemCount distinct conversations, no duplicates."
   },
   {
+    "name": "relations",
+    "checks": [
+      "metamorphic_relations"
+    ],
+    "probes": "The requests of every operation in every phase sent again transformed: HEAD as GET, an unreserved character of the query and of the path percent-encoded, Accept with JSON among others, If-None-Match, each with a wrong token once; the unfiltered walk read again at another page size: the answers relate as HTTP and the seed say."
+  },
+  {
     "name": "search-model",
     "checks": [
       "search_model"
@@ -379,7 +386,8 @@ export const rules = [
       "envelope-math",
       "paging-walk",
       "filter-combination",
-      "search-model"
+      "search-model",
+      "relations"
     ]
   },
   {
@@ -895,7 +903,8 @@ export const rules = [
     "seed": "Endpoints > 1. Search",
     "text": "Parameters are passed in the query string. All are optional.",
     "families": [
-      "request-valid-values"
+      "request-valid-values",
+      "relations"
     ]
   },
   {

@@ -108,6 +108,16 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
       empty ? "empty page" : input.unknownBotSearch,
     );
   }
+  const differed = [...session.relationCounts.values()].filter((count) => count.differed > 0);
+  if (session.relationCounts.size > 0) {
+    add(
+      "relation_differences",
+      differed.length === 0
+        ? "Every relation HTTP leaves open was answered alike (HEAD as GET, a percent-encoded path, Accept with JSON among others)."
+        : `Answered another way, as HTTP allows: ${differed.map((count) => `${count.name} ${count.differed} of ${count.transformed} (${count.differences.join("; ")})`).join(", ")}.`,
+      Object.fromEntries(differed.map((count) => [count.name, count.differences])),
+    );
+  }
   const invalid = session.knowledge.invalidSearches;
   if (invalid.length > 0) {
     const refused = [...new Set(invalid.filter(({ status }) => status >= 400 && status < 500).map(({ parameter }) => parameter))].sort();

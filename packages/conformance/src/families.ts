@@ -7,7 +7,9 @@
  */
 import { type FamilyName, probeFamilies, type Rule, rules } from "@bot-conversation/openapi";
 import type { CheckName } from "./checks/index.ts";
-import type { CheckResult, CheckStatus } from "./results.ts";
+import type { CheckResult, CheckStatus, SeedQuote } from "./outcomes.ts";
+
+export type { SeedQuote } from "./outcomes.ts";
 
 /** The checks a family feeds; every one is a check of the kit (a compile error otherwise). */
 type FamilyCheck = (typeof probeFamilies)[number]["checks"][number];
@@ -112,16 +114,6 @@ export function ruleResults(families: ReadonlyMap<FamilyName, FamilyResult>): Ru
 }
 
 export { probeFamilies, rules };
-
-/** A rule of the seed a failure breaks: its id, where the seed states it, and the rule in the seed's words. */
-export interface SeedQuote {
-  /** The rule's id in `rules.yaml` (`auth-401`). */
-  readonly id: string;
-  /** Where the seed states it: section > table > row. */
-  readonly where: string;
-  /** The rule, in the seed's words. */
-  readonly text: string;
-}
 
 /** The field a rule is about (`startedOn: string, ...` is about `startedOn`), when its text starts with one. */
 const subjectOf = (text: string): string | undefined => /^([A-Za-z][\w.]*):/.exec(text)?.[1];

@@ -42,7 +42,9 @@ function validValue(parameter: Parameter, observed: Observed): fc.Arbitrary<stri
     // pageIndex 0 on a server that counts from 1 is a question the service leaves open, not a conformance failure.
     const minimum = parameter.name === "pageIndex" ? Math.max(declared, observed.pageBase ?? declared) : declared;
     const maximum = minimum + (parameter.name === "pageIndex" ? 5 : 100);
-    return fc.integer({ min: minimum, max: parameter.name === "pageSize" ? Math.min(maximum, observed.maxPageSize ?? maximum) : maximum }).map(String);
+    // A maximum below the minimum (a server's page size of 0) leaves the minimum alone.
+    const cap = parameter.name === "pageSize" ? Math.max(minimum, Math.min(maximum, observed.maxPageSize ?? maximum)) : maximum;
+    return fc.integer({ min: minimum, max: cap }).map(String);
   }
   if (schema["format"] === "date-time") return fc.oneof(...seen(observed.dates), dateTimes);
   if (parameter.name === "agentStageId") return fc.oneof(...seen(observed.agentStageIds), fc.string({ maxLength: 16 }));

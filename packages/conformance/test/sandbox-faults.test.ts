@@ -138,9 +138,11 @@ const defaultPageSize = 20;
  * sorts inside the bounds' strings, and pages them itself.
  */
 const textDates: Fault = {
-  request: async (url, _, upstream) => {
+  request: async (url, _, upstream, _body, method) => {
     const dates = [...url.searchParams.keys()].filter((name) => /Date$/.test(name));
-    if (!isSearch(url) || dates.length === 0 || dates.some((name) => !Number.isFinite(Date.parse(url.searchParams.get(name)!)))) return undefined;
+    // A HEAD has no page to compute: the server's own answer.
+    if (!isSearch(url) || method !== "GET" || dates.length === 0 || dates.some((name) => !Number.isFinite(Date.parse(url.searchParams.get(name)!))))
+      return undefined;
     const pageSize = Number(url.searchParams.get("pageSize") ?? defaultPageSize);
     const pageIndex = Number(url.searchParams.get("pageIndex") ?? 0);
     if (!Number.isInteger(pageSize) || pageSize < 1 || !Number.isInteger(pageIndex) || pageIndex < 0) return undefined;

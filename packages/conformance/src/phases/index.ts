@@ -79,7 +79,11 @@ export const steps: readonly Step[] = [
           await probeSearch(session);
         },
       },
-      { name: "searchConversations: walk every page", checks: ["paging_walk"], run: (session) => walkPages(session) },
+      {
+        name: "searchConversations: walk every page, and again at another page size",
+        checks: ["paging_walk", "metamorphic_relations"],
+        run: (session) => walkPages(session),
+      },
       {
         name: "preflight: the conversation to fire into",
         checks: [],

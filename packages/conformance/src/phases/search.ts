@@ -4,6 +4,7 @@ import { pageOf, pagingWalk } from "../checks/paging.ts";
 import { operationOf } from "../description.ts";
 import { invalidQuery, searchQuery } from "../generate.ts";
 import { nextPageQuery } from "../links.ts";
+import { pageSizeRelation } from "../relations.ts";
 import type { Session } from "../session.ts";
 
 const operationId = "searchConversations";
@@ -95,5 +96,56 @@ export async function walkPages(session: Session): Promise<void> {
   const verdict = pagingWalk(walked);
   session.record("paging_walk", walked.at(-1)!, verdict, walked.slice(0, -1));
   // The walk's pages are the data the model of search_model reads, when they added up.
-  if (verdict === undefined) session.knowledge.walk = walked;
+  if (verdict === undefined) {
+    session.knowledge.walk = walked;
+    await walkAtAnotherPageSize(session, walked);
+  }
+}
+
+/** The second walk reads at most this many pages. */
+const maxRelationPages = 60;
+
+/**
+ * The `walk_page_size` relation: the same search walked again at another page size (about half, never the same)
+ * finds the same `totalItemCount` and the same set of conversations (the seed's totalItemCount does not depend
+ * on the page size). Every page of the second walk counts as a transformed request.
+ */
+async function walkAtAnotherPageSize(session: Session, walked: readonly Exchange[]): Promise<void> {
+  const first = pageOf(walked[0]!)!;
+  const pageSize = first.pageSize > 1 ? Math.ceil(first.pageSize / 2) + (first.pageSize === 2 ? 0 : 1) : 2;
+  if (pageSize === first.pageSize || Math.ceil(first.totalItemCount / pageSize) > maxRelationPages) return;
+  const count = session.relationCount(pageSizeRelation);
+  const base = session.knowledge.pageBase;
+  const { pageSize: _size, pageIndex: _index, ...filters } = walked[0]!.case.query;
+  const again: Exchange[] = [];
+  let complete = false;
+  for (let index = 0; index <= maxRelationPages && session.canSend; index++) {
+    const answer = await session.exchange({
+      ...searchCase(session, { ...filters, pageSize: String(pageSize), pageIndex: String(base + index) }),
+      relation: pageSizeRelation.name,
+    });
+    if (!answer) return;
+    count.transformed += 1;
+    again.push(answer.exchange);
+    const page = pageOf(answer.exchange);
+    if (!page) return;
+    if (!page.hasMore) {
+      complete = true;
+      break;
+    }
+  }
+  // A second walk cut short (the request budget) compares nothing.
+  if (!complete) return;
+  const ids = (pages: readonly Exchange[]): string[] => pages.flatMap((exchange) => pageOf(exchange)?.items.map((item) => item.id) ?? []).sort();
+  const total = pageOf(again[0]!)?.totalItemCount;
+  const problems = [
+    ...(total === first.totalItemCount ? [] : [`totalItemCount ${first.totalItemCount} at pageSize ${first.pageSize}, ${total} at pageSize ${pageSize}`]),
+    ...(JSON.stringify(ids(again)) === JSON.stringify(ids(walked))
+      ? []
+      : [`the pages at pageSize ${pageSize} hold another set of conversations than at ${first.pageSize}`]),
+  ];
+  session.recordRelation(pageSizeRelation, again.at(-1)!, problems.length === 0 ? undefined : { failure: problems.join("; ") }, [
+    ...walked,
+    ...again.slice(0, -1),
+  ]);
 }

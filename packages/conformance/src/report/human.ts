@@ -78,6 +78,13 @@ export function humanReport(report: ConformanceReport): string {
     lines.push("", "Warnings");
     for (const warning of report.warnings) lines.push(`  ! ${warning}`);
   }
+  if (report.relations.some((relation) => relation.transformed > 0)) {
+    lines.push("", "Relations (requests transformed: held, failed, answered another way HTTP allows)");
+    for (const relation of report.relations)
+      lines.push(
+        `  ${relation.name.padEnd(24)} ${relation.transformed} transformed: ${relation.held} held, ${relation.failed} failed, ${relation.differed} differed`,
+      );
+  }
   if (report.findings.length > 0) {
     lines.push("", "Findings on the open points (not failures; each can go into openapi/README.md's Decisions table)");
     for (const finding of report.findings) {

@@ -54,8 +54,9 @@ export const filtersOf = (url: URL): string[] => [...new Set(url.searchParams.ke
  * of the engine, not of the envelope: only an oracle of what the data holds sees it.
  */
 export const engineFault = (when: (url: URL) => boolean, edit: (items: Record<string, unknown>[]) => Record<string, unknown>[], miscount = 0): Fault => ({
-  request: async (url, _headers, upstream) => {
-    if (!isSearch(url) || !when(url)) return undefined;
+  request: async (url, _headers, upstream, _body, method) => {
+    // A HEAD has no page to cut: the server's own answer.
+    if (!isSearch(url) || method !== "GET" || !when(url)) return undefined;
     const whole = new URL(url);
     whole.searchParams.set("pageSize", "1000");
     whole.searchParams.set("pageIndex", "0");
@@ -272,9 +273,9 @@ export const familyFaults: Readonly<Record<FamilyName, PlantedFault>> = {
     name: "a later page of the bot's walk repeating the first page's first item",
     check: "paging_walk",
     fault: {
-      request: async (url, _headers, upstream) => {
+      request: async (url, _headers, upstream, _body, method) => {
         const filtered = [...url.searchParams.keys()].some((name) => !["agentStageId", "pageSize", "pageIndex"].includes(name));
-        if (!isSearch(url) || filtered || Number(url.searchParams.get("pageIndex") ?? 0) === 0) return undefined;
+        if (!isSearch(url) || method !== "GET" || filtered || Number(url.searchParams.get("pageIndex") ?? 0) === 0) return undefined;
         const answer = await upstream(url);
         const first = new URL(url);
         first.searchParams.set("pageIndex", "0");
@@ -311,6 +312,18 @@ export const familyFaults: Readonly<Record<FamilyName, PlantedFault>> = {
           url.searchParams.set("startFromDate", "2100-01-01T00:00:00Z");
         return undefined;
       },
+    },
+  },
+  relations: {
+    // A place the kit's code never names: how a query's percent-encoded letters are read.
+    name: "a query value with a percent-encoded letter read as written (refused as an unknown value)",
+    check: "metamorphic_relations",
+    related: ["identifier_encoding", "bot_filter_match"],
+    fault: {
+      request: (url, headers) =>
+        isSearch(url) && headers.get("x-token") === "sandbox-token" && /%(3\d|4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A]|2D|2E|5F|7E)/i.test(url.search)
+          ? jsonAnswer(400, { message: "unknown value" })
+          : undefined,
     },
   },
   "search-model": {
