@@ -51,6 +51,10 @@ const compressed: ResponseEdit = (_url, response) => {
   response.headers["vary"] = "Accept-Encoding";
 };
 
+/** HEAD refused with 405 and `Allow: GET`: the seed lists GET only, so this is a difference of a relation (the head-and-options decision), a finding. */
+const headRefused: Fault["request"] = (_url, _headers, _upstream, _body, method) =>
+  method === "HEAD" ? { status: 405, headers: { allow: "GET" }, body: "" } : undefined;
+
 /** One fault of a request rule (at most one) and response edits in order, applied to the answers the rule gives too. */
 const readingOf = (request: Fault["request"] | undefined, ...edits: ResponseEdit[]): Fault => {
   const edit = (url: URL, response: ProxiedResponse): void => {
@@ -92,6 +96,7 @@ const servers: readonly FaithfulServer[] = [
       date_range_end: "inclusive",
       invalid_search_values: { refused: expect.arrayContaining(["pageSize"]), ignored: [] },
       date_time_variable_forms: { "2026-11-20T09:15:02": 500, "2026-11-20": 500, "20261120T091502Z": 500, "2026-11-20 09:15:02+03:00": 500 },
+      relation_differences: {},
     },
   },
   {
@@ -140,11 +145,18 @@ const servers: readonly FaithfulServer[] = [
     },
   },
   {
-    name: "pages from 0, half-open periods, at most the default page size, the trigger list keyed by id, validators and gzip over a socket",
+    name: "pages from 0, half-open periods, at most the default page size, the trigger list keyed by id, HEAD refused, validators and gzip over a socket",
     switches: { dateTo: "exclusive", maxPageSize: 20, defaultPageSize: 20 },
-    fault: readingOf(undefined, triggerListAs("map"), validators, compressed),
+    fault: readingOf(headRefused, triggerListAs("map"), validators, compressed),
     socket: true,
-    findings: { page_index_base: 0, date_range_end: "exclusive", trigger_list_shape: "map", max_page_size: { answer: "refused", status: 400 } },
+    findings: {
+      page_index_base: 0,
+      date_range_end: "exclusive",
+      trigger_list_shape: "map",
+      max_page_size: { answer: "refused", status: 400 },
+      head_and_options: expect.objectContaining({ HEAD: 405 }),
+      relation_differences: { head_as_get: expect.arrayContaining([expect.stringMatching(/^HEAD answered 405 where GET answered/)]) },
+    },
   },
 ];
 
