@@ -111,6 +111,16 @@ export const relations: readonly Relation[] = [
     },
   },
   {
+    name: "connection_close",
+    description: "The same request on a connection closed after it (Connection: close; the others keep theirs alive): the same answer.",
+    rule: "RFC 9110 §7.6.1 and RFC 9112 §9.6: Connection names options of the connection, never of the request's meaning.",
+    transform: (original) => (isSafe(original.case) ? { ...original.case, headers: { ...original.case.headers, connection: "close" } } : undefined),
+    compare: (original, transformed) => {
+      const different = sameAnswer(original, transformed);
+      return different ? { failure: `expected the same answer on a connection closed after the request; ${different}` } : undefined;
+    },
+  },
+  {
     name: "conditional_request",
     description:
       "The same request with If-None-Match: the answer's own ETag gets 304 or the same answer; another tag gets the same answer; no ETag, another tag only.",

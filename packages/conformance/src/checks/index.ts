@@ -111,8 +111,8 @@ export const checkCatalog = {
   },
   metamorphic_relations: {
     description:
-      "Every relation (HEAD as GET, a percent-encoded query or path, Accept with JSON among others, If-None-Match, the walk at another page size) applied to the requests of every operation in every phase: the answers relate as HTTP or the seed says.",
-    rule: "RFC 9110 (§9.3.2 HEAD, §13.1.2 If-None-Match, §15.4.5 304), RFC 3986 §6.2.2.2 (a percent-encoded unreserved character is that character), and the seed's totalItemCount (the total number of matching conversations, whatever the page size); a difference HTTP allows is the relation_differences finding.",
+      "Every relation (HEAD as GET, a percent-encoded query or path, Accept with JSON among others, Connection: close, If-None-Match, the walk at another page size) applied to the requests of every operation in every phase: the answers relate as HTTP or the seed says.",
+    rule: "RFC 9110 (§9.3.2 HEAD, §7.6.1 Connection, §13.1.2 If-None-Match, §15.4.5 304), RFC 3986 §6.2.2.2 (a percent-encoded unreserved character is that character), and the seed's totalItemCount (the total number of matching conversations, whatever the page size); a difference HTTP allows is the relation_differences finding.",
   },
   bot_filter_match: {
     description:
