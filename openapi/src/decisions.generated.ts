@@ -78,9 +78,10 @@ export const decisions = [
     "label": "Dates (filters, `DateTime` variables)",
     "service": "\"ISO 8601\" strings",
     "decision": "`format: date-time` (RFC 3339: date, time with seconds, UTC offset); the client's `parseDateTime` and the sandbox read every date by that one rule, refusing a date alone, an offset-less time, an hour-only offset, second 60, hour 24 and a day the month lacks",
-    "why": "ISO 8601 also allows forms that name no single instant (a date, a local time); the service's own reading is not shown, so the toolkit picks the interoperable profile and says so. The conformance kit judges and generates every date by `parseDateTime` too (its `date-time` format is that function), and sends a date alone and a time without an offset as filter values once, reporting the answer (`date_filter_forms`), never failing it.",
+    "why": "ISO 8601 also allows forms that name no single instant (a date, a local time); the service's own reading is not shown, so the toolkit picks the interoperable profile and says so. The conformance kit judges and generates every date by `parseDateTime` too (its `date-time` format is that function), and sends a date alone and a time without an offset as filter values once, reporting the answer (`date_filter_forms`), never failing it; likewise it fails a `DateTime` variable value only where the seed's words rule it out (not a string, or no form of ISO 8601), and fires a time without an offset, a date alone, ISO 8601's basic format and RFC 3339's space for `T` once each with `--allow-fire`, reporting the answers (`date_time_variable_forms`) (the kit's choice).",
     "findings": [
-      "date_filter_forms"
+      "date_filter_forms",
+      "date_time_variable_forms"
     ]
   },
   {
@@ -260,7 +261,7 @@ export const decisions = [
     "label": "Search error statuses",
     "service": "\"not shown\"",
     "decision": "`401` (the `unauthorized` example), then `4XX` and `5XX` range responses with the open error body; the `4XX` example says the service lists no client errors",
-    "why": "A search that matches nothing is still a success: the conformance kit expects 200 with an empty page for it (`empty_search_page`), except that a search naming an unknown bot may be refused, which it reports (`unknown_bot_search`). Every operation needs the same `X-Token`, and `401` is stated for a missing or invalid token on the other two; other codes are not known. A `4XX` example must not claim one cause (the mock used to serve \"Authorization failed\" for every 4XX).",
+    "why": "A search that matches nothing is still a success: the conformance kit expects 200 with an empty page for it (`empty_search_page`), except that a search naming an unknown bot may be refused, which it reports (`unknown_bot_search`). Every operation needs the same `X-Token`, and `401` is stated for a missing or invalid token on the other two; other codes are not known. A `4XX` example must not claim one cause (the mock used to serve \"Authorization failed\" for every 4XX). A search with a value the description rules out may be refused or answered with the value ignored: the conformance kit sends such searches and reports which (`invalid_search_values`), never failing either (the kit's choice, from the seed's words).",
     "sandbox": {
       "flag": "unknown-parameters",
       "values": [
@@ -271,7 +272,8 @@ export const decisions = [
     },
     "findings": [
       "unknown_bot_search",
-      "unlisted_query_parameters"
+      "unlisted_query_parameters",
+      "invalid_search_values"
     ]
   },
   {
@@ -425,6 +427,16 @@ export const decisions = [
     "why": "HTTP defines both for any resource; the seed lists only GET and POST.",
     "findings": [
       "head_and_options"
+    ]
+  },
+  {
+    "id": "kit-relations",
+    "label": "Answers HTTP leaves open (the conformance kit's relations)",
+    "service": "HEAD, percent-encoding in a path, content negotiation: not stated",
+    "decision": "Not described; the conformance kit applies its metamorphic relations to the requests of every operation in every phase (HEAD as GET, an unreserved character percent-encoded in the query and in the path, `Accept` with JSON among others, `Connection: close`, `If-None-Match`, the walk at another page size) and fails only what HTTP or the seed rules out (a body in the answer to HEAD, another answer for a percent-encoded query value or on a closed connection, a non-matching `If-None-Match` changing the answer, another total at another page size); a difference HTTP allows (HEAD refused, a path not normalized, another answer for another `Accept`) is reported (`relation_differences`) (the kit's choice)",
+    "why": "RFC 9110 and RFC 3986 leave these to the server where they say SHOULD or nothing; a checker that failed them would fail faithful servers.",
+    "findings": [
+      "relation_differences"
     ]
   },
   {

@@ -98,7 +98,7 @@ export const probeFamilies = [
     "checks": [
       "negative_data_rejection"
     ],
-    "probes": "Searches with one parameter the description rules out, fire bodies missing a part, with a part of another type or empty: a 4xx."
+    "probes": "Fire bodies missing a required part, with a part of another type or empty: a 4xx (a search with a value the description rules out is sent too, but only reported: the seed shows no search status but success)."
   },
   {
     "name": "request-valid-values",
@@ -120,6 +120,20 @@ export const probeFamilies = [
       "paging_walk"
     ],
     "probes": "A walk of every page: totalItemCount distinct conversations, no duplicates."
+  },
+  {
+    "name": "relations",
+    "checks": [
+      "metamorphic_relations"
+    ],
+    "probes": "The requests of every operation in every phase sent again transformed: HEAD as GET, an unreserved character of the query and of the path percent-encoded, Accept with JSON among others, If-None-Match, each with a wrong token once; the unfiltered walk read again at another page size: the answers relate as HTTP and the seed say."
+  },
+  {
+    "name": "search-model",
+    "checks": [
+      "search_model"
+    ],
+    "probes": "Generated searches over every filter and combination, periods anywhere around the data, page sizes up to the default and pages up to one past the last, each answer compared with a model of the server's own data (its unfiltered walk): items, counts and every envelope field; a search of a few pages read whole as one set."
   },
   {
     "name": "filter-match",
@@ -334,7 +348,8 @@ export const rules = [
     "text": "items: array of conversation summary, the conversations of the page.",
     "families": [
       "response-schema",
-      "filter-match"
+      "filter-match",
+      "search-model"
     ]
   },
   {
@@ -343,7 +358,8 @@ export const rules = [
     "text": "hasMore: boolean, whether more pages follow.",
     "families": [
       "envelope-math",
-      "paging-walk"
+      "paging-walk",
+      "search-model"
     ]
   },
   {
@@ -369,7 +385,9 @@ export const rules = [
     "families": [
       "envelope-math",
       "paging-walk",
-      "filter-combination"
+      "filter-combination",
+      "search-model",
+      "relations"
     ]
   },
   {
@@ -377,7 +395,8 @@ export const rules = [
     "seed": "Resources > Page envelope > totalPageCount",
     "text": "totalPageCount: integer, total number of pages.",
     "families": [
-      "envelope-math"
+      "envelope-math",
+      "search-model"
     ]
   },
   {
@@ -385,7 +404,8 @@ export const rules = [
     "seed": "Resources > Page envelope > fromItemInclusive",
     "text": "fromItemInclusive: integer, index of the first item of the page (inclusive).",
     "families": [
-      "envelope-math"
+      "envelope-math",
+      "search-model"
     ]
   },
   {
@@ -393,7 +413,8 @@ export const rules = [
     "seed": "Resources > Page envelope > toItemExclusive",
     "text": "toItemExclusive: integer, index after the last item of the page (exclusive).",
     "families": [
-      "envelope-math"
+      "envelope-math",
+      "search-model"
     ]
   },
   {
@@ -803,7 +824,8 @@ export const rules = [
     "text": "startFromDate: ISO 8601, start of the period for the conversation start date.",
     "families": [
       "filter-match",
-      "filter-inclusion"
+      "filter-inclusion",
+      "search-model"
     ]
   },
   {
@@ -812,7 +834,8 @@ export const rules = [
     "text": "startToDate: ISO 8601, end of the period for the conversation start date.",
     "families": [
       "filter-match",
-      "filter-inclusion"
+      "filter-inclusion",
+      "search-model"
     ]
   },
   {
@@ -821,7 +844,8 @@ export const rules = [
     "text": "latestMessageFromDate: ISO 8601, start of the period for the last-message date.",
     "families": [
       "filter-match",
-      "filter-inclusion"
+      "filter-inclusion",
+      "search-model"
     ]
   },
   {
@@ -830,7 +854,8 @@ export const rules = [
     "text": "latestMessageToDate: ISO 8601, end of the period for the last-message date.",
     "families": [
       "filter-match",
-      "filter-inclusion"
+      "filter-inclusion",
+      "search-model"
     ]
   },
   {
@@ -839,7 +864,8 @@ export const rules = [
     "text": "status: Active, Closed or Operator.",
     "families": [
       "filter-match",
-      "filter-combination"
+      "filter-combination",
+      "search-model"
     ]
   },
   {
@@ -849,7 +875,8 @@ export const rules = [
     "families": [
       "filter-match",
       "filter-combination",
-      "empty-search"
+      "empty-search",
+      "search-model"
     ]
   },
   {
@@ -858,7 +885,7 @@ export const rules = [
     "text": "pageSize: integer, page size.",
     "families": [
       "envelope-math",
-      "request-invalid-values"
+      "search-model"
     ]
   },
   {
@@ -868,7 +895,7 @@ export const rules = [
     "families": [
       "envelope-math",
       "paging-walk",
-      "request-invalid-values"
+      "search-model"
     ]
   },
   {
@@ -876,7 +903,8 @@ export const rules = [
     "seed": "Endpoints > 1. Search",
     "text": "Parameters are passed in the query string. All are optional.",
     "families": [
-      "request-valid-values"
+      "request-valid-values",
+      "relations"
     ]
   },
   {

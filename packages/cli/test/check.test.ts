@@ -64,7 +64,7 @@ describe("bot-conversation check", () => {
       junit,
     ]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("Result: every check that ran held (19 passed, 0 failed, 0 not judged, 8 not run).");
+    expect(result.stdout).toContain("Result: every check that ran held (20 passed, 0 failed, 0 not judged, 9 not run).");
     const report = JSON.parse(await readFile(json, "utf8")) as { passed: boolean; seed: number };
     expect(report).toMatchObject({ passed: true, seed: 4 });
     const xml = await readFile(junit, "utf8");

@@ -28,6 +28,10 @@ export interface Case {
   readonly rawQuery?: Readonly<Record<string, string>>;
   /** The body's JSON text as sent, when it is not `JSON.stringify(body)` (an identifier with a JSON escape); `body` is what it means. */
   readonly rawBody?: string;
+  /** Further request headers (a precondition such as `If-None-Match`), lower-case names. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** The metamorphic relation that made this case from another (`relations.ts`): no relation is applied to it again. */
+  readonly relation?: string;
 }
 
 /** The response to a case, read whole. */
@@ -71,12 +75,14 @@ const shellQuote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'
 /** A curl command that reproduces the case; the token is written `$BOT_CONVERSATION_TOKEN`, never its value. */
 export function curlOf(baseUrl: string, request: Case): string {
   const parts = ["curl", "-sS", "-i"];
-  if (request.method !== "GET") parts.push("-X", request.method);
+  if (request.method !== "GET" && request.method !== "HEAD") parts.push("-X", request.method);
   const credential = credentialOf(request.authentication);
   // Every form of the token is written by the shell from the variable, so the line never carries the value.
   if (credential.xTokenShell !== undefined) parts.push("-H", credential.xTokenShell === "" ? shellQuote("X-Token;") : `"X-Token: ${credential.xTokenShell}"`);
   if (credential.header) parts.push("-H", `"${credential.header.name}: ${credential.header.shell}"`);
   parts.push("-H", shellQuote(`Accept: ${request.accept ?? "application/json"}`));
+  for (const [name, value] of Object.entries(request.headers ?? {})) parts.push("-H", shellQuote(`${name}: ${value}`));
+  if (request.method === "HEAD") parts.push("--head");
   if (request.body !== undefined) parts.push("-H", shellQuote("Content-Type: application/json"), "--data", shellQuote(bodyTextOf(request)!));
   const url = urlOf(baseUrl, request, "TOKEN_IN_QUERY").href;
   // The query-string token is spliced in by the shell, so the line carries the variable, never the value.

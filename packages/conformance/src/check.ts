@@ -1,10 +1,9 @@
 /** What `bot-conversation check` does once its flags are read (`command.ts`): loaded only when a check runs. */
 import { appendFile, readFile, writeFile } from "node:fs/promises";
-import { exitCodes, tokenOf } from "@bot-conversation/client/command-line";
+import { type CommandIo, exitCodes, tokenOf } from "@bot-conversation/client/command-line";
 import { sanitizeText } from "@bot-conversation/client/text";
 import { type Baseline, baselineOf, parseBaseline } from "./baseline.ts";
-import type { CheckFlags, CommandIo } from "./command.ts";
-import { type CheckConfig, readConfig } from "./config.ts";
+import { type CheckConfig, type CheckFlags, readConfig } from "./config.ts";
 import { bundledDescription } from "./description.ts";
 import { type NetworkFetch, networkFetch } from "./network.ts";
 import { type ConformanceOptions, resolveOptions, UsageError } from "./options.ts";

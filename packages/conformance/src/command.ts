@@ -5,14 +5,14 @@
  */
 import { type CommandIo, exitCodes, tokenFlags } from "@bot-conversation/client/command-line";
 import { Command, CommanderError, InvalidArgumentError } from "commander";
-import type { CheckConfig } from "./config.ts";
+import type { CheckFlags } from "./config.ts";
 
 /**
  * Where the command writes (the human report on stdout; usage errors, the progress bar on a terminal and
  * notes on stderr), its environment (`BOT_CONVERSATION_TOKEN`, and `GITHUB_ACTIONS` / `GITHUB_STEP_SUMMARY`
  * on GitHub Actions) and what stops it (Ctrl-C: the run reports what ran): the toolkit's one `CommandIo`.
  */
-export type { CommandIo };
+export type { CheckFlags, CommandIo };
 export { exitCodes };
 
 const integer =
@@ -42,18 +42,6 @@ const names = (value: string, previous: string[] = []): string[] => [
     .filter(Boolean),
 ];
 const repeat = (value: string, previous: string[] = []): string[] => [...previous, value];
-
-/** Flags of `check`, as commander parses them (the same names as a `--config` file's keys). */
-export type CheckFlags = Omit<CheckConfig, "decisions" | "checks" | "excludeChecks" | "header"> & {
-  token?: string;
-  tokenFile?: string;
-  config?: string;
-  updateBaseline?: boolean;
-  dryRun?: boolean;
-  checks?: string[];
-  excludeChecks?: string[];
-  header?: string[];
-};
 
 const example = `
 Examples:

@@ -85,3 +85,15 @@ export function readConfig(path: string): CheckConfig {
     throw new Error(`--config ${path}: ${(error as Error).message}`);
   }
 }
+
+/** Flags of `check`, as commander parses them (the same names as a `--config` file's keys). */
+export type CheckFlags = Omit<CheckConfig, "decisions" | "checks" | "excludeChecks" | "header"> & {
+  token?: string;
+  tokenFile?: string;
+  config?: string;
+  updateBaseline?: boolean;
+  dryRun?: boolean;
+  checks?: string[];
+  excludeChecks?: string[];
+  header?: string[];
+};

@@ -43,6 +43,8 @@ export interface DiscoveryInput {
   readonly unknownBotSearch?: number | undefined;
   /** Status of a fire naming an unlisted variable (with --allow-fire). */
   readonly unlistedVariable?: number | undefined;
+  /** Statuses of fires with each open form of a `DateTime` variable (with --allow-fire), by the value sent. */
+  readonly dateTimeVariableForms?: Readonly<Record<string, number>> | undefined;
   /** What the known bot's id in another letter case got. */
   readonly letterCase?: LetterCaseAnswers | undefined;
 }
@@ -106,6 +108,27 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
       empty ? "empty page" : input.unknownBotSearch,
     );
   }
+  const differed = [...session.relationCounts.values()].filter((count) => count.differed > 0);
+  if (session.relationCounts.size > 0) {
+    add(
+      "relation_differences",
+      differed.length === 0
+        ? "Every relation HTTP leaves open was answered alike (HEAD as GET, a percent-encoded path, Accept with JSON among others)."
+        : `Answered another way, as HTTP allows: ${differed.map((count) => `${count.name} ${count.differed} of ${count.transformed} (${count.differences.join("; ")})`).join(", ")}.`,
+      Object.fromEntries(differed.map((count) => [count.name, count.differences])),
+    );
+  }
+  const invalid = session.knowledge.invalidSearches;
+  if (invalid.length > 0) {
+    const refused = [...new Set(invalid.filter(({ status }) => status >= 400 && status < 500).map(({ parameter }) => parameter))].sort();
+    const answered = [...new Set(invalid.filter(({ status }) => status >= 200 && status < 300).map(({ parameter }) => parameter))].sort();
+    const statuses = [...new Set(invalid.map(({ status }) => status))].sort((left, right) => left - right);
+    add(
+      "invalid_search_values",
+      `Of ${invalid.length} searches with one value the description rules out (statuses ${statuses.join(", ")}), ${refused.length > 0 ? `those on ${refused.join(", ")} were refused` : "none was refused"}${answered.length > 0 ? `; those on ${answered.join(", ")} were answered with a page (the value ignored)` : ""}.`,
+      { refused, ignored: answered },
+    );
+  }
   if (input.letterCase && (input.letterCase.triggerList !== undefined || input.letterCase.search !== undefined)) {
     const { triggerList, search } = input.letterCase;
     add(
@@ -122,6 +145,15 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
         ? "A variable the trigger does not list is ignored: the event fired (200)."
         : `A variable the trigger does not list is refused with ${input.unlistedVariable}.`,
       accepted ? "ignored" : "rejected",
+    );
+  }
+
+  if (input.dateTimeVariableForms) {
+    const answers = Object.entries(input.dateTimeVariableForms);
+    add(
+      "date_time_variable_forms",
+      `DateTime variable values in forms the seed's "ISO 8601" allows beyond RFC 3339 (or RFC 3339's space for T): ${answers.map(([value, status]) => `${JSON.stringify(value)} ${status >= 200 && status < 300 ? "taken" : "refused"} (${status})`).join(", ")}.`,
+      input.dateTimeVariableForms,
     );
   }
 
@@ -180,7 +212,12 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
     const nicknames = [
       ...new Set(
         items.flatMap((item) =>
-          (item.members ?? []).map((member) => (member.nickname === null ? "null" : Array.isArray(member.nickname) ? "array" : typeof member.nickname)),
+          // Members as the server sent them: any JSON (response_schema_conformance judges the shape).
+          (Array.isArray(item.members) ? (item.members as unknown[]) : []).flatMap((member) => {
+            if (typeof member !== "object" || member === null) return [];
+            const { nickname } = member as { nickname?: unknown };
+            return [nickname === null ? "null" : Array.isArray(nickname) ? "array" : typeof nickname];
+          }),
         ),
       ),
     ];

@@ -7,7 +7,9 @@
  */
 import { type FamilyName, probeFamilies, type Rule, rules } from "@bot-conversation/openapi";
 import type { CheckName } from "./checks/index.ts";
-import type { CheckResult, CheckStatus } from "./results.ts";
+import type { CheckResult, CheckStatus, SeedQuote } from "./outcomes.ts";
+
+export type { SeedQuote } from "./outcomes.ts";
 
 /** The checks a family feeds; every one is a check of the kit (a compile error otherwise). */
 type FamilyCheck = (typeof probeFamilies)[number]["checks"][number];
@@ -112,3 +114,29 @@ export function ruleResults(families: ReadonlyMap<FamilyName, FamilyResult>): Ru
 }
 
 export { probeFamilies, rules };
+
+/** The field a rule is about (`startedOn: string, ...` is about `startedOn`), when its text starts with one. */
+const subjectOf = (text: string): string | undefined => /^([A-Za-z][\w.]*):/.exec(text)?.[1];
+
+/** At most this many rules quoted for one failure: past it, the failure's message did not say which rule it breaks. */
+const maxQuotes = 5;
+
+/**
+ * The rules of the seed a failure of `check` breaks, quoted from the catalog: those of the case's family when it
+ * feeds the check (a tagged probe), else of every family feeding the check; of many, those whose field the
+ * failure's message names (`startedOn` in a schema failure at `/items/0/startedOn`). Empty for a check no family
+ * feeds (its `rule` names its ground: the description, an RFC's MUST, or your own bound).
+ */
+export function seedRulesOf(check: CheckName, family: FamilyName | undefined, message: string): SeedQuote[] {
+  const feeding = probeFamilies.filter((entry) => (entry.checks as readonly string[]).includes(check)).map((entry) => entry.name);
+  const families: readonly FamilyName[] = family && feeding.includes(family) ? [family] : feeding;
+  const candidates = (rules as readonly Rule[]).filter((rule) => rule.families.some((name) => families.includes(name)));
+  const named = candidates.filter((rule) => {
+    const subject = subjectOf(rule.text);
+    return subject !== undefined && new RegExp(`\\b${subject.replaceAll(".", "\\.")}\\b`).test(message);
+  });
+  // The field named last is the most specific (`startedOn` before `items` in `/items/0/startedOn`).
+  const at = (rule: Rule): number => message.lastIndexOf(subjectOf(rule.text)!);
+  const chosen = named.length > 0 ? named.sort((left, right) => at(right) - at(left)) : candidates;
+  return chosen.slice(0, maxQuotes).map((rule) => ({ id: rule.id, where: rule.seed, text: rule.text }));
+}

@@ -2,7 +2,7 @@ import { parseDateTime, validateEventPayload } from "@bot-conversation/client";
 import type { ExternalEventTrigger, VariableType } from "@bot-conversation/types";
 import fc from "fast-check";
 import type { Operation, Parameter, Schema } from "./description.ts";
-import { variableTypeTable } from "./variable-values.ts";
+import { ruledOutBySeed, variableTypeTable } from "./variable-values.ts";
 
 /** Values seen in the server's own data, so generated filters hit real conversations. */
 export interface Observed {
@@ -16,6 +16,8 @@ export interface Observed {
   readonly pageBase?: number;
   /** The largest `pageSize` the team's config accepts as the server's maximum, when it names one. */
   readonly maxPageSize?: number | undefined;
+  /** `pageSize` of a search without one, once known: a larger one may be past the server's own maximum (an open point). */
+  readonly defaultPageSize?: number | undefined;
 }
 
 /** A query that breaks exactly one parameter's schema, naming it. */
@@ -40,7 +42,9 @@ function validValue(parameter: Parameter, observed: Observed): fc.Arbitrary<stri
     // pageIndex 0 on a server that counts from 1 is a question the service leaves open, not a conformance failure.
     const minimum = parameter.name === "pageIndex" ? Math.max(declared, observed.pageBase ?? declared) : declared;
     const maximum = minimum + (parameter.name === "pageIndex" ? 5 : 100);
-    return fc.integer({ min: minimum, max: parameter.name === "pageSize" ? Math.min(maximum, observed.maxPageSize ?? maximum) : maximum }).map(String);
+    // A maximum below the minimum (a server's page size of 0) leaves the minimum alone.
+    const cap = parameter.name === "pageSize" ? Math.max(minimum, Math.min(maximum, observed.maxPageSize ?? maximum)) : maximum;
+    return fc.integer({ min: minimum, max: cap }).map(String);
   }
   if (schema["format"] === "date-time") return fc.oneof(...seen(observed.dates), dateTimes);
   if (parameter.name === "agentStageId") return fc.oneof(...seen(observed.agentStageIds), fc.string({ maxLength: 16 }));
@@ -154,9 +158,11 @@ export function invalidQuery(operation: Operation, observed: Observed): fc.Arbit
     return value ? [{ parameter, value }] : [];
   });
   if (breakable.length === 0) return undefined;
+  // The other parameters stay within what every reading takes: a page size past the default may be past the server's maximum.
+  const companions: Observed = { ...observed, maxPageSize: observed.maxPageSize ?? observed.defaultPageSize };
   return fc.oneof(
     ...breakable.map(({ parameter, value }) =>
-      fc.tuple(validQuery(operation, observed), value).map(([query, bad]) => ({ query: { ...query, [parameter.name]: bad }, parameter: parameter.name })),
+      fc.tuple(validQuery(operation, companions), value).map(([query, bad]) => ({ query: { ...query, [parameter.name]: bad }, parameter: parameter.name })),
     ),
   );
 }
@@ -188,14 +194,26 @@ export interface TriggerVariable {
 /** Whether `value` has the format of the variable's type; the client's `validateEventPayload` is the one judge. */
 export const fitsType = (variable: TriggerVariable, value: unknown): boolean => validateEventPayload(variable.trigger, { [variable.code]: value }).length === 0;
 
+/**
+ * Whether the seed's words rule `value` out for the variable's type (`ruledOutBySeed`): what a fire may be failed
+ * for accepting. A value the client refuses but the seed allows (a `DateTime` without an offset) is not.
+ */
+export const ruledOut = (variable: TriggerVariable, value: unknown): boolean => ruledOutBySeed(variable.type, value, (each) => fitsType(variable, each));
+
 /** Values in the format of the variable's type. */
 export function rightValue(variable: TriggerVariable): fc.Arbitrary<unknown> {
   return variableTypeTable[variable.type].accepted.filter((value) => fitsType(variable, value));
 }
 
-/** Values the request schema allows but the variable's type does not. */
+/** The familiar value of the variable's type, tried before the generated ones (none when the client refuses it for this variable). */
+export const familiarValues = (variable: TriggerVariable): unknown[] => {
+  const { familiar } = variableTypeTable[variable.type];
+  return fitsType(variable, familiar) ? [familiar] : [];
+};
+
+/** Values the request schema allows but the variable's type, by the seed's words, does not. */
 export function wrongValue(variable: TriggerVariable): fc.Arbitrary<unknown> {
-  return anyVariableValue.filter((value) => !fitsType(variable, value));
+  return anyVariableValue.filter((value) => !fitsType(variable, value) && ruledOut(variable, value));
 }
 
 /** A value of another JSON type than the schema's `type` allows (an integer for a string, a string for an object). */

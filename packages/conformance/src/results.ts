@@ -2,58 +2,10 @@ import type { FamilyName } from "@bot-conversation/openapi";
 import { curlOf, type Exchange, requestLineOf } from "./case.ts";
 import { type CheckName, checkCatalog, checkNames } from "./checks/index.ts";
 import { notApplicable, type Verdict } from "./checks/types.ts";
-import { familyResults, probeFamilies, type RuleResult, ruleResults, type Tally, taggedFamilies } from "./families.ts";
+import { familyResults, probeFamilies, type RuleResult, ruleResults, seedRulesOf, type Tally, taggedFamilies } from "./families.ts";
+import type { CheckResult, Failure } from "./outcomes.ts";
 
-/** One way a check failed, with the requests that show it. */
-export interface Failure {
-  /** What was expected and what came back. */
-  readonly message: string;
-  /** The rule of the seed or the description that the server broke. */
-  readonly rule: string;
-  /** operationId of the request. */
-  readonly operationId: string;
-  /** Status of the response, or null when none came. */
-  readonly status: number | null;
-  /** The value sent: method, URL and body of the (last) request; the token is written `$BOT_CONVERSATION_TOKEN`. */
-  readonly sent: string;
-  /** The value received: status and the start of the body. */
-  readonly received: string;
-  /** A curl command that reproduces the (last) request; the token is written `$BOT_CONVERSATION_TOKEN`. */
-  readonly curl: string;
-  /** Every request the failure needs, in order, as curl commands (a walk, a comparison of two searches). */
-  readonly requests: readonly string[];
-  /** The start of the response body. */
-  readonly responseExcerpt: string;
-  /** Whether the baseline (`--baseline`) already lists it: a known failure does not fail the run. */
-  known: boolean;
-}
-
-/** How a check ended: held, failed, ran but could not judge, or never ran. */
-export type CheckStatus = "passed" | "failed" | "not judged" | "not run";
-
-/** How one check fared over the run. */
-export interface CheckResult {
-  /** The check's name, e.g. `ignored_auth`. */
-  readonly name: CheckName;
-  /** What it checks, in one sentence. */
-  readonly description: string;
-  /** The rule it holds the server to. */
-  readonly rule: string;
-  /** Exchanges (or walks) the check held for. */
-  passed: number;
-  /** Exchanges (or walks) the check failed for. */
-  failed: number;
-  /** Exchanges the check applied to but could not judge. */
-  notJudged: number;
-  /** Why it could not judge, distinct reasons, at most five. */
-  readonly notJudgedReasons: string[];
-  /** Distinct failures (by message), the smallest reproduction of each, at most ten. */
-  readonly failures: Failure[];
-  /** Why the check never ran (or ran only in part), when it did not. */
-  skipped: string | undefined;
-  /** The outcome, set when the run ends. */
-  status: CheckStatus;
-}
+export type { CheckResult, CheckStatus, Failure } from "./outcomes.ts";
 
 const maxFailuresPerCheck = 10;
 
@@ -124,6 +76,7 @@ export class Results {
     const failure: Failure = {
       message: verdict,
       rule: result.rule,
+      seed: seedRulesOf(name, exchange.case.family, verdict),
       operationId: exchange.case.operationId,
       status: exchange.status,
       sent: requestLineOf(this.baseUrl, exchange.case),

@@ -9,8 +9,9 @@ import type { RuleResult } from "./families.ts";
 import { type ConformanceOptions, resolveOptions } from "./options.ts";
 import { checksLeftOut, type Phase, phases, type RunState } from "./phases/index.ts";
 import { redactToken, redactTokenJson } from "./redact.ts";
+import { pageSizeRelation, relations } from "./relations.ts";
 import { type CheckResult, Results } from "./results.ts";
-import { Session } from "./session.ts";
+import { type RelationCount, Session } from "./session.ts";
 import { blameForRefusal } from "./token-blame.ts";
 import { BudgetExhaustedError, createTransport, RateLimitedError, StoppedError, UnreachableError } from "./transport.ts";
 
@@ -77,6 +78,8 @@ export interface ConformanceReport {
   readonly sideEffects: readonly SideEffect[];
   /** Operations × documented statuses × parameters: what was exercised, and what returned data. */
   readonly coverage: readonly OperationCoverage[];
+  /** Each metamorphic relation: the requests it transformed, and how their answers compared (`relations.ts`). */
+  readonly relations: readonly RelationCount[];
   /** Time per phase. */
   readonly phases: readonly PhaseTiming[];
   /** Failures the baseline does not list. */
@@ -126,6 +129,7 @@ export async function runConformance(options: ConformanceOptions, description: D
   /** Runs one phase of the table, timed and counted. */
   const runPhase = async (each: Phase, state: RunState): Promise<void> => {
     phase = each.name;
+    session.phase = each.name;
     const phaseStarted = performance.now();
     const before = transport.sent;
     try {
@@ -220,6 +224,7 @@ export async function runConformance(options: ConformanceOptions, description: D
         entry.exchange ? [{ request: requestLineOf(resolved.baseUrl, entry.exchange.case), status: entry.status }] : [],
       ),
       coverage,
+      relations: [...relations, pageSizeRelation].map((relation) => ({ ...session.relationCount(relation) })),
       phases: timings,
       newFailures,
       // A run that reached no verdict (stopped before any answer, or every check not judged) verified nothing: it does not pass.

@@ -7,6 +7,7 @@ import type { CheckContext, ExchangeCheck, Verdict } from "./checks/types.ts";
 import type { AcceptedDecisions } from "./decisions.ts";
 import type { Description } from "./description.ts";
 import type { Observed } from "./generate.ts";
+import { type Relation, type RelationVerdict, relations, transformsPerPhase } from "./relations.ts";
 import type { Results } from "./results.ts";
 import { BudgetExhaustedError, StoppedError, type Transport, UnreachableError } from "./transport.ts";
 
@@ -28,6 +29,18 @@ export interface Knowledge extends Observed {
   readonly itemSources: Map<string, Exchange>;
   /** Every exchange in short, for coverage, side effects and the weak-data warning. */
   readonly log: LoggedExchange[];
+  /** The pages of the walk of every page (`walkPages`), in order, once the walk held: the data `search_model` models. */
+  walk?: Exchange[];
+  /** The answers to searches with one value the description rules out, for the `invalid_search_values` finding. */
+  readonly invalidSearches: InvalidSearchAnswer[];
+}
+
+/** A search with one value the description rules out, and the status it got (the seed shows no search status but success). */
+export interface InvalidSearchAnswer {
+  /** The parameter whose value the description rules out. */
+  readonly parameter: string;
+  /** Status of the answer. */
+  readonly status: number;
 }
 
 /** One exchange in short. */
@@ -68,6 +81,26 @@ export interface PhaseSettings {
   readonly badCredentials?: readonly Authentication[];
 }
 
+/** How one metamorphic relation fared over a run: requests it transformed, and how their answers compared. */
+export interface RelationCount {
+  /** The relation's name (`head_as_get`). */
+  readonly name: string;
+  /** What it does, in one line. */
+  readonly description: string;
+  /** What it rests on, and whether a difference fails or is a finding. */
+  readonly rule: string;
+  /** Requests it transformed and sent. */
+  transformed: number;
+  /** Transformed requests answered as the relation says. */
+  held: number;
+  /** Transformed requests whose answer broke the relation (failures of `metamorphic_relations`). */
+  failed: number;
+  /** Transformed requests answered another way HTTP allows (the `relation_differences` finding). */
+  differed: number;
+  /** The distinct differences, at most three. */
+  readonly differences: string[];
+}
+
 /** One run's shared state: sends cases, applies checks, records outcomes. */
 export class Session {
   /** Which check held or failed how often. */
@@ -79,6 +112,14 @@ export class Session {
   private readonly slow = new Set<string>();
   /** Notes for the report's warnings (an operation no longer sent, and why). */
   readonly warnings: string[] = [];
+  /** The phase running (set by the runner): the relations transform requests of every operation in every phase. */
+  phase = "";
+  /** How each metamorphic relation fared, by name, in report order. */
+  readonly relationCounts = new Map<string, RelationCount>();
+  /** Requests transformed so far, by relation, operation and phase. */
+  private readonly transformedBy = new Map<string, number>();
+  /** Relations whose transformed request was sent once more with a wrong token, by relation and operation. */
+  private readonly credentialed = new Set<string>();
 
   /** The description. */
   readonly description: Description;
@@ -103,6 +144,7 @@ export class Session {
       items: new Map(),
       itemSources: new Map(),
       log: [],
+      invalidSearches: [],
     };
   }
 
@@ -153,7 +195,76 @@ export class Session {
       this.results.record("not_a_server_error", none, noAnswer(error.message)(none, this.context));
       return undefined;
     }
-    return { exchange, failed: this.judge(exchange, checks) };
+    const failed = this.judge(exchange, checks);
+    if (request.relation === undefined) await this.applyRelations(exchange);
+    return { exchange, failed };
+  }
+
+  /** The count of a relation, made on first use. */
+  relationCount(relation: Pick<Relation, "name" | "description" | "rule">): RelationCount {
+    let count = this.relationCounts.get(relation.name);
+    if (!count) {
+      count = { name: relation.name, description: relation.description, rule: relation.rule, transformed: 0, held: 0, failed: 0, differed: 0, differences: [] };
+      this.relationCounts.set(relation.name, count);
+    }
+    return count;
+  }
+
+  /** Records what a relation made of two answers: held, a failure of `metamorphic_relations`, or a difference for the finding. */
+  recordRelation(
+    relation: Pick<Relation, "name" | "description" | "rule">,
+    transformed: Exchange,
+    verdict: RelationVerdict,
+    before: readonly Exchange[],
+  ): void {
+    const count = this.relationCount(relation);
+    if (verdict === undefined) {
+      count.held += 1;
+      this.results.record("metamorphic_relations", transformed, undefined);
+    } else if ("failure" in verdict) {
+      count.failed += 1;
+      this.results.record("metamorphic_relations", transformed, `${relation.name}: ${verdict.failure}`, before);
+    } else {
+      count.differed += 1;
+      if (count.differences.length < 3 && !count.differences.includes(verdict.difference)) count.differences.push(verdict.difference);
+    }
+  }
+
+  /**
+   * Applies every relation to an exchange the kit sent: the first requests of each operation in each phase are
+   * transformed (`transformsPerPhase`), sent, and their answers compared with the original's; the first transformed
+   * request of each relation and operation is sent once more with a wrong token (401, as for any request).
+   */
+  private async applyRelations(original: Exchange): Promise<void> {
+    const { case: request } = original;
+    // The operations of the description, sent as described: not a probe of an undocumented method, of Accept, or of a bad credential.
+    const described = this.description.operations.has(request.operationId) && request.documentedMethods === undefined && request.accept === undefined;
+    if (
+      !described ||
+      request.authentication !== "token" ||
+      original.status === 0 ||
+      original.status === 429 ||
+      !this.results.isSelected("metamorphic_relations")
+    )
+      return;
+    for (const relation of relations) {
+      const key = `${relation.name} ${original.case.operationId} ${this.phase}`;
+      if ((this.transformedBy.get(key) ?? 0) >= transformsPerPhase || !this.canSend) continue;
+      const transformed = relation.transform(original);
+      if (!transformed) continue;
+      this.transformedBy.set(key, (this.transformedBy.get(key) ?? 0) + 1);
+      const answer = await this.exchange({ ...transformed, relation: relation.name });
+      if (!answer) continue;
+      this.relationCount(relation).transformed += 1;
+      this.recordRelation(relation, answer.exchange, relation.compare(original, answer.exchange), [original]);
+      // The credential rule on the relation's request, where the request is otherwise taken (a refusal may come before the token's check).
+      const credential = `${relation.name} ${original.case.operationId}`;
+      const taken = answer.exchange.status >= 200 && answer.exchange.status < 300;
+      if (taken && !this.credentialed.has(credential) && this.canSend) {
+        this.credentialed.add(credential);
+        await this.exchange({ ...transformed, relation: relation.name, authentication: "wrong" });
+      }
+    }
   }
 
   /** Learns from an exchange and applies the response checks and `checks` to it; returns the checks that failed. */
@@ -189,9 +300,15 @@ export class Session {
    * Explores a property with fast-check. `run` sends one generated case and returns the checks that
    * failed on it; fast-check then shrinks the input, so the report shows the smallest failing request.
    * Once a check's failure is shrunk, exploring goes on for the other checks (a failure found early
-   * does not hide the rest), within `numRuns` generated cases in all. Seeded per property.
+   * does not hide the rest), within `numRuns` generated cases in all. Seeded per property. `examples` are tried
+   * first, within `numRuns` (fast-check's own `examples`): the familiar values beside the whole space.
    */
-  async explore<T>(arbitrary: fc.Arbitrary<T>, run: (value: T) => Promise<CheckName[]>, numRuns = this.settings.examples): Promise<void> {
+  async explore<T>(
+    arbitrary: fc.Arbitrary<T>,
+    run: (value: T) => Promise<CheckName[]>,
+    numRuns = this.settings.examples,
+    examples: readonly T[] = [],
+  ): Promise<void> {
     this.properties += 1;
     const reported = new Set<CheckName>();
     let remaining = numRuns;
@@ -210,7 +327,11 @@ export class Session {
             throw error;
           }
         }),
-        { seed: this.settings.seed + this.properties * 1000 + attempt, numRuns: remaining },
+        {
+          seed: this.settings.seed + this.properties * 1000 + attempt,
+          numRuns: remaining,
+          ...(attempt === 0 ? { examples: examples.map((value) => [value] as [T]) } : {}),
+        },
       );
       if (!details.failed || lastNew.length === 0) return;
       for (const name of lastNew) reported.add(name);
@@ -233,12 +354,15 @@ export class Session {
       ...(fired ? { exchange } : {}),
     });
     if (exchange.status >= 400 && this.knowledge.errors.length < 200) this.knowledge.errors.push(exchange);
-    if (exchange.case.operationId === "searchConversations" && exchange.status === 200 && exchange.isJson) {
+    // A relation's request is another spelling of one already learnt from.
+    if (exchange.case.operationId === "searchConversations" && exchange.status === 200 && exchange.isJson && exchange.case.relation === undefined) {
       this.knowledge.pages.push(exchange);
       // With --agent-stage-id the edges and oracles search that bot: conversations of other bots are not theirs to look for.
       const bot = this.settings.agentStageId;
       if (bot !== undefined && exchange.case.query["agentStageId"] !== bot) return;
-      const items = (exchange.json as { items?: unknown }).items;
+      // The body as the server sent it: any JSON (null, an array, a number) is read without a throw.
+      const json = exchange.json;
+      const items = typeof json === "object" && json !== null ? (json as { items?: unknown }).items : undefined;
       if (!Array.isArray(items)) return;
       const channelIds = this.knowledge.channelIds as string[];
       const dates = this.knowledge.dates as string[];

@@ -140,6 +140,7 @@ export function createTransport(options: TransportOptions): Transport {
     sent += 1;
     const headers = new Headers(options.headers);
     headers.set("accept", request.accept ?? "application/json");
+    for (const [name, value] of Object.entries(request.headers ?? {})) headers.set(name, value);
     for (const [name, value] of credentialHeaders(request.authentication, options.token)) headers.set(name, value);
     if (request.body !== undefined) headers.set("content-type", "application/json");
     const started = performance.now();

@@ -102,7 +102,7 @@ describe("bot-conversation check: usage", () => {
     expect(run.stdout).toContain("dry run: nothing is sent");
     expect(run.stdout).toContain("firing: off");
     // The plan lists the phases of the table the run follows, with the checks each feeds; none that fires.
-    expect(run.stdout).toContain("\n       searchConversations: walk every page (paging_walk)\n");
+    expect(run.stdout).toContain("\n       searchConversations: walk every page, and again at another page size (paging_walk, metamorphic_relations)\n");
     expect(run.stdout).toContain("\n       listExternalEventTriggers: unknown bot (unknown_bot_not_found)\n");
     expect(run.stdout).not.toContain("fireExternalEvent:");
     expect(seen.length).toBe(before);

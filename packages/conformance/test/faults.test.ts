@@ -67,17 +67,6 @@ const faults: ReadonlyArray<{ name: string; check: CheckName; fault: Fault }> = 
     },
   },
   {
-    name: "a negative or non-integer pageSize accepted (dropped before Prism sees it)",
-    check: "negative_data_rejection",
-    fault: {
-      request: (url) => {
-        const pageSize = url.searchParams.get("pageSize");
-        if (isSearch(url) && pageSize !== null && !(/^\d+$/.test(pageSize) && Number(pageSize) >= 1)) url.searchParams.delete("pageSize");
-        return undefined;
-      },
-    },
-  },
-  {
     name: "a valid status refused (Closed is a 400)",
     check: "positive_data_acceptance",
     fault: { request: (url) => (isSearch(url) && url.searchParams.get("status") === "Closed" ? jsonAnswer(400, { message: "bad status" }) : undefined) },
@@ -100,7 +89,15 @@ describe("faults put in front of Prism, one at a time", () => {
   });
 
   it("the unbroken proxy fails only on Prism's own stateless gaps", () => {
-    expect([...baseline].sort()).toEqual(["bot_filter_match", "envelope_math", "filter_match", "ignored_auth", "unknown_bot_not_found", "unsupported_method"]);
+    expect([...baseline].sort()).toEqual([
+      "bot_filter_match",
+      "envelope_math",
+      "filter_match",
+      "ignored_auth",
+      "search_model",
+      "unknown_bot_not_found",
+      "unsupported_method",
+    ]);
   });
 
   it.each(faults)("$name is caught by $check and by no other check", async ({ fault, check }) => {

@@ -1,10 +1,11 @@
+import { parseDateTime } from "@bot-conversation/client";
 import { createAjv } from "@bot-conversation/openapi/ajv";
 import { variableTypes } from "@bot-conversation/types";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadDescription, operationOf } from "../src/description.ts";
-import { dataQuery, fitsType, invalidQuery, type Observed, rightValue, searchQuery, validQuery } from "../src/generate.ts";
-import { variableTypeTable } from "../src/variable-values.ts";
+import { dataQuery, fitsType, invalidQuery, type Observed, rightValue, ruledOut, searchQuery, validQuery, wrongValue } from "../src/generate.ts";
+import { isIso8601, nearMissesOf, openFormsOf, variableTypeTable } from "../src/variable-values.ts";
 
 const description = loadDescription();
 const search = operationOf(description, "searchConversations");
@@ -74,13 +75,42 @@ describe("the variable-type table", () => {
   };
   const variable = (type: (typeof variableTypes)[number]) => ({ trigger, code: type.toLowerCase(), type });
 
-  it.each(variableTypes)("every near miss of %s is refused by the client's validateEventPayload, and the accepted values pass it", (type) => {
-    const row = variableTypeTable[type];
-    expect(row.nearMisses.length).toBeGreaterThanOrEqual(2);
-    for (const nearMiss of row.nearMisses) expect(fitsType(variable(type), nearMiss.value), nearMiss.what).toBe(false);
+  it.each(variableTypes)(
+    "every near miss of %s is ruled out by the seed's words and refused by the client's validateEventPayload, and the accepted values pass it",
+    (type) => {
+      const row = variableTypeTable[type];
+      expect(row.nearMisses.length).toBeGreaterThanOrEqual(2);
+      for (const nearMiss of row.nearMisses) {
+        expect(fitsType(variable(type), nearMiss.value), nearMiss.what).toBe(false);
+        expect(ruledOut(variable(type), nearMiss.value), nearMiss.what).toBe(true);
+      }
+      fc.assert(
+        fc.property(rightValue(variable(type)), (value) => fitsType(variable(type), value)),
+        { seed: 1, numRuns: 50 },
+      );
+    },
+  );
+
+  it("a DateTime value the seed allows is never a near miss: a time without an offset, a date alone, ISO 8601's basic format are open forms, reported", () => {
+    const dateTime = variable("DateTime");
+    for (const value of ["2026-11-20T09:15:02", "2026-11-20", "20261120T091502Z", "2026-W47-5T09:15", "2026-324", "2026-11-20T09:15:02,5+03"]) {
+      expect(ruledOut(dateTime, value), value).toBe(false);
+      expect(nearMissesOf("DateTime").map((miss) => miss.value)).not.toContain(value);
+    }
+    expect(openFormsOf("DateTime").map((form) => form.value)).toEqual(expect.arrayContaining(["2026-11-20T09:15:02", "2026-11-20"]));
+    // The generated wrong values never include a form of ISO 8601.
     fc.assert(
-      fc.property(rightValue(variable(type)), (value) => fitsType(variable(type), value)),
-      { seed: 1, numRuns: 50 },
+      fc.property(wrongValue(dateTime), (value) => ruledOut(dateTime, value) && !isIso8601(value)),
+      { seed: 3, numRuns: 200 },
     );
+  });
+
+  it("the accepted DateTime values span the offsets and fractions RFC 3339 writes, every one an instant by the client's rule", () => {
+    const values = fc.sample(rightValue(variable("DateTime")), { seed: 4, numRuns: 300 }) as string[];
+    expect(values.some((value) => value.endsWith("Z"))).toBe(true);
+    expect(values.some((value) => /[+-]\d\d:\d\d$/.test(value) && !value.endsWith("+00:00"))).toBe(true);
+    expect(values.some((value) => /\.\d{4,}/.test(value))).toBe(true);
+    expect(values.some((value) => !value.includes("."))).toBe(true);
+    for (const value of values) expect(Number.isNaN(parseDateTime(value)), value).toBe(false);
   });
 });

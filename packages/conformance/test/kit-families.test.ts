@@ -1,3 +1,4 @@
+import { rules as catalogRules } from "@bot-conversation/openapi";
 import { describe, expect, it } from "vitest";
 import { probeFamilies } from "../src/index.ts";
 import { familyFaults } from "./support/family-faults.ts";
@@ -18,6 +19,11 @@ describe("the rule catalog: one planted fault per probe family, caught by its fa
         failed.filter((name) => name !== check && !own.includes(name) && !(related as readonly string[]).includes(name)),
         why(report),
       ).toEqual([]);
+      // Every failure of the planted check names the seed's words it breaks: a rule of the catalog, quoted.
+      for (const failure of report.checks.find((each) => each.name === check)!.failures) {
+        expect(failure.seed.length, `${failure.message}, seed ${report.seed}`).toBeGreaterThan(0);
+        for (const quote of failure.seed) expect(catalogRules.find((rule) => rule.id === quote.id)?.text).toBe(quote.text);
+      }
       // The per-rule table says so: every rule this family tests failed, and the family with it.
       const rules = report.rules.filter((rule) => rule.families.some((each) => each.name === family));
       expect(rules.length).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type ConformanceOptions, type ConformanceReport, runConformance } from "../src/index.ts";
-import { editItems, firing, isFire, isSearch, isTriggerList } from "./support/family-faults.ts";
+import { editItems, firing, ignoringInvalidSearchValues, isFire, isSearch, isTriggerList, laxVariable } from "./support/family-faults.ts";
 import { editJson, type Fault, faultyFetch, faultyFetchBaseUrl } from "./support/faulty-proxy.ts";
 import { caseTimeoutMs, failing, finding, kitRun, seedRunner, seeds, why } from "./support/kit-seeds.ts";
 import { useSandbox } from "./support/sandbox.ts";
@@ -59,6 +59,34 @@ const openPoints: ReadonlyArray<{ name: string; fault: Fault | (() => Fault); fi
     finding: "unlisted_variable",
     value: "ignored",
     options: firing,
+  },
+  {
+    name: "DateTime variables without an offset or as a date alone refused with the 500 (the sandbox's own answer)",
+    fault: sandboxOwnAnswers,
+    finding: "date_time_variable_forms",
+    value: { "2026-11-20T09:15:02": 500, "2026-11-20": 500, "20261120T091502Z": 500, "2026-11-20 09:15:02+03:00": 500 },
+    options: firing,
+  },
+  {
+    // The fifth server of issue 48: a time without an offset is ISO 8601, so taking it is no failure.
+    name: "DateTime variables without an offset, as a date alone and with a space for T taken",
+    fault: laxVariable("deliveryDate", (value) => typeof value === "string" && /^\d{4}-\d\d-\d\d([T ]\d\d:\d\d:\d\d([+-]\d\d:\d\d)?)?$/.test(value)),
+    finding: "date_time_variable_forms",
+    value: { "2026-11-20T09:15:02": 200, "2026-11-20": 200, "20261120T091502Z": 500, "2026-11-20 09:15:02+03:00": 200 },
+    options: firing,
+  },
+  {
+    name: "searches with a value the description rules out refused (the sandbox's own answer)",
+    fault: sandboxOwnAnswers,
+    finding: "invalid_search_values",
+    value: { refused: expect.arrayContaining(["pageSize"]), ignored: [] },
+  },
+  {
+    // The fifth server of issue 48: the seed shows no search status but success, so ignoring a bad value is no failure.
+    name: "searches with a value the description rules out answered with the value ignored",
+    fault: ignoringInvalidSearchValues,
+    finding: "invalid_search_values",
+    value: { refused: [], ignored: expect.arrayContaining(["pageSize"]) },
   },
   {
     name: "latestMessageOn without an offset",

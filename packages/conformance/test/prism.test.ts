@@ -9,13 +9,20 @@ const token = "prism-secret-4417";
 const failing = (report: ConformanceReport): string[] => report.checks.filter((check) => check.failed > 0).map((check) => check.name);
 const finding = (report: ConformanceReport, name: string): unknown => report.findings.find((entry) => entry.name === name)?.value;
 
+/**
+ * The checks Prism fails read-only, its stateless gaps: it serves the same example page whatever the filters (the
+ * bot's too) and pageIndex (a complete one, so a paging walk ends), accepts any token value, lists triggers for any
+ * bot, and answers an undocumented method with a 405 that lacks Allow.
+ */
+const readOnlyGaps = ["ignored_auth", "unsupported_method", "envelope_math", "filter_match", "search_model", "bot_filter_match", "unknown_bot_not_found"];
+
 describe("against the real Prism mock", () => {
   it("reports exactly the stateless gaps of the mock, read-only", async () => {
     const report = await runConformance({ baseUrl: prism().url, token, seed: 7, examples: 25, agentStageId: exampleBot, rate: 0 });
     // Prism serves the same example page whatever the filters (the bot's too) and pageIndex (a complete one, so a
     // paging walk ends), accepts any token value, lists triggers for any bot, and answers an
     // undocumented method with a 405 that lacks Allow: those are its gaps, and nothing else fails.
-    expect(failing(report)).toEqual(["ignored_auth", "unsupported_method", "envelope_math", "filter_match", "bot_filter_match", "unknown_bot_not_found"]);
+    expect(failing(report)).toEqual(readOnlyGaps);
     const authFailures = report.checks.find((check) => check.name === "ignored_auth")!.failures;
     expect(authFailures.map((failure) => failure.message)).toEqual(expect.arrayContaining([expect.stringContaining("with a wrong X-Token; got 200")]));
     expect(authFailures.some((failure) => failure.message.includes("without X-Token"))).toBe(false);
@@ -45,17 +52,7 @@ describe("against the real Prism mock", () => {
       conversationId: exampleConversation,
       rate: 0,
     });
-    expect(failing(report)).toEqual([
-      "ignored_auth",
-      "unsupported_method",
-      "envelope_math",
-      "filter_match",
-      "bot_filter_match",
-      "unknown_bot_not_found",
-      "unknown_trigger_not_found",
-      "unknown_conversation_not_found",
-      "payload_validation_rejection",
-    ]);
+    expect(failing(report)).toEqual([...readOnlyGaps, "unknown_trigger_not_found", "unknown_conversation_not_found", "payload_validation_rejection"]);
     const payload = report.checks.find((check) => check.name === "payload_acceptance")!;
     expect(payload.passed).toBeGreaterThanOrEqual(7);
     expect(finding(report, "identifier_precedence")).toBe("conversationId");
@@ -86,7 +83,15 @@ describe("against the real Prism mock", () => {
     try {
       const report = await runConformance({ baseUrl: echoing.url, token: "t", seed: 7, examples: 10, agentStageId: exampleBot, rate: 0 });
       // The same gaps as with a long token: no body was mangled into a schema failure ("items" stays "items").
-      expect(failing(report)).toEqual(["ignored_auth", "unsupported_method", "envelope_math", "filter_match", "bot_filter_match", "unknown_bot_not_found"]);
+      expect(failing(report)).toEqual([
+        "ignored_auth",
+        "unsupported_method",
+        "envelope_math",
+        "filter_match",
+        "search_model",
+        "bot_filter_match",
+        "unknown_bot_not_found",
+      ]);
       const excerpts = report.checks.flatMap((check) => check.failures.map((failure) => failure.responseExcerpt));
       expect(excerpts.find((excerpt) => excerpt.includes('"items":'))).toBeDefined();
       expect(excerpts.find((excerpt) => excerpt.includes('"externalEventName":"$BOT_CONVERSATION_TOKEN"'))).toBeDefined();

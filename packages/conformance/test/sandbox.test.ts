@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { pageChecks, responseChecks } from "../src/checks/index.ts";
 import { type ConformanceOptions, type ConformanceReport, checkNames, runConformance } from "../src/index.ts";
 import { phases } from "../src/phases/index.ts";
+import { searchStatusesNotShown } from "../src/phases/search.ts";
 import { exampleFixture, fixtureBot, fixtureConversation, sandboxExportPath, useSandbox } from "./support/sandbox.ts";
 
 const sandbox = useSandbox();
@@ -103,7 +104,7 @@ describe("against the sandbox", () => {
     expect(first.seed).toBe(5);
     expect(other.seed).toBe(6);
     // Read-only: the table's fire phases do not run; the checks only they feed are not run, saying why, and
-    // negative_data_rejection, which the searches feed too, ran whole.
+    // negative_data_rejection, which no search feeds (the seed shows no search status but success), says so.
     expect(first.phases.map((timing) => timing.phase).filter((phase) => phase.startsWith("fireExternalEvent"))).toEqual([]);
     const firingOff = "firing is off: pass --allow-fire with --conversation-id";
     expect(first.checks.filter((check) => check.skipped === firingOff).map((check) => [check.name, check.status])).toEqual(
@@ -117,7 +118,8 @@ describe("against the sandbox", () => {
       ].map((name) => [name, "not run"]),
     );
     const negative = first.checks.find((check) => check.name === "negative_data_rejection")!;
-    expect([negative.status, negative.skipped]).toEqual(["passed", undefined]);
+    expect([negative.status, negative.skipped]).toEqual(["not run", searchStatusesNotShown]);
+    expect(finding(first, "invalid_search_values")).toEqual({ refused: expect.arrayContaining(["pageSize"]), ignored: [] });
   });
 
   it("firing allowed but no bot given: the phases that need the bot's triggers do not run, and their checks say so", async () => {

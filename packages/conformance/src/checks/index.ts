@@ -104,6 +104,16 @@ export const checkCatalog = {
     description: "Two filters together find exactly the conversations each finds alone, on every page of the walk.",
     rule: "Seed, Search: the parameters are filters of one search; a conversation matches when it matches each one sent.",
   },
+  search_model: {
+    description:
+      "Generated searches over every filter, combination, period, page size and page agree with a model of the server's own data (its unfiltered walk): items, counts and every envelope field; order is not compared.",
+    rule: "Seed, Search: the parameters filter the conversations (status, channelId, the periods of the start and of the last message); the page envelope counts the matching conversations (totalItemCount) and pages them (pageSize, pageIndex, fromItemInclusive, toItemExclusive, totalPageCount, hasMore); ordering of items: not shown.",
+  },
+  metamorphic_relations: {
+    description:
+      "Every relation (HEAD as GET, a percent-encoded query or path, Accept with JSON among others, Connection: close, If-None-Match, the walk at another page size) applied to the requests of every operation in every phase: the answers relate as HTTP or the seed says.",
+    rule: "RFC 9110 (§9.3.2 HEAD, §7.6.1 Connection, §13.1.2 If-None-Match, §15.4.5 304), RFC 3986 §6.2.2.2 (a percent-encoded unreserved character is that character), and the seed's totalItemCount (the total number of matching conversations, whatever the page size); a difference HTTP allows is the relation_differences finding.",
+  },
   bot_filter_match: {
     description:
       "agentStageId finds only that bot's conversations: an unknown bot or a near miss of a known one finds none; a bot's conversations are among all.",

@@ -2,13 +2,22 @@ import type { ConversationPage } from "@bot-conversation/types";
 import type { Exchange } from "../case.ts";
 import { type ExchangeCheck, notApplicable, notJudged, shown, type Verdict } from "./types.ts";
 
-/** The page of a 200 search response, or undefined for any other exchange (other checks cover those). */
+/** A JSON object: not null, not an array. */
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The page of a 200 search response, or undefined for any other exchange (other checks cover those). A body
+ * is a page only in the shape every reader of a page relies on: an object whose `items` is an array of objects
+ * and whose counts are safe integers; any other body (an `items` of another shape, an item that is no object,
+ * a count past 2^53) is not judged by the page checks, and `response_schema_conformance` reports it.
+ */
 export function pageOf(exchange: Exchange): ConversationPage | undefined {
   if (exchange.case.operationId !== "searchConversations" || exchange.status !== 200 || !exchange.isJson) return undefined;
-  const page = exchange.json as Partial<ConversationPage> | null;
+  const page = exchange.json;
   const numbers = ["pageIndex", "pageSize", "totalItemCount", "totalPageCount", "fromItemInclusive", "toItemExclusive"] as const;
-  if (!page || !Array.isArray(page.items) || !numbers.every((key) => Number.isInteger(page[key]))) return undefined;
-  return page as ConversationPage;
+  if (!isObject(page) || !Array.isArray(page["items"]) || !page["items"].every(isObject) || !numbers.every((key) => Number.isSafeInteger(page[key])))
+    return undefined;
+  return page as unknown as ConversationPage;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { parseDateTime } from "@bot-conversation/client";
 import type { Case } from "../case.ts";
 import { caseFor } from "../case.ts";
-import { pastMaximum, rejectionOf } from "../checks/data.ts";
+import { pastMaximum } from "../checks/data.ts";
 import { hasOffset } from "../checks/filters.ts";
 import { pageChecks, positiveDataAcceptance } from "../checks/index.ts";
 import { filterInclusion, undecidedBounds } from "../checks/oracles.ts";
@@ -9,6 +9,7 @@ import { pageOf } from "../checks/paging.ts";
 import type { ExchangeCheck } from "../checks/types.ts";
 import { operationOf } from "../description.ts";
 import type { Session } from "../session.ts";
+import { sendInvalidSearch } from "./search.ts";
 
 const operationId = "searchConversations";
 const millisecond = 1;
@@ -33,11 +34,13 @@ export function otherNotation(instant: number, like: string): string {
   return `${shifted.slice(0, -1)}+03:00`;
 }
 
+/** The bot filter of the run's searches, when `--agent-stage-id` is given. */
+const botOf = (session: Session): Record<string, string> => (session.settings.agentStageId ? { agentStageId: session.settings.agentStageId } : {});
+
 /** Sends one search with the bot filter (when given), the response checks, the page checks and `more`. */
 async function search(session: Session, query: Record<string, string>, more: ReadonlyArray<readonly [Parameters<Session["record"]>[0], ExchangeCheck]> = []) {
   if (!session.canSend) return undefined;
-  const bot = session.settings.agentStageId ? { agentStageId: session.settings.agentStageId } : {};
-  const request: Case = caseFor(operationOf(session.description, operationId), { query: { ...bot, ...query } });
+  const request: Case = caseFor(operationOf(session.description, operationId), { query: { ...botOf(session), ...query } });
   return (await session.exchange(request, [...more, ...pageChecks]))?.exchange;
 }
 
@@ -63,7 +66,7 @@ async function pageSizeEdges(session: Session, defaultSize: number, total: numbe
   const schema = operationOf(session.description, operationId).parameters.find((parameter) => parameter.name === "pageSize")?.schema ?? {};
   const minimum = typeof schema["minimum"] === "number" ? schema["minimum"] : 1;
   await search(session, { pageSize: String(minimum) }, valid);
-  await search(session, { pageSize: String(minimum - 1) }, [["negative_data_rejection", rejectionOf("pageSize", String(minimum - 1))]]);
+  if (session.canSend) await sendInvalidSearch(session, { ...botOf(session), pageSize: String(minimum - 1) }, "pageSize");
   const decided = session.settings.decisions.maxPageSize ?? (typeof schema["maximum"] === "number" ? schema["maximum"] : undefined);
   if (decided !== undefined) {
     await search(session, { pageSize: String(decided) }, valid);
@@ -83,7 +86,7 @@ async function pageIndexEdges(session: Session, totalPageCount: number): Promise
   if (totalPageCount > 1) await search(session, { pageIndex: String(base + totalPageCount - 1) }, valid);
   await search(session, { pageIndex: String(base + totalPageCount) }, valid);
   // Below the first page: -1 is ruled out by `minimum: 0`; 0 on a server counting from 1 is an open point, not sent.
-  if (base === 0) await search(session, { pageIndex: "-1" }, [["negative_data_rejection", rejectionOf("pageIndex", "-1")]]);
+  if (base === 0 && session.canSend) await sendInvalidSearch(session, { ...botOf(session), pageIndex: "-1" }, "pageIndex");
 }
 
 async function enumerationEdges(session: Session): Promise<void> {

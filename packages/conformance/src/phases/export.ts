@@ -1,3 +1,4 @@
+import { pageOf } from "../checks/paging.ts";
 import type { Session } from "../session.ts";
 
 /** How many conversations of the search results are fetched through the export route. */
@@ -13,7 +14,8 @@ export async function checkExports(session: Session): Promise<void> {
   if (!template) return;
   const ids = new Set<string>();
   for (const page of session.knowledge.pages) {
-    for (const item of (page.json as { items: { id: string }[] }).items ?? []) if (ids.size < exportsChecked) ids.add(item.id);
+    // Only a body in a page's shape is read (any other is response_schema_conformance's), and only string ids.
+    for (const item of pageOf(page)?.items ?? []) if (ids.size < exportsChecked && typeof item.id === "string") ids.add(item.id);
   }
   for (const id of ids) {
     await session.exchange({

@@ -9,11 +9,11 @@ import { sameAsIdentifier } from "../checks/identifiers.ts";
 import type { CheckName } from "../checks/index.ts";
 import type { ExchangeCheck } from "../checks/types.ts";
 import { operationOf } from "../description.ts";
-import { fitsType, invalidBody, rightValue, type TriggerVariable, wrongValue } from "../generate.ts";
+import { familiarValues, invalidBody, rightValue, ruledOut, type TriggerVariable, wrongValue } from "../generate.ts";
 import { jsonEscaped, nearMissesOfIdentifier } from "../identifiers.ts";
 import { linkedBody } from "../links.ts";
 import type { Session } from "../session.ts";
-import { nearMissesOf } from "../variable-values.ts";
+import { nearMissesOf, openFormsOf } from "../variable-values.ts";
 import { unknownIdentifier } from "./triggers.ts";
 
 const operationId = "fireExternalEvent";
@@ -150,7 +150,7 @@ function platformSessionOf(session: Session): string | undefined {
 
 /**
  * Every variable of every listed trigger gets each near miss of its type from the variable-type table
- * (`true` for a Number, `"1"` for a Boolean, a date alone for a DateTime, ...): a 500 with details;
+ * (`true` for a Number, `"1"` for a Boolean, an epoch integer for a DateTime, ...): a 500 with details;
  * then, on triggers with several variables, each near miss after right values (`checkLaterPositions`).
  * Then, per type, generated wrong values (shrunk) and right values: a 200 with an empty body. Each
  * request fires into the given conversation; once a wrong value of a type is accepted (a real event),
@@ -184,8 +184,8 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
   for (const variable of allVariables(triggers)) {
     for (const nearMiss of nearMissesOf(variable.type)) {
       if (acceptedWrong.has(variable.type) || !session.canSend) break;
-      // The client's validateEventPayload is the one judge of the format: a value it accepts is no near miss.
-      if (fitsType(variable, nearMiss.value)) continue;
+      // A near miss is failed only where the seed's words rule it out (and the client's validateEventPayload refuses it).
+      if (!ruledOut(variable, nearMiss.value)) continue;
       await fireWrong(variable, nearMiss.value, `${JSON.stringify(nearMiss.value)} (${nearMiss.what})`);
     }
   }
@@ -211,8 +211,31 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
         return (answer?.failed ?? []).filter((name) => name === "payload_acceptance");
       },
       valuesPerType,
+      familiarValues(variable),
     );
   }
+}
+
+/**
+ * The open forms of each variable type (`openFormsOf`: a `DateTime` without an offset, a date alone, ISO 8601's
+ * basic format, a space for `T`), each fired once into the given conversation on the first variable of its type:
+ * the seed allows the ISO 8601 ones and the toolkit's date rule does not, so no answer is failed; the statuses,
+ * by value sent, are the `date_time_variable_forms` finding. Real events when the server takes them.
+ */
+export async function probeOpenForms(session: Session, triggers: readonly ExternalEventTrigger[]): Promise<Record<string, number> | undefined> {
+  const answers: Record<string, number> = {};
+  for (const variable of variablesByType(triggers).values()) {
+    for (const form of openFormsOf(variable.type)) {
+      if (!session.canSend) break;
+      const answer = await fire(session, {
+        ...target(session),
+        ...triggerFields(session, variable.trigger),
+        externalEventPayload: { [variable.code]: form.value },
+      });
+      if (answer) answers[String(form.value)] = answer.exchange.status;
+    }
+  }
+  return Object.keys(answers).length > 0 ? answers : undefined;
 }
 
 /**
@@ -231,7 +254,7 @@ async function checkLaterPositions(session: Session, triggers: readonly External
       const variable = variables[position]!;
       // A type whose wrong value already fired is not sent again: each wrong value accepted is a real event.
       if (acceptedWrong.has(variable.type)) continue;
-      const nearMiss = nearMissesOf(variable.type).find((miss) => !fitsType(variable, miss.value));
+      const nearMiss = nearMissesOf(variable.type).find((miss) => ruledOut(variable, miss.value));
       if (!nearMiss) continue;
       const payload = Object.fromEntries([
         ...variables.slice(0, position).map((before, index) => [before.code, rights[index]]),

@@ -8,8 +8,17 @@ import { checkAuthentication } from "./auth.ts";
 import { exploreEdges } from "./edges.ts";
 import { checkExports } from "./export.ts";
 import { checkBotFilter, checkEmptySearches, checkFilterCombinations } from "./filters.ts";
-import { checkEscapedConversation, checkFireNotFound, checkPayloadForms, checkPayloads, exploreInvalidFire, probeIdentifierPrecedence } from "./fire.ts";
+import {
+  checkEscapedConversation,
+  checkFireNotFound,
+  checkPayloadForms,
+  checkPayloads,
+  exploreInvalidFire,
+  probeIdentifierPrecedence,
+  probeOpenForms,
+} from "./fire.ts";
 import { checkBotIdentifiers } from "./identifiers.ts";
+import { checkSearchModel } from "./model.ts";
 import { confirmBot, confirmConversation } from "./preflight.ts";
 import { checkAcceptNegotiation, checkUnsupportedMethods } from "./protocol.ts";
 import { exploreInvalidSearch, exploreSearch, probeSearch, walkPages } from "./search.ts";
@@ -61,7 +70,7 @@ export const steps: readonly Step[] = [
   },
   {
     plan: () =>
-      "searches: the first page, a walk of every page, the edges (page sizes, pages, each status and channel alone, date bounds ±1 ms), two filters against each alone (every page walked), the bot filter's near misses, searches that match nothing, generated and invalid searches",
+      "searches: the first page, a walk of every page, the edges (page sizes, pages, each status and channel alone, date bounds ±1 ms), two filters against each alone (every page walked), generated searches over every filter, combination, period, page size and page against a model of the server's own data (the walk), the bot filter's near misses, searches that match nothing, generated searches, and invalid ones (reported, not judged)",
     phases: [
       {
         name: "searchConversations: first page",
@@ -70,7 +79,11 @@ export const steps: readonly Step[] = [
           await probeSearch(session);
         },
       },
-      { name: "searchConversations: walk every page", checks: ["paging_walk"], run: (session) => walkPages(session) },
+      {
+        name: "searchConversations: walk every page, and again at another page size",
+        checks: ["paging_walk", "metamorphic_relations"],
+        run: (session) => walkPages(session),
+      },
       {
         name: "preflight: the conversation to fire into",
         checks: [],
@@ -90,6 +103,11 @@ export const steps: readonly Step[] = [
         run: (session) => checkFilterCombinations(session),
       },
       {
+        name: "searchConversations: generated searches against the model of the server's data",
+        checks: ["search_model", "envelope_math", "filter_match"],
+        run: (session) => checkSearchModel(session),
+      },
+      {
         name: "searchConversations: the bot filter and searches that match nothing",
         checks: ["bot_filter_match", "empty_search_page", "filter_match"],
         run: async (session, state) => {
@@ -102,7 +120,7 @@ export const steps: readonly Step[] = [
         checks: ["positive_data_acceptance", "envelope_math", "filter_match"],
         run: (session) => exploreSearch(session),
       },
-      { name: "searchConversations: invalid requests", checks: ["negative_data_rejection"], run: (session) => exploreInvalidSearch(session) },
+      { name: "searchConversations: invalid requests (reported, not judged)", checks: [], run: (session) => exploreInvalidSearch(session) },
     ],
   },
   {
@@ -181,7 +199,10 @@ export const steps: readonly Step[] = [
         name: "fireExternalEvent: variable values",
         checks: ["payload_validation_rejection", "payload_acceptance"],
         unless: needsTriggers,
-        run: (session, state) => checkPayloads(session, state.listed?.triggers ?? []),
+        run: async (session, state) => {
+          await checkPayloads(session, state.listed?.triggers ?? []);
+          state.discovery.dateTimeVariableForms = await probeOpenForms(session, state.listed?.triggers ?? []);
+        },
       },
       {
         name: "fireExternalEvent: payload present or not, and its shape",

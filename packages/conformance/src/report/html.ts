@@ -61,7 +61,7 @@ export function htmlReport(report: ConformanceReport): string {
           `<section class="failure${failure.known ? " known" : ""}"><h3><code>${check.name}</code> (${escapeHtml(failure.operationId)})${failure.known ? " known, in the baseline" : ""}</h3>`,
         );
         parts.push(
-          `<p>${escapeHtml(failure.message)}</p><p><strong>Sent:</strong> ${escapeHtml(failure.sent)}<br><strong>Received:</strong> ${escapeHtml(failure.received)}<br><strong>Rule:</strong> ${escapeHtml(failure.rule)}</p>`,
+          `<p>${escapeHtml(failure.message)}</p><p><strong>Sent:</strong> ${escapeHtml(failure.sent)}<br><strong>Received:</strong> ${escapeHtml(failure.received)}<br><strong>Rule:</strong> ${escapeHtml(failure.rule)}${failure.seed.map((quote) => `<br><strong>Seed</strong> (${escapeHtml(quote.where)}): “${escapeHtml(quote.text)}”`).join("")}</p>`,
         );
         parts.push(
           `<p>Requests (${failure.requests.length}):</p>${failure.requests.map((curl) => `<pre class="curl">${escapeHtml(curl)}</pre>`).join("")}</section>`,

@@ -60,6 +60,7 @@ export function humanReport(report: ConformanceReport): string {
       lines.push("", `${check.name}: ${check.description}`, `  Rule: ${check.rule}`);
       check.failures.forEach((failure, index) => {
         lines.push(`  ${index + 1}. ${failure.operationId}: ${failure.message}${failure.known ? " (known: in the baseline)" : ""}`);
+        for (const quote of failure.seed) lines.push(`     Seed (${quote.where}): "${quote.text}"`);
         lines.push(`     Sent: ${failure.sent}`);
         // Cut by characters, never inside a surrogate pair or an escape.
         lines.push(`     Received: ${truncateText(failure.received, 200)}`);
@@ -76,6 +77,13 @@ export function humanReport(report: ConformanceReport): string {
   if (report.warnings.length > 0) {
     lines.push("", "Warnings");
     for (const warning of report.warnings) lines.push(`  ! ${warning}`);
+  }
+  if (report.relations.some((relation) => relation.transformed > 0)) {
+    lines.push("", "Relations (requests transformed: held, failed, answered another way HTTP allows)");
+    for (const relation of report.relations)
+      lines.push(
+        `  ${relation.name.padEnd(24)} ${relation.transformed} transformed: ${relation.held} held, ${relation.failed} failed, ${relation.differed} differed`,
+      );
   }
   if (report.findings.length > 0) {
     lines.push("", "Findings on the open points (not failures; each can go into openapi/README.md's Decisions table)");

@@ -10,9 +10,14 @@ const junit = junitModule as unknown as Builder;
 /** The body of a failure: what was sent and received, the rule, and every request as curl. */
 export function failureBody(failure: Failure): string {
   return sanitizeLines(
-    [`Sent: ${failure.sent}`, `Received: ${failure.received}`, `Rule: ${failure.rule}`, "Reproduce:", ...failure.requests.map((curl) => `  ${curl}`)].join(
-      "\n",
-    ),
+    [
+      `Sent: ${failure.sent}`,
+      `Received: ${failure.received}`,
+      `Rule: ${failure.rule}`,
+      ...failure.seed.map((quote) => `Seed (${quote.where}): "${quote.text}"`),
+      "Reproduce:",
+      ...failure.requests.map((curl) => `  ${curl}`),
+    ].join("\n"),
   );
 }
 

@@ -22,6 +22,64 @@ export const jsonAnswer = (status: number, body: unknown): ProxiedResponse => ({
 export const requestOf = (body: string): Record<string, unknown> => JSON.parse(body || "{}") as Record<string, unknown>;
 export const payloadOf = (body: string): unknown => requestOf(body)["externalEventPayload"];
 
+/**
+ * A faithful reading of an open point: a search the sandbox refuses (a value the description rules out) is
+ * answered as if the parameter it cannot read were not sent; the seed shows no search status but success.
+ */
+export const ignoringInvalidSearchValues: Fault = {
+  request: async (url, _headers, upstream) => {
+    if (!isSearch(url)) return undefined;
+    const answer = await upstream(url);
+    if (answer.status !== 400) return answer;
+    for (const name of [...new Set(url.searchParams.keys())]) {
+      const without = new URL(url);
+      without.searchParams.delete(name);
+      const retried = await upstream(without);
+      if (retried.status === 200) return retried;
+    }
+    return answer;
+  },
+};
+
+/** The parameters of a search that page it or name the bot: every other one is a filter. */
+const pagingAndBot = ["agentStageId", "pageSize", "pageIndex"];
+
+/** The filters a search sends (its parameters but paging and the bot). */
+export const filtersOf = (url: URL): string[] => [...new Set(url.searchParams.keys())].filter((name) => !pagingAndBot.includes(name));
+
+/**
+ * A server whose engine finds other conversations than the sandbox's for some searches, and pages and counts what
+ * it finds consistently: `edit` changes the whole result of a search `when` says (read from the sandbox in one
+ * page), and every page of it is cut from the edited result, its envelope computed from it (pages from 0). A fault
+ * of the engine, not of the envelope: only an oracle of what the data holds sees it.
+ */
+export const engineFault = (when: (url: URL) => boolean, edit: (items: Record<string, unknown>[]) => Record<string, unknown>[], miscount = 0): Fault => ({
+  request: async (url, _headers, upstream, _body, method) => {
+    // A HEAD has no page to cut: the server's own answer.
+    if (!isSearch(url) || method !== "GET" || !when(url)) return undefined;
+    const whole = new URL(url);
+    whole.searchParams.set("pageSize", "1000");
+    whole.searchParams.set("pageIndex", "0");
+    const all = await upstream(whole);
+    const asked = await upstream(url);
+    if (all.status !== 200 || asked.status !== 200) return asked;
+    const items = edit((JSON.parse(all.body) as { items: Record<string, unknown>[] }).items);
+    const page = JSON.parse(asked.body) as { pageSize: number; pageIndex: number };
+    const total = items.length + miscount;
+    const from = Math.min(page.pageIndex * page.pageSize, items.length);
+    const shown = items.slice(from, from + page.pageSize);
+    return jsonAnswer(200, {
+      ...page,
+      items: shown,
+      totalItemCount: total,
+      totalPageCount: Math.ceil(total / page.pageSize),
+      fromItemInclusive: from,
+      toItemExclusive: from + shown.length,
+      hasMore: (page.pageIndex + 1) * page.pageSize < total,
+    });
+  },
+});
+
 /** Rewrites every item of a 200 search page. */
 export const editItems = (edit: (item: Record<string, unknown>) => void): Fault => ({
   response: (url, response) => {
@@ -177,16 +235,18 @@ export const familyFaults: Readonly<Record<FamilyName, PlantedFault>> = {
     options: firing,
   },
   "request-invalid-values": {
-    name: "a date filter that is no date ignored instead of refused",
+    // A search with a value the description rules out, ignored, is a finding (the seed shows no search status but success).
+    name: "a fire body with an empty identifier fired",
     check: "negative_data_rejection",
     fault: {
-      request: (url) => {
-        if (!isSearch(url)) return undefined;
-        for (const name of ["startFromDate", "startToDate", "latestMessageFromDate", "latestMessageToDate"])
-          if (url.searchParams.has(name) && Number.isNaN(Date.parse(url.searchParams.get(name)!))) url.searchParams.delete(name);
-        return undefined;
+      request: (url, _headers, _upstream, body) => {
+        const request = requestOf(body);
+        return isFire(url) && (request["conversationId"] === "" || request["externalEventId"] === "" || request["externalConversationId"] === "")
+          ? fired()
+          : undefined;
       },
     },
+    options: firing,
   },
   "request-valid-values": {
     name: "a search with a page size of 1 refused",
@@ -199,7 +259,7 @@ export const familyFaults: Readonly<Record<FamilyName, PlantedFault>> = {
   "envelope-math": {
     name: "totalPageCount one too many",
     check: "envelope_math",
-    related: ["paging_walk"],
+    related: ["search_model", "paging_walk"],
     fault: {
       response: (url, response) =>
         void (
@@ -213,9 +273,9 @@ export const familyFaults: Readonly<Record<FamilyName, PlantedFault>> = {
     name: "a later page of the bot's walk repeating the first page's first item",
     check: "paging_walk",
     fault: {
-      request: async (url, _headers, upstream) => {
+      request: async (url, _headers, upstream, _body, method) => {
         const filtered = [...url.searchParams.keys()].some((name) => !["agentStageId", "pageSize", "pageIndex"].includes(name));
-        if (!isSearch(url) || filtered || Number(url.searchParams.get("pageIndex") ?? 0) === 0) return undefined;
+        if (!isSearch(url) || method !== "GET" || filtered || Number(url.searchParams.get("pageIndex") ?? 0) === 0) return undefined;
         const answer = await upstream(url);
         const first = new URL(url);
         first.searchParams.set("pageIndex", "0");
@@ -244,6 +304,7 @@ export const familyFaults: Readonly<Record<FamilyName, PlantedFault>> = {
   "filter-inclusion": {
     name: "a period with both bounds of the start date finding nothing",
     check: "filter_inclusion",
+    related: ["search_model"],
     fault: {
       request: (url) => {
         const bounds = [url.searchParams.get("startFromDate"), url.searchParams.get("startToDate")];
@@ -253,10 +314,32 @@ export const familyFaults: Readonly<Record<FamilyName, PlantedFault>> = {
       },
     },
   },
+  relations: {
+    // A place the kit's code never names: how a query's percent-encoded letters are read.
+    name: "a query value with a percent-encoded letter read as written (refused as an unknown value)",
+    check: "metamorphic_relations",
+    related: ["identifier_encoding", "bot_filter_match"],
+    fault: {
+      request: (url, headers) =>
+        isSearch(url) && headers.get("x-token") === "sandbox-token" && /%(3\d|4[1-9A-F]|5[0-9A]|6[1-9A-F]|7[0-9A]|2D|2E|5F|7E)/i.test(url.search)
+          ? jsonAnswer(400, { message: "unknown value" })
+          : undefined,
+    },
+  },
+  "search-model": {
+    // A place the kit's code never names: a status together with a period of the last message.
+    name: "the oldest conversation left out of searches that send a status and a period of the last message",
+    check: "search_model",
+    related: ["filter_combination", "filter_inclusion"],
+    fault: engineFault(
+      (url) => url.searchParams.has("status") && filtersOf(url).some((name) => name.startsWith("latestMessage")),
+      (items) => items.slice(0, -1),
+    ),
+  },
   "filter-combination": {
     name: "channelId dropped when status is sent too",
     check: "filter_combination",
-    related: ["filter_match"],
+    related: ["search_model", "filter_match"],
     fault: { request: (url) => void (isSearch(url) && url.searchParams.has("status") && url.searchParams.delete("channelId")) },
   },
   "empty-search": {
