@@ -67,14 +67,20 @@ async function runRecipe(): Promise<Report> {
   const environment = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST") && name !== "NODE_ENV"));
   const vitest = join(dirname(fileURLToPath(import.meta.resolve("vitest/package.json"))), "vitest.mjs");
   const report = join(app, "report.json");
-  await run(process.execPath, [vitest, "run", "--browser", "--reporter=json", `--outputFile=${report}`], {
+  // Its server on loopback, on a port the system picks (other runs of the suite may be on the default one).
+  const flags = ["--browser", "--api.host=127.0.0.1", "--api.port=0", "--reporter=json", `--outputFile=${report}`];
+  const stderr = await run(process.execPath, [vitest, "run", ...flags], {
     cwd: app,
     env: { ...environment, BOT_CONVERSATION_CHROMIUM: executablePath, CI: "true" },
-  }).catch((error: { stdout?: string; stderr?: string }) => {
-    // A failing nested test exits 1 with its report written; anything else is the run's own failure.
-    if (error.stderr !== undefined) console.info(error.stderr.slice(-4000));
+  }).then(
+    ({ stderr }) => stderr,
+    // A failing nested test exits 1 with its report written: the report tells.
+    (error: { stderr?: string }) => error.stderr ?? "",
+  );
+  const written = await readFile(report, "utf8").catch(() => {
+    throw new Error(`vitest run --browser wrote no report at ${report}; its last words:\n${stderr.slice(-4000)}`);
   });
-  return JSON.parse(await readFile(report, "utf8")) as Report;
+  return JSON.parse(written) as Report;
 }
 
 describe("the README's Vitest browser-mode recipe, run by vitest --browser in Chromium", () => {
