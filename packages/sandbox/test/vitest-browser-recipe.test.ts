@@ -1,6 +1,7 @@
 /**
  * The README's Vitest browser-mode recipe ("In Vitest's browser mode"), run as a user runs it: its
- * `recording/fixture.json`, `vitest.config.ts` and `src/conversations.browser.test.ts` written as
+ * `recording/fixture.json`, `recording/exchanges.ndjson`, `vitest.config.ts` and
+ * `src/conversations.browser.test.ts` written as
  * the README has them into a folder inside this package (so the workspace's packages resolve as an
  * installed app's would), then a nested `vitest run --browser` in headless Chromium: the one
  * `@bot-conversation/test-support/browser` resolves (never a download), handed to the recipe through
@@ -46,10 +47,11 @@ beforeAll(async () => {
   const results = join(packageDir, "test-results");
   await mkdir(results, { recursive: true });
   app = await mkdtemp(join(results, "vitest-browser-recipe-"));
-  const [json, ...typescript] = blocks;
-  expect(json?.[0]).toBe("json");
+  const [fixture, journal, ...typescript] = blocks;
+  expect([fixture?.[0], journal?.[0]]).toEqual(["json", "ndjson"]);
   await mkdir(join(app, "recording"));
-  await writeFile(join(app, "recording", "fixture.json"), json![1]);
+  await writeFile(join(app, "recording", "fixture.json"), fixture![1]);
+  await writeFile(join(app, "recording", "exchanges.ndjson"), journal![1]);
   // Each TypeScript file under the name its first line gives (`// vitest.config.ts`).
   const files = typescript.map(([language, source]) => [language, /^\/\/ (\S+)\n/.exec(source)?.[1], source] as const);
   expect(files.map(([language, file]) => `${language} ${file}`)).toEqual(["typescript vitest.config.ts", "typescript src/conversations.browser.test.ts"]);
@@ -84,12 +86,13 @@ async function runRecipe(): Promise<Report> {
 }
 
 describe("the README's Vitest browser-mode recipe, run by vitest --browser in Chromium", () => {
-  it("passes both of its tests: the fixture imported from JSON answers the search and the fires through MSW's worker", async () => {
+  it("passes its three tests: the fixture imported from JSON answers the search and the fires, and the journal its recorded request, through MSW's worker", async () => {
     const report = await runRecipe();
     const tests = report.testResults.flatMap((file) => file.assertionResults);
     expect(tests.map((test) => [test.title, test.status, test.failureMessages])).toEqual([
       ["the recording's active conversations", "passed", []],
       ["a fire the recorded trigger accepts is received; one it does not know is refused", "passed", []],
+      ["a request the recording holds gets its recorded answer", "passed", []],
     ]);
     expect(report.success).toBe(true);
     expect(report.testResults.map((file) => file.name)).toEqual([join(app, "src", "conversations.browser.test.ts")]);
