@@ -1,8 +1,9 @@
 /**
  * A workflow job's `run:` steps, run here as GitHub's runner runs them: each step's text written to a file and
  * run as `bash -e <file>` from the repository's root, so a file a step calls by its path runs only with the mode
- * it was committed with; with the machine's PATH (none of the folders pnpm puts before it), its HOME, the variables
- * GitHub sets that steps read, and the step's own `env`; a step's `if:` decided from the outcomes before it. A step
+ * it was committed with; in the machine's environment as the runner has it (none of what a package manager that
+ * started this process put in it: its folders on PATH, `npm_*`, `INIT_CWD`, ...), with the variables GitHub sets
+ * that steps read, and the step's own `env`; a step's `if:` decided from the outcomes before it. A step
  * that `uses:` an action is GitHub's own (checkout, setup-node) and is not run here.
  *
  * It is how `.ci/run` runs CI: ci.yml's steps, written once, run on a clean clone by this file (its
@@ -65,6 +66,15 @@ export function machinePath(path = process.env["PATH"] ?? ""): string {
     .join(delimiter);
 }
 
+/** Whether a variable is one a package manager (npm, pnpm) put in the environment of the script it ran. */
+const packageManagers = (name: string): boolean => /^(npm_|pnpm_|PNPM_)/i.test(name) || ["INIT_CWD", "NODE", "NODE_PATH"].includes(name);
+
+/** The machine's environment as a runner's step gets it: without what a package manager added, with the machine's PATH. */
+export function machineEnvironment(env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const kept = Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && !packageManagers(entry[0]));
+  return { ...Object.fromEntries(kept), PATH: machinePath(env["PATH"]) };
+}
+
 /** Where a step runs: the repository's root, GitHub's runner temporary folder, and how its output is kept. */
 export interface StepPlace {
   readonly checkout: string;
@@ -81,14 +91,13 @@ export async function runAsGitHub(step: Step, place: StepPlace): Promise<{ code:
   const script = join(place.runnerTemp, `step-${Math.random().toString(36).slice(2)}.sh`);
   writeFileSync(script, step.run ?? "");
   const env = {
-    PATH: machinePath(),
+    ...machineEnvironment(),
     HOME: process.env["HOME"] ?? place.runnerTemp,
     CI: "true",
     GITHUB_ACTIONS: "true",
     GITHUB_WORKSPACE: place.checkout,
     RUNNER_TEMP: place.runnerTemp,
     GITHUB_STEP_SUMMARY: join(place.runnerTemp, "step-summary.md"),
-    ...(process.env["NODE_COMPILE_CACHE"] === undefined ? {} : { NODE_COMPILE_CACHE: process.env["NODE_COMPILE_CACHE"] }),
     ...step.env,
   };
   const stdio = place.output === "inherit" ? (["ignore", "inherit", "inherit"] as const) : (["ignore", "pipe", "pipe"] as const);

@@ -190,24 +190,30 @@ describe("ci.yml's steps, as .ci/run runs them: GitHub's way, on a clean clone",
     const { code, output } = await runAsGitHub(step, { checkout, runnerTemp, output: "capture" });
     expect(code).toBe(1);
     expect(output).toBe(`at ${checkout} hello\n`);
-    const path = await runAsGitHub({ run: 'echo "$PATH"' }, { checkout, runnerTemp, output: "capture" });
-    expect(path.output).not.toContain("node_modules");
+    // This test runs under pnpm: its folders on PATH, its npm_* and INIT_CWD are the package manager's, not the machine's.
+    const environment = await runAsGitHub(
+      { run: 'echo "$PATH"; env | grep -ciE "^(npm_|pnpm_|init_cwd=)" || true' },
+      { checkout, runnerTemp, output: "capture" },
+    );
+    const [path, packageManagerVariables] = environment.output.trim().split("\n");
+    expect(path).not.toContain("node_modules");
+    expect(packageManagerVariables).toBe("0");
   });
 
   it.each([
     [undefined, {}, false, true],
     [undefined, {}, true, false],
-    ["${{ !cancelled() && steps.provision.outcome == 'success' }}", { provision: "success" }, true, true],
-    ["${{ !cancelled() && steps.provision.outcome == 'success' }}", { provision: "failure" }, false, false],
-    ["${{ !cancelled() }}", {}, true, true],
-    ["${{ failure() }}", {}, true, true],
-    ["${{ always() && steps.a.outcome != 'skipped' }}", { a: "skipped" }, false, false],
+    [expression("!cancelled() && steps.provision.outcome == 'success'"), { provision: "success" }, true, true],
+    [expression("!cancelled() && steps.provision.outcome == 'success'"), { provision: "failure" }, false, false],
+    [expression("!cancelled()"), {}, true, true],
+    [expression("failure()"), {}, true, true],
+    [expression("always() && steps.a.outcome != 'skipped'"), { a: "skipped" }, false, false],
   ] as const)("if: %s with %o (a failure before: %s) runs: %s", (condition, outcomes, failedBefore, runs) => {
     expect(runsIf(condition, new Map(Object.entries(outcomes) as [string, Outcome][]), failedBefore)).toBe(runs);
   });
 
   it("an if: it cannot decide is refused, naming it, rather than run a step GitHub might not", () => {
-    expect(() => runsIf("${{ github.event_name == 'push' }}", new Map(), false)).toThrow(/github\.event_name == 'push'/);
+    expect(() => runsIf(expression("github.event_name == 'push'"), new Map(), false)).toThrow(/github\.event_name == 'push'/);
   });
 
   it("a job: steps in order, the skipped ones by their if:, each outcome kept for the totals before the last step runs", async () => {
@@ -216,8 +222,8 @@ describe("ci.yml's steps, as .ci/run runs them: GitHub's way, on a clean clone",
       { uses: "actions/checkout@v0" },
       { name: "first", id: "first", run: "exit 3" },
       { name: "after a failure", run: "echo never" },
-      { name: "when first failed", if: "${{ steps.first.outcome == 'failure' }}", run: "true" },
-      { name: "last", if: "${{ !cancelled() }}", run: `cat "${outcomes}"` },
+      { name: "when first failed", if: expression("steps.first.outcome == 'failure'"), run: "true" },
+      { name: "last", if: expression("!cancelled()"), run: `cat "${outcomes}"` },
     ];
     expect(await runJob(job, checkout, outcomes)).toBe(false);
     expect(JSON.parse(await readFile(outcomes, "utf8"))).toEqual({ first: false, "when first failed": true, last: true });
