@@ -134,7 +134,16 @@ async function main(): Promise<number> {
   if (!values["no-build"] && nothingBuiltYet()) {
     process.stdout.write("first run: building every package, a few minutes (quiet; --verbose shows the builds), then the three ready lines\n");
   }
-  const args = ["run", "start", "--log-prefix=none", ...(values.verbose ? ["--output-logs=full"] : []), ...(values["no-build"] ? ["--only"] : [])];
+  // Streamed, whatever turbo would choose: on GitHub Actions (GITHUB_ACTIONS) it groups each task's output and shows
+  // it when the task ends, and a server's task never ends, so no ready line would be seen.
+  const args = [
+    "run",
+    "start",
+    "--log-prefix=none",
+    "--log-order=stream",
+    ...(values.verbose ? ["--output-logs=full"] : []),
+    ...(values["no-build"] ? ["--only"] : []),
+  ];
   // turbo and the servers run as a process group of their own, which every stop signal is passed to.
   const turbo = spawn("turbo", args, { stdio: ["inherit", "pipe", "pipe"], env, detached: true });
   const held: string[] = [];

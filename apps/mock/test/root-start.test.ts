@@ -90,6 +90,8 @@ describe("pnpm start on free ports", () => {
     // packages at the same time would race it (a build empties its dist/ first).
     ["flags", ["--", "--no-build", "--mock-port", "0", "--sandbox-port", "0", "--docs-port", "0"], {}],
     ["variables", ["--", "--no-build"], { MOCK_PORT: "0", SANDBOX_PORT: "0", DOCS_PORT: "0" }],
+    // On GitHub Actions turbo groups a task's output until the task ends (a server's never does): start.ts streams it.
+    ["flags on GitHub Actions", ["--", "--no-build", "--mock-port", "0", "--sandbox-port", "0", "--docs-port", "0"], { GITHUB_ACTIONS: "true" }],
   ])("ports from %s are honoured, at most ten lines come before the three ready lines, and Ctrl-C stops all three", async (_given, args, env) => {
     const child = spawn("pnpm", ["start", ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let output = "";
