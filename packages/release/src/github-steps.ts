@@ -123,7 +123,12 @@ export function jobSteps(workflowFile: string, job: string): Step[] {
  * it. A line before each step names it, and one after each but the last says how it ended (the last step's own
  * output is the run's last line). Returns whether every step that ran succeeded.
  */
-export async function runJob(steps: readonly Step[], checkout: string, outcomesFile: string): Promise<boolean> {
+export async function runJob(
+  steps: readonly Step[],
+  checkout: string,
+  outcomesFile: string,
+  { log = console.log, output = "inherit" }: { log?: (line: string) => void; output?: StepPlace["output"] } = {},
+): Promise<boolean> {
   const runnerTemp = mkdtempSync(join(tmpdir(), "github-steps-"));
   const outcomes = new Map<string, Outcome>();
   const kept: Record<string, boolean> = {};
@@ -133,22 +138,22 @@ export async function runJob(steps: readonly Step[], checkout: string, outcomesF
       const name = stepName(step);
       const last = index === steps.length - 1;
       if (step.uses !== undefined) {
-        console.log(`ci: step "${name}": GitHub's action, not run here`);
+        log(`ci: step "${name}": GitHub's action, not run here`);
         continue;
       }
       let outcome: Outcome = "skipped";
       if (runsIf(step.if, outcomes, failed)) {
-        console.log(`ci: step "${name}"`);
+        log(`ci: step "${name}"`);
         const started = Date.now();
-        const { code } = await runAsGitHub(step, { checkout, runnerTemp, output: "inherit" });
+        const { code } = await runAsGitHub(step, { checkout, runnerTemp, output });
         outcome = code === 0 ? "success" : "failure";
         failed ||= outcome === "failure";
         kept[name] = outcome === "success";
         mkdirSync(resolve(outcomesFile, ".."), { recursive: true });
         writeFileSync(outcomesFile, JSON.stringify(kept, null, 2));
-        if (!last) console.log(`ci: step "${name}": ${outcome} (exit ${code}, ${Math.round((Date.now() - started) / 1000)} s)`);
+        if (!last) log(`ci: step "${name}": ${outcome} (exit ${code}, ${Math.round((Date.now() - started) / 1000)} s)`);
       } else if (!last) {
-        console.log(`ci: step "${name}": skipped (if: ${step.if})`);
+        log(`ci: step "${name}": skipped (if: ${step.if ?? "success()"})`);
       }
       if (step.id !== undefined) outcomes.set(step.id, outcome);
     }

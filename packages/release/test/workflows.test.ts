@@ -225,7 +225,17 @@ describe("ci.yml's steps, as .ci/run runs them: GitHub's way, on a clean clone",
       { name: "when first failed", if: expression("steps.first.outcome == 'failure'"), run: "true" },
       { name: "last", if: expression("!cancelled()"), run: `cat "${outcomes}"` },
     ];
-    expect(await runJob(job, checkout, outcomes)).toBe(false);
+    const lines: string[] = [];
+    expect(await runJob(job, checkout, outcomes, { log: (line) => lines.push(line), output: "capture" })).toBe(false);
+    expect(lines).toEqual([
+      'ci: step "Run actions/checkout@v0": GitHub\'s action, not run here',
+      'ci: step "first"',
+      expect.stringMatching(/^ci: step "first": failure \(exit 3, \d+ s\)$/),
+      `ci: step "after a failure": skipped (if: success())`,
+      'ci: step "when first failed"',
+      expect.stringMatching(/^ci: step "when first failed": success \(exit 0, \d+ s\)$/),
+      'ci: step "last"',
+    ]);
     expect(JSON.parse(await readFile(outcomes, "utf8"))).toEqual({ first: false, "when first failed": true, last: true });
   });
 });
