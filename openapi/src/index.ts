@@ -40,5 +40,17 @@ export {
 } from "./description.js";
 export { decodePathSegment, type PathTemplate, parsePathTemplate } from "./path-template.js";
 export { type FamilyName, type ProbeFamily, probeFamilies, type Rule, type RuleId, rules } from "./rules.js";
-export { type FilterMatch, type SearchFilter, type SearchFilterName, searchFilters } from "./search-filters.js";
+export {
+  boundSide,
+  type DateSearchFilter,
+  dateFilters,
+  type EqualitySearchFilter,
+  type FilterMatch,
+  type InstantField,
+  type SearchFilter,
+  type SearchFilterName,
+  type SearchPeriod,
+  searchFilters,
+  searchPeriods,
+} from "./search-filters.js";
 export { apiKeyHeaders, httpCredentialHeaders, secretHeaders } from "./secret-headers.js";

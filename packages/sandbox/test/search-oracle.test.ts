@@ -1,8 +1,10 @@
 import { parseDateTime } from "@bot-conversation/client";
+import { dateFilters } from "@bot-conversation/openapi";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { dataOf } from "../src/data/source.ts";
-import { type EqualityFilterName, equalityFilters, type SearchOrder } from "../src/engine/filters.ts";
+import { operationParameters, serviceDescription } from "../src/description.ts";
+import { type EqualityFilterName, equalityFilters, type SearchOrder, searchFiltersOf } from "../src/engine/filters.ts";
 import { PlainEngine } from "../src/engine/plain.ts";
 import type { Fixture } from "../src/index.ts";
 import { createSandbox } from "../src/index.ts";
@@ -49,13 +51,15 @@ function fixtureWithTies(): Fixture {
 }
 
 /**
- * Per equality filter, values the description accepts that the data may not hold (a filter added to the
- * table is a type error here until it has some).
+ * Per equality filter, values its parameter's schema in the description accepts that the data may not hold: its
+ * enumeration, or its examples and one value no conversation has. Read from the description, so a filter added
+ * to the table (and its parameter to the description) is generated here with no edit.
  */
-const beyondTheData: Record<EqualityFilterName, readonly string[]> = {
-  agentStageId: ["no-such-bot"],
-  status: ["Active", "Closed", "Operator"],
-  channelId: ["directline", "platform", "messenger_a", "messenger_b"],
+const beyondTheData = (name: EqualityFilterName): string[] => {
+  const parameter = operationParameters(serviceDescription, "searchConversations").find((candidate) => candidate.name === name)!;
+  const { enum: values, examples } = parameter.schema as { enum?: unknown[]; examples?: unknown[] };
+  const listed = values ?? [...(examples ?? []), parameter.example, `no-such-${name}`];
+  return listed.filter((value): value is string => typeof value === "string");
 };
 
 /**
@@ -87,7 +91,7 @@ describe.each([
       );
       // Every equality filter of the table, each with the values the data holds and those of `beyondTheData`.
       const valuesOf = (filter: (typeof equalityFilters)[number]) =>
-        new Set([...Array.from({ length: loaded.count }, (_, index) => filter.valueOf(loaded.conversationAt(index))), ...beyondTheData[filter.name]]);
+        new Set([...Array.from({ length: loaded.count }, (_, index) => filter.valueOf(loaded.conversationAt(index))), ...beyondTheData(filter.name)]);
       const equalities = Object.fromEntries(equalityFilters.map((filter) => [filter.name, fc.constantFrom(...valuesOf(filter))])) as Record<
         EqualityFilterName,
         fc.Arbitrary<string>
@@ -95,10 +99,7 @@ describe.each([
       const query = fc.record(
         {
           ...equalities,
-          startFromDate: instant,
-          startToDate: instant,
-          latestMessageFromDate: instant,
-          latestMessageToDate: instant,
+          ...(Object.fromEntries(dateFilters.map((filter) => [filter.name, instant])) as Record<(typeof dateFilters)[number]["name"], fc.Arbitrary<string>>),
           pageSize: fc.integer({ min: 1, max: 50 }).map(String),
           pageIndex: fc.integer({ min: 0, max: 5 }).map(String),
         },
@@ -108,20 +109,7 @@ describe.each([
         fc.asyncProperty(query, async (filters) => {
           const size = Number(filters.pageSize ?? 20);
           const index = Number(filters.pageIndex ?? 0);
-          const date = (text: string | undefined) => (text === undefined ? undefined : parseDateTime(text));
-          const expected = plain.search(
-            {
-              ...Object.fromEntries(equalityFilters.map((filter) => [filter.name, filters[filter.name]])),
-              startFrom: date(filters.startFromDate),
-              startTo: date(filters.startToDate),
-              latestMessageFrom: date(filters.latestMessageFromDate),
-              latestMessageTo: date(filters.latestMessageToDate),
-              toInclusive: dateTo === "inclusive",
-            },
-            order,
-            size,
-            index * size,
-          );
+          const expected = plain.search(searchFiltersOf(filters, dateTo === "inclusive"), order, size, index * size);
           const page = (await (await sandbox.fetch(`http://x/api/v2/channels/conversations?${new URLSearchParams(filters)}`, { headers: token })).json()) as {
             items: Summary[];
             totalItemCount: number;

@@ -1,5 +1,6 @@
 /** What a search asks and answers, and the table of its equality filters: shared by the store, the plain engine and the operation. */
-import { searchFilters } from "@bot-conversation/openapi";
+import { parseDateTime } from "@bot-conversation/client";
+import { type EqualitySearchFilter, type InstantField, searchFilters } from "@bot-conversation/openapi";
 import type { StoredConversation } from "../model.ts";
 
 /** An equality filter of the search: the query parameter it is sent as, and the value a conversation has for it. */
@@ -9,9 +10,6 @@ export interface EqualityFilter {
   /** The conversation's value, compared with the one sent (exactly: `statusCase` is applied before). */
   readonly valueOf: (stored: StoredConversation) => string;
 }
-
-/** A filter of the search's one table (`searchFilters` of `@bot-conversation/openapi`) that matches an equal value. */
-type EqualitySearchFilter = Extract<(typeof searchFilters)[number], { how: "equal" }>;
 
 /** The value a conversation has for what an equality filter matches: its bot, or its own field. */
 const valueOfMatched =
@@ -52,18 +50,37 @@ export function placeOf(name: EqualityFilterName): number {
 /** Each pair of `pairedFilters` as the places of its two filters. */
 export const pairedPlaces = pairedFilters.map(([first, second]) => [placeOf(first), placeOf(second)] as const);
 
-/** Filters of a search, already checked: each equality filter's value as sent; dates as epoch milliseconds. */
+/** The bounds sent for one instant, epoch milliseconds: its `from` filter's (inclusive) and its `to` filter's. */
+export interface Period {
+  /** The start: instants at or after it. */
+  readonly from?: number | undefined;
+  /** The end: instants before it, or at it too when `toInclusive`. */
+  readonly to?: number | undefined;
+}
+
+/** Filters of a search, already checked: each equality filter's value as sent; each date filter's instant in its field's period. */
 export interface SearchFilters extends Readonly<Partial<Record<EqualityFilterName, string | undefined>>> {
-  /** Earliest start (inclusive). */
-  readonly startFrom?: number | undefined;
-  /** Latest start. */
-  readonly startTo?: number | undefined;
-  /** Earliest last message (inclusive). */
-  readonly latestMessageFrom?: number | undefined;
-  /** Latest last message. */
-  readonly latestMessageTo?: number | undefined;
-  /** Whether the `...To` bounds include their instant. */
+  /** Per instant the table's date filters bound (their `matches`: `startedOn`, `latestMessageOn`), the bounds sent. */
+  readonly periods?: Readonly<Partial<Record<InstantField, Period>>> | undefined;
+  /** Whether the `to` bounds include their instant (`--date-to`; the `from` bounds always do). */
   readonly toInclusive: boolean;
+}
+
+/**
+ * The filters of a query whose values its parameters' schemas already checked, read by the search filters' one
+ * table: each equality filter's value as sent, each date filter's instant (the one date rule, `parseDateTime`) as
+ * the `from` or `to` of its field's period.
+ */
+export function searchFiltersOf(query: Readonly<Record<string, unknown>>, toInclusive: boolean): SearchFilters {
+  const equal: Record<string, string> = {};
+  const periods: Partial<Record<InstantField, { from?: number; to?: number }>> = {};
+  for (const filter of searchFilters) {
+    const value = query[filter.name];
+    if (value === undefined) continue;
+    if (filter.how === "equal") equal[filter.name] = String(value);
+    else (periods[filter.matches] ??= {})[filter.how] = parseDateTime(value);
+  }
+  return { ...equal, periods, toInclusive };
 }
 
 /** The orders a search can sort by (the `order` switch). Ties follow the load order in the direction of the sort. */

@@ -1,12 +1,12 @@
+import { boundSide, dateFilters, type InstantField } from "@bot-conversation/openapi";
 import type { SandboxData } from "../model.ts";
 import { equalityFilters, type SearchEngine, type SearchFilters, type SearchOrder, type SummaryRow } from "./filters.ts";
 import { columnsOf } from "./summary.ts";
 
-/** A conversation as the plain engine keeps it: each equality filter's value, its two instants, its page item. */
+/** A conversation as the plain engine keeps it: each equality filter's value, each instant a date filter bounds, its page item. */
 interface PlainRow {
   readonly values: readonly string[];
-  readonly startedMs: number;
-  readonly latestMs: number;
+  readonly instants: Readonly<Record<InstantField, number>>;
   readonly item: SummaryRow;
 }
 
@@ -32,8 +32,7 @@ export class PlainEngine implements SearchEngine {
         const columns = columnsOf(stored);
         return {
           values: equalityFilters.map((filter) => filter.valueOf(stored)),
-          startedMs: columns.startedOnMs,
-          latestMs: columns.latestMessageOnMs,
+          instants: { startedOn: columns.startedOnMs, latestMessageOn: columns.latestMessageOnMs },
           item: { openSummary: encoder.encode(columns.openSummary), inbound: columns.latestMessageInbound },
         };
       }),
@@ -41,21 +40,23 @@ export class PlainEngine implements SearchEngine {
   }
 
   search(filters: SearchFilters, order: SearchOrder, limit: number, offset: number): { total: number; items: SummaryRow[] } {
-    const from = (value: number, bound: number | undefined) => bound === undefined || value >= bound;
-    const upTo = (value: number, bound: number | undefined) => bound === undefined || (filters.toInclusive ? value <= bound : value < bound);
+    // Each date filter of the table by the one comparison: a bound's own instant is inside for `from`, and for `to` when `toInclusive`.
+    const withinBound = (row: PlainRow) =>
+      dateFilters.every((filter) => {
+        const bound = filters.periods?.[filter.matches]?.[filter.how];
+        if (bound === undefined) return true;
+        const side = boundSide(filter.how, row.instants[filter.matches], bound);
+        return side === "inside" || (side === "at" && (filter.how === "from" || filters.toInclusive));
+      });
     const matches = this.#rows.filter(
-      (row) =>
-        equalityFilters.every((filter, at) => filters[filter.name] === undefined || row.values[at] === filters[filter.name]) &&
-        from(row.startedMs, filters.startFrom) &&
-        upTo(row.startedMs, filters.startTo) &&
-        from(row.latestMs, filters.latestMessageFrom) &&
-        upTo(row.latestMs, filters.latestMessageTo),
+      (row) => equalityFilters.every((filter, at) => filters[filter.name] === undefined || row.values[at] === filters[filter.name]) && withinBound(row),
     );
     // Load order is kept by a stable sort; the orders that run newest first put the last loaded first among equal instants.
+    const started = (row: PlainRow) => row.instants.startedOn;
     const sorted =
       order === "startedOn-asc"
-        ? matches.sort((a, b) => a.startedMs - b.startedMs)
-        : matches.reverse().sort((a, b) => (order === "startedOn-desc" ? b.startedMs - a.startedMs : b.latestMs - a.latestMs));
+        ? matches.sort((a, b) => started(a) - started(b))
+        : matches.reverse().sort((a, b) => (order === "startedOn-desc" ? started(b) - started(a) : b.instants.latestMessageOn - a.instants.latestMessageOn));
     return { total: sorted.length, items: sorted.slice(offset, offset + limit).map((row) => row.item) };
   }
 }

@@ -1,7 +1,7 @@
 import type { ConversationExport, ExternalEventTrigger } from "@bot-conversation/types";
 import type { SandboxData, StoredBot, StoredConversation } from "../model.ts";
 import { TextArena } from "./arena.ts";
-import { equalityFilters, pairedPlaces, placeOf, type SearchEngine, type SearchFilters, type SearchOrder, type SummaryRow } from "./filters.ts";
+import { equalityFilters, type Period, pairedPlaces, placeOf, type SearchEngine, type SearchFilters, type SearchOrder, type SummaryRow } from "./filters.ts";
 import { answer, type Column, type Indexes, type OrderLists, type Range } from "./strategies.ts";
 import { columnsOf } from "./summary.ts";
 
@@ -155,8 +155,9 @@ export class SearchIndex implements SearchEngine {
     }
     // An exclusive upper bound is the inclusive bound one millisecond earlier: every instant is whole milliseconds.
     const upTo = (bound: number | undefined) => (bound === undefined ? Infinity : bound - (filters.toInclusive ? 0 : 1));
-    const started: Range = [filters.startFrom ?? -Infinity, upTo(filters.startTo)];
-    const latest: Range = [filters.latestMessageFrom ?? -Infinity, upTo(filters.latestMessageTo)];
+    const range = (period: Period | undefined): Range => [period?.from ?? -Infinity, upTo(period?.to)];
+    const started = range(filters.periods?.startedOn);
+    const latest = range(filters.periods?.latestMessageOn);
     return answer(this.#indexes!, { order, limit, offset, codes, started, latest });
   }
 

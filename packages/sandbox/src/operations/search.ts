@@ -1,8 +1,7 @@
-import { parseDateTime } from "@bot-conversation/client";
 import { expectedButGot } from "@bot-conversation/client/text";
 import type { ConversationPage } from "@bot-conversation/types";
 import { operationParameters, serviceDescription, serviceEnum } from "../description.ts";
-import { type EqualityFilterName, equalityFilters } from "../engine/filters.ts";
+import { searchFiltersOf } from "../engine/filters.ts";
 import { pageBody } from "../engine/summary.ts";
 import { type OperationContext, refusal } from "./context.ts";
 import { queryChecker } from "./request.ts";
@@ -51,22 +50,10 @@ export function searchConversations(context: OperationContext, searchParams: URL
       ],
     });
   }
-  // Already checked by the one date rule (the description's date-time format is the client's parseDateTime).
-  const date = (name: string) => (query[name] === undefined ? undefined : parseDateTime(query[name]));
   const offset = (pageIndex - options.pageBase) * pageSize;
-  const { total, items: found } = context.index().search(
-    {
-      ...(Object.fromEntries(equalityFilters.map((filter) => [filter.name, query[filter.name]])) as Record<EqualityFilterName, string | undefined>),
-      startFrom: date("startFromDate"),
-      startTo: date("startToDate"),
-      latestMessageFrom: date("latestMessageFromDate"),
-      latestMessageTo: date("latestMessageToDate"),
-      toInclusive: options.dateTo === "inclusive",
-    },
-    options.order,
-    pageSize,
-    offset,
-  );
+  // Every filter by the one table; its dates already checked by the one date rule (the description's date-time is the client's parseDateTime).
+  const filters = searchFiltersOf(query, options.dateTo === "inclusive");
+  const { total, items: found } = context.index().search(filters, options.order, pageSize, offset);
   const envelope: PageEnvelope = {
     hasMore: offset + pageSize < total,
     pageIndex,

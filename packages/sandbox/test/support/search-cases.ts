@@ -6,13 +6,12 @@
 import type { ConversationExport } from "@bot-conversation/types";
 import { beforeAll, describe, expect, test } from "vitest";
 import { dataOf } from "../../src/data/source.ts";
-import type { SearchEngine, SearchFilters, SearchOrder } from "../../src/engine/filters.ts";
+import { type SearchEngine, type SearchOrder, searchFiltersOf } from "../../src/engine/filters.ts";
 import type { SandboxData } from "../../src/model.ts";
 import { exampleBot, exampleFixture } from "./fixture.ts";
 
 const otherBot = "bot-b";
 const day = (n: number) => `2026-11-0${n}T08:00:00Z`;
-const at = (n: number) => Date.parse(day(n));
 
 /** id, bot, status, channel, start day, last message day, in load order. */
 const rows = [
@@ -55,8 +54,14 @@ export function searchCases(load: (data: SandboxData) => SearchEngine | Promise<
   beforeAll(async () => {
     engine = await load(searchCaseData());
   });
-  const ids = (filters: Partial<SearchFilters>, order: SearchOrder = "startedOn-desc", limit = 100, offset = 0) => {
-    const { total, items } = engine.search({ toInclusive: true, ...filters }, order, limit, offset);
+  /** A search in the description's words (its query parameters, dates in ISO 8601) read by the one table; `toInclusive` true unless given. */
+  const ids = (
+    { toInclusive = true, ...query }: { readonly toInclusive?: boolean; readonly [parameter: string]: string | boolean | undefined },
+    order: SearchOrder = "startedOn-desc",
+    limit = 100,
+    offset = 0,
+  ) => {
+    const { total, items } = engine.search(searchFiltersOf(query, toInclusive), order, limit, offset);
     return { total, ids: items.map((item) => (JSON.parse(`${decoder.decode(item.openSummary)}}`) as { id: string }).id) };
   };
   const all = (list: string[]) => ({ total: list.length, ids: list });
@@ -84,21 +89,31 @@ export function searchCases(load: (data: SandboxData) => SearchEngine | Promise<
     ] as const)("%s", (_name, filters, expected) => expect(ids(filters)).toEqual(all([...expected])));
   });
 
-  describe("date ranges: from is inclusive, to by toInclusive", () => {
+  describe("date ranges (the table's date filters): from is inclusive, to by toInclusive", () => {
     test.each([
-      ["start within days 2-3, to inclusive", { startFrom: at(2), startTo: at(3) }, "startedOn-desc", ["c5", "c3", "c2", "c1"]],
-      ["start within days 2-3, to exclusive", { startFrom: at(2), startTo: at(3), toInclusive: false }, "startedOn-desc", ["c2", "c1"]],
+      ["start within days 2-3, to inclusive", { startFromDate: day(2), startToDate: day(3) }, "startedOn-desc", ["c5", "c3", "c2", "c1"]],
+      ["start within days 2-3, to exclusive", { startFromDate: day(2), startToDate: day(3), toInclusive: false }, "startedOn-desc", ["c2", "c1"]],
       [
         "last message within days 6-7 in start order (a short run of the other instant)",
-        { latestMessageFrom: at(6), latestMessageTo: at(7) },
+        { latestMessageFromDate: day(6), latestMessageToDate: day(7) },
         "startedOn-desc",
         ["c3", "c4"],
       ],
-      ["last message within days 6-7, to exclusive", { latestMessageFrom: at(6), latestMessageTo: at(7), toInclusive: false }, "startedOn-desc", ["c3"]],
-      ["a bot and last messages from day 5", { agentStageId: otherBot, latestMessageFrom: at(5) }, "startedOn-asc", ["c4"]],
-      ["start from day 2 in last-message order", { startFrom: at(2) }, "latestMessageOn-desc", ["c3", "c1", "c5", "c2"]],
-      ["both instants bounded", { startFrom: at(1), startTo: at(2), latestMessageFrom: at(5), latestMessageTo: at(5) }, "startedOn-desc", ["c1", "c0"]],
-      ["a range that ends before it starts", { startFrom: at(3), startTo: at(2) }, "startedOn-desc", []],
+      [
+        "last message within days 6-7, to exclusive",
+        { latestMessageFromDate: day(6), latestMessageToDate: day(7), toInclusive: false },
+        "startedOn-desc",
+        ["c3"],
+      ],
+      ["a bot and last messages from day 5", { agentStageId: otherBot, latestMessageFromDate: day(5) }, "startedOn-asc", ["c4"]],
+      ["start from day 2 in last-message order", { startFromDate: day(2) }, "latestMessageOn-desc", ["c3", "c1", "c5", "c2"]],
+      [
+        "both instants bounded",
+        { startFromDate: day(1), startToDate: day(2), latestMessageFromDate: day(5), latestMessageToDate: day(5) },
+        "startedOn-desc",
+        ["c1", "c0"],
+      ],
+      ["a range that ends before it starts", { startFromDate: day(3), startToDate: day(2) }, "startedOn-desc", []],
     ] as const)("%s", (_name, filters, order, expected) => expect(ids(filters, order)).toEqual(all([...expected])));
   });
 
@@ -109,7 +124,7 @@ export function searchCases(load: (data: SandboxData) => SearchEngine | Promise<
       ["past the end", {}, 4, 10, []],
       ["a page of a filter's own list", { status: "Active" }, 2, 1, ["c3", "c2"]],
       ["a page of a scan (no list of this pair)", { status: "Active", channelId: "directline" }, 2, 1, ["c2", "c0"]],
-      ["a page of a short run of the other instant", { latestMessageFrom: at(5) }, 2, 1, ["c1", "c4"]],
+      ["a page of a short run of the other instant", { latestMessageFromDate: day(5) }, 2, 1, ["c1", "c4"]],
     ] as const)("%s", (_name, filters, limit, offset, expected) => {
       const found = ids(filters, "startedOn-desc", limit, offset);
       expect(found.ids).toEqual([...expected]);
