@@ -1,4 +1,5 @@
 import { parseDateTime, validateEventPayload } from "@bot-conversation/client";
+import { dateFilters, searchPeriods } from "@bot-conversation/openapi";
 import type { ExternalEventTrigger, VariableType } from "@bot-conversation/types";
 import fc from "fast-check";
 import type { Operation, Parameter, Schema } from "./description.ts";
@@ -77,12 +78,9 @@ function invalidValue(schema: Schema): fc.Arbitrary<string> | undefined {
   return undefined;
 }
 
-/** Orders each pair of date bounds (`…FromDate` ≤ `…ToDate`): a reversed range is a question the description does not answer. */
+/** Orders each period's bounds (its `from` filter's ≤ its `to` filter's, by the search filters' one table): a reversed range is a question the description does not answer. */
 function orderRanges(query: Record<string, string>): Record<string, string> {
-  for (const [from, to] of [
-    ["startFromDate", "startToDate"],
-    ["latestMessageFromDate", "latestMessageToDate"],
-  ] as const) {
+  for (const { from, to } of searchPeriods) {
     const low = query[from];
     const high = query[to];
     if (low !== undefined && high !== undefined && parseDateTime(low) > parseDateTime(high)) {
@@ -117,7 +115,7 @@ export function dataQuery(operation: Operation, observed: Observed): fc.Arbitrar
     else if (name === "channelId" && observed.channelIds.length > 0) candidates[name] = fc.constantFrom(...observed.channelIds);
     else if (parameter.schema["format"] === "date-time" && seenDate) {
       // A "from" bound at or before a seen date, a "to" bound at or after it: the conversation stays inside.
-      const direction = /From/.test(name) ? -1 : 1;
+      const direction = dateFilters.find((filter) => filter.name === name)?.how === "from" ? -1 : 1;
       candidates[name] = fc
         .tuple(seenDate, fc.integer({ min: 0, max: 7 * day }))
         .map(([instant, shift]) => new Date(instant + direction * shift).toISOString());

@@ -7,7 +7,7 @@
  * leaves it open.
  */
 import { parseDateTime } from "@bot-conversation/client";
-import { type SearchFilterName, searchFilters } from "@bot-conversation/openapi";
+import { boundSide, type SearchFilterName, searchFilters } from "@bot-conversation/openapi";
 import type { ConversationPage } from "@bot-conversation/types";
 
 /** A filter of the table the model can match: every one but the bot's, which a summary does not carry. */
@@ -66,13 +66,14 @@ export class SearchModel {
     const bound = parseDateTime(sent);
     if (Number.isNaN(instant)) return `its ${filter.matches} ${JSON.stringify(own)} names no instant (no offset), so ${filter.name} cannot be modelled`;
     if (Number.isNaN(bound)) return `${filter.name} ${JSON.stringify(sent)} names no instant`;
-    if (instant === bound) {
+    const side = boundSide(filter.how, instant, bound);
+    if (side === "at") {
       const { dateRangeBounds } = this.#readings;
       if (dateRangeBounds === undefined)
         return `its ${filter.matches} is the bound ${sent} itself, and whether a bound includes its own instant is an open point`;
       return dateRangeBounds === "inclusive";
     }
-    return filter.how === "from" ? instant > bound : instant < bound;
+    return side === "inside";
   }
 
   /** The instants of a field over every conversation, those that name one. */

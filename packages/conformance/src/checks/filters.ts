@@ -1,5 +1,5 @@
 import { parseDateTime } from "@bot-conversation/client";
-import { searchFilters } from "@bot-conversation/openapi";
+import { boundSide, type DateSearchFilter, searchFilters } from "@bot-conversation/openapi";
 import type { ConversationSummary } from "@bot-conversation/types";
 import type { AcceptedDecisions } from "../decisions.ts";
 import { pageOf } from "./paging.ts";
@@ -14,7 +14,7 @@ export const hasOffset = (text: unknown): text is string => !Number.isNaN(parseD
  * not say): otherwise both answers hold.
  */
 const dateBound =
-  (field: string, side: "from" | "to") =>
+  (field: string, how: DateSearchFilter["how"]) =>
   (item: ConversationSummary, value: string, decisions: AcceptedDecisions): string | undefined => {
     const own = (item as unknown as Record<string, unknown>)[field];
     // A date-time without an offset names no instant: that is response_schema_conformance's to report.
@@ -23,12 +23,12 @@ const dateBound =
     const bound = parseDateTime(value);
     // A bound the one date rule cannot read (a date alone, a local time: an open point the kit probes) is not judged here.
     if (Number.isNaN(bound)) return undefined;
-    if (instant === bound)
+    const side = boundSide(how, instant, bound);
+    if (side === "at")
       return decisions.dateRangeBounds === "exclusive"
         ? `${field} ${own} is the bound ${value} itself, which the accepted decision dateRangeBounds: exclusive leaves out`
         : undefined;
-    const inside = side === "from" ? instant > bound : instant < bound;
-    return inside ? undefined : `${field} ${own} is ${side === "from" ? "before" : "after"} ${value}`;
+    return side === "inside" ? undefined : `${field} ${own} is ${how === "from" ? "before" : "after"} ${value}`;
   };
 
 /** An item against an equality filter on one of its fields. */

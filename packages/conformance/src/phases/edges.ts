@@ -1,4 +1,5 @@
 import { parseDateTime } from "@bot-conversation/client";
+import { dateFilters, searchPeriods } from "@bot-conversation/openapi";
 import type { Case } from "../case.ts";
 import { caseFor } from "../case.ts";
 import { pastMaximum } from "../checks/data.ts";
@@ -13,14 +14,6 @@ import { sendInvalidSearch } from "./search.ts";
 
 const operationId = "searchConversations";
 const millisecond = 1;
-
-/** The date filters, each with the summary field it bounds and its side of the period. */
-const dateFilters = [
-  { parameter: "startFromDate", field: "startedOn", side: "from" },
-  { parameter: "startToDate", field: "startedOn", side: "to" },
-  { parameter: "latestMessageFromDate", field: "latestMessageOn", side: "from" },
-  { parameter: "latestMessageToDate", field: "latestMessageOn", side: "to" },
-] as const;
 
 /**
  * An instant written in another notation than the item's own: at +03:00 when the item is written in
@@ -100,7 +93,8 @@ async function enumerationEdges(session: Session): Promise<void> {
 async function dateEdges(session: Session): Promise<void> {
   const items = [...session.knowledge.items.values()];
   if (items.length === 0) return session.results.skip("filter_inclusion", "no search returned a conversation to look for by its dates");
-  for (const { parameter, field, side } of dateFilters) {
+  // Each date filter of the search filters' one table: the summary field it bounds (`matches`) and its side of the period (`how`).
+  for (const { name: parameter, matches: field, how: side } of dateFilters) {
     const dated = items
       .filter((item) => hasOffset(item[field]))
       .sort((left, right) => parseDateTime(left[field] as string) - parseDateTime(right[field] as string));
@@ -113,16 +107,15 @@ async function dateEdges(session: Session): Promise<void> {
     await search(session, { [parameter]: side === "from" ? at(latest, millisecond) : at(earliest, -millisecond) }, valid);
     for (const shift of [-millisecond, millisecond]) await search(session, { [parameter]: at(middle, shift) }, valid);
   }
-  for (const field of ["startedOn", "latestMessageOn"] as const) {
-    const [from, to] = field === "startedOn" ? ["startFromDate", "startToDate"] : ["latestMessageFromDate", "latestMessageToDate"];
+  for (const { field, from, to } of searchPeriods) {
     const dated = items.filter((item) => hasOffset(item[field]));
     const item = dated[Math.floor(dated.length / 2)];
     if (!item) continue;
     const written = item[field] as string;
     const instant = parseDateTime(written);
-    await expectFound(session, item, field, { [from!]: otherNotation(instant - millisecond, written), [to!]: otherNotation(instant + millisecond, written) });
+    await expectFound(session, item, field, { [from]: otherNotation(instant - millisecond, written), [to]: otherNotation(instant + millisecond, written) });
     const bounds = session.settings.decisions.dateRangeBounds;
-    const exact = { [from!]: otherNotation(instant, written), [to!]: otherNotation(instant, written) };
+    const exact = { [from]: otherNotation(instant, written), [to]: otherNotation(instant, written) };
     if (bounds === "inclusive") await expectFound(session, item, field, exact);
     else {
       // filter_match holds an exclusive server to leaving the item out; with no decision both answers hold.
