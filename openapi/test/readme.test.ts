@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { checkReadmeExamples, readmeTypeScriptBlocks } from "@bot-conversation/test-support/readme-examples";
 import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { expect, test, vi } from "vitest";
+import { searchParameterNames } from "./support/description.ts";
 
 vi.setConfig({ testTimeout: heavyTestTimeoutMs });
 
@@ -26,7 +27,8 @@ test("the runtime example runs as written: the search's parameters, an hour-only
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [file], { cwd: packageDir });
     expect(stderr).toBe("");
     expect(stdout).toBe(
-      "get /api/v2/channels/conversations agentStageId startFromDate startToDate latestMessageFromDate latestMessageToDate status channelId pageSize pageIndex\n" +
+      // The search's parameters as the bundle lists them: a parameter added to the description changes this line with no edit.
+      `get /api/v2/channels/conversations ${searchParameterNames().join(" ")}\n` +
         "[ '/ must match format \"date-time\"' ]\n" +
         "listExternalEventTriggers { agentStageId: 'bot/1' } X-Token\n" +
         "[ 'GET', 'HEAD' ] undefined\n",

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createAjv, documentValidator } from "../src/ajv.ts";
 import { parseDateTime } from "../src/date-time.ts";
 import { jsonPointer, pointerKeys, readDescription } from "../src/description.ts";
-import { description } from "./support/description.ts";
+import { description, searchParameterNames } from "./support/description.ts";
 
 const reader = readDescription(description);
 
@@ -16,17 +16,9 @@ describe("readDescription: the one reader of the description", () => {
 
   it("lists an operation's parameters in the description's order, each `$ref` followed to its schema", () => {
     const parameters = reader.operation("searchConversations").parameters;
-    expect(parameters.map((parameter) => parameter.name)).toEqual([
-      "agentStageId",
-      "startFromDate",
-      "startToDate",
-      "latestMessageFromDate",
-      "latestMessageToDate",
-      "status",
-      "channelId",
-      "pageSize",
-      "pageIndex",
-    ]);
+    // The names from the bundle, each `$ref` looked up by hand: a parameter added to the description is expected here with no edit.
+    expect(parameters.map((parameter) => parameter.name)).toEqual(searchParameterNames());
+    expect(parameters.length).toBeGreaterThan(2);
     const status = parameters.find((parameter) => parameter.name === "status")!;
     expect(status).toMatchObject({ in: "query", required: false });
     // The status parameter's schema is a reference to the enumeration: followed to it.

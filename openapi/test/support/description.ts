@@ -78,3 +78,12 @@ export function operations(): { path: string; method: string; operation: Operati
 export function clone<T>(value: T): T {
   return structuredClone(value);
 }
+
+/** The search's parameter names in the bundle's order, each `$ref` looked up by hand (not by the reader some tests check): what a test of the search's parameters expects. */
+export function searchParameterNames(): string[] {
+  const search = description.paths["/api/v2/channels/conversations"]!["get"] as OperationObject;
+  const components = (description as unknown as { components: { parameters: Record<string, ParameterObject> } }).components.parameters;
+  return (search.parameters as (ParameterObject | { $ref: string })[]).map((parameter) =>
+    "$ref" in parameter ? components[parameter.$ref.slice("#/components/parameters/".length)]!.name : parameter.name,
+  );
+}

@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { afterEach, describe, expect, it } from "vitest";
-import { description } from "../src/description.ts";
+import { description, parametersOf } from "../src/description.ts";
 import { thirdPartyNotice } from "../src/mcp/tools.ts";
 import { binPath, runCli } from "./support/cli.ts";
 import { fixture } from "./support/fixture.ts";
@@ -52,18 +52,9 @@ describe("bot-conversation mcp", () => {
     const { tools } = await readOnly.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(["search_conversations", "list_external_event_triggers"]);
     const search = tools[0];
-    expect(Object.keys(search?.inputSchema.properties ?? {})).toEqual([
-      "agentStageId",
-      "startFromDate",
-      "startToDate",
-      "latestMessageFromDate",
-      "latestMessageToDate",
-      "status",
-      "channelId",
-      "pageSize",
-      "pageIndex",
-      "cursor",
-    ]);
+    // The description's parameters of the search, then the cursor: a parameter added to the description is an argument with no edit.
+    expect(Object.keys(search?.inputSchema.properties ?? {})).toEqual([...parametersOf("searchConversations").map((parameter) => parameter.name), "cursor"]);
+    expect(Object.keys(search?.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["agentStageId", "startFromDate", "status", "pageSize"]));
     expect(search?.inputSchema.properties?.["status"]).toMatchObject({ enum: ["Active", "Closed", "Operator"] });
     expect(search?.inputSchema.properties?.["pageSize"]).toMatchObject({ type: "integer", minimum: 1 });
     expect(search?.annotations).toMatchObject({ readOnlyHint: true });
