@@ -7,14 +7,14 @@ import type { StoredConversation } from "../model.ts";
 export interface EqualityFilter {
   /** The query parameter, and the field of `SearchFilters`. */
   readonly name: string;
-  /** The conversation's value, compared with the one sent (exactly: `statusCase` is applied before). */
-  readonly valueOf: (stored: StoredConversation) => string;
+  /** The conversation's value, compared with the one sent (exactly: `statusCase` is applied before); `null` (a nullable field's) matches no value sent. */
+  readonly valueOf: (stored: StoredConversation) => string | null;
 }
 
 /** The value a conversation has for what an equality filter matches: its bot, or its own field. */
 const valueOfMatched =
   (matches: EqualitySearchFilter["matches"]) =>
-  (stored: StoredConversation): string =>
+  (stored: StoredConversation): string | null =>
     matches === "bot" ? stored.agentStageId : stored.conversation[matches];
 
 /**
@@ -25,7 +25,7 @@ const valueOfMatched =
  * rest, and the plain engine matches them. Adding a filter is one entry there (the description lists
  * the parameter).
  */
-export const equalityFilters: readonly { readonly name: EqualitySearchFilter["name"]; readonly valueOf: (stored: StoredConversation) => string }[] =
+export const equalityFilters: readonly { readonly name: EqualitySearchFilter["name"]; readonly valueOf: (stored: StoredConversation) => string | null }[] =
   searchFilters
     .filter((filter): filter is EqualitySearchFilter => filter.how === "equal")
     .map((filter) => ({ name: filter.name, valueOf: valueOfMatched(filter.matches) }));

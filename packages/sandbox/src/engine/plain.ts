@@ -5,7 +5,7 @@ import { columnsOf } from "./summary.ts";
 
 /** A conversation as the plain engine keeps it: each equality filter's value, each instant a date filter bounds, its page item. */
 interface PlainRow {
-  readonly values: readonly string[];
+  readonly values: readonly (string | null)[];
   readonly instants: Readonly<Record<InstantField, number>>;
   readonly item: SummaryRow;
 }

@@ -31,8 +31,8 @@ export class SearchIndex implements SearchEngine {
   readonly #sessionIndex: Map<string, number>;
   /** Per equality filter, each conversation's code of its value; the bot's column is the bot's number. */
   #equal: Column[];
-  /** Per equality filter, the code of each value (the bot's: `#botIndex`). */
-  readonly #codes: Map<string, number>[];
+  /** Per equality filter, the code of each value (the bot's: `#botIndex`); `null` for a conversation without one (a nullable field's). */
+  readonly #codes: Map<string | null, number>[];
   readonly #startedMs: Float64Array;
   readonly #latestMs: Float64Array;
   readonly #inbound: Uint8Array;
@@ -206,7 +206,7 @@ export class SearchIndex implements SearchEngine {
 }
 
 /** The small number standing for a text in a column, added when new. */
-function code(codes: Map<string, number>, text: string): number {
+function code(codes: Map<string | null, number>, text: string | null): number {
   let value = codes.get(text);
   if (value === undefined) codes.set(text, (value = codes.size));
   return value;
