@@ -29,6 +29,8 @@ const token = "sandbox-token";
 let copy: string;
 /** The files the recipe changed in the copy, as git sees them (build outputs are ignored). */
 let changed: string[];
+/** The copy's sandbox, in this process: 300 generated conversations, one page holding them all. */
+let sandbox: import("@bot-conversation/sandbox").Sandbox | undefined;
 
 /** Links each entry of a package's `node_modules` to the workspace's, the copied packages to the copy's. */
 function linkDependencies(packageDir: string): void {
@@ -106,8 +108,11 @@ beforeAll(async () => {
   // Built as the workspace builds them: the description and the table, then the sandbox (which compiles the row).
   await build("openapi");
   await build("packages/sandbox");
+  const { createSandbox } = await fromCopy<typeof import("@bot-conversation/sandbox")>("packages/sandbox/dist/index.js");
+  sandbox = await createSandbox({ conversations: 300, seed: "add-a-filter", maxPageSize: null });
 });
-afterAll(() => {
+afterAll(async () => {
+  await sandbox?.close();
   if (copy) rmSync(copy, { recursive: true, force: true });
 });
 
@@ -117,6 +122,12 @@ const fromCopy = async <T>(path: string): Promise<T> => (await import(pathToFile
 interface Summary {
   readonly id: string;
   readonly closingStatus: string | null;
+}
+
+/** A search of the copy's sandbox, every match on one page. */
+async function search(query: string): Promise<{ status: number; body: { items: Summary[]; totalItemCount: number } }> {
+  const response = await sandbox!.fetch(`http://sandbox.test/api/v2/channels/conversations?pageSize=1000&${query}`, { headers: { "x-token": token } });
+  return { status: response.status, body: (await response.json()) as { items: Summary[]; totalItemCount: number } };
 }
 
 describe("CONTRIBUTING's recipe, add a search filter, on a copy of the workspace: a parameter's YAML and one table row", () => {
@@ -138,82 +149,76 @@ describe("CONTRIBUTING's recipe, add a search filter, on a copy of the workspace
   });
 
   it("the sandbox filters by it, and refuses a value its schema rules out, naming the parameter", async () => {
-    const { createSandbox } = await fromCopy<typeof import("@bot-conversation/sandbox")>("packages/sandbox/dist/index.js");
-    const sandbox = await createSandbox({ conversations: 300, seed: "add-a-filter", maxPageSize: null });
-    try {
-      const search = async (query: string) => {
-        const response = await sandbox.fetch(`http://sandbox.test/api/v2/channels/conversations?pageSize=1000&${query}`, { headers: { "x-token": token } });
-        return { status: response.status, body: (await response.json()) as { items: Summary[]; totalItemCount: number } };
-      };
-      const all = (await search("")).body.items;
-      const values = all.map((item) => item.closingStatus).filter((value): value is string => value !== null);
-      // The generated data holds conversations with a closing status and without one.
-      expect(values.length).toBeGreaterThan(0);
-      expect(values.length).toBeLessThan(all.length);
-      for (const value of new Set(values)) {
-        const found = await search(`${filter.name}=${value}`);
-        expect(found.status).toBe(200);
-        expect(found.body.items.map((item) => item.id).sort()).toEqual(
-          all
-            .filter((item) => item.closingStatus === value)
-            .map((item) => item.id)
-            .sort(),
-        );
-        expect(found.body.totalItemCount).toBe(found.body.items.length);
-      }
-      const refused = await search(`${filter.name}=Nope`);
-      expect(refused.status).toBe(400);
-      expect(JSON.stringify(refused.body)).toContain(`query.${filter.name}`);
-    } finally {
-      await sandbox.close();
+    const all = (await search("")).body.items;
+    const values = all.map((item) => item.closingStatus).filter((value): value is string => value !== null);
+    // The generated data holds conversations with a closing status and without one.
+    expect(values.length).toBeGreaterThan(0);
+    expect(values.length).toBeLessThan(all.length);
+    for (const value of new Set(values)) {
+      const found = await search(`${filter.name}=${value}`);
+      expect(found.status).toBe(200);
+      expect(found.body.items.map((item) => item.id).sort()).toEqual(
+        all
+          .filter((item) => item.closingStatus === value)
+          .map((item) => item.id)
+          .sort(),
+      );
+      expect(found.body.totalItemCount).toBe(found.body.items.length);
     }
+    const refused = await search(`${filter.name}=Nope`);
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain(`query.${filter.name}`);
   });
 
-  it("the conformance kit's model finds what the sandbox finds, and filter_match judges the filter", async () => {
-    const { createSandbox } = await fromCopy<typeof import("@bot-conversation/sandbox")>("packages/sandbox/dist/index.js");
+  it("the conformance kit's model finds what the sandbox finds, and filter_match passes its page and fails one holding another value", async () => {
     const { SearchModel } = await fromCopy<typeof import("../../conformance/src/model.ts")>("packages/conformance/src/model.ts");
-    const { filterNames } = await fromCopy<typeof import("../../conformance/src/checks/filters.ts")>("packages/conformance/src/checks/filters.ts");
-    expect(filterNames).toContain(filter.name);
-    const sandbox = await createSandbox({ conversations: 300, seed: "add-a-filter", maxPageSize: null });
-    try {
-      const page = async (query: string) =>
-        (await (await sandbox.fetch(`http://sandbox.test/api/v2/channels/conversations?pageSize=1000&${query}`, { headers: { "x-token": token } })).json()) as {
-          items: Summary[];
-        };
-      const model = SearchModel.of([(await page("")) as never]);
-      for (const value of ["SessionClosed", "Initiated", "NotInitiated"]) {
-        const answer = model.answer({ [filter.name]: value });
-        const served = (await page(`${filter.name}=${value}`)).items.map((item) => item.id);
-        expect("ids" in answer && [...answer.ids].sort()).toEqual(served.sort());
-      }
-    } finally {
-      await sandbox.close();
+    const { filterMatch } = await fromCopy<typeof import("../../conformance/src/checks/filters.ts")>("packages/conformance/src/checks/filters.ts");
+    const all = (await search("")).body;
+    const model = SearchModel.of([all as never]);
+    for (const value of ["SessionClosed", "Initiated", "NotInitiated"]) {
+      const answer = model.answer({ [filter.name]: value });
+      const served = (await search(`${filter.name}=${value}`)).body;
+      expect("ids" in answer && [...answer.ids].sort()).toEqual(served.items.map((item) => item.id).sort());
+      // filter_match of the served page, and of the same page with a conversation of another closing status in it.
+      const judged = (page: unknown) =>
+        filterMatch(
+          {
+            case: { operationId: "searchConversations", method: "GET", path: "/", query: { [filter.name]: value }, authentication: "token" },
+            status: 200,
+            headers: new Headers({ "content-type": "application/json" }),
+            text: JSON.stringify(page),
+            json: page,
+            isJson: true,
+            elapsedMs: 1,
+          } as never,
+          { decisions: {} } as never,
+        );
+      expect(judged(served)).toBeUndefined();
+      const stranger = all.items.find((item) => item.closingStatus !== value)!;
+      expect(judged({ ...served, items: [...served.items, stranger] })).toContain(`item "${stranger.id}": ${filter.name}`);
     }
   });
 
   it("the CLI has its flag, with the schema's values, and reads it; the MCP tool has its argument, which finds the same conversations", async () => {
-    const enumeration = ["NotInitiated", "Initiated", "ClosingMessageSent", "DialogResetEventSent", "SessionClosed"];
+    // The values of the schema the parameter's file names, from the copy's bundle.
+    const bundle = JSON.parse(readFileSync(join(copy, "openapi/dist/openapi.json"), "utf8")) as { components: { schemas: Record<string, { enum: string[] }> } };
+    const enumeration = bundle.components.schemas["ConversationClosingStatus"]!.enum;
+    expect(enumeration).toContain("SessionClosed");
     const cli = await fromCopy<typeof import("../../cli/src/search.ts")>("packages/cli/src/search.ts");
     const option = cli.newSearchCommand({} as never, () => undefined).options.find((candidate) => candidate.long === "--closing-status");
     expect(option?.argChoices).toEqual(enumeration);
     expect(await cli.searchQuery({ [filter.name]: "SessionClosed" })).toEqual({ [filter.name]: "SessionClosed" });
-    await expect(cli.searchQuery({ [filter.name]: "Nope" })).rejects.toThrow(/^--closing-status: expected one of NotInitiated, Initiated/);
+    await expect(cli.searchQuery({ [filter.name]: "Nope" })).rejects.toThrow(`--closing-status: expected one of ${enumeration.join(", ")}; got "Nope"`);
 
     const { tools } = await fromCopy<typeof import("../../cli/src/mcp/tools.ts")>("packages/cli/src/mcp/tools.ts");
-    const search = tools(false).find((tool) => tool.definition.name === "search_conversations")!;
-    expect(search.definition.inputSchema["properties"]).toHaveProperty([filter.name, "enum"], enumeration);
-    const { createSandbox } = await fromCopy<typeof import("@bot-conversation/sandbox")>("packages/sandbox/dist/index.js");
-    const sandbox = await createSandbox({ conversations: 300, seed: "add-a-filter", maxPageSize: null });
-    try {
-      const client = createBotConversationClient({ baseUrl: "http://sandbox.test", token, fetch: (input, init) => sandbox.fetch(input, init) });
-      const result = (await search.call(client, { [filter.name]: "SessionClosed", pageSize: 1000 }, AbortSignal.timeout(60_000))) as {
-        items: Summary[];
-        totalItemCount: number;
-      };
-      expect(result.totalItemCount).toBeGreaterThan(0);
-      expect(result.items.every((item) => item.closingStatus === "SessionClosed")).toBe(true);
-    } finally {
-      await sandbox.close();
-    }
+    const searchTool = tools(false).find((tool) => tool.definition.name === "search_conversations")!;
+    expect(searchTool.definition.inputSchema["properties"]).toHaveProperty([filter.name, "enum"], enumeration);
+    const client = createBotConversationClient({ baseUrl: "http://sandbox.test", token, fetch: (input, init) => sandbox!.fetch(input, init) });
+    const result = (await searchTool.call(client, { [filter.name]: "SessionClosed", pageSize: 1000 }, AbortSignal.timeout(60_000))) as {
+      items: Summary[];
+      totalItemCount: number;
+    };
+    expect(result.totalItemCount).toBeGreaterThan(0);
+    expect(result.items.every((item) => item.closingStatus === "SessionClosed")).toBe(true);
   });
 });
