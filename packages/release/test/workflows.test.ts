@@ -251,6 +251,16 @@ describe("pages.yml", () => {
     expect(steps(build).find((step) => step.uses?.startsWith("actions/upload-pages-artifact@"))!.with).toEqual({ path: "apps/docs/dist" });
   });
 
+  it("builds for the base path configure-pages reports (DOCS_BASE_PATH, which turbo passes to the docs build), for 404.html's links", () => {
+    const build = pages.jobs["build"]!;
+    const configure = steps(build).find((step) => step.uses?.startsWith("actions/configure-pages@"))!;
+    const docsBuild = steps(build).find((step) => step.run === `${pnpm} exec turbo run build --filter=@bot-conversation/docs`)!;
+    expect(docsBuild.env).toEqual({ DOCS_BASE_PATH: expression(`steps.${configure.id}.outputs.base_path`) });
+    // turbo runs a task with the variables its turbo.json names, no others.
+    const docsTurbo = JSON.parse(readFileSync(join(workspaceRoot, "apps", "docs", "turbo.json"), "utf8")) as { tasks: Record<string, { env?: string[] }> };
+    expect(docsTurbo.tasks["build"]?.env).toContain("DOCS_BASE_PATH");
+  });
+
   it("deploys with actions/deploy-pages in a job of its own, with only the permissions Pages needs", () => {
     const deploy = pages.jobs["deploy"]!;
     expect(deploy.needs).toBe("build");
