@@ -61,6 +61,18 @@ describe("a schema error in the one wording: a JSON pointer, what was expected a
     expect(problems({ type: "object", properties: { x: false } }, { x: 1 })).toEqual([{ pointer: "/x", message: "expected nothing here; got 1" }]);
   });
 
+  test("an anyOf's own error names every alternative; a $ref not followed is named by its schema", () => {
+    const anyOf = { anyOf: [{ type: "integer", minimum: 1 }, { type: "null" }] };
+    expect(problems(anyOf, "x").at(-1)).toEqual({ pointer: "", message: 'expected an integer of at least 1 or null; got "x"' });
+    const member = { $ref: "#/components/schemas/Member" };
+    expect(
+      schemaProblem({ keyword: "required", instancePath: "", params: { missingProperty: "from" }, parentSchema: { properties: { from: member } } }),
+    ).toEqual({
+      pointer: "/from",
+      message: "expected a Member; got nothing",
+    });
+  });
+
   test("the place escapes / and ~ as a JSON pointer does, and array items are indexes", () => {
     expect(problems({ type: "object", additionalProperties: false }, { "a/b~c": 1 })).toEqual([
       { pointer: "/a~1b~0c", message: "expected no property the schema does not list here; got this one" },

@@ -48,8 +48,8 @@ export interface SchemaProblem {
 
 type SchemaWords = Readonly<Record<string, unknown>>;
 
-/** The keywords of a wrong value that a schema's words (`expectedOfSchema`) say whole. */
-const worded = new Set(["type", "enum", "const", "format", "minimum", "maximum", "minLength"]);
+/** The keywords of a wrong value that a schema's words (`expectedOfSchema`) say whole (an `anyOf`'s: every alternative). */
+const worded = new Set(["type", "enum", "const", "format", "minimum", "maximum", "minLength", "anyOf", "oneOf"]);
 
 /** `a/b` as a JSON pointer's segment (`a~1b`). */
 const segment = (name: string): string => `/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`;
