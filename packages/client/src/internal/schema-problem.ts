@@ -54,7 +54,7 @@ const worded = new Set(["type", "enum", "const", "format", "minimum", "maximum",
 /** `a/b` as a JSON pointer's segment (`a~1b`). */
 const segment = (name: string): string => `/${name.replaceAll("~", "~0").replaceAll("/", "~1")}`;
 
-/** A value's JSON type in words: `a string`, `a number`, `true or false`'s `a boolean`, `an object`, `an array`, `null`. */
+/** A value's JSON type in words: `a string`, `a number`, `a boolean`, `an object`, `an array`, `null`. */
 function typeOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
