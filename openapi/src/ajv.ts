@@ -31,7 +31,10 @@ export interface DocumentValidator {
    * (`#/components/schemas/ConversationSummary`), or an inline schema whose local `$ref`s point into it.
    */
   compile(schema: string | Schema): ValidateFunction;
-  /** Ajv's problems of `value` against such a schema, one `instancePath message` each (`/pageSize must be >= 1`); empty when valid. */
+  /**
+   * Ajv's problems of `value` against such a schema, in Ajv's own words, one `instancePath message` each (`/pageSize
+   * must be >= 1`); empty when valid. What a person reads is worded by `@bot-conversation/client/text`'s `schemaProblem`.
+   */
   problemsOf(schema: string | Schema, value: unknown): string[];
 }
 

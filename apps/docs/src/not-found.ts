@@ -1,12 +1,14 @@
 import { policyPlaceholder } from "./csp.ts";
-import { machineFiles } from "./machine.ts";
 
-/** The name of the page's `<meta>` whose content is the site's base path (`/`), filled in by a server that knows it (`server.ts`); empty in the built file. */
+/** The name of the page's `<meta>` whose content is the site's base path (`/repo/`): the build's (`DOCS_BASE_PATH`), or the server's that answers it. */
 export const referenceBaseMeta = "reference-base";
 
-/** The page with its base filled in (`withReferenceBase(page, "/")`): its links need no request to find where the site starts. */
+/** The page with its base path filled in (`withReferenceBase(page, "/repo/")`), over whatever it held: its links start there. */
 export function withReferenceBase(page: string, base: string): string {
-  return page.replace(`<meta name="${referenceBaseMeta}" content="" />`, `<meta name="${referenceBaseMeta}" content="${base.replace(/[&<>"']/g, "")}" />`);
+  return page.replace(
+    new RegExp(`<meta name="${referenceBaseMeta}" content="[^"]*" />`),
+    `<meta name="${referenceBaseMeta}" content="${base.replace(/[&<>"']/g, "")}" />`,
+  );
 }
 
 /**
@@ -17,10 +19,9 @@ export function withReferenceBase(page: string, base: string): string {
  * falls under its tag `/conversations`) and goes to that route, `<base>/#/section/errors`. Any other
  * address is not found: the page, in the reference's own look (its font, colours and sidebar), links
  * to the reference's home page and to its search (`<base>/?search`, which opens the viewer's search
- * box), once the script has found the base: the nearest folder above the address that serves the
- * site's copy of the description (`machineFiles.json`; a same-site `HEAD` request per folder,
- * nearest first, each folder that is not the base a 404), unless the server that answered it knows the base and
- * wrote it into the page (`withReferenceBase`): then no request at all. Needs `applyContentSecurityPolicy`.
+ * box), from the base path written into it (`withReferenceBase`: the build's `DOCS_BASE_PATH`, or the
+ * repository's server, which serves the site at `/`). It makes no request of its own. Needs
+ * `applyContentSecurityPolicy`.
  */
 export function notFoundPage(routes: readonly string[]): string {
   return `<!DOCTYPE html>
@@ -132,24 +133,13 @@ export function notFoundPage(routes: readonly string[]): string {
       }
       var target = split(function (route) { return routes.indexOf(route) >= 0; }) || split(function (route) { return routes.some(function (known) { return route.indexOf(known + "/") === 0; }); });
       if (target) return location.replace(target);
-      // Not a route. A server that knows where the site starts says so (the repository's own: no request is needed).
-      var known = document.querySelector('meta[name="${referenceBaseMeta}"]').getAttribute("content");
-      if (known) return document.addEventListener("DOMContentLoaded", function () { link(known); });
-      // Else the site's base is the nearest folder above this address that serves the site's own description.
-      var folders = [];
-      for (var depth = segments.length; depth >= 0; depth--) folders.push("/" + segments.slice(0, depth).map(function (segment) { return segment + "/"; }).join(""));
-      function link(base) {
+      // Not a route: the links start at the base path the build or the server wrote into the page.
+      var base = document.querySelector('meta[name="${referenceBaseMeta}"]').getAttribute("content") || "/";
+      document.addEventListener("DOMContentLoaded", function () {
         document.querySelectorAll("a[data-to]").forEach(function (anchor) {
           anchor.setAttribute("href", base + (anchor.getAttribute("data-to") === "search" ? "?search" : ""));
         });
-      }
-      (function probe(index) {
-        if (index >= folders.length) return link("/");
-        fetch(folders[index] + "${machineFiles.json}", { method: "HEAD" }).then(function (response) {
-          if (response.ok) link(folders[index]);
-          else probe(index + 1);
-        }, function () { probe(index + 1); });
-      })(0);
+      });
     })();
   </script>
 </head>

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { precompress } from "./compress.ts";
 import { contentSecurityPolicy, policyPlaceholder } from "./csp.ts";
 import { type Bundle, machineSection, writeMachineReference } from "./machine.ts";
-import { notFoundPage } from "./not-found.ts";
+import { notFoundPage, withReferenceBase } from "./not-found.ts";
 import { bundlePath, distDirectory, templatePath, yamlBundlePath } from "./paths.ts";
 import { redocOptions } from "./redoc-options.ts";
 import { runRedocly } from "./redocly.ts";
@@ -35,8 +35,18 @@ export function applyContentSecurityPolicy(html: string): string {
   return html.replace(policyPlaceholder, contentSecurityPolicy(html));
 }
 
-/** Builds `dist/`: the description with code samples and the link to the sandbox control API's page, `index.html` from `redocly build-docs`, and the viewer; every address relative, so it works under any base path. */
-export async function buildSite(): Promise<void> {
+/** How the site is built. */
+export interface SiteOptions {
+  /** Where a static host serves the site (`/repo/`), for `404.html`'s links; `/` by default (`referenceBasePath`). */
+  base?: string;
+}
+
+/**
+ * Builds `dist/`: the description with code samples and the link to the sandbox control API's page, `index.html` from
+ * `redocly build-docs`, and the viewer; every address relative, so it works under any base path, but `404.html`'s two
+ * links (served at any depth, it starts them at `base`).
+ */
+export async function buildSite(options: SiteOptions = {}): Promise<void> {
   rmSync(distDirectory, { recursive: true, force: true });
   mkdirSync(distDirectory, { recursive: true });
   const bundle = JSON.parse(readFileSync(bundlePath, "utf8")) as Bundle;
@@ -58,7 +68,7 @@ export async function buildSite(): Promise<void> {
   writeFileSync(indexPath, page);
   const routes = writeRedirectPages(distDirectory, page);
   // Static hosts (GitHub Pages, Netlify, Cloudflare Pages, Surge) answer unknown paths with 404.html.
-  writeFileSync(join(distDirectory, "404.html"), applyContentSecurityPolicy(notFoundPage(routes)));
+  writeFileSync(join(distDirectory, "404.html"), applyContentSecurityPolicy(withReferenceBase(notFoundPage(routes), options.base ?? "/")));
   writeMachineReference(distDirectory, bundle, { json: bundlePath, yaml: yamlBundlePath });
   precompress([...["index.html", viewerFileName, "openapi.json"].map((name) => join(distDirectory, name)), ...tryItScripts]);
 }

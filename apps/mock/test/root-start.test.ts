@@ -9,7 +9,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { promisify, stripVTControlCharacters } from "node:util";
 import { hangGuardMs, heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
@@ -20,12 +20,30 @@ const root = fileURLToPath(new URL("../../../", import.meta.url));
 const launcher = fileURLToPath(new URL("../../../scripts/start.ts", import.meta.url));
 const readyLine = /^(Mock|Sandbox|Reference) ready at (http:\/\/127\.0\.0\.1:(\d+))/;
 
-/** Runs the launcher with Node, as pnpm does, and resolves to its exit code and output. */
-async function launch(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return run(process.execPath, [launcher, ...args], { cwd: root, env: { ...process.env, ...env } })
-    .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }))
-    .catch((error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }));
+/** A program's exit code and output (colours left out: pnpm's reporter colours even into a pipe). */
+type Outcome = { code: number; stdout: string; stderr: string };
+
+/** Runs a program and resolves to its exit code and output. */
+async function outcome(file: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<Outcome> {
+  const plain = (code: number, stdout: string, stderr: string) => ({
+    code,
+    stdout: stripVTControlCharacters(stdout),
+    stderr: stripVTControlCharacters(stderr),
+  });
+  return run(file, args, options)
+    .then(({ stdout, stderr }) => plain(0, stdout, stderr))
+    .catch((error: Outcome) => plain(error.code, error.stdout, error.stderr));
 }
+
+/** Runs the launcher with Node, as pnpm does. */
+const launch = (args: string[], env: NodeJS.ProcessEnv = {}) => outcome(process.execPath, [launcher, ...args], { cwd: root, env: { ...process.env, ...env } });
+
+/**
+ * Runs pnpm (10.34.9, the workspace's) in a folder. The variables pnpm gave the test run (`npm_*`, `pnpm_*`:
+ * `pnpm exec vitest` turns verifyDepsBeforeRun off in them) are left out, as in a terminal.
+ */
+const pnpm = (cwd: string, args: string[]) =>
+  outcome("pnpm", args, { cwd, env: Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^p?npm_/i.test(name))) });
 
 describe("pnpm start, with a port already taken", () => {
   let taken: Server;
@@ -72,6 +90,17 @@ describe("pnpm start, with a port already taken", () => {
     }
   });
 
+  it("run as the README runs it (`pnpm start`): the busy-ports line alone, nothing from pnpm, exit 1", async () => {
+    const result = await pnpm(root, ["start", "--", "--mock-port", String(port)]);
+    // pnpm 10 would add its `> bot-conversation-toolkit@ start` header and `ELIFECYCLE  Command failed with exit
+    // code 1.`: the workspace's .pnpmfile.cjs gives the root's start pnpm's silent reporter.
+    expect(result).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `Mock: port ${port} on 127.0.0.1 is in use; pick another with pnpm start -- --mock-port <port> (or MOCK_PORT=<port>).\n`,
+    });
+  });
+
   it("a port that is not a number is one line naming the flag, exit 2", async () => {
     const result = await launch(["--docs-port", "web"]);
     expect([result.code, result.stderr]).toEqual([2, 'pnpm start: --docs-port / DOCS_PORT: expected an integer from 0 to 65535; got "web"\n']);
@@ -81,6 +110,43 @@ describe("pnpm start, with a port already taken", () => {
     const result = await launch(["--help"]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("pnpm start -- --mock-port 5010 --sandbox-port 5011 --docs-port 5080");
+  });
+});
+
+/**
+ * What the workspace's .pnpmfile.cjs leaves to pnpm, in a workspace of its own with the root's .pnpmfile.cjs and
+ * .npmrc and verifyDepsBeforeRun, and a dependency no install can resolve (offline: a workspace package that is not
+ * there): the install `pnpm start` runs first shows its error, as `pnpm install` does; any other script's failure
+ * keeps pnpm's ELIFECYCLE line.
+ */
+describe("pnpm start's silent reporter leaves the rest of pnpm alone", () => {
+  let workspace: string;
+  const manifest = (dependencies: Record<string, string>) =>
+    JSON.stringify({ name: "silent-start", private: true, scripts: { start: "node -e 'process.exit(1)'", other: "node -e 'process.exit(1)'" }, dependencies });
+  beforeAll(async () => {
+    workspace = await mkdtemp(join(tmpdir(), "start-silent-"));
+    for (const file of [".pnpmfile.cjs", ".npmrc"]) await copyFile(join(root, file), join(workspace, file));
+    await writeFile(join(workspace, "pnpm-workspace.yaml"), 'packages:\n  - "."\nverifyDepsBeforeRun: install\n');
+    await writeFile(join(workspace, "package.json"), manifest({ "not-in-the-workspace": "workspace:*" }));
+  });
+  afterAll(() => rm(workspace, { recursive: true, force: true }));
+
+  it("the install before pnpm start shows its error, as pnpm install does; exit 1", async () => {
+    for (const args of [["start"], ["install"]]) {
+      const result = await pnpm(workspace, args);
+      expect({ args, code: result.code, output: result.stdout + result.stderr }).toEqual({
+        args,
+        code: 1,
+        output: expect.stringMatching(/ERR_PNPM_WORKSPACE_PKG_NOT_FOUND\s+In : "not-in-the-workspace@workspace:\*" is in the dependencies/),
+      });
+    }
+  });
+
+  it("installed, a failing start is silent (exit 1) and another script's failure still says ELIFECYCLE", async () => {
+    await writeFile(join(workspace, "package.json"), manifest({}));
+    expect(await pnpm(workspace, ["start"])).toEqual({ code: 1, stdout: "", stderr: "" });
+    const other = await pnpm(workspace, ["run", "other"]);
+    expect([other.code, other.stdout + other.stderr]).toEqual([1, expect.stringMatching(/ELIFECYCLE\s+Command failed with exit code 1\./)]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { expectedOfSchema, wrongValueText } from "@bot-conversation/client/text";
+import { schemaProblem } from "@bot-conversation/client/text";
 import { readDescription, type Schema } from "@bot-conversation/openapi";
 
 export type { Schema };
@@ -44,9 +44,14 @@ export function parametersOf(operationId: string): Parameter[] {
   }));
 }
 
-/** A wrong value in the one wording (what the schema expects in the client's `expectedOfSchema` words): `pageSize: expected an integer of at least 1; got "ten"` (`got nothing` for a missing one). */
+/**
+ * A wrong value in the toolkit's one wording of a schema error (`schemaProblem`, what the schema expects and what
+ * came), labelled: `--page-size: expected an integer of at least 1; got "ten"` (`got nothing` for a missing one),
+ * the parameter's `example` after `such as`.
+ */
 export function mismatch(label: string, schema: Schema, value: unknown, example?: unknown): string {
-  return wrongValueText(label, expectedOfSchema(schema, example), value === undefined ? "nothing" : JSON.stringify(value));
+  const parentSchema = example === undefined ? schema : { ...schema, examples: [example] };
+  return `${label}: ${schemaProblem({ keyword: "type", instancePath: "", params: {}, parentSchema, data: value }).message}`;
 }
 
 /** The toolkit's Ajv (`date-time` by the description's date rule), loaded on first use: a search whose flags need no schema check (an integer) starts without it. */

@@ -106,7 +106,7 @@ async function checkName(name: string): Promise<void> {
   const [defect] = workspaceNameDefects(name, "<name>");
   if (defect) {
     throw new UsageError(
-      `<name>: expected a workspace name, lower-case letters, digits and dashes, starting and ending with a letter or digit (${defect.message}); got ${JSON.stringify(name)}; nothing was sent`,
+      `${defect.path}: ${defect.message} (a workspace name: lower-case letters, digits and dashes, starting and ending with a letter or digit); nothing was sent`,
     );
   }
 }

@@ -199,7 +199,7 @@ describe("bot-conversation mcp", () => {
     expect(several.content[0]?.text?.split("; got ").length).toBeGreaterThan(2);
     expect(several.content[0]?.text).toContain('status: expected one of Active, Closed, Operator; got "Nope"');
     expect(several.content[0]?.text).toContain('pageSize: expected an integer of at least 1; got "ten"');
-    expect(several.content[0]?.text).toContain("foo: not an argument of this tool (it takes agentStageId, startFromDate");
+    expect(several.content[0]?.text).toContain("foo: expected only the properties agentStageId, startFromDate");
     const noBot = (await mcp.callTool({ name: "list_external_event_triggers", arguments: {} })) as ToolResult;
     expect(noBot.content[0]?.text).toBe("agentStageId: expected a string; got nothing");
     const nullValue = (await mcp.callTool({

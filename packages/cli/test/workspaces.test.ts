@@ -210,7 +210,7 @@ describe("names are checked by the sandbox's rule before anything is sent", () =
     const run = await runCli(["workspaces", verb, "Mobile_X"], env);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      'error: <name>: expected a workspace name, lower-case letters, digits and dashes, starting and ending with a letter or digit (must match pattern "^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$"); got "Mobile_X"; nothing was sent\n',
+      'error: <name>: expected a value that must match pattern "^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$"; got "Mobile_X" (a workspace name: lower-case letters, digits and dashes, starting and ending with a letter or digit); nothing was sent\n',
     );
     expect(server.requests).toEqual([]);
   });

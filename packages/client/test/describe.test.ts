@@ -20,6 +20,8 @@ describe("what a schema expects, in the one wording of the CLI, the MCP server a
       "a non-empty string, a number, true or false, or an object",
     ],
     [{ type: "array" }, undefined, "an array"],
+    [{ $ref: "#/components/schemas/Member" }, undefined, "a Member"],
+    [{ anyOf: [{ $ref: "#/components/schemas/ExternalEventTrigger" }, { type: "null" }] }, undefined, "an ExternalEventTrigger or null"],
   ])("%j (example %s): %s", (schema, example, words) => {
     expect(expectedOfSchema(schema, example)).toBe(words);
   });

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { schemaProblem } from "@bot-conversation/client/text";
 import { pointerSegment, readDescription, type Schema } from "@bot-conversation/openapi";
 import { documentValidator } from "@bot-conversation/openapi/ajv";
 
@@ -69,7 +70,7 @@ export interface Description {
   resolve(pointer: string): Schema;
   /** The pointer a chain of `$ref`s starting at `pointer` ends at. */
   pointerOf(pointer: string): string;
-  /** Ajv's problems for `value` against the schema at `pointer`; empty when valid. */
+  /** The problems of `value` against the schema at `pointer`, in the toolkit's one wording (`/items/0/status: expected one of …; got a string`, values typed); empty when valid. */
   problemsOf(pointer: string, value: unknown): string[];
   /** The documented response for an actual status: the exact code, then its range (`4XX`), then `default`. */
   documentedResponse(operation: Operation, status: number): DocumentedResponse | undefined;
@@ -87,7 +88,8 @@ export const descriptionPath = require.resolve("@bot-conversation/openapi/openap
 export function loadDescription(path = descriptionPath): Description {
   const document = JSON.parse(readFileSync(path, "utf8")) as Schema;
   const reader = readDescription(document);
-  const validator = documentValidator(document, { validateFormats: true });
+  // verbose: the one wording of a schema error (`schemaProblem`) says what the schema expects from it.
+  const validator = documentValidator(document, { validateFormats: true, verbose: true });
   const { resolve, pointerOf } = reader;
 
   const operations = new Map<string, Operation>();
@@ -141,7 +143,15 @@ export function loadDescription(path = descriptionPath): Description {
     operations,
     resolve,
     pointerOf,
-    problemsOf: validator.problemsOf,
+    problemsOf(pointer, value) {
+      const validate = validator.compile(pointer);
+      if (validate(value)) return [];
+      // Values typed, never shown: a body may hold an end user's words.
+      // An anyOf's, oneOf's or if's own error only sums up its branches' errors, which are said.
+      const errors = (validate.errors ?? []).filter((error) => !["anyOf", "oneOf", "if"].includes(error.keyword));
+      const problems = errors.map((error) => schemaProblem(error, { values: "types" }));
+      return [...new Set(problems.map(({ pointer: place, message }) => `${place || "/"}: ${message}`))];
+    },
     documentedResponse(operation, status) {
       return operation.responses.get(String(status)) ?? operation.responses.get(`${String(status)[0]}XX`) ?? operation.responses.get("default");
     },

@@ -251,6 +251,25 @@ describe("pages.yml", () => {
     expect(steps(build).find((step) => step.uses?.startsWith("actions/upload-pages-artifact@"))!.with).toEqual({ path: "apps/docs/dist" });
   });
 
+  it("builds for the base path configure-pages reports (DOCS_BASE_PATH, which turbo passes to the docs build), for 404.html's links", () => {
+    const build = pages.jobs["build"]!;
+    const configure = steps(build).find((step) => step.uses?.startsWith("actions/configure-pages@"))!;
+    const docsBuild = steps(build).find((step) => step.run === `${pnpm} exec turbo run build --filter=@bot-conversation/docs`)!;
+    expect(docsBuild.env).toEqual({ DOCS_BASE_PATH: expression(`steps.${configure.id}.outputs.base_path`) });
+  });
+
+  it("turbo runs the docs build with DOCS_BASE_PATH (a task gets only the variables its turbo.json names) and keys its cache on it", async () => {
+    const turbo = join(workspaceRoot, "node_modules", ".bin", "turbo");
+    const { stdout } = await run(turbo, ["run", "build", "--filter=@bot-conversation/docs", "--dry=json"], {
+      cwd: workspaceRoot,
+      env: { ...process.env, DOCS_BASE_PATH: "/repo" },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const { tasks } = JSON.parse(stdout) as { tasks: { taskId: string; environmentVariables: { configured: string[] } }[] };
+    const build = tasks.find((task) => task.taskId === "@bot-conversation/docs#build");
+    expect(build?.environmentVariables.configured).toEqual([expect.stringMatching(/^DOCS_BASE_PATH=[0-9a-f]{64}$/)]);
+  });
+
   it("deploys with actions/deploy-pages in a job of its own, with only the permissions Pages needs", () => {
     const deploy = pages.jobs["deploy"]!;
     expect(deploy.needs).toBe("build");

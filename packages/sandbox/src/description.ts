@@ -1,10 +1,11 @@
-import { describeValue, expectedButGot, expectedOfSchema } from "@bot-conversation/client/text";
+import { type SchemaError, schemaProblem } from "@bot-conversation/client/text";
 import {
   type CompiledDescription,
   compileDescription,
   type OpenApiDescription,
   type OperationMatch,
   pointerKeys,
+  pointerSegment,
   secretHeaders,
 } from "@bot-conversation/openapi";
 import { type DocumentValidator, documentValidator, type ErrorObject, type ValidateFunction } from "@bot-conversation/openapi/ajv";
@@ -186,10 +187,13 @@ function describeErrors(errors: readonly ErrorObject[], root: string, validator:
       error,
       variant === undefined
         ? [
-            {
-              path: appendJsonPath(at, propertyName),
-              message: wrongValueMessage({ enum: Object.keys(mapping) }, tag),
-            },
+            defectOf(root, {
+              keyword: "enum",
+              instancePath: `${error.instancePath}/${pointerSegment(propertyName)}`,
+              params: {},
+              parentSchema: { enum: Object.keys(mapping) },
+              data: tag,
+            }),
           ]
         : checker({ $ref: variant }, validator)(error.data, at),
     );
@@ -208,10 +212,7 @@ function describeErrors(errors: readonly ErrorObject[], root: string, validator:
       errors.some((other) => other !== error && other.instancePath === error.instancePath && other.keyword !== "anyOf")
     )
       continue;
-    const defect = {
-      path: toJsonPath(root, error.instancePath, error),
-      message: messageOf(error, sent !== undefined && error.instancePath === "" ? sent : error.data),
-    };
+    const defect = defectOf(root, error, sent);
     if (!seen.has(`${defect.path} ${defect.message}`)) {
       seen.add(`${defect.path} ${defect.message}`);
       defects.push(defect);
@@ -229,13 +230,19 @@ function within(path: string, outer: string): boolean {
   return path === outer || path.startsWith(`${outer}/`);
 }
 
-function toJsonPath(root: string, instancePath: string, error?: ErrorObject): string {
-  const segments = pointerKeys(instancePath);
-  if (error && (error.keyword === "required" || error.keyword === "unevaluatedProperties" || error.keyword === "additionalProperties")) {
-    const property = error.params as { missingProperty?: string; unevaluatedProperty?: string; additionalProperty?: string };
-    segments.push(property.missingProperty ?? property.unevaluatedProperty ?? property.additionalProperty ?? "");
-  }
-  return segments.reduce(appendJsonPath, root);
+/** A JSON path (`$.bots[0].agentStageId`, `query.pageSize`) from `root` and a JSON pointer under it. */
+function toJsonPath(root: string, pointer: string): string {
+  return pointerKeys(pointer).reduce(appendJsonPath, root);
+}
+
+/**
+ * A schema error as a defect: the toolkit's one wording of it (`schemaProblem`: `expected an integer of at least 1;
+ * got "0"`, `expected a non-empty string; got nothing`), its place as a path under `root`; a wrong value at the
+ * root shown as `sent` when given.
+ */
+function defectOf(root: string, error: SchemaError, sent?: string): Defect {
+  const problem = schemaProblem(error, sent === undefined ? {} : { sent });
+  return { path: toJsonPath(root, problem.pointer), message: problem.message };
 }
 
 /** A JSON path one step deeper: `$.a` and `b` give `$.a.b`; an index gives `$.a[0]`; other keys `$.a["x y"]`. */
@@ -244,35 +251,11 @@ export function appendJsonPath(path: string, segment: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(segment) ? `${path}.${segment}` : `${path}[${JSON.stringify(segment)}]`;
 }
 
-/** The keywords of a wrong value (its type, a value outside an enumeration or a range, a malformed date), worded by the client's one wording. */
-const wrongValueKeywords = new Set(["type", "enum", "const", "format", "minimum", "maximum", "minLength"]);
-
-/** What an error says; a wrong value is shown as `value`. */
-function messageOf(error: ErrorObject, value: unknown): string {
-  if (wrongValueKeywords.has(error.keyword)) return wrongValueMessage(error.parentSchema as SchemaObject, value);
-  switch (error.keyword) {
-    case "required":
-      return "is required";
-    case "unevaluatedProperties":
-    case "additionalProperties":
-      return "is not allowed here";
-    case "false schema":
-      return "must not be sent here";
-    default:
-      return error.message ?? "is invalid";
-  }
-}
-
 /**
- * The message of a defect whose value is wrong, in the client's one wording without its label (the defect's
- * path is the label: `path: message` reads `query.pageSize: expected an integer of at least 1; got 0`, as the
- * CLI, the MCP server and the kit word it), with the schema's first example as the MCP server gives it (a
- * date with no example of its own: one of the description's date rule).
+ * The message of a value a schema refuses, found without a validator (a query parameter's text that is no
+ * integer, one that is missing: `undefined`), in the one wording (`schemaProblem`): `expected an integer of at
+ * least 1; got "ten"`, `got nothing`. The defect's path is its label (`query.pageSize: …`).
  */
 export function wrongValueMessage(schema: SchemaObject, value: unknown): string {
-  const example = (schema["examples"] as unknown[] | undefined)?.[0] ?? (schema["format"] === "date-time" ? dateTimeExample : undefined);
-  return expectedButGot(expectedOfSchema(schema, example), value === undefined ? "nothing" : describeValue(value));
+  return schemaProblem({ keyword: "type", instancePath: "", params: {}, parentSchema: schema, data: value }).message;
 }
-
-/** A date and time as the description's date rule wants it: seconds and a UTC offset. */
-const dateTimeExample = "2026-11-20T09:15:02+03:00";

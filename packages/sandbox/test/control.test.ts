@@ -90,7 +90,10 @@ describe("PUT /_sandbox/fixture", () => {
           path: "$.conversations[0].startedOn",
           message: 'expected an ISO 8601 date-time such as 2026-11-20T09:15:02+03:00; got "yesterday"',
         },
-        { path: "$.conversations[0].conversation.mood", message: "is not allowed here" },
+        {
+          path: "$.conversations[0].conversation.mood",
+          message: "expected only the properties id, channelId, status, closingStatus, closingReason, channelData, members, history here; got this one",
+        },
         {
           path: "$.conversations[0].conversation.history[0].eventName",
           message: expect.stringMatching(/^expected one of successfull-service, .*; got "fired"$/),

@@ -9,9 +9,9 @@ import { resolveFile } from "../../src/server.ts";
  * `index.html` (a folder's address without its `/` is redirected to it), else `404.html` with status
  * 404. No fallback to `index.html`, no compression. With a `prefix` (`/some/sub/path/`), the site is
  * served under it, as a GitHub Pages project site is under `/<repo>/`, and anything outside it is a
- * bare 404.
+ * bare 404. With `notFoundPage`, unknown addresses get that page instead of the root's `404.html`.
  */
-export function createPlainStaticHost(root: string, prefix = "/"): Server {
+export function createPlainStaticHost(root: string, prefix = "/", notFoundPage?: string): Server {
   return createServer(async (request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
     if (!url.pathname.startsWith(prefix)) {
@@ -45,6 +45,7 @@ export function createPlainStaticHost(root: string, prefix = "/"): Server {
               ? "application/yaml"
               : "text/html";
     response.writeHead(served === found ? 200 : 404, { "content-type": type });
-    createReadStream(served).pipe(response);
+    if (served !== found && notFoundPage !== undefined) response.end(notFoundPage);
+    else createReadStream(served).pipe(response);
   });
 }

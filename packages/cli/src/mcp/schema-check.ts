@@ -1,32 +1,20 @@
+import { schemaProblem } from "@bot-conversation/client/text";
+import { pointerKeys } from "@bot-conversation/openapi";
 import { createAjv, type ErrorObject } from "@bot-conversation/openapi/ajv";
-import { mismatch, type Schema } from "../description.js";
+import type { Schema } from "../description.js";
 
 /**
- * Values checked against the tools' schemas (arguments in, results out), each wrong one said in the
- * CLI's words (`mismatch`): `pageSize: expected an integer of at least 1; got 0`.
+ * Values checked against the tools' schemas (arguments in, results out), each wrong one in the toolkit's one
+ * wording of a schema error (`schemaProblem`), its place as an argument's name (`items.0.status`, `arguments` for
+ * the whole): `pageSize: expected an integer of at least 1; got 0`.
  */
 const ajv = createAjv({ verbose: true });
 const validators = new WeakMap<Schema, ReturnType<typeof ajv.compile>>();
 
-/** `items.0.status` for `/items/0/status`. */
-const labelOf = (instancePath: string, name?: unknown): string =>
-  [instancePath.slice(1).replaceAll("/", "."), name].filter((part) => part !== undefined && part !== "").join(".");
-
 /** What each error says; one line per wrong value. */
 function wordsOf(error: ErrorObject): string {
-  const parent = (error.parentSchema ?? {}) as Schema;
-  const properties = (parent["properties"] ?? {}) as Record<string, Schema>;
-  if (error.keyword === "required") {
-    const name = error.params["missingProperty"] as string;
-    return mismatch(labelOf(error.instancePath, name), properties[name] ?? {}, undefined);
-  }
-  if (error.keyword === "additionalProperties") {
-    return `${labelOf(error.instancePath, error.params["additionalProperty"])}: not an argument of this tool (it takes ${Object.keys(properties).join(", ")})`;
-  }
-  if (error.keyword === "propertyNames") {
-    return mismatch(`${labelOf(error.instancePath) || "arguments"}: a name`, (parent["propertyNames"] ?? {}) as Schema, error.params["propertyName"]);
-  }
-  return mismatch(labelOf(error.instancePath) || "arguments", parent, error.data, (parent["examples"] as unknown[] | undefined)?.[0]);
+  const { pointer, message } = schemaProblem(error);
+  return `${pointerKeys(pointer).join(".") || "arguments"}: ${message}`;
 }
 
 /**
@@ -40,7 +28,7 @@ export function problemsOf(schema: Schema, value: unknown): string[] {
   if (validate(value)) return [];
   const byValue = new Map<string, ErrorObject>();
   for (const error of validate.errors ?? []) {
-    // An error of a name's own schema (`propertyNames`): the `propertyNames` error says it.
+    // An error of a name's own schema (`propertyNames`): the `propertyNames` error says the same.
     if (error.propertyName !== undefined) continue;
     const named = error.params["missingProperty"] ?? error.params["additionalProperty"] ?? error.params["propertyName"];
     const key = `${error.instancePath}/${String(named ?? "")}`;

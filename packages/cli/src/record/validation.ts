@@ -7,6 +7,7 @@
  */
 
 import { validateEventPayload } from "@bot-conversation/client";
+import { schemaProblem } from "@bot-conversation/client/text";
 import { type CheckContext, checkCatalog, type Description, type Exchange, type ExchangeCheck, readTriggerList } from "@bot-conversation/conformance";
 import { type CompiledDescription, compileDescription, type OpenApiDescription, pointerSegment, type Schema } from "@bot-conversation/openapi";
 import { documentValidator, type ErrorObject } from "@bot-conversation/openapi/ajv";
@@ -49,7 +50,8 @@ export class ExchangeValidator {
     this.description = description;
     this.#compiled = compileDescription(description.document);
     this.#reader = this.#compiled.reader;
-    this.#validator = documentValidator(description.document, { validateFormats: true });
+    // verbose: the one wording says what the schema expects from it (`parentSchema`) and what came (`data`).
+    this.#validator = documentValidator(description.document, { validateFormats: true, verbose: true });
   }
 
   /** The operation of a method and path, or undefined when the description has none. */
@@ -223,13 +225,9 @@ export function pointerOfError(error: ErrorObject): string {
   return path.map((segment) => `/${segment}`).join("");
 }
 
-/** An Ajv error in words; an enumeration's allowed values named (never the value sent, which may be an end user's). */
+/** An Ajv error in the toolkit's one wording (`schemaProblem`), the value typed, never shown (it may be an end user's). */
 function messageOf(error: ErrorObject): string {
-  const params = error.params as { allowedValues?: unknown[]; missingProperty?: string; additionalProperty?: string };
-  if (error.keyword === "enum") return `expected one of ${params.allowedValues?.map(String).join(", ")}`;
-  if (error.keyword === "required") return "expected this required property; it is missing";
-  if (error.keyword === "additionalProperties") return "expected no property the description does not list here (the schema is closed)";
-  return `expected a value that ${error.message ?? "fits the schema"}`;
+  return schemaProblem(error, { values: "types" }).message;
 }
 
 /** The properties a schema lists for an object (its own, its `allOf`'s and its `anyOf`/`oneOf` branches'), each with its schema; and whether the schema is closed. */

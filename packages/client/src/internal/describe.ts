@@ -39,7 +39,7 @@ type SchemaWords = Readonly<Record<string, unknown>>;
 /**
  * What a schema expects, in words: `an integer of at least 1`, `one of Active, Closed, Operator`, `an ISO
  * 8601 date-time such as 2026-11-20T09:15:02+03:00` (with an `example`), `a string, a number, true or false,
- * or an object` (of an `anyOf`). The `expected` of every wrong value the CLI, the MCP server and the
+ * or an object` (of an `anyOf`), `a Member` (a `$ref` to `#/components/schemas/Member`, not followed). The `expected` of every wrong value the CLI, the MCP server and the
  * sandbox's 400s word from a schema.
  */
 export function expectedOfSchema(schema: SchemaWords, example?: unknown): string {
@@ -61,6 +61,11 @@ export function expectedOfSchema(schema: SchemaWords, example?: unknown): string
   if (type === "array") return "an array";
   if (type === "null") return "null";
   if (schema["format"] === "date-time") return `an ISO 8601 date-time${such}`;
+  // A reference the caller did not follow: named by the schema it points at (`a Member`).
+  if (type === undefined && typeof schema["$ref"] === "string") {
+    const name = schema["$ref"].split("/").at(-1) ?? "";
+    return `${/^[AEIOU]/.test(name) ? "an" : "a"} ${name}`;
+  }
   if (type === "string" && !(typeof schema["minLength"] === "number" && schema["minLength"] > 0)) return "a string";
   return "a non-empty string";
 }

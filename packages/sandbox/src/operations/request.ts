@@ -51,7 +51,7 @@ export function queryChecker(parameters: readonly ParameterDescription[], compil
       const sent = searchParams.getAll(parameter.name);
       const path = `query.${parameter.name}`;
       if (sent.length === 0) {
-        if (parameter.required) defects.push({ path, message: "is required" });
+        if (parameter.required) defects.push({ path, message: wrongValueMessage(parameter.schema, undefined) });
         continue;
       }
       if (sent.length > 1) {
