@@ -54,7 +54,9 @@ describe("the app's routes and the descriptions", () => {
     for (const operation of operations) {
       const method = operation.method.toUpperCase();
       const path = pathOf(operation);
-      const token = operation.security.some((alternative) => alternative.some((use) => use.scheme === "AdminToken")) ? adminToken : "sandbox-token";
+      const token = operation.security.some((alternative) => alternative.some((use) => ["AdminToken", "MetricsToken"].includes(use.scheme)))
+        ? adminToken
+        : "sandbox-token";
       const answer = await sandbox.fetch(`http://127.0.0.1${path}`, { method, headers: { "x-token": token } });
       const text = await answer.text();
       expect(`${answer.status} ${text}`, `${method} ${path}`).not.toContain("No route");
