@@ -13,11 +13,9 @@ import { allFiredEvents, type FiredEventRecord, type FiredEventsFilter } from ".
 import { generatedSource } from "./data/source.ts";
 import { defaultWorkspace, type SandboxStore, type WorkspaceChange, type WorkspaceRow } from "./data/store.ts";
 import { type AppEnv, createApp } from "./http/app.ts";
-import type { RequestObserver, ServedWorkspace, Workspaces } from "./http/context.ts";
+import type { RequestObserver, Workspaces } from "./http/context.ts";
 import type { RequestFilter, RequestRecord } from "./http/journal.ts";
-import { tokenAccepted } from "./http/token.ts";
 import type { DataSource, SandboxState } from "./model.ts";
-import { tokenRefused } from "./operations/problem.ts";
 import { type SandboxOptions, stateConflict } from "./options.ts";
 import { checkSwitches, type SandboxSwitches, switchesOf } from "./switches.ts";
 import { Workspace } from "./workspace.ts";
@@ -120,9 +118,7 @@ export class OpenSandbox implements Sandbox {
     this.#pause = start.pause;
     const events = start.events ?? unobserved;
     this.#events = events;
-    const adminToken = options.adminToken;
     this.#workspaces = {
-      isAdministrator: (token) => (adminToken === undefined ? undefined : tokenAccepted(token, [adminToken])),
       create: async ({ name, source, switches }) => {
         const token = newToken();
         if (!(await store.createWorkspace(name, source, switches, await tokenHash(token)))) return undefined;
@@ -139,7 +135,6 @@ export class OpenSandbox implements Sandbox {
       },
       ready: () => store.ready(),
       draining: () => start.observer?.draining() ?? false,
-      noWorkspace: () => tokenRefused(this.#main.options.errorMediaType),
     };
   }
 
@@ -153,7 +148,7 @@ export class OpenSandbox implements Sandbox {
       await store.createWorkspace(defaultWorkspace, initial(), switchesOf(options), null);
       await sandbox.#reopenMain();
       sandbox.#app = createApp(
-        { main: () => sandbox.#main, workspaceOf: (token) => sandbox.#pick(token), adminToken: options.adminToken, replay: start.replay },
+        { main: () => sandbox.#main, createdWorkspaceOf: (token) => sandbox.#workspaceOf(token), adminToken: options.adminToken, replay: start.replay },
         start.observer,
       );
       await store.listen(
@@ -253,15 +248,6 @@ export class OpenSandbox implements Sandbox {
     this.#names.clear();
     this.#main.kept.faultsChanged();
     void this.#follow({ workspace: defaultWorkspace, change: "data" }).catch(() => undefined);
-  }
-
-  /**
-   * The workspace a workspace token picks: the default one for its `--token` tokens (compared by `tokenAccepted`, no
-   * promise), another for its own token (by the token's SHA-256, loaded on first use), `undefined` for a token of none.
-   */
-  #pick(token: string): ServedWorkspace | Promise<ServedWorkspace | undefined> {
-    if (tokenAccepted(token, this.#options.tokens)) return this.#main;
-    return this.#workspaceOf(token);
   }
 
   /** Answers a request through the one app (`http/app.ts`); `env` is what the HTTP server hands it (Node's raw headers). */

@@ -45,8 +45,8 @@ export interface ServedWorkspace {
 export interface SandboxHost {
   /** The default workspace now (opened again when its switches change): the one the `--token` tokens pick, and every route's without a workspace. */
   main(): ServedWorkspace;
-  /** The workspace a workspace token picks (the default one's tokens compared by `tokenAccepted`), or `undefined` for a token of none. */
-  workspaceOf(token: string): ServedWorkspace | undefined | Promise<ServedWorkspace | undefined>;
+  /** The workspace the administrator created whose token this is (found by the token's SHA-256, loaded on first use), or `undefined` for none. */
+  createdWorkspaceOf(token: string): Promise<ServedWorkspace | undefined>;
   /** The administrator token (`--admin-token`), or `undefined` when the sandbox has none. */
   readonly adminToken: string | undefined;
   /** A recording to replay exactly, for requests of the default workspace (`data/exchanges.ts`). */
@@ -95,8 +95,6 @@ export interface WorkspaceCreation {
 
 /** The sandbox's workspaces, as the administrator's routes and the readiness route see them. */
 export interface Workspaces {
-  /** Whether a token is the administrator token (`--admin-token`), compared in constant time; `undefined` when the sandbox has none. */
-  isAdministrator(token: string): boolean | undefined;
   /** Creates a workspace, resolving to its token (answered once), or `undefined` when one of that name exists. */
   create(workspace: WorkspaceCreation): Promise<string | undefined>;
   /** Every workspace, by name. */
@@ -107,8 +105,6 @@ export interface Workspaces {
   ready(): Promise<boolean>;
   /** Whether the sandbox is stopping (its readiness then `503`, its connections closed once they answered). */
   draining(): boolean;
-  /** The answer to a token of no workspace (the default workspace's 401): a request whose workspace was removed while it was under way gets it too. */
-  noWorkspace(): Response;
 }
 
 /** The request line and headers Node's HTTP server reads at most (its default `maxHeaderSize`); beyond it, a 431. */

@@ -60,13 +60,19 @@ export function securityMiddleware(requirement: SecurityRequirement, host: Sandb
   /** Whether a token is the administrator's (`undefined`: the sandbox has none). */
   const administrator = (token: string | undefined) => (host.adminToken === undefined ? undefined : tokenAccepted(token, [host.adminToken]));
   const scrape = (token: string | undefined) => tokenAccepted(token, host.adminToken === undefined ? host.main().context.options.tokens : [host.adminToken]);
+  /** The workspace a workspace token picks: the default one for its `--token` tokens (no promise), another for its own, `undefined` for none. */
+  const workspaceOf = (token: string | undefined): ServedWorkspace | undefined | Promise<ServedWorkspace | undefined> => {
+    if (token === undefined || token === "") return undefined;
+    const main = host.main();
+    return tokenAccepted(token, main.context.options.tokens) ? main : host.createdWorkspaceOf(token);
+  };
   // The service's operations and a workspace's control routes take one workspace token: the common case, checked without a loop.
   const [only] = alternatives;
   if (alternatives.length === 1 && only!.length === 1 && only![0]!.credential === "workspace") {
     const readToken = only![0]!.token;
     return (c, next) => {
       const token = readToken((name) => c.req.header(name));
-      const picked = token === undefined || token === "" ? undefined : host.workspaceOf(token);
+      const picked = workspaceOf(token);
       const proceed = (workspace: ServedWorkspace | undefined) => {
         if (workspace === undefined) return refused();
         c.set("workspace", workspace);
@@ -83,7 +89,7 @@ export function securityMiddleware(requirement: SecurityRequirement, host: Sandb
       for (const { credential, token: readToken } of alternative) {
         const token = readToken(header);
         if (credential === "workspace") {
-          workspace = token === undefined || token === "" ? undefined : await host.workspaceOf(token);
+          workspace = await workspaceOf(token);
           accepted &&= workspace !== undefined;
         } else accepted &&= credential === "administrator" ? administrator(token) === true : scrape(token);
       }

@@ -12,7 +12,6 @@ import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
 import type { OpenSandbox, Sandbox, SandboxEvents } from "../core.ts";
 import { defaultWorkspace } from "../data/store.ts";
-import { sandboxOperationOf } from "../description.ts";
 import type { AppEnv, Middleware, RequestObserver } from "../http/context.ts";
 import type { ServedSandbox } from "../http/server.ts";
 import { droppedLogLines, type SandboxLogger, silentLogger } from "./log.ts";
@@ -101,21 +100,8 @@ interface Answered {
   readonly durationMs: number;
 }
 
-/** The route of the metrics. */
-export const metricsPath = "/_sandbox/metrics";
-
 /** The longest `X-Request-Id` kept as the client sent it (and what it may hold); another is replaced by a new id. */
 const requestIdPattern = /^[\w.:@/+=-]{1,128}$/;
-
-/**
- * The operation label of a request: the operationId of the route it reaches (a HEAD as its GET), `index` for `/`,
- * or `none` for a path and method the descriptions do not have (bounded: never an id). The route table gives each
- * route its label when it is built; this is the same label for a method and path, from the same compiled descriptions.
- */
-export function operationOf(method: string, pathname: string): string {
-  if (pathname === "/" && (method === "GET" || method === "HEAD")) return "index";
-  return sandboxOperationOf(method, pathname)?.operation.id ?? "none";
-}
 
 /**
  * The workspace label of a request: the workspace its credential picked; a request with no `X-Token` is the
