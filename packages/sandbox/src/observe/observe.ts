@@ -104,14 +104,14 @@ interface Answered {
 const requestIdPattern = /^[\w.:@/+=-]{1,128}$/;
 
 /**
- * The workspace label of a request: the workspace its credential picked; a request with no `X-Token` is the
- * default workspace's (the workspace a request of the service without a token is answered in); `undefined` (`none`)
- * for a token of no workspace, the administrator's or a scrape's.
+ * The workspace label of a request: the workspace its token picked; a request with no credential at all (neither
+ * `X-Token` nor `Authorization`) is the default workspace's, where the sandbox answers it; `undefined` (`none`) for a
+ * token of no workspace, the administrator's or the metrics'.
  */
 function workspaceOf(c: Context<AppEnv>): string | undefined {
   const workspace = c.get("workspace");
   if (workspace !== undefined) return workspace.name;
-  return c.req.header("x-token") ? undefined : defaultWorkspace;
+  return c.req.header("x-token") || c.req.header("authorization") ? undefined : defaultWorkspace;
 }
 
 /**
