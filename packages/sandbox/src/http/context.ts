@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { ExchangeReplay } from "../data/exchanges.ts";
-import type { FaultStore, OperationId } from "../data/faults.ts";
+import type { FaultStore } from "../data/faults.ts";
 import type { Random } from "../data/random.ts";
 import type { WorkspacePage } from "../data/store.ts";
 import type { DataSource } from "../model.ts";
@@ -11,9 +11,9 @@ import type { RequestJournal } from "./journal.ts";
 /**
  * What the server hands the app with a request (Node's raw header list, for the journal; whether it came over the
  * network, for the control API's Host guard; how the transport adds a header to the answer it will send, which costs
- * less than changing a `Response`'s headers), and what the pipeline keeps on the request's context: the operation it
- * was routed to, the workspace its token picked (`undefined` for none, or a route whose credential names no
- * workspace) and its request id.
+ * less than changing a `Response`'s headers), and what the pipeline keeps on the request's context: the workspace its
+ * token picked (`undefined` for none, or a route whose credential names no workspace), its request id, and whether
+ * a recording answered it.
  */
 export type AppEnv = {
   Bindings: {
@@ -21,7 +21,7 @@ export type AppEnv = {
     network?: boolean;
     setResponseHeader?: (name: string, value: string) => void;
   };
-  Variables: { operationId: OperationId; workspace: ServedWorkspace | undefined; requestId: string; replayed: boolean };
+  Variables: { workspace: ServedWorkspace | undefined; requestId: string; replayed: boolean };
 };
 
 /** What a route answers with, given the request's context. */
