@@ -14,7 +14,7 @@ import { bodyRead } from "../operations/request.ts";
 import type { Delay, Latency } from "../options.ts";
 import type { AppEnv, Middleware, SandboxHost } from "./context.ts";
 import { controlGuard } from "./guard.ts";
-import { bodyForJournal, journalBodyOf, refusedBodyNote } from "./journal.ts";
+import { bodyForJournal, type JournalBody, journalBodyOf, refusedBodyNote } from "./journal.ts";
 
 /** The control API's guard over HTTP (`guard.ts`): a request over the network from a Host or Origin it does not answer is refused `403`. */
 export function guarded(host: SandboxHost): Middleware {
@@ -60,31 +60,70 @@ export function browsers(methods: (c: Context<AppEnv>) => string[]): Middleware 
  * refused is never read, so a flood of them holds no memory. A request a recording answered is not journaled.
  */
 export function journaled(host: SandboxHost, operationId: OperationId | undefined): Middleware {
-  return async (c, next) => {
-    const { method } = c.req;
-    if (method === "OPTIONS") return next(c);
+  return (c, next) => {
+    if (c.req.method === "OPTIONS") return next(c);
     const receivedAt = Date.now();
     const started = performance.now();
-    const answer = await next(c);
-    const durationMs = performance.now() - started;
-    if (c.get("replayed")) return answer;
-    const workspace = c.get("workspace");
-    const authorized = workspace !== undefined;
-    const read = bodyRead(c.req.raw);
-    const body =
-      read !== undefined
-        ? journalBodyOf(read)
-        : method === "GET" || method === "HEAD" || !hasContent(c.req.raw)
-          ? null
-          : authorized
-            ? await bodyForJournal(c.req.raw)
-            : { note: refusedBodyNote };
-    (workspace ?? host.main()).context.requests.add(
-      { receivedAt, method, url: c.req.url, path: c.req.path, headers: c.env?.rawHeaders ?? c.req.raw.headers, body, status: answer.status, durationMs },
-      authorized ? operationId : undefined,
-    );
-    return answer;
+    const answer = next(c);
+    return answer instanceof Promise
+      ? answer.then((response) => journal(host, operationId, c, response, receivedAt, started))
+      : journal(host, operationId, c, answer, receivedAt, started);
   };
+}
+
+/** Adds an answered request to the journal of its workspace (see `journaled`); resolves to its answer. */
+function journal(
+  host: SandboxHost,
+  operationId: OperationId | undefined,
+  c: Context<AppEnv>,
+  answer: Response,
+  receivedAt: number,
+  started: number,
+): Response | Promise<Response> {
+  const durationMs = performance.now() - started;
+  if (c.get("replayed")) return answer;
+  const authorized = c.get("workspace") !== undefined;
+  const { method } = c.req;
+  const read = bodyRead(c.req.raw);
+  const body =
+    read !== undefined
+      ? journalBodyOf(read)
+      : method === "GET" || method === "HEAD" || !hasContent(c.req.raw)
+        ? null
+        : authorized
+          ? bodyForJournal(c.req.raw)
+          : { note: refusedBodyNote };
+  const entry = { host, operationId: authorized ? operationId : undefined, c, answer, receivedAt, durationMs };
+  return body instanceof Promise ? body.then((text) => added(entry, text)) : added(entry, body);
+}
+
+/** The request added to the journal of the workspace its token picked (the default one's when none). */
+function added(
+  entry: {
+    host: SandboxHost;
+    operationId: OperationId | undefined;
+    c: Context<AppEnv>;
+    answer: Response;
+    receivedAt: number;
+    durationMs: number;
+  },
+  body: JournalBody,
+): Response {
+  const { host, operationId, c, answer, receivedAt, durationMs } = entry;
+  (c.get("workspace") ?? host.main()).context.requests.add(
+    {
+      receivedAt,
+      method: c.req.method,
+      url: c.req.url,
+      path: c.req.path,
+      headers: c.env?.rawHeaders ?? c.req.raw.headers,
+      body,
+      status: answer.status,
+      durationMs,
+    },
+    operationId,
+  );
+  return answer;
 }
 
 /** A recording's answer to a request of the default workspace that it holds (`SandboxHost.replay`): the rest of the route is skipped. */

@@ -8,8 +8,9 @@
  * from being built, naming it.
  */
 import type { SecurityRequirement, SecuritySchemeUse } from "@bot-conversation/openapi";
+import type { Context } from "hono";
 import { problemResponse, tokenRefused } from "../operations/problem.ts";
-import type { Middleware, SandboxHost, ServedWorkspace } from "./context.ts";
+import type { AppEnv, Handler, Middleware, SandboxHost, ServedWorkspace } from "./context.ts";
 import { tokenAccepted } from "./token.ts";
 
 /** What the token of a scheme is checked against. */
@@ -31,7 +32,7 @@ export function bearerToken(authorization: string | undefined): string | undefin
 /** One scheme of a requirement, ready to check: how its token is read, and what it is compared with. */
 interface SchemeCheck {
   readonly credential: Credential;
-  readonly token: (header: (name: string) => string | undefined) => string | undefined;
+  readonly token: (c: Context<AppEnv>) => string | undefined;
 }
 
 function schemeCheck(use: SecuritySchemeUse, where: string): SchemeCheck {
@@ -40,9 +41,9 @@ function schemeCheck(use: SecuritySchemeUse, where: string): SchemeCheck {
     throw new Error(`${where}: the security scheme ${use.scheme} is not one the sandbox checks (${Object.keys(credentialOfScheme).join(", ")})`);
   if (use.type === "apiKey" && use.header !== undefined) {
     const name = use.header.toLowerCase();
-    return { credential, token: (header) => header(name) };
+    return { credential, token: (c) => c.req.header(name) };
   }
-  if (use.type === "http") return { credential, token: (header) => bearerToken(header("authorization")) };
+  if (use.type === "http") return { credential, token: (c) => bearerToken(c.req.header("authorization")) };
   throw new Error(`${where}: the security scheme ${use.scheme} (${use.type}) sends no header the sandbox reads`);
 }
 
@@ -71,23 +72,16 @@ export function securityMiddleware(requirement: SecurityRequirement, host: Sandb
   if (alternatives.length === 1 && only!.length === 1 && only![0]!.credential === "workspace") {
     const readToken = only![0]!.token;
     return (c, next) => {
-      const token = readToken((name) => c.req.header(name));
-      const picked = workspaceOf(token);
-      const proceed = (workspace: ServedWorkspace | undefined) => {
-        if (workspace === undefined) return refused();
-        c.set("workspace", workspace);
-        return next(c);
-      };
-      return picked instanceof Promise ? picked.then(proceed) : proceed(picked);
+      const picked = workspaceOf(readToken(c));
+      return picked instanceof Promise ? picked.then((workspace) => admitted(c, next, workspace, refused)) : admitted(c, next, picked, refused);
     };
   }
   return async (c, next) => {
-    const header = (name: string) => c.req.header(name);
     for (const alternative of alternatives) {
       let workspace: ServedWorkspace | undefined;
       let accepted = true;
       for (const { credential, token: readToken } of alternative) {
-        const token = readToken(header);
+        const token = readToken(c);
         if (credential === "workspace") {
           workspace = await workspaceOf(token);
           accepted &&= workspace !== undefined;
@@ -99,6 +93,13 @@ export function securityMiddleware(requirement: SecurityRequirement, host: Sandb
     }
     return refused();
   };
+}
+
+/** The rest of the route for a request whose token picked a workspace (now `c.var.workspace`), or the refusal. */
+function admitted(c: Context<AppEnv>, next: Handler, workspace: ServedWorkspace | undefined, refused: () => Response): Response | Promise<Response> {
+  if (workspace === undefined) return refused();
+  c.set("workspace", workspace);
+  return next(c);
 }
 
 /** The answer to a request whose credential a route refuses, by what the route's first scheme takes. */

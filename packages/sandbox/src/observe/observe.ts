@@ -156,46 +156,52 @@ function observedRequests(logger: SandboxLogger, metrics: SandboxMetrics): Obser
     return answer instanceof Promise ? answer.then((response) => withRequestId(response, id)) : withRequestId(answer, id);
   };
 
+  /** A request to a route labelled `operation` answered: its entry for the log and the metrics, and one request fewer in flight. */
+  const answeredWith = (c: Context<AppEnv>, operation: string, started: number, status: number) => {
+    const setHeader = c.env?.setResponseHeader;
+    // While draining, a connection is closed once it has answered (a kept-alive one too): its client moves on.
+    if (drain.draining && setHeader !== undefined) setHeader("connection", "close");
+    const entry: Answered = {
+      requestId: c.get("requestId"),
+      method: c.req.method,
+      path: c.req.path,
+      operation,
+      workspace: workspaceOf(c),
+      status,
+      durationMs: performance.now() - started,
+    };
+    if (setHeader === undefined) record(entry);
+    else recordLater(entry);
+    if (--drain.inFlight === 0 && drain.idle.length > 0) for (const resolve of drain.idle.splice(0)) resolve();
+  };
+
   /** The log line and the metrics of a request to a route labelled `operation`, and the count of requests in flight (the drain's). */
   const observed =
     (operation: string): Middleware =>
     (c, next) => {
       const started = performance.now();
       drain.inFlight++;
-      const done = (status: number) => {
-        const setHeader = c.env?.setResponseHeader;
-        // While draining, a connection is closed once it has answered (a kept-alive one too): its client moves on.
-        if (drain.draining && setHeader !== undefined) setHeader("connection", "close");
-        const entry: Answered = {
-          requestId: c.get("requestId"),
-          method: c.req.method,
-          path: c.req.path,
-          operation,
-          workspace: workspaceOf(c),
-          status,
-          durationMs: performance.now() - started,
-        };
-        if (setHeader === undefined) record(entry);
-        else recordLater(entry);
-        if (--drain.inFlight === 0 && drain.idle.length > 0) for (const resolve of drain.idle.splice(0)) resolve();
-      };
-      const failed = (error: unknown): never => {
-        done(500);
-        throw error;
-      };
       let answer: Response | Promise<Response>;
       try {
         answer = next(c);
       } catch (error) {
-        return failed(error);
+        answeredWith(c, operation, started, 500);
+        throw error;
       }
-      if (answer instanceof Promise)
-        return answer.then((response) => {
-          done(response.status);
+      if (!(answer instanceof Promise)) {
+        answeredWith(c, operation, started, answer.status);
+        return answer;
+      }
+      return answer.then(
+        (response) => {
+          answeredWith(c, operation, started, response.status);
           return response;
-        }, failed);
-      done(answer.status);
-      return answer;
+        },
+        (error: unknown) => {
+          answeredWith(c, operation, started, 500);
+          throw error;
+        },
+      );
     };
 
   const scrape = async (c: Context<AppEnv>): Promise<Response> => {
