@@ -62,7 +62,7 @@ export const compiledControl: CompiledDescription = compileDescription(controlDe
 export const isControlPath = (pathname: string): boolean => pathname.startsWith("/_sandbox/");
 
 /** The description of a path: the control API's under `/_sandbox/`, else the service's. */
-export const compiledOf = (pathname: string): CompiledDescription => (isControlPath(pathname) ? compiledControl : compiledService);
+const compiledOf = (pathname: string): CompiledDescription => (isControlPath(pathname) ? compiledControl : compiledService);
 
 /** The operation of a request among the service's and the control API's (a HEAD is its GET's), with its path parameters; `undefined` for none. */
 export function sandboxOperationOf(method: string, pathname: string): OperationMatch | undefined {

@@ -140,24 +140,25 @@ export function createApp(host: SandboxHost, observer?: RequestObserver): Hono<A
     const pipeline = operation ? otherMethods.get(operation.path)! : isControlPath(pathname) ? unknownPath.control : unknownPath.service;
     return pipeline(c);
   });
-  app.onError((error, c) => answerOf(error, host, c));
+  app.onError((error) => answerOf(error, host));
   return app;
 }
 
 /** Errors thrown by a route answered inside the pipeline, so its log line and metrics count the answer. */
 function answeredOnError(host: SandboxHost): Middleware {
+  const answer = (error: unknown) => answerOf(error, host);
   return (c, next) => {
     try {
-      const answer = next(c);
-      return answer instanceof Promise ? answer.catch((error: unknown) => answerOf(error, host, c)) : answer;
+      const answered = next(c);
+      return answered instanceof Promise ? answered.catch(answer) : answered;
     } catch (error) {
-      return answerOf(error, host, c);
+      return answer(error);
     }
   };
 }
 
 /** The answer to an error a route threw. */
-function answerOf(error: unknown, host: SandboxHost, _c: Context<AppEnv>): Response {
+function answerOf(error: unknown, host: SandboxHost): Response {
   const { errorMediaType } = host.main().context.options;
   // A request whose workspace was removed while it was under way changed nothing: answered as its token now is.
   if (error instanceof WorkspaceGoneError) return tokenRefused(errorMediaType);
