@@ -50,20 +50,29 @@ export interface OperationMatch {
   readonly pathParameters: Readonly<Record<string, string>>;
 }
 
+/** How `operationOf` matches a request. */
+export interface OperationOfOptions {
+  /** Whether a HEAD is matched to its path's GET where the description names no HEAD (default `true`, as a server answers it). */
+  readonly headAsGet?: boolean;
+}
+
 /** A description compiled once. */
 export interface CompiledDescription {
   /** The reader it was compiled from. */
   readonly reader: OpenApiDescription;
   /** Every operation, in the document's order. */
   readonly operations: readonly CompiledOperation[];
+  /** The document's own security requirement (its root `security`), which an operation without its own takes; `[]` when it has none. */
+  readonly security: SecurityRequirement;
   /** The operation with this id; an error naming it when there is none. */
   operation(id: string): CompiledOperation;
   /**
    * The operation a request is for, by its method (any letter case) and its path as sent (percent-encoded,
    * without the query), with its path parameters decoded; a HEAD is its GET's where the path describes no
-   * HEAD of its own (RFC 9110, 9.3.2); `undefined` when the description has none.
+   * HEAD of its own (RFC 9110, 9.3.2), unless `options.headAsGet` is `false` (a surface that judges only the
+   * methods the description names, as the recorder does); `undefined` when the description has none.
    */
-  operationOf(method: string, pathname: string): OperationMatch | undefined;
+  operationOf(method: string, pathname: string, options?: OperationOfOptions): OperationMatch | undefined;
   /**
    * The methods the description gives a path, in upper case as `Allow` writes them, with HEAD wherever GET is:
    * exactly those `operationOf` finds an operation for; `[]` for a path it does not have.
@@ -137,14 +146,15 @@ export function compileDescription(document: object | OpenApiDescription): Compi
   return {
     reader,
     operations,
+    security: documentSecurity,
     operation(id) {
       const found = operations.find((operation) => operation.id === id);
       if (!found) throw new Error(`The description has no operation ${id}`);
       return found;
     },
-    operationOf(method, pathname) {
+    operationOf(method, pathname, options) {
       const lower = lowerCaseMethods.get(method) ?? method.toLowerCase();
-      return find(lower, pathname) ?? (lower === "head" ? find("get", pathname) : undefined);
+      return find(lower, pathname) ?? (lower === "head" && options?.headAsGet !== false ? find("get", pathname) : undefined);
     },
     methodsOf(pathname) {
       const sent = pathname.split("/");

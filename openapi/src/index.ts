@@ -13,6 +13,7 @@ export {
   type CompiledOperation,
   compileDescription,
   type OperationMatch,
+  type OperationOfOptions,
   type SecurityRequirement,
   type SecuritySchemeUse,
 } from "./compiled-description.js";

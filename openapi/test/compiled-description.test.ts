@@ -176,6 +176,9 @@ describe("compileDescription: security and matching of other documents", () => {
     ]);
     expect(compiled.operation("myItems").security).toEqual([]);
     expect(compiled.operation("peekMyItems").security).toEqual([[]]);
+    // The document's own, which a path no operation describes falls under.
+    expect(compiled.security).toEqual([[token]]);
+    expect(compileDescription({ openapi: "3.1.0", paths: {} }).security).toEqual([]);
   });
 
   it("matches a concrete path before a templated one, and a HEAD the description gives before its GET", () => {
@@ -184,6 +187,10 @@ describe("compileDescription: security and matching of other documents", () => {
     expect(compiled.operationOf("GET", "/items/yours")).toMatchObject({ operation: { id: "getItem" }, pathParameters: { id: "yours" } });
     expect(compiled.operationOf("HEAD", "/items/mine")?.operation.id).toBe("peekMyItems");
     expect(compiled.operationOf("HEAD", "/items/yours")?.operation.id).toBe("getItem");
+    // Without HEAD as GET (the recorder judges only the methods a description names): a HEAD described is still found.
+    expect(compiled.operationOf("HEAD", "/items/yours", { headAsGet: false })).toBeUndefined();
+    expect(compiled.operationOf("HEAD", "/items/mine", { headAsGet: false })?.operation.id).toBe("peekMyItems");
+    expect(compiled.operationOf("GET", "/items/yours", { headAsGet: false })?.operation.id).toBe("getItem");
   });
 
   it("gives a path the methods operationOf finds an operation for: the concrete path's and the template's alike", () => {

@@ -6,17 +6,16 @@
  * others loaded, least recently used out, and follows what other replicas change when the store is shared.
  */
 
+import type { Hono } from "hono";
 import type { ExchangeReplay } from "./data/exchanges.ts";
 import type { Fault, FaultRequest } from "./data/faults.ts";
-import { allFiredEvents, type FiredEventRecord, type FiredEventsFilter, StoreUnavailableError } from "./data/fired-events.ts";
+import { allFiredEvents, type FiredEventRecord, type FiredEventsFilter } from "./data/fired-events.ts";
 import { generatedSource } from "./data/source.ts";
 import { defaultWorkspace, type SandboxStore, type WorkspaceChange, type WorkspaceRow } from "./data/store.ts";
-import type { AppEnv } from "./http/app.ts";
-import type { Workspaces } from "./http/context.ts";
+import { type AppEnv, createApp } from "./http/app.ts";
+import type { RequestObserver, Workspaces } from "./http/context.ts";
 import type { RequestFilter, RequestRecord } from "./http/journal.ts";
-import { tokenAccepted } from "./http/token.ts";
 import type { DataSource, SandboxState } from "./model.ts";
-import { storeUnavailable, tokenRefused } from "./operations/problem.ts";
 import { type SandboxOptions, stateConflict } from "./options.ts";
 import { checkSwitches, type SandboxSwitches, switchesOf } from "./switches.ts";
 import { Workspace } from "./workspace.ts";
@@ -62,8 +61,6 @@ type LoadedWorkspace = { readonly workspace: Workspace; readonly tokenSha256: st
 
 /** What a sandbox tells whoever observes it (its log and metrics: `observe/`); nothing is told by default. */
 export interface SandboxEvents {
-  /** A request went to this workspace (`undefined`: the administrator's routes). */
-  answeredBy(env: AppEnv["Bindings"], workspace: string | undefined): void;
   /** The administrator created a workspace. */
   workspaceCreated(name: string): void;
   /** The administrator removed a workspace. */
@@ -86,11 +83,12 @@ export interface SandboxStart {
   readonly events?: SandboxEvents;
   /** A recording to replay exactly: its requests, sent with an accepted token, get their recorded answers (`data/exchanges.ts`). */
   readonly replay?: ExchangeReplay | undefined;
+  /** Who observes its requests (`observe/`): its middleware around every route, and the routes only it answers (the metrics). */
+  readonly observer?: RequestObserver | undefined;
 }
 
 /** Events nobody observes. */
 const unobserved: SandboxEvents = {
-  answeredBy: () => undefined,
   workspaceCreated: () => undefined,
   workspaceRemoved: () => undefined,
   workspaceEvicted: () => undefined,
@@ -105,13 +103,14 @@ export class OpenSandbox implements Sandbox {
   readonly #options: SandboxOptions;
   readonly #pause: (() => Promise<void>) | undefined;
   readonly #events: SandboxEvents;
-  readonly #replay: ExchangeReplay | undefined;
   #main!: Workspace;
   /** The other workspaces loaded, least recently used first. */
   readonly #loaded = new Map<string, Promise<LoadedWorkspace>>();
   /** Token hashes seen, with their workspace: a workspace's requests ask the store nothing to find it. */
   readonly #names = new Map<string, string>();
   readonly #workspaces: Workspaces;
+  /** The one app: every route of every workspace, through one pipeline (made once the default workspace is open). */
+  #app!: Hono<AppEnv>;
 
   private constructor(options: SandboxOptions, store: SandboxStore, start: SandboxStart) {
     this.#options = options;
@@ -119,10 +118,7 @@ export class OpenSandbox implements Sandbox {
     this.#pause = start.pause;
     const events = start.events ?? unobserved;
     this.#events = events;
-    this.#replay = start.replay;
-    const adminToken = options.adminToken;
     this.#workspaces = {
-      isAdministrator: (token) => (adminToken === undefined ? undefined : tokenAccepted(token, [adminToken])),
       create: async ({ name, source, switches }) => {
         const token = newToken();
         if (!(await store.createWorkspace(name, source, switches, await tokenHash(token)))) return undefined;
@@ -138,7 +134,7 @@ export class OpenSandbox implements Sandbox {
         return true;
       },
       ready: () => store.ready(),
-      noWorkspace: () => tokenRefused(this.#main.options.errorMediaType),
+      draining: () => start.observer?.draining() ?? false,
     };
   }
 
@@ -151,6 +147,10 @@ export class OpenSandbox implements Sandbox {
     try {
       await store.createWorkspace(defaultWorkspace, initial(), switchesOf(options), null);
       await sandbox.#reopenMain();
+      sandbox.#app = createApp(
+        { main: () => sandbox.#main, createdWorkspaceOf: (token) => sandbox.#workspaceOf(token), adminToken: options.adminToken, replay: start.replay },
+        start.observer,
+      );
       await store.listen(
         (change) => void sandbox.#follow(change).catch(() => undefined),
         () => sandbox.#followAll(),
@@ -250,34 +250,8 @@ export class OpenSandbox implements Sandbox {
     void this.#follow({ workspace: defaultWorkspace, change: "data" }).catch(() => undefined);
   }
 
-  /**
-   * Answers a request: the workspace of its `X-Token` (the default one's tokens, none, or the administrator's:
-   * the default workspace), through the one app. `env` is what the HTTP server hands it (Node's raw headers).
-   */
-  readonly handle = async (request: Request, env: AppEnv["Bindings"] = {}): Promise<Response> => {
-    const token = request.headers.get("x-token") ?? "";
-    const mainToken = tokenAccepted(token, this.#options.tokens);
-    // A recorded request, with an accepted token: its recorded answer (every other request: the rules).
-    const replayed = this.#replay && mainToken ? await this.#replay.answer(request) : undefined;
-    if (replayed) {
-      this.#events.answeredBy(env, this.#main.name);
-      return replayed;
-    }
-    if (token === "" || mainToken || this.#workspaces.isAdministrator(token)) {
-      this.#events.answeredBy(env, token !== "" && !mainToken ? undefined : this.#main.name);
-      return this.#main.app.fetch(request, env);
-    }
-    let workspace: Workspace | undefined;
-    try {
-      workspace = await this.#workspaceOf(token);
-    } catch (error) {
-      if (error instanceof StoreUnavailableError) return storeUnavailable(this.#main.options.errorMediaType, error);
-      throw error;
-    }
-    // A token of no workspace: the default workspace's app answers (its 401).
-    this.#events.answeredBy(env, workspace?.name);
-    return (workspace ?? this.#main).app.fetch(request, env);
-  };
+  /** Answers a request through the one app (`http/app.ts`); `env` is what the HTTP server hands it (Node's raw headers). */
+  readonly handle = (request: Request, env: AppEnv["Bindings"] = {}): Response | Promise<Response> => this.#app.fetch(request, env);
 
   get options(): SandboxOptions {
     return this.#main.options;
@@ -289,7 +263,7 @@ export class OpenSandbox implements Sandbox {
   }
 
   // The methods are fields, so that a method taken off the sandbox (`const { fetch } = sandbox`) still works.
-  readonly fetch = (input: Request | string | URL, init?: RequestInit): Promise<Response> =>
+  readonly fetch = async (input: Request | string | URL, init?: RequestInit): Promise<Response> =>
     this.handle(input instanceof Request && init === undefined ? input : new Request(input, init));
 
   readonly requests = (filter?: RequestFilter): RequestRecord[] => this.#main.context.requests.list(filter);

@@ -59,8 +59,11 @@ export const compiledService: CompiledDescription = compileDescription(serviceDe
 /** The control API's description, compiled the same way. */
 export const compiledControl: CompiledDescription = compileDescription(controlDescription);
 
-/** The description of a path: the control API's under `/_sandbox/`, where the sandbox serves it, else the service's. */
-const compiledOf = (pathname: string): CompiledDescription => (pathname.startsWith("/_sandbox/") ? compiledControl : compiledService);
+/** Whether a path is the control API's: under `/_sandbox/`, where the sandbox serves its description. */
+export const isControlPath = (pathname: string): boolean => pathname.startsWith("/_sandbox/");
+
+/** The description of a path: the control API's under `/_sandbox/`, else the service's. */
+const compiledOf = (pathname: string): CompiledDescription => (isControlPath(pathname) ? compiledControl : compiledService);
 
 /** The operation of a request among the service's and the control API's (a HEAD is its GET's), with its path parameters; `undefined` for none. */
 export function sandboxOperationOf(method: string, pathname: string): OperationMatch | undefined {

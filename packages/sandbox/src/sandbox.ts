@@ -55,7 +55,12 @@ async function openSandbox(given: CreateSandboxOptions): Promise<ObservedSandbox
   const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
   const store = await storeOf(options, initial, observer);
   return observeSandbox(
-    await OpenSandbox.open(options, store, initial, { pause, events: observer.events, replay: records && new ExchangeReplay(records) }),
+    await OpenSandbox.open(options, store, initial, {
+      pause,
+      events: observer.events,
+      replay: records && new ExchangeReplay(records),
+      observer: observer.requests,
+    }),
     observer,
   );
 }

@@ -1,13 +1,12 @@
 /**
  * One workspace served: its search index over the data in place, what its store keeps (fired events,
- * faults, data source), its request journal, and the app over them. Every mode serves workspaces this way.
+ * faults, data source) and its request journal, which the one app's routes work with. Every mode serves workspaces this way.
  */
-import type { Hono } from "hono";
+import { Random } from "./data/random.ts";
 import { dataOf } from "./data/source.ts";
 import type { WorkspaceStore } from "./data/store.ts";
 import { SearchIndex } from "./engine/search-index.ts";
-import { type AppEnv, createApp } from "./http/app.ts";
-import type { SandboxContext, Workspaces } from "./http/context.ts";
+import type { SandboxContext, ServedWorkspace, Workspaces } from "./http/context.ts";
 import { RequestJournal } from "./http/journal.ts";
 import type { DataSource } from "./model.ts";
 import type { SandboxOptions } from "./options.ts";
@@ -29,13 +28,12 @@ export interface WorkspaceStart {
   readonly pause?: (() => Promise<void>) | undefined;
 }
 
-/** A workspace loaded in this process. */
-export class Workspace {
+/** A workspace loaded in this process, as the one app serves it (`http/app.ts`: its context is `c.var.workspace`'s). */
+export class Workspace implements ServedWorkspace {
   readonly name: string;
   readonly options: SandboxOptions;
   readonly kept: WorkspaceStore;
   readonly context: SandboxContext;
-  readonly app: Hono<AppEnv>;
   #index: SearchIndex;
   #loading: Promise<unknown> = Promise.resolve();
   readonly #pause: (() => Promise<void>) | undefined;
@@ -52,11 +50,11 @@ export class Workspace {
       fired: start.kept.fired,
       faults: start.kept.faults,
       requests: new RequestJournal(),
+      latencyDraws: new Random(`${start.options.seed}\u0000latency`, 0),
       replaceData: (source) => this.load(source, (swap) => this.kept.replaced(source, swap)),
       changeSwitches: start.changeSwitches,
       workspaces: start.workspaces,
     };
-    this.app = createApp(this.context);
   }
 
   /** Opens a workspace over its data source (loaded first). */

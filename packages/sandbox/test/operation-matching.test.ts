@@ -1,14 +1,16 @@
 /**
  * The sandbox matches requests to operations through `@bot-conversation/openapi`'s compiled descriptions (issue 49,
- * item 1), the service's and the control API's alike: the metrics' operation label, the app's `Allow` and CORS
- * methods. Every case is derived from the descriptions, so a new route or method edits no test here.
+ * item 1), the service's and the control API's alike: the app's route table (each route labelled for the log and the
+ * metrics by its operationId when the table is built), its `Allow` and CORS methods. Every case is derived from the
+ * descriptions, so a new route or method edits no test here.
  */
+import { Writable } from "node:stream";
 import type { CompiledOperation } from "@bot-conversation/openapi";
 import { afterAll, describe, expect, test } from "vitest";
 import { compiledControl, compiledService } from "../src/description.ts";
 import { createSandbox } from "../src/index.ts";
 import { createSandboxHandlers } from "../src/msw.ts";
-import { operationOf } from "../src/observe/observe.ts";
+import { createLogger } from "../src/observe/log.ts";
 
 const operations: readonly CompiledOperation[] = [...compiledService.operations, ...compiledControl.operations];
 const verbs = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
@@ -16,29 +18,59 @@ const verbs = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 const pathOf = (operation: CompiledOperation) => operation.template.fill(() => encodeURIComponent("a/b é"));
 const described = (path: string) => operations.filter((operation) => operation.template.match(path)).map((operation) => operation.method.toUpperCase());
 
-describe("the metrics' operation label", () => {
-  test.each(operations.map((operation) => [operation.method.toUpperCase(), operation.template.template, operation] as const))(
-    "%s %s is labelled by its operationId, its path parameters encoded or not",
-    (method, _, operation) => {
-      expect(operationOf(method, pathOf(operation))).toBe(operation.id);
-      const plain = operation.template.fill(() => "plain-1");
-      expect(operationOf(method, plain)).toBe(operation.id);
-      if (method === "GET" && !described(pathOf(operation)).includes("HEAD")) expect(operationOf("HEAD", pathOf(operation))).toBe(operation.id);
-      // A trailing slash is another path, which no route answers.
-      expect(operationOf(method, `${pathOf(operation)}/`)).toBe("none");
+/** The operation label of each request sent, as the log line of an observed sandbox gives it (the metrics' label is the same field). */
+async function labelsOf(requests: readonly { method: string; path: string }[]): Promise<string[]> {
+  let text = "";
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      text += String(chunk);
+      done();
     },
-  );
+  });
+  const sandbox = await createSandbox({ conversations: 5, logger: await createLogger(stream, "json") });
+  try {
+    // Without a token: every route labels its requests, answered or refused, and nothing changes.
+    for (const { method, path } of requests) await (await sandbox.fetch(`http://127.0.0.1${path}`, { method })).arrayBuffer();
+  } finally {
+    await sandbox.close();
+  }
+  return text
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { operation: string }).operation);
+}
 
-  test("a method a path does not describe, an unknown path and the index", () => {
-    for (const operation of operations) {
+describe("the metrics' operation label: each route's, given when the route table is built", () => {
+  test("every operation's method and path (its parameters encoded or not; a HEAD as its GET) is labelled by its operationId; a trailing slash is none", async () => {
+    const cases = operations.flatMap((operation) => {
+      const method = operation.method.toUpperCase();
       const path = pathOf(operation);
-      const allowed = described(path);
-      for (const verb of verbs.filter((verb) => !allowed.includes(verb) && !(verb === "HEAD" && allowed.includes("GET"))))
-        expect(operationOf(verb, path), `${verb} ${path}`).toBe("none");
-    }
-    expect(operationOf("GET", "/api/v3/anything")).toBe("none");
-    expect(operationOf("GET", "/")).toBe("index");
-    expect(operationOf("HEAD", "/")).toBe("index");
+      const head = method === "GET" && !described(path).includes("HEAD") ? [{ method: "HEAD", path, label: operation.id }] : [];
+      return [
+        { method, path, label: operation.id },
+        { method, path: operation.template.fill(() => "plain-1"), label: operation.id },
+        ...head,
+        // A trailing slash is another path, which no route answers.
+        { method, path: `${path}/`, label: "none" },
+      ];
+    });
+    expect(await labelsOf(cases)).toEqual(cases.map(({ label }) => label));
+  });
+
+  test("a method a path does not describe, an unknown path and the index", async () => {
+    const cases = [
+      ...operations.flatMap((operation) => {
+        const path = pathOf(operation);
+        const allowed = described(path);
+        return verbs
+          .filter((verb) => !allowed.includes(verb) && !(verb === "HEAD" && allowed.includes("GET")))
+          .map((method) => ({ method, path, label: "none" }));
+      }),
+      { method: "GET", path: "/api/v3/anything", label: "none" },
+      { method: "GET", path: "/", label: "index" },
+      { method: "HEAD", path: "/", label: "index" },
+    ];
+    expect(await labelsOf(cases)).toEqual(cases.map(({ label }) => label));
   });
 });
 
@@ -54,7 +86,9 @@ describe("the app's routes and the descriptions", () => {
     for (const operation of operations) {
       const method = operation.method.toUpperCase();
       const path = pathOf(operation);
-      const token = operation.security.some((alternative) => alternative.some((use) => use.scheme === "AdminToken")) ? adminToken : "sandbox-token";
+      const token = operation.security.some((alternative) => alternative.some((use) => ["AdminToken", "MetricsToken"].includes(use.scheme)))
+        ? adminToken
+        : "sandbox-token";
       const answer = await sandbox.fetch(`http://127.0.0.1${path}`, { method, headers: { "x-token": token } });
       const text = await answer.text();
       expect(`${answer.status} ${text}`, `${method} ${path}`).not.toContain("No route");
@@ -70,7 +104,7 @@ describe("the app's routes and the descriptions", () => {
   test("a fixed segment sent percent-encoded is the same path: routed by Hono, labelled and allowed as written plain", async () => {
     const sandbox = await sandboxes[0]!;
     const encoded = "/api/v2/channels/%63onversations";
-    expect(operationOf("GET", encoded)).toBe("searchConversations");
+    expect(await labelsOf([{ method: "GET", path: encoded }])).toEqual(["searchConversations"]);
     expect((await sandbox.fetch(`http://127.0.0.1${encoded}`, { headers: { "x-token": "sandbox-token" } })).status).toBe(200);
     const refused = await sandbox.fetch(`http://127.0.0.1${encoded}`, { method: "DELETE", headers: { "x-token": "sandbox-token" } });
     expect([refused.status, refused.headers.get("allow")]).toEqual([405, "GET, HEAD"]);

@@ -56,9 +56,9 @@ export class ExchangeValidator {
 
   /** The operation of a method and path, or undefined when the description has none. */
   match(method: string, path: string): MatchedOperation | undefined {
-    const found = this.#compiled.operationOf(method, path);
-    // A HEAD is matched to its GET by the compiled description; the recorder judges only what the description names.
-    if (found === undefined || found.operation.method !== method.toLowerCase()) return undefined;
+    // The recorder judges only the methods the description names: a HEAD is not its GET here.
+    const found = this.#compiled.operationOf(method, path, { headAsGet: false });
+    if (found === undefined) return undefined;
     return { id: found.operation.id, pathParameters: found.pathParameters };
   }
 

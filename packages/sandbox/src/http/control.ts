@@ -1,4 +1,3 @@
-import { Hono } from "hono";
 import type { Fault } from "../data/faults.ts";
 import { StoreUnavailableError } from "../data/fired-events.ts";
 import { fixtureDefects } from "../data/fixture.ts";
@@ -10,7 +9,7 @@ import { problemResponse, storeUnavailable } from "../operations/problem.ts";
 import { queryChecker, readJsonBody } from "../operations/request.ts";
 import { stateConflict } from "../options.ts";
 import { checkSwitches, type SandboxSwitches, switchesOf } from "../switches.ts";
-import type { SandboxContext } from "./context.ts";
+import type { OperationHandler } from "./context.ts";
 
 const checkReset = controlChecker({ $ref: "#/components/schemas/ResetRequest" });
 const checkFault = controlChecker({ $ref: "#/components/schemas/Fault" });
@@ -22,14 +21,12 @@ const checkRequestsQuery = queryChecker(operationParameters(controlDescription, 
 export const firedEventsPageSize = 1000;
 
 /**
- * The control API under `/_sandbox/`, described by `openapi/sandbox-control.yaml`: one workspace's routes (its
- * token is checked before), and health and readiness (no token). The administrator's are in `workspaces.ts`.
+ * The handlers of the control API under `/_sandbox/`, by the operationId `openapi/sandbox-control.yaml` gives each:
+ * one workspace's routes (the workspace its token picked, checked before), and health and readiness (no token).
+ * The administrator's are in `workspaces.ts`; the path, method and security of each come from the description.
  */
-export function controlRoutes(context: SandboxContext): Hono {
-  const routes = new Hono();
-  const { options } = context;
-
-  routes.post("/reset", async (c) => {
+export const controlHandlers: Readonly<Record<string, OperationHandler>> = {
+  resetSandbox: async (context, c) => {
     const body = await readJsonBody(c.req.raw, maxBodyBytes.operation, false);
     if (!body.ok) return refusal(context, body);
     const defects = checkReset(body.value ?? {});
@@ -43,10 +40,10 @@ export function controlRoutes(context: SandboxContext): Hono {
         detail: "The reset request is invalid; nothing was changed.",
         defects: [{ path: "$.conversations", message: conflict }],
       });
-    return Response.json(await context.replaceData(generatedSource(options, given)));
-  });
+    return Response.json(await context.replaceData(generatedSource(context.options, given)));
+  },
 
-  routes.put("/fixture", async (c) => {
+  loadSandboxFixture: async (context, c) => {
     const body = await readJsonBody(c.req.raw, maxBodyBytes.fixture);
     if (!body.ok) return refusal(context, body);
     const defects = fixtureDefects(body.value);
@@ -59,19 +56,19 @@ export function controlRoutes(context: SandboxContext): Hono {
       });
     }
     return Response.json(await context.replaceData({ fixture: body.value as Fixture }));
-  });
+  },
 
-  routes.get("/conversations/:conversationId/export", (c) => {
-    const conversationId = c.req.param("conversationId");
+  exportSandboxConversation: (context, c) => {
+    const conversationId = c.req.param("conversationId") ?? "";
     const conversation = context.index().exportOf(conversationId);
     return conversation
       ? Response.json(conversation)
-      : problemResponse(options.errorMediaType, 404, `No conversation with conversationId ${JSON.stringify(conversationId)}.`);
-  });
+      : problemResponse(context.options.errorMediaType, 404, `No conversation with conversationId ${JSON.stringify(conversationId)}.`);
+  },
 
-  routes.get("/bots", () => Response.json(context.index().bots()));
+  listSandboxBots: (context) => Response.json(context.index().bots()),
 
-  routes.get("/fired-events", async (c) => {
+  listSandboxFiredEvents: async (context, c) => {
     const checked = checkFiredEventsQuery(new URL(c.req.url).searchParams, { rejectUnknown: true });
     if (!checked.ok) return refusal(context, checked);
     const {
@@ -86,37 +83,37 @@ export function controlRoutes(context: SandboxContext): Hono {
     const next = new URL(c.req.url);
     next.searchParams.set("cursor", String(page.next));
     return Response.json(page.events, { headers: { "x-next-cursor": String(page.next), link: `<${next.pathname}${next.search}>; rel="next"` } });
-  });
+  },
 
-  routes.get("/requests", (c) => {
+  listSandboxRequests: (context, c) => {
     const checked = checkRequestsQuery(new URL(c.req.url).searchParams, { rejectUnknown: true });
     if (!checked.ok) return refusal(context, checked);
     const { method, path, status, operationId } = checked.value as { method?: string; path?: string; status?: number; operationId?: string };
     return Response.json(context.requests.list({ method, path, status, operationId }), { headers: { "x-dropped-requests": String(context.requests.dropped) } });
-  });
+  },
 
-  routes.delete("/fired-events", async () => {
+  clearSandboxFiredEvents: async (context) => {
     await context.fired.clear();
     return new Response(null, { status: 204 });
-  });
+  },
 
-  routes.post("/faults", async (c) => {
+  addSandboxFault: async (context, c) => {
     const body = await readJsonBody(c.req.raw, maxBodyBytes.operation);
     if (!body.ok) return refusal(context, body);
     const defects = checkFault(body.value);
     if (defects.length > 0) return refusal(context, { ok: false, status: 400, detail: "The fault is invalid.", defects });
     return Response.json(await context.faults.add(body.value as Fault), { status: 201 });
-  });
+  },
 
-  routes.delete("/faults", async () => {
+  clearSandboxFaults: async (context) => {
     await context.faults.clear();
     return new Response(null, { status: 204 });
-  });
+  },
 
-  routes.get("/switches", () => Response.json(switchesOf(options)));
+  getSandboxSwitches: (context) => Response.json(switchesOf(context.options)),
 
   // The switches given change, the others are kept; the workspace is opened again with them (every replica's).
-  routes.put("/switches", async (c) => {
+  setSandboxSwitches: async (context, c) => {
     const body = await readJsonBody(c.req.raw, maxBodyBytes.operation);
     if (!body.ok) return refusal(context, body);
     const invalid = (defects: { path: string; message: string }[]) =>
@@ -125,21 +122,22 @@ export function controlRoutes(context: SandboxContext): Hono {
     if (defects.length > 0) return invalid(defects);
     let switches: SandboxSwitches;
     try {
-      switches = checkSwitches({ ...switchesOf(options), ...(body.value as Partial<SandboxSwitches>) });
+      switches = checkSwitches({ ...switchesOf(context.options), ...(body.value as Partial<SandboxSwitches>) });
     } catch (error) {
       return invalid([{ path: "$", message: (error as Error).message }]);
     }
     await context.changeSwitches(switches);
     return Response.json(switches);
-  });
+  },
 
   // For a load balancer: the process answers (health), and its store answers and it follows every change (readiness).
-  routes.get("/health", () => Response.json({ status: "ok" }));
-  routes.get("/ready", async () =>
-    (await context.workspaces.ready())
+  getSandboxHealth: () => Response.json({ status: "ok" }),
+  // While the sandbox drains, readiness is 503 (its connections are closed once they answered): a load balancer moves on.
+  getSandboxReadiness: async (context) => {
+    if (context.workspaces.draining())
+      return problemResponse(context.options.errorMediaType, 503, "The sandbox is shutting down.", undefined, { "retry-after": "1" });
+    return (await context.workspaces.ready())
       ? Response.json({ status: "ready" })
-      : storeUnavailable(options.errorMediaType, new StoreUnavailableError("The sandbox's store cannot be reached now.", 1)),
-  );
-
-  return routes;
-}
+      : storeUnavailable(context.options.errorMediaType, new StoreUnavailableError("The sandbox's store cannot be reached now.", 1));
+  },
+};

@@ -1,6 +1,6 @@
 /**
- * The sandbox's one comparison of a token: every route that reads a token (the service's operations and the control
- * API in `app.ts`, a workspace picked by its token in `core.ts`, the metrics' scrape in `observe.ts`) asks here. In
+ * The sandbox's one comparison of a token: the security middleware (`security.ts`), which checks every route's token
+ * as its operation's `security` says (a workspace's, the administrator's, the metrics'), asks here. In
  * constant time: the comparison takes as long whatever the given token holds (it depends on the accepted tokens'
  * lengths only), so a token is never learned by timing. No `node:` import: it runs in a browser (MSW) too.
  */

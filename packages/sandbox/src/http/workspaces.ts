@@ -3,7 +3,6 @@
  * `GET /_sandbox/workspaces`, `DELETE /_sandbox/workspaces/{name}`, in every mode (in memory, with `--data`,
  * on PostgreSQL); the app checks the administrator token (`--admin-token`) before them.
  */
-import { Hono } from "hono";
 import { fixtureDefects } from "../data/fixture.ts";
 import { dataOf, generatedSource } from "../data/source.ts";
 import { defaultWorkspace } from "../data/store.ts";
@@ -15,7 +14,7 @@ import { problemResponse } from "../operations/problem.ts";
 import { queryChecker, readJsonBody } from "../operations/request.ts";
 import { stateConflict } from "../options.ts";
 import { checkSwitches, type SandboxSwitches, switchesOf } from "../switches.ts";
-import type { SandboxContext } from "./context.ts";
+import type { OperationHandler, SandboxContext } from "./context.ts";
 
 const checkWorkspaceRequest = controlChecker({ $ref: "#/components/schemas/WorkspaceRequest" });
 const checkWorkspacesQuery = queryChecker(operationParameters(controlDescription, "listSandboxWorkspaces"), controlChecker);
@@ -23,19 +22,18 @@ const checkWorkspacesQuery = queryChecker(operationParameters(controlDescription
 /** Workspaces in one answer of `GET /_sandbox/workspaces` unless `limit` says otherwise: the sandbox's choice, as for fired events. */
 export const workspacesPageSize = 1000;
 
-/** The administrator's routes under `/_sandbox/`, over the sandbox's workspaces. */
-export function workspaceRoutes(context: SandboxContext): Hono {
-  const routes = new Hono();
-  const { options, workspaces } = context;
-  const mediaType = options.errorMediaType;
-  const invalid = (defects: { path: string; message: string }[]) =>
-    refusal(context, { ok: false, status: 400, detail: "The workspace request is invalid; nothing was created.", defects });
+/** A workspace request refused, with its defects. */
+const invalid = (context: SandboxContext, defects: { path: string; message: string }[]) =>
+  refusal(context, { ok: false, status: 400, detail: "The workspace request is invalid; nothing was created.", defects });
 
-  routes.post("/workspaces", async (c) => {
+/** The handlers of the administrator's routes under `/_sandbox/`, over the sandbox's workspaces, by operationId (the paths and the security are the description's). */
+export const workspaceHandlers: Readonly<Record<string, OperationHandler>> = {
+  createSandboxWorkspace: async (context, c) => {
+    const { options, workspaces } = context;
     const body = await readJsonBody(c.req.raw, maxBodyBytes.fixture);
     if (!body.ok) return refusal(context, body);
     const defects = checkWorkspaceRequest(body.value);
-    if (defects.length > 0) return invalid(defects);
+    if (defects.length > 0) return invalid(context, defects);
     const given = body.value as {
       name: string;
       seed?: string;
@@ -45,51 +43,54 @@ export function workspaceRoutes(context: SandboxContext): Hono {
       switches?: Partial<SandboxSwitches>;
     };
     const conflict = stateConflict(given);
-    if (conflict) return invalid([{ path: "$.conversations", message: conflict }]);
+    if (conflict) return invalid(context, [{ path: "$.conversations", message: conflict }]);
     if (given.fixture !== undefined) {
       const other = (["seed", "conversations", "state"] as const).find((key) => given[key] !== undefined);
-      if (other) return invalid([{ path: `$.${other}`, message: "must not be sent with a fixture, which is its own data" }]);
+      if (other) return invalid(context, [{ path: `$.${other}`, message: "must not be sent with a fixture, which is its own data" }]);
       const fixtureProblems = fixtureDefects(given.fixture);
-      if (fixtureProblems.length > 0) return invalid(fixtureProblems.map((defect) => ({ ...defect, path: defect.path.replace(/^\$/, "$.fixture") })));
+      if (fixtureProblems.length > 0)
+        return invalid(
+          context,
+          fixtureProblems.map((defect) => ({ ...defect, path: defect.path.replace(/^\$/, "$.fixture") })),
+        );
     }
     let switches: SandboxSwitches;
     try {
       switches = checkSwitches({ ...switchesOf(options), ...given.switches });
     } catch (error) {
-      return invalid([{ path: "$.switches", message: (error as Error).message }]);
+      return invalid(context, [{ path: "$.switches", message: (error as Error).message }]);
     }
     const source: DataSource = given.fixture === undefined ? generatedSource(options, given) : { fixture: given.fixture as Fixture };
     const token = await workspaces.create({ name: given.name, source, switches });
-    if (token === undefined) return problemResponse(mediaType, 409, `A workspace named ${JSON.stringify(given.name)} exists already; nothing was created.`);
+    if (token === undefined)
+      return problemResponse(options.errorMediaType, 409, `A workspace named ${JSON.stringify(given.name)} exists already; nothing was created.`);
     const data = dataOf(source);
     return Response.json(
       { name: given.name, token, bots: data.bots.length, conversations: data.count },
       { status: 201, headers: { location: `/_sandbox/workspaces/${given.name}` } },
     );
-  });
+  },
 
-  routes.get("/workspaces", async (c) => {
+  listSandboxWorkspaces: async (context, c) => {
     const checked = checkWorkspacesQuery(new URL(c.req.url).searchParams, { rejectUnknown: true });
     if (!checked.ok) return refusal(context, checked);
     const { limit = workspacesPageSize, cursor } = checked.value as { limit?: number; cursor?: string };
-    const page = await workspaces.list(cursor, limit);
+    const page = await context.workspaces.list(cursor, limit);
     if (page.next === undefined) return Response.json(page.workspaces);
     // More workspaces than the page holds: the next page is named by a cursor, in a header and as a `Link`, as fired events are.
     const next = new URL(c.req.url);
     next.searchParams.set("cursor", page.next);
     return Response.json(page.workspaces, { headers: { "x-next-cursor": page.next, link: `<${next.pathname}${next.search}>; rel="next"` } });
-  });
+  },
 
-  routes.delete("/workspaces/:name", async (c) => {
-    const name = c.req.param("name");
+  deleteSandboxWorkspace: async ({ options, workspaces }, c) => {
+    const name = c.req.param("name") ?? "";
     const unholdable = unholdableText(name);
     if (unholdable)
       return refusal({ options }, { ok: false, status: 400, detail: "The workspace name is invalid.", defects: [{ path: "path.name", message: unholdable }] });
     if (name === defaultWorkspace)
-      return problemResponse(mediaType, 409, `The workspace "${defaultWorkspace}" serves the sandbox's --token tokens and cannot be removed.`);
-    if (!(await workspaces.remove(name))) return problemResponse(mediaType, 404, `No workspace named ${JSON.stringify(name)}.`);
+      return problemResponse(options.errorMediaType, 409, `The workspace "${defaultWorkspace}" serves the sandbox's --token tokens and cannot be removed.`);
+    if (!(await workspaces.remove(name))) return problemResponse(options.errorMediaType, 404, `No workspace named ${JSON.stringify(name)}.`);
     return new Response(null, { status: 204 });
-  });
-
-  return routes;
-}
+  },
+};
