@@ -14,8 +14,18 @@ export interface OrderLists {
   readonly rank: Uint32Array;
   /** Per equality filter (in `equalityFilters` order), a list per value, indexed by the value's code. */
   readonly byValue: Uint32Array[][];
-  /** Per pair (in `pairedFilters` order), a list per pair of values, keyed `"<code> <code>"`. */
-  readonly byPair: Map<string, Uint32Array>[];
+  /** Per pair (in `pairedFilters` order), a list per pair of values (see `PairLists`). */
+  readonly byPair: readonly PairLists[];
+}
+
+/**
+ * The lists of one pair of equality filters, one per pair of codes that some conversation has, keyed by a number:
+ * the first filter's code times `stride` (the number of the second filter's codes) plus the second's. A number, not
+ * a text, so that neither loading nor a search builds a string per key.
+ */
+export interface PairLists {
+  readonly stride: number;
+  readonly lists: ReadonlyMap<number, Uint32Array>;
 }
 
 /** What the strategies read of the search index, fixed once it is loaded. */
@@ -87,20 +97,29 @@ export interface SearchStrategy {
 
 /** The shortest list of an order's lists that the filters sent name (ties: the one covering more filters); the scan checks the rest. */
 function shortest(lists: OrderLists, codes: Query["codes"]): Candidates {
-  const none = new Uint32Array(0);
-  let best: Candidates = { list: lists.all, covers: 0 };
-  const consider = (list: Uint32Array, covers: number) => {
-    if (list.length < best.list.length || (list.length === best.list.length && covers > best.covers)) best = { list, covers };
-  };
-  codes.forEach((code, at) => {
-    if (code !== undefined) consider(lists.byValue[at]![code] ?? none, 1);
-  });
-  pairedPlaces.forEach(([first, second], pair) => {
-    const [one, two] = [codes[first], codes[second]];
-    if (one !== undefined && two !== undefined) consider(lists.byPair[pair]!.get(`${one} ${two}`) ?? none, 2);
-  });
-  return best;
+  let list = lists.all;
+  let covers = 0;
+  // Plain loops, no closure or object per candidate: this runs on every search.
+  for (let at = 0; at < codes.length; at++) {
+    const code = codes[at];
+    if (code === undefined) continue;
+    const candidate = lists.byValue[at]![code] ?? none;
+    if (candidate.length < list.length || (candidate.length === list.length && covers < 1)) [list, covers] = [candidate, 1];
+  }
+  for (let pair = 0; pair < pairedPlaces.length; pair++) {
+    const [first, second] = pairedPlaces[pair]!;
+    const one = codes[first];
+    const two = codes[second];
+    if (one === undefined || two === undefined) continue;
+    const { stride, lists: byCodes } = lists.byPair[pair]!;
+    const candidate = byCodes.get(one * stride + two) ?? none;
+    if (candidate.length < list.length || (candidate.length === list.length && covers < 2)) [list, covers] = [candidate, 2];
+  }
+  return { list, covers };
 }
+
+/** The list of no conversation. */
+const none = new Uint32Array(0);
 
 /** The test of every filter, in one expression for speed. */
 function matcher({ equal, startedMs, latestMs }: Indexes, query: Query): (index: number) => boolean {
@@ -142,17 +161,24 @@ export function planOf(indexes: Indexes, query: Query): Plan {
       ? [indexes.latestMs, query.latest, indexes.startedMs, query.started, "startedOn-desc" as const]
       : [indexes.startedMs, query.started, indexes.latestMs, query.latest, "latestMessageOn-desc" as const];
   const [first, end] = runOf(candidates.list, sortedColumn, sortedRange, query.order !== "startedOn-asc");
+  let sent = 0;
+  for (const code of query.codes) if (code !== undefined) sent++;
+  let matches: ((index: number) => boolean) | undefined;
   return {
     candidates,
     first,
     end,
-    sent: query.codes.filter((code) => code !== undefined).length,
+    sent,
     otherOrder,
     otherColumn,
     otherRange,
     otherBounded: bounded(otherRange),
     sortedBounded: bounded(sortedRange),
-    matches: matcher(indexes, query),
+    // Made when a strategy first tests a conversation: a page read off a run (most searches) tests none.
+    get matches() {
+      matches ??= matcher(indexes, query);
+      return matches;
+    },
   };
 }
 
@@ -183,8 +209,8 @@ export const walkOtherOrder: SearchStrategy = {
     const check = plan.sent > other.covers || plan.sortedBounded;
     // Each match's position in the order asked is marked in a bitmap, which is then read from the start.
     const { all, rank } = indexes.orders[query.order];
-    const { list } = other,
-      { matches } = plan;
+    const { list } = other;
+    const matches = check ? plan.matches : () => true;
     const marks = indexes.marks();
     let total = 0;
     for (let position = otherFirst; position < otherEnd; position++) {

@@ -54,9 +54,11 @@ export function searchConversations(context: OperationContext, searchParams: URL
   // Already checked by the one date rule (the description's date-time format is the client's parseDateTime).
   const date = (name: string) => (query[name] === undefined ? undefined : parseDateTime(query[name]));
   const offset = (pageIndex - options.pageBase) * pageSize;
+  const equal: Partial<Record<EqualityFilterName, string>> = {};
+  for (const { name } of equalityFilters) if (query[name] !== undefined) equal[name] = query[name] as string;
   const { total, items: found } = context.index().search(
     {
-      ...(Object.fromEntries(equalityFilters.map((filter) => [filter.name, query[filter.name]])) as Record<EqualityFilterName, string | undefined>),
+      ...equal,
       startFrom: date("startFromDate"),
       startTo: date("startToDate"),
       latestMessageFrom: date("latestMessageFromDate"),
