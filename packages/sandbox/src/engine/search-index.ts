@@ -1,8 +1,8 @@
 import type { ConversationExport, ExternalEventTrigger } from "@bot-conversation/types";
 import type { SandboxData, StoredBot, StoredConversation } from "../model.ts";
 import { TextArena } from "./arena.ts";
-import { equalityFilters, pairedPlaces, placeOf, type SearchEngine, type SearchFilters, type SearchOrder, type SummaryRow } from "./filters.ts";
-import { answer, type Column, type Indexes, type OrderLists, type Range } from "./strategies.ts";
+import { combinedPlaces, equalityFilters, placeOf, type SearchEngine, type SearchFilters, type SearchOrder, type SummaryRow } from "./filters.ts";
+import { answer, type Column, combinationKey, type Indexes, type OrderLists, type Range } from "./strategies.ts";
 import { columnsOf } from "./summary.ts";
 
 /** The bot's column: its codes are the bots' numbers in load order. */
@@ -100,10 +100,17 @@ export class SearchIndex implements SearchEngine {
       all,
       rank: rankOf(all),
       byValue: this.#equal.map((column, at) => splitBy(all, column, codeCounts[at]!)),
-      byPair: pairedPlaces.map(([first, second]) => {
-        const stride = codeCounts[second]!;
-        const [one, two] = [this.#equal[first]!, this.#equal[second]!];
-        return { stride, lists: pairLists(all, (index) => one[index]! * stride + two[index]!) };
+      byCombination: combinedPlaces.map((places) => {
+        const radixes = places.map((place) => codeCounts[place]!);
+        const columns = places.map((place) => this.#equal[place]!);
+        const codes = new Array<number>(places.length);
+        return {
+          radixes,
+          lists: combinationLists(all, (index) => {
+            for (let at = 0; at < columns.length; at++) codes[at] = columns[at]![index]!;
+            return combinationKey(radixes, codes);
+          }),
+        };
       }),
     });
     const descending = lists(startDesc);
@@ -208,8 +215,8 @@ function splitBy(all: Uint32Array, column: Column, codes: number): Uint32Array[]
   return parts;
 }
 
-/** The list split by a key of each conversation (a pair's, see `PairLists`), each part in the list's order. */
-function pairLists(all: Uint32Array, keyOf: (index: number) => number): Map<number, Uint32Array> {
+/** The list split by a key of each conversation (a combination's, see `CombinationLists`), each part in the list's order. */
+function combinationLists(all: Uint32Array, keyOf: (index: number) => number): Map<number, Uint32Array> {
   const parts = new Map<number, number[]>();
   for (const index of all) {
     const key = keyOf(index);
@@ -229,7 +236,10 @@ function reversed(lists: OrderLists): OrderLists {
     all,
     rank: rankOf(all),
     byValue: lists.byValue.map((parts) => parts.map((part) => part.slice().reverse())),
-    byPair: lists.byPair.map(({ stride, lists: byCodes }) => ({ stride, lists: new Map([...byCodes].map(([key, part]) => [key, part.slice().reverse()])) })),
+    byCombination: lists.byCombination.map(({ radixes, lists: byCodes }) => ({
+      radixes,
+      lists: new Map([...byCodes].map(([key, part]) => [key, part.slice().reverse()])),
+    })),
   };
 }
 
