@@ -36,6 +36,9 @@ const statuses = serviceEnum("ConversationStatus") as readonly ConversationStatu
 const closingStatuses = serviceEnum("ConversationClosingStatus") as readonly ConversationClosingStatus[];
 const closingReasons = serviceEnum("ConversationClosingReason") as readonly ConversationClosingReason[];
 const eventNames = serviceEnum("EventName") as readonly EventName[];
+const triggerNames = serviceEnum("TriggerName");
+/** The closing statuses of a conversation still open. */
+const openClosingStatuses = closingStatuses.filter((value) => value !== "SessionClosed");
 /** Generated conversations start within the 90 days before this instant, so the data is the same on every run. */
 const generatedUntil = Date.parse("2026-11-20T18:00:00Z");
 const offsets = [180, 0, 60, -300, 330];
@@ -274,8 +277,7 @@ function conversation(random: Random, bot: StoredBot & { name: string }, index: 
 
 function closing(status: ConversationStatus, index: number): Pick<ConversationExport, "closingStatus" | "closingReason"> {
   if (status === "Closed") return { closingStatus: "SessionClosed", closingReason: closingReasons[index % closingReasons.length]! };
-  const open = closingStatuses.filter((value) => value !== "SessionClosed");
-  const closingStatus = index % 6 === 0 ? null : open[index % open.length]!;
+  const closingStatus = index % 6 === 0 ? null : openClosingStatuses[index % openClosingStatuses.length]!;
   return { closingStatus, closingReason: null };
 }
 
@@ -308,7 +310,7 @@ function event(random: Random, eventName: EventName, timestamp: string, number: 
     case "menu-item-selected":
       return { ...base, eventName, text: "Talk to an operator" };
     case "trigger-fired":
-      return { ...base, eventName, triggerType: random.pick(serviceEnum("TriggerName")) as "intent-trigger", scenarioId: random.uuid() };
+      return { ...base, eventName, triggerType: random.pick(triggerNames) as "intent-trigger", scenarioId: random.uuid() };
     case "error":
       return { ...base, eventName, message: "The order service did not answer in time.", stackTrace: null };
     case "promptAccepted":

@@ -34,12 +34,14 @@ export const equalityFilters: readonly { readonly name: EqualitySearchFilter["na
 export type EqualityFilterName = EqualitySearchFilter["name"];
 
 /**
- * Pairs of equality filters with lists of their own in each order, for a search that sends both: a bot's
- * conversations in one status, or on one channel, the filters a frontend combines most.
+ * Combinations of equality filters with lists of their own in each order, for a search that sends each of them: a
+ * bot's conversations in one status, or on one channel (the filters a frontend combines most), and all three at once
+ * (without it, a search sending every filter scanned a pair's list of thousands for the third).
  */
-export const pairedFilters: readonly (readonly [EqualityFilterName, EqualityFilterName])[] = [
+export const combinedFilters: readonly (readonly EqualityFilterName[])[] = [
   ["agentStageId", "status"],
   ["agentStageId", "channelId"],
+  ["agentStageId", "status", "channelId"],
 ];
 
 /** Where an equality filter stands in `equalityFilters`: the place of its column, its codes and its lists. */
@@ -47,8 +49,8 @@ export function placeOf(name: EqualityFilterName): number {
   return equalityFilters.findIndex((filter) => filter.name === name);
 }
 
-/** Each pair of `pairedFilters` as the places of its two filters. */
-export const pairedPlaces = pairedFilters.map(([first, second]) => [placeOf(first), placeOf(second)] as const);
+/** Each combination of `combinedFilters` as the places of its filters. */
+export const combinedPlaces: readonly (readonly number[])[] = combinedFilters.map((names) => names.map(placeOf));
 
 /** The bounds sent for one instant, epoch milliseconds: its `from` filter's (inclusive) and its `to` filter's. */
 export interface Period {

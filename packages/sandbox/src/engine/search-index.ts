@@ -1,8 +1,8 @@
 import type { ConversationExport, ExternalEventTrigger } from "@bot-conversation/types";
 import type { SandboxData, StoredBot, StoredConversation } from "../model.ts";
 import { TextArena } from "./arena.ts";
-import { equalityFilters, type Period, pairedPlaces, placeOf, type SearchEngine, type SearchFilters, type SearchOrder, type SummaryRow } from "./filters.ts";
-import { answer, type Column, type Indexes, type OrderLists, type Range } from "./strategies.ts";
+import { combinedPlaces, equalityFilters, type Period, placeOf, type SearchEngine, type SearchFilters, type SearchOrder, type SummaryRow } from "./filters.ts";
+import { answer, type Column, combinationKey, type Indexes, type OrderLists, type Range } from "./strategies.ts";
 import { columnsOf } from "./summary.ts";
 
 /** The bot's column: its codes are the bots' numbers in load order. */
@@ -94,40 +94,31 @@ export class SearchIndex implements SearchEngine {
       return all;
     };
     const startDesc = byDescending(this.#startedMs);
-    /** The list split by a column's value, each part in the list's order. */
-    const split = (all: Uint32Array, column: ArrayLike<number>): Uint32Array[] => {
-      const parts: number[][] = [];
-      for (const index of all) (parts[column[index]!] ??= []).push(index);
-      return Array.from(parts, (part) => Uint32Array.from(part ?? []));
-    };
-    /** The list split by the values of two columns, each part in the list's order. */
-    const splitByPair = (all: Uint32Array, first: ArrayLike<number>, second: ArrayLike<number>): Map<string, Uint32Array> => {
-      const parts = new Map<string, number[]>();
-      for (const index of all) {
-        const key = `${first[index]!} ${second[index]!}`;
-        let part = parts.get(key);
-        if (!part) parts.set(key, (part = []));
-        part.push(index);
-      }
-      return new Map([...parts].map(([key, part]) => [key, Uint32Array.from(part)]));
-    };
-    const rankOf = (all: Uint32Array) => {
-      const rank = new Uint32Array(count);
-      all.forEach((index, position) => {
-        rank[index] = position;
-      });
-      return rank;
-    };
+    const codeCounts = this.#codes.map((codes) => codes.size);
+    /** Each order's lists, split from its list of all (see `splitBy`). */
     const lists = (all: Uint32Array): OrderLists => ({
       all,
       rank: rankOf(all),
-      byValue: this.#equal.map((column) => split(all, column)),
-      byPair: pairedPlaces.map(([first, second]) => splitByPair(all, this.#equal[first]!, this.#equal[second]!)),
+      byValue: this.#equal.map((column, at) => splitBy(all, column, codeCounts[at]!)),
+      byCombination: combinedPlaces.map((places) => {
+        const radixes = places.map((place) => codeCounts[place]!);
+        const columns = places.map((place) => this.#equal[place]!);
+        const codes = new Array<number>(places.length);
+        return {
+          radixes,
+          lists: combinationLists(all, (index) => {
+            for (let at = 0; at < columns.length; at++) codes[at] = columns[at]![index]!;
+            return combinationKey(radixes, codes);
+          }),
+        };
+      }),
     });
+    const descending = lists(startDesc);
     this.#indexes = {
       orders: {
-        "startedOn-desc": lists(startDesc),
-        "startedOn-asc": lists(startDesc.slice().reverse()),
+        "startedOn-desc": descending,
+        // Oldest first is newest first read backwards, and so is each of its lists: reversed, not split again.
+        "startedOn-asc": reversed(descending),
         "latestMessageOn-desc": lists(byDescending(this.#latestMs)),
       },
       equal: this.#equal,
@@ -203,6 +194,54 @@ export class SearchIndex implements SearchEngine {
     const index = this.#idIndex.get(conversationId);
     return index === undefined ? undefined : structuredClone(this.#exportAt(index));
   }
+}
+
+/** Each conversation's position in `all`. */
+function rankOf(all: Uint32Array): Uint32Array {
+  const rank = new Uint32Array(all.length);
+  for (let position = 0; position < all.length; position++) rank[all[position]!] = position;
+  return rank;
+}
+
+/** The list split by a column's codes (from 0 to `codes - 1`), each part in the list's order: counted, then filled. */
+function splitBy(all: Uint32Array, column: Column, codes: number): Uint32Array[] {
+  const sizes = new Uint32Array(codes);
+  for (const index of all) sizes[column[index]!]!++;
+  const parts = Array.from(sizes, (size) => new Uint32Array(size));
+  const filled = new Uint32Array(codes);
+  for (const index of all) {
+    const code = column[index]!;
+    parts[code]![filled[code]!++] = index;
+  }
+  return parts;
+}
+
+/** The list split by a key of each conversation (a combination's, see `CombinationLists`), each part in the list's order. */
+function combinationLists(all: Uint32Array, keyOf: (index: number) => number): Map<number, Uint32Array> {
+  const parts = new Map<number, number[]>();
+  for (const index of all) {
+    const key = keyOf(index);
+    const part = parts.get(key);
+    if (part) part.push(index);
+    else parts.set(key, [index]);
+  }
+  const lists = new Map<number, Uint32Array>();
+  for (const [key, part] of parts) lists.set(key, Uint32Array.from(part));
+  return lists;
+}
+
+/** An order's lists read backwards: the order that sorts the other way (ties too). */
+function reversed(lists: OrderLists): OrderLists {
+  const all = lists.all.slice().reverse();
+  return {
+    all,
+    rank: rankOf(all),
+    byValue: lists.byValue.map((parts) => parts.map((part) => part.slice().reverse())),
+    byCombination: lists.byCombination.map(({ radixes, lists: byCodes }) => ({
+      radixes,
+      lists: new Map([...byCodes].map(([key, part]) => [key, part.slice().reverse()])),
+    })),
+  };
 }
 
 /** The small number standing for a text in a column, added when new. */

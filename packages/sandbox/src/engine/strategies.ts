@@ -2,20 +2,37 @@
  * How the search index answers a search: the search resolved against its codes (`Query`), the candidates it starts
  * from (`planOf`), and three named strategies tried in turn, each answering when it can.
  */
-import { pairedPlaces, type SearchOrder, type SummaryRow } from "./filters.ts";
+import { combinedPlaces, type SearchOrder, type SummaryRow } from "./filters.ts";
 
 /** A column of codes: in the narrowest typed array its codes fit. */
 export type Column = Uint8Array | Uint16Array | Uint32Array;
 
-/** Conversation numbers in one search order: all, and split by each equality filter's value and each pair's. */
+/** Conversation numbers in one search order: all, and split by each equality filter's value and each combination's. */
 export interface OrderLists {
   readonly all: Uint32Array;
   /** Each conversation's position in `all`: sorting positions sorts conversations in this order. */
   readonly rank: Uint32Array;
   /** Per equality filter (in `equalityFilters` order), a list per value, indexed by the value's code. */
   readonly byValue: Uint32Array[][];
-  /** Per pair (in `pairedFilters` order), a list per pair of values, keyed `"<code> <code>"`. */
-  readonly byPair: Map<string, Uint32Array>[];
+  /** Per combination (in `combinedFilters` order), a list per combination of values (see `CombinationLists`). */
+  readonly byCombination: readonly CombinationLists[];
+}
+
+/**
+ * The lists of one combination of equality filters, one per combination of codes that some conversation has, keyed by
+ * a number: the codes as digits, each filter's in the base of its number of codes (`radixes`; see `combinationKey`).
+ * A number, not a text, so that neither loading nor a search builds a string per key.
+ */
+export interface CombinationLists {
+  readonly radixes: readonly number[];
+  readonly lists: ReadonlyMap<number, Uint32Array>;
+}
+
+/** The key of a combination of codes (in the order of the combination's filters) in `CombinationLists`. */
+export function combinationKey(radixes: readonly number[], codes: readonly number[]): number {
+  let key = 0;
+  for (let at = 0; at < radixes.length; at++) key = key * radixes[at]! + codes[at]!;
+  return key;
 }
 
 /** What the strategies read of the search index, fixed once it is loaded. */
@@ -75,8 +92,11 @@ interface Plan {
   readonly otherBounded: boolean;
   /** Whether the order's own instant's range is bounded at either end. */
   readonly sortedBounded: boolean;
-  /** Whether a conversation matches every filter. */
-  readonly matches: (index: number) => boolean;
+  /**
+   * The test of whether a conversation matches every filter (made on each call: a strategy calls it once); of the
+   * instants alone when `equalCovered` (the candidates' list covers every equality filter sent).
+   */
+  readonly matcher: (equalCovered: boolean) => (index: number) => boolean;
 }
 
 /** A way to answer a search: a page, or `undefined` when it does not apply and the next strategy answers. */
@@ -87,24 +107,41 @@ export interface SearchStrategy {
 
 /** The shortest list of an order's lists that the filters sent name (ties: the one covering more filters); the scan checks the rest. */
 function shortest(lists: OrderLists, codes: Query["codes"]): Candidates {
-  const none = new Uint32Array(0);
-  let best: Candidates = { list: lists.all, covers: 0 };
-  const consider = (list: Uint32Array, covers: number) => {
-    if (list.length < best.list.length || (list.length === best.list.length && covers > best.covers)) best = { list, covers };
-  };
-  codes.forEach((code, at) => {
-    if (code !== undefined) consider(lists.byValue[at]![code] ?? none, 1);
-  });
-  pairedPlaces.forEach(([first, second], pair) => {
-    const [one, two] = [codes[first], codes[second]];
-    if (one !== undefined && two !== undefined) consider(lists.byPair[pair]!.get(`${one} ${two}`) ?? none, 2);
-  });
-  return best;
+  let list = lists.all;
+  let covers = 0;
+  // Plain loops, no closure or object per candidate: this runs on every search.
+  for (let at = 0; at < codes.length; at++) {
+    const code = codes[at];
+    if (code === undefined) continue;
+    const candidate = lists.byValue[at]![code] ?? none;
+    if (candidate.length < list.length || (candidate.length === list.length && covers < 1)) [list, covers] = [candidate, 1];
+  }
+  for (let combination = 0; combination < combinedPlaces.length; combination++) {
+    const places = combinedPlaces[combination]!;
+    const { radixes, lists: byCodes } = lists.byCombination[combination]!;
+    let key = 0;
+    let sent = true;
+    for (let at = 0; at < places.length && sent; at++) {
+      const code = codes[places[at]!];
+      if (code === undefined) sent = false;
+      else key = key * radixes[at]! + code;
+    }
+    if (!sent) continue;
+    const candidate = byCodes.get(key) ?? none;
+    if (candidate.length < list.length || (candidate.length === list.length && covers < places.length)) [list, covers] = [candidate, places.length];
+  }
+  return { list, covers };
 }
 
-/** The test of every filter, in one expression for speed. */
-function matcher({ equal, startedMs, latestMs }: Indexes, query: Query): (index: number) => boolean {
-  const sent = query.codes.flatMap((code, at) => (code === undefined ? [] : [at]));
+/** The list of no conversation. */
+const none = new Uint32Array(0);
+
+/**
+ * The test of every filter, in one expression for speed; of the instants' ranges alone when `equalCovered` (the
+ * candidates come from a list of conversations that have every equality filter's value sent).
+ */
+function matcher({ equal, startedMs, latestMs }: Indexes, query: Query, equalCovered: boolean): (index: number) => boolean {
+  const sent = equalCovered ? [] : query.codes.flatMap((code, at) => (code === undefined ? [] : [at]));
   const columns = sent.map((at) => equal[at]!),
     wanted = sent.map((at) => query.codes[at]!);
   const [startFrom, startTo] = query.started,
@@ -142,17 +179,20 @@ export function planOf(indexes: Indexes, query: Query): Plan {
       ? [indexes.latestMs, query.latest, indexes.startedMs, query.started, "startedOn-desc" as const]
       : [indexes.startedMs, query.started, indexes.latestMs, query.latest, "latestMessageOn-desc" as const];
   const [first, end] = runOf(candidates.list, sortedColumn, sortedRange, query.order !== "startedOn-asc");
+  let sent = 0;
+  for (const code of query.codes) if (code !== undefined) sent++;
   return {
     candidates,
     first,
     end,
-    sent: query.codes.filter((code) => code !== undefined).length,
+    sent,
     otherOrder,
     otherColumn,
     otherRange,
     otherBounded: bounded(otherRange),
     sortedBounded: bounded(sortedRange),
-    matches: matcher(indexes, query),
+    // Made by a strategy that tests conversations: a page read off a run (most searches) tests none.
+    matcher: (equalCovered) => matcher(indexes, query, equalCovered),
   };
 }
 
@@ -183,8 +223,8 @@ export const walkOtherOrder: SearchStrategy = {
     const check = plan.sent > other.covers || plan.sortedBounded;
     // Each match's position in the order asked is marked in a bitmap, which is then read from the start.
     const { all, rank } = indexes.orders[query.order];
-    const { list } = other,
-      { matches } = plan;
+    const { list } = other;
+    const matches = check ? plan.matcher(other.covers >= plan.sent) : () => true;
     const marks = indexes.marks();
     let total = 0;
     for (let position = otherFirst; position < otherEnd; position++) {
@@ -203,7 +243,8 @@ export const walkOtherOrder: SearchStrategy = {
 /** The run's matches are counted; only those of the page are read. Answers every search. */
 export const scanRun: SearchStrategy = {
   name: "scan the run",
-  answer: ({ row }, { offset, limit }, { candidates: { list }, first, end, matches }) => {
+  answer: ({ row }, { offset, limit }, { candidates: { list, covers }, first, end, sent, matcher: makeMatcher }) => {
+    const matches = makeMatcher(covers >= sent);
     let total = 0;
     const pageEnd = offset + limit;
     const page: number[] = [];

@@ -39,7 +39,7 @@ function summarize(stored: StoredConversation, latest: MessageActivity | undefin
     id: conversation.id,
     channelId: conversation.channelId,
     status: conversation.status,
-    messagesCount: conversation.history.filter((activity) => activity.type === "Message").length,
+    messagesCount: messagesIn(conversation.history),
     members: conversation.members.map((member) => ({ id: member.id, name: member.name, nickname: null, role: member.role })),
     startedOn: stored.startedOn,
     channelData: conversation.channelData,
@@ -48,6 +48,13 @@ function summarize(stored: StoredConversation, latest: MessageActivity | undefin
     closingStatus: conversation.closingStatus,
     closingReason: conversation.closingReason,
   };
+}
+
+/** The number of messages in a history (counted, not filtered into a new list: loading 100,000 counts each). */
+function messagesIn(history: ConversationExport["history"]): number {
+  let count = 0;
+  for (const activity of history) if (activity.type === "Message") count++;
+  return count;
 }
 
 /**

@@ -64,8 +64,11 @@ export function searchConversations(context: OperationContext, searchParams: URL
     toItemExclusive: Math.min(offset + pageSize, total),
   };
   // The stored summaries are joined as bytes, not parsed and serialized again: most of a search's time otherwise.
-  return new Response(pageBody(found, options.inboundDirection, envelopeJson(envelope)), { headers: { "content-type": "application/json" } });
+  return new Response(pageBody(found, options.inboundDirection, envelopeJson(envelope)), pageInit);
 }
+
+/** A page's status and headers, made once: every page answers 200 with this one header (the server adds its own). */
+const pageInit: ResponseInit = Object.freeze({ headers: Object.freeze({ "content-type": "application/json" }) });
 
 /** The page envelope without its items. */
 type PageEnvelope = Omit<ConversationPage, "items">;
