@@ -392,8 +392,21 @@ export const decisions = [
     "id": "undocumented-methods",
     "label": "Undocumented methods, `Accept` (the conformance kit)",
     "service": "Methods other than those listed, and media types other than JSON: not stated",
-    "decision": "`unsupported_method` fails a 2xx and a 405 without `Allow` (RFC 9110) and does not judge other refusals, sent read-only only where it changes nothing (GET on the fire path, DELETE on an unknown bot's trigger list); `accept_negotiation` accepts 406 or a documented media type (the kit's choices)",
-    "why": "HTTP's own rules, where the seed is silent."
+    "decision": "`unsupported_method` fails only a 405 without `Allow` (RFC 9110's MUST); any other answer to a method the description does not list, a 2xx included, is reported (`undocumented_methods`), never failed: the seed lists each operation's method and says nothing of the others. Such methods are sent read-only only where they change nothing (GET on the fire path, DELETE on an unknown bot's trigger list); `accept_negotiation` accepts 406 or a documented media type (the kit's choices)",
+    "why": "HTTP's own rules, where the seed is silent; a server that performs a method it was not asked to list breaks no sentence of the seed.",
+    "findings": [
+      "undocumented_methods"
+    ]
+  },
+  {
+    "id": "documented-server-errors",
+    "label": "The 500s the service documents (the conformance kit)",
+    "service": "List triggers 500: internal server error; fire 500: variable values failed validation; each: the body carries details",
+    "decision": "`not_a_server_error` fails a 5xx the description documents only by a range (the search's `5XX`), and a documented 500 without details in its body; a trigger list's or a fire's 500 with details is the service's own answer, reported (`documented_server_errors`), never failed by it (the kit's choice, from the seed's Errors table); whether a fire's 500 was for a value that fails validation is `payload_acceptance`'s",
+    "why": "The seed lists the trigger list's 500 as one of its answers, so a server that gives it breaks no sentence of the seed.",
+    "findings": [
+      "documented_server_errors"
+    ]
   },
   {
     "id": "token-variants",

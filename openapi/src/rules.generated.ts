@@ -197,7 +197,7 @@ export const probeFamilies = [
       "status_code_conformance",
       "not_a_server_error"
     ],
-    "probes": "Every status is one the operation documents; no 5xx but the fire's validation 500."
+    "probes": "Every status is one the operation documents; no 5xx but the 500s the seed states (the trigger list's internal error, the fire's failed validation), each with details in its body."
   },
   {
     "name": "fire-success",

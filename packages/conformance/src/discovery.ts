@@ -4,6 +4,7 @@ import type { ConversationSummary } from "@bot-conversation/types";
 import { caseFor, type Exchange, mediaTypeOf } from "./case.ts";
 import { hasOffset } from "./checks/filters.ts";
 import { pageOf } from "./checks/paging.ts";
+import { statedServerError } from "./checks/response.ts";
 import { operationOf } from "./description.ts";
 import {
   type AddFinding,
@@ -106,6 +107,29 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
         ? "A search for an unknown agentStageId is 200 with no conversation."
         : `A search for an unknown agentStageId is refused with ${input.unknownBotSearch}.`,
       empty ? "empty page" : input.unknownBotSearch,
+    );
+  }
+  const undocumented = session.knowledge.log.filter((entry) => /^(GET|PUT|PATCH|DELETE) \//.test(entry.operationId) && entry.status > 0);
+  if (undocumented.length > 0) {
+    const answers = Object.fromEntries(undocumented.map((entry) => [entry.operationId, entry.status]));
+    add(
+      "undocumented_methods",
+      `Methods the description does not list on a path: ${Object.entries(answers)
+        .map(([request, status]) => `${request} ${status}`)
+        .join(", ")}.`,
+      answers,
+    );
+  }
+  const stated = session.knowledge.log.filter((entry) => statedServerError(session.description, entry.operationId, entry.status));
+  if (stated.length > 0) {
+    const counts: Record<string, number> = {};
+    for (const entry of stated) counts[`${entry.operationId} ${entry.status}`] = (counts[`${entry.operationId} ${entry.status}`] ?? 0) + 1;
+    add(
+      "documented_server_errors",
+      `The server answered a 5xx the service documents: ${Object.entries(counts)
+        .map(([answer, count]) => `${answer} ${count} times`)
+        .join(", ")}.`,
+      counts,
     );
   }
   const differed = [...session.relationCounts.values()].filter((count) => count.differed > 0);

@@ -10,10 +10,10 @@ import { gzipSync } from "node:zlib";
 import { createSandbox, type Sandbox } from "@bot-conversation/sandbox";
 import { afterAll, describe, expect, it } from "vitest";
 import { type ConformanceOptions, type ConformanceReport, runConformance } from "../src/index.ts";
-import { editItems, firing, ignoringInvalidSearchValues, isTriggerList, laxVariable } from "./support/family-faults.ts";
+import { editItems, firing, ignoringInvalidSearchValues, isFire, isSearch, isTriggerList, laxVariable } from "./support/family-faults.ts";
 import { editJson, type Fault, faultyFetch, faultyFetchBaseUrl, type ProxiedResponse, startFaultyProxy } from "./support/faulty-proxy.ts";
 import { caseTimeoutMs, failing, finding, kitRun, why } from "./support/kit-seeds.ts";
-import { exampleFixture, sandboxExportPath } from "./support/sandbox.ts";
+import { exampleFixture, fixtureBot, sandboxExportPath } from "./support/sandbox.ts";
 
 /** A proxy's edits of each answer, one after the other. */
 type ResponseEdit = (url: URL, response: ProxiedResponse) => void;
@@ -54,6 +54,24 @@ const compressed: ResponseEdit = (_url, response) => {
 /** HEAD refused with 405 and `Allow: GET`: the seed lists GET only, so this is a difference of a relation (the head-and-options decision), a finding. */
 const headRefused: Fault["request"] = (_url, _headers, _upstream, _body, method) =>
   method === "HEAD" ? { status: 405, headers: { allow: "GET" }, body: "" } : undefined;
+
+/**
+ * The points of the seed's Errors table and of its methods, read another faithful way: the trigger list's documented
+ * 500 with details for the known bot's id in another letter case (an internal error the seed lists; the token is
+ * checked first), and the methods the description does not list performed as a framework does (GET on the fire path
+ * 200 with a JSON body, PUT, PATCH and DELETE 204): the seed lists each operation's method and says nothing of others.
+ */
+const documentedErrorsAndOtherMethods: Fault["request"] = (url, headers, _upstream, _body, method) => {
+  if (headers.get("x-token") !== "sandbox-token") return undefined;
+  const path = new URL(decodeURIComponent(url.pathname), url);
+  const documented = (isTriggerList(path) && method === "GET") || (isSearch(path) && method === "GET") || (isFire(path) && method === "POST");
+  if (!documented && !path.pathname.startsWith("/_sandbox/") && ["GET", "PUT", "PATCH", "DELETE"].includes(method))
+    return method === "GET" ? { status: 200, headers: { "content-type": "application/json" }, body: '{"events":[]}' } : { status: 204, headers: {}, body: "" };
+  const bot = isTriggerList(url) ? decodeURIComponent(url.pathname.slice(url.pathname.lastIndexOf("/") + 1)) : undefined;
+  if (bot !== undefined && bot !== fixtureBot && bot.toLowerCase() === fixtureBot.toLowerCase())
+    return { status: 500, headers: { "content-type": "application/json" }, body: '{"message":"internal error: the bot store is case-sensitive"}' };
+  return undefined;
+};
 
 /** One fault of a request rule (at most one) and response edits in order, applied to the answers the rule gives too. */
 const readingOf = (request: Fault["request"] | undefined, ...edits: ResponseEdit[]): Fault => {
@@ -156,6 +174,16 @@ const servers: readonly FaithfulServer[] = [
       max_page_size: { answer: "refused", status: 400 },
       head_and_options: expect.objectContaining({ HEAD: 405 }),
       relation_differences: { head_as_get: expect.arrayContaining([expect.stringMatching(/^HEAD answered 405 where GET answered/)]) },
+    },
+  },
+  {
+    name: "the trigger list's documented 500 with details for the bot's id in another letter case, methods the description does not list performed",
+    switches: {},
+    fault: readingOf(documentedErrorsAndOtherMethods),
+    findings: {
+      documented_server_errors: expect.objectContaining({ "listExternalEventTriggers 500": expect.any(Number) }),
+      undocumented_methods: expect.objectContaining({ "GET /api/v1/runtime/simple/external/events": 200, "DELETE /api/v2/channels/conversations": 204 }),
+      identifier_letter_case: expect.objectContaining({ triggerList: 500 }),
     },
   },
 ];

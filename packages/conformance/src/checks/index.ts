@@ -13,8 +13,8 @@ import type { ExchangeCheck } from "./types.ts";
 /** Every check of the kit, by the name reports use: what it checks in one line, and the rule of the seed or description it holds the server to. */
 export const checkCatalog = {
   not_a_server_error: {
-    description: "No 5xx, except the documented payload-validation 500 of the fire operation.",
-    rule: "Seed, Errors: the only 5xx the service states is the fire operation's 500 for variable values that fail validation.",
+    description: "No 5xx but the 500s the seed states (the trigger list's internal error, the fire's failed validation), and those with details in the body.",
+    rule: "Seed, Errors: the only 5xx the service states are the trigger list's 500 (internal server error) and the fire's 500 (variable values failed validation), each with details in the body.",
     onEvery: "response",
     check: notAServerError,
   },
@@ -67,8 +67,8 @@ export const checkCatalog = {
     check: acceptNegotiation,
   },
   unsupported_method: {
-    description: "A method the description does not list on a path is refused, and a 405 carries Allow.",
-    rule: "Description: the methods of each path; RFC 9110 §15.5.6: a 405 carries Allow.",
+    description: "A 405 for a method the description does not list on a path carries Allow; any other answer is reported, not judged.",
+    rule: "RFC 9110 §15.5.6: a 405 MUST carry Allow; the seed lists each operation's method and does not say how another is answered (the undocumented_methods finding).",
     onEvery: "response",
     check: unsupportedMethod,
   },
