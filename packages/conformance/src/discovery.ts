@@ -44,8 +44,8 @@ export interface DiscoveryInput {
   readonly unknownBotSearch?: number | undefined;
   /** Status of a fire naming an unlisted variable (with --allow-fire). */
   readonly unlistedVariable?: number | undefined;
-  /** Statuses of fires with each open form of a `DateTime` variable (with --allow-fire), by the value sent. */
-  readonly dateTimeVariableForms?: Readonly<Record<string, number>> | undefined;
+  /** The value sent and the status of a fire with each open form of a `DateTime` variable (with --allow-fire), by form. */
+  readonly dateTimeVariableForms?: Readonly<Record<string, { readonly value: unknown; readonly status: number }>> | undefined;
   /** What the known bot's id in another letter case got. */
   readonly letterCase?: LetterCaseAnswers | undefined;
 }
@@ -176,8 +176,8 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
     const answers = Object.entries(input.dateTimeVariableForms);
     add(
       "date_time_variable_forms",
-      `DateTime variable values in forms the seed's "ISO 8601" allows beyond RFC 3339 (or RFC 3339's space for T): ${answers.map(([value, status]) => `${JSON.stringify(value)} ${status >= 200 && status < 300 ? "taken" : "refused"} (${status})`).join(", ")}.`,
-      input.dateTimeVariableForms,
+      `DateTime variable values in forms the seed's "ISO 8601" allows beyond RFC 3339 (or RFC 3339's own): ${answers.map(([form, { value, status }]) => `${form} (${JSON.stringify(value)}) ${status >= 200 && status < 300 ? "taken" : "refused"} (${status})`).join(", ")}.`,
+      Object.fromEntries(answers.map(([form, { status }]) => [form, status])),
     );
   }
 

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type ConformanceOptions, type ConformanceReport, runConformance } from "../src/index.ts";
 import { editItems, firing, ignoringInvalidSearchValues, isFire, isSearch, isTriggerList, laxVariable } from "./support/family-faults.ts";
 import { editJson, type Fault, faultyFetch, faultyFetchBaseUrl, type ProxiedResponse, startFaultyProxy } from "./support/faulty-proxy.ts";
-import { caseTimeoutMs, failing, finding, kitRun, why } from "./support/kit-seeds.ts";
+import { caseTimeoutMs, dateTimeFormAnswers, failing, finding, kitRun, why } from "./support/kit-seeds.ts";
 import { exampleFixture, fixtureBot, sandboxExportPath } from "./support/sandbox.ts";
 
 /** A proxy's edits of each answer, one after the other. */
@@ -113,7 +113,7 @@ const servers: readonly FaithfulServer[] = [
       trigger_list_shape: "array",
       date_range_end: "inclusive",
       invalid_search_values: { refused: expect.arrayContaining(["pageSize"]), ignored: [] },
-      date_time_variable_forms: { "2026-11-20T09:15:02": 500, "2026-11-20": 500, "20261120T091502Z": 500, "2026-11-20 09:15:02+03:00": 500 },
+      date_time_variable_forms: dateTimeFormAnswers(500, 500, 500, 500),
       relation_differences: {},
     },
   },
@@ -159,7 +159,7 @@ const servers: readonly FaithfulServer[] = [
       page_index_base: 1,
       default_page_size: 50,
       trigger_list_shape: "wrapped",
-      date_time_variable_forms: { "2026-11-20T09:15:02": 200, "2026-11-20": 200, "20261120T091502Z": 500, "2026-11-20 09:15:02+03:00": 500 },
+      date_time_variable_forms: dateTimeFormAnswers(200, 200, 500, 500),
     },
   },
   {
