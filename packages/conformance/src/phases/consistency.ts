@@ -31,6 +31,7 @@ const marked = (request: Case, relation: string): Case => ({ ...request, relatio
  */
 export async function checkConcurrentAnswers(session: Session): Promise<void> {
   const relation = consistencyRelations.concurrentAsSequential;
+  if (!session.runs("operation_consistency")) return;
   const requests: Case[] = [];
   const add = (request: Case): void => {
     if (requests.length < atOnce && !requests.some((each) => JSON.stringify(each) === JSON.stringify(request))) requests.push(request);
@@ -66,6 +67,7 @@ export async function checkConcurrentAnswers(session: Session): Promise<void> {
  */
 export async function checkListedTriggersFire(session: Session, triggers: readonly ExternalEventTrigger[]): Promise<void> {
   const relation = consistencyRelations.listedTriggerFires;
+  if (!session.runs("operation_consistency")) return;
   const operation = operationOf(session.description, "fireExternalEvent");
   for (const trigger of triggers.slice(0, maxTriggersFired)) {
     if (!session.canSend) return;
@@ -117,6 +119,7 @@ async function readConversations(session: Session): Promise<{ read: Conversation
 
 /** Every conversation read twice before the fires: the second read is the one compared, the first tells whether the data moves by itself. */
 export async function readBeforeFires(session: Session): Promise<readonly ConversationsRead[] | undefined> {
+  if (!session.runs("operation_consistency")) return undefined;
   const first = await readConversations(session);
   const second = first && (await readConversations(session));
   return first && second ? [first.read, second.read] : undefined;
