@@ -13,7 +13,7 @@ import { type ConformanceOptions, type ConformanceReport, runConformance } from 
 import { editItems, firing, ignoringInvalidSearchValues, isFire, isSearch, isTriggerList, laxVariable } from "./support/family-faults.ts";
 import { editJson, type Fault, faultyFetch, faultyFetchBaseUrl, type ProxiedResponse, startFaultyProxy } from "./support/faulty-proxy.ts";
 import { caseTimeoutMs, dateTimeFormAnswers, failing, finding, kitRun, why } from "./support/kit-seeds.ts";
-import { exampleFixture, fixtureBot, sandboxExportPath } from "./support/sandbox.ts";
+import { exampleFixture, fixtureBot, fixtureConversation, sandboxExportPath } from "./support/sandbox.ts";
 
 /** A proxy's edits of each answer, one after the other. */
 type ResponseEdit = (url: URL, response: ProxiedResponse) => void;
@@ -73,6 +73,40 @@ const documentedErrorsAndOtherMethods: Fault["request"] = (url, headers, _upstre
   return undefined;
 };
 
+/**
+ * The points of the body and of a fire's effects, read another faithful way: a chunked body refused with 411 (RFC 9110
+ * §15.5.12: a length required), a fire body read in the order of its members (the conversation's identifier first,
+ * else 400), and the fired conversation changed by its scenario (a reply: one more message, its text the last) once
+ * an event was taken. Made per run: the reply belongs to the run that fired.
+ */
+const lengthRequiredOrderedScenario = (): Fault => {
+  let replied = false;
+  return {
+    request: async (url, headers, upstream, body, method) => {
+      if (!isFire(url) || method !== "POST" || headers.get("x-token") !== "sandbox-token") return undefined;
+      if (headers.get("transfer-encoding") === "chunked")
+        return { status: 411, headers: { "content-type": "application/json" }, body: '{"message":"length required"}' };
+      const first = Object.keys(JSON.parse(body || "{}") as object)[0];
+      if (first !== undefined && !["conversationId", "externalConversationId"].includes(first))
+        return { status: 400, headers: { "content-type": "application/json" }, body: '{"message":"the conversation comes first"}' };
+      const answer = await upstream(url);
+      if (answer.status === 200) replied = true;
+      return answer;
+    },
+    response: (url, response) => {
+      if (!replied || !isSearch(url) || response.status !== 200) return;
+      editJson(response, (page) => {
+        for (const item of (page as { items: Record<string, unknown>[] }).items)
+          if (item["id"] === fixtureConversation.conversationId) {
+            item["messagesCount"] = Number(item["messagesCount"]) + 1;
+            item["latestMessageText"] = "The scenario answered the event.";
+          }
+        return page;
+      });
+    },
+  };
+};
+
 /** One fault of a request rule (at most one) and response edits in order, applied to the answers the rule gives too. */
 const readingOf = (request: Fault["request"] | undefined, ...edits: ResponseEdit[]): Fault => {
   const edit = (url: URL, response: ProxiedResponse): void => {
@@ -96,7 +130,8 @@ const readingOf = (request: Fault["request"] | undefined, ...edits: ResponseEdit
 interface FaithfulServer {
   readonly name: string;
   readonly switches: Parameters<typeof createSandbox>[0];
-  readonly fault: Fault;
+  /** The proxy's readings; a function when they keep state, made once per run (the runs side by side share nothing). */
+  readonly fault: Fault | (() => Fault);
   /** Over a real socket on 127.0.0.1 (what a `fetch` in process cannot do: decompress). */
   readonly socket?: boolean;
   /** Findings the run must report, by name. */
@@ -186,6 +221,18 @@ const servers: readonly FaithfulServer[] = [
       identifier_letter_case: expect.objectContaining({ triggerList: 500 }),
     },
   },
+  {
+    name: "chunked bodies refused with 411, a fire body read in the order of its members, the fired conversation answered by its scenario",
+    switches: {},
+    fault: lengthRequiredOrderedScenario,
+    findings: {
+      relation_differences: expect.objectContaining({
+        body_chunked: [expect.stringMatching(/411/)],
+        json_member_order: expect.arrayContaining([expect.stringMatching(/became 400/)]),
+        fire_changes_its_conversation: [expect.stringMatching(/changed its messagesCount, latestMessageText/)],
+      }),
+    },
+  },
 ];
 
 /** The seeds each faithful server is checked under. */
@@ -198,14 +245,17 @@ afterAll(async () => {
   for (const sandbox of sandboxes) await sandbox.close();
 });
 
+/** The proxy's readings for one run. */
+const faultOf = (server: FaithfulServer): Fault => (typeof server.fault === "function" ? server.fault() : server.fault);
+
 /** Runs the kit against a faithful server under one seed: firing on, the export read. */
 async function runAgainst(server: FaithfulServer, sandbox: Sandbox, seed: number): Promise<ConformanceReport> {
   const options: Partial<ConformanceOptions> = { ...firing, exportPath: sandboxExportPath, examples: 4, maxRequests: 900 };
   if (!server.socket)
     return runConformance(
-      kitRun(faultyFetchBaseUrl, seed, { ...options, fetch: faultyFetch({ baseUrl: "http://sandbox.test", fetch: sandbox.fetch }, server.fault) }),
+      kitRun(faultyFetchBaseUrl, seed, { ...options, fetch: faultyFetch({ baseUrl: "http://sandbox.test", fetch: sandbox.fetch }, faultOf(server)) }),
     );
-  const proxy = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox.fetch }, server.fault);
+  const proxy = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox.fetch }, faultOf(server));
   closers.push(proxy.close);
   return runConformance(kitRun(proxy.url, seed, options));
 }
