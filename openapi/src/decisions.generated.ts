@@ -70,7 +70,7 @@ export const decisions = [
     "id": "variable-value-formats",
     "label": "Variable value formats",
     "service": "By type, File is `{name, fileUrl}`",
-    "decision": "`ExternalEventVariableValue` is an `anyOf` of string, number, boolean and open object (see Score); `FileVariableValue` is its own model; the per-type check is `validateEventPayload` in the client",
+    "decision": "`ExternalEventVariableValue` is an `anyOf` of string, number, boolean and open object (see Score); `FileVariableValue` is its own model; the per-type check is `validateEventPayload` in the client; the conformance kit generates right values across each type's whole space but leaves out U+0000 (a NUL in a value, which stores such as PostgreSQL's `text` cannot keep and the sandbox refuses with a 400, is not demanded of any server) (the kit's choice)",
     "why": "The format depends on the trigger, which the request schema cannot see."
   },
   {
