@@ -70,7 +70,7 @@ export const decisions = [
     "id": "variable-value-formats",
     "label": "Variable value formats",
     "service": "By type, File is `{name, fileUrl}`",
-    "decision": "`ExternalEventVariableValue` is an `anyOf` of string, number, boolean and open object (see Score); `FileVariableValue` is its own model; the per-type check is `validateEventPayload` in the client",
+    "decision": "`ExternalEventVariableValue` is an `anyOf` of string, number, boolean and open object (see Score); `FileVariableValue` is its own model; the per-type check is `validateEventPayload` in the client; the conformance kit generates right values across each type's whole space but leaves out U+0000 (a NUL in a value, which stores such as PostgreSQL's `text` cannot keep and the sandbox refuses with a 400, is not demanded of any server) (the kit's choice)",
     "why": "The format depends on the trigger, which the request schema cannot see."
   },
   {
@@ -392,8 +392,21 @@ export const decisions = [
     "id": "undocumented-methods",
     "label": "Undocumented methods, `Accept` (the conformance kit)",
     "service": "Methods other than those listed, and media types other than JSON: not stated",
-    "decision": "`unsupported_method` fails a 2xx and a 405 without `Allow` (RFC 9110) and does not judge other refusals, sent read-only only where it changes nothing (GET on the fire path, DELETE on an unknown bot's trigger list); `accept_negotiation` accepts 406 or a documented media type (the kit's choices)",
-    "why": "HTTP's own rules, where the seed is silent."
+    "decision": "`unsupported_method` fails only a 405 without `Allow` (RFC 9110's MUST); any other answer to a method the description does not list, a 2xx included, is reported (`undocumented_methods`), never failed: the seed lists each operation's method and says nothing of the others. Such methods are sent read-only only where they change nothing (GET on the fire path, DELETE on an unknown bot's trigger list); `accept_negotiation` accepts 406 or a documented media type (the kit's choices)",
+    "why": "HTTP's own rules, where the seed is silent; a server that performs a method it was not asked to list breaks no sentence of the seed.",
+    "findings": [
+      "undocumented_methods"
+    ]
+  },
+  {
+    "id": "documented-server-errors",
+    "label": "The 500s the service documents (the conformance kit)",
+    "service": "List triggers 500: internal server error; fire 500: variable values failed validation; each: the body carries details",
+    "decision": "`not_a_server_error` fails a 5xx the description documents only by a range (the search's `5XX`), and a documented 500 without details in its body; a trigger list's or a fire's 500 with details is the service's own answer, reported (`documented_server_errors`), never failed by it (the kit's choice, from the seed's Errors table); whether a fire's 500 was for a value that fails validation is `payload_acceptance`'s",
+    "why": "The seed lists the trigger list's 500 as one of its answers, so a server that gives it breaks no sentence of the seed.",
+    "findings": [
+      "documented_server_errors"
+    ]
   },
   {
     "id": "token-variants",
@@ -433,7 +446,7 @@ export const decisions = [
     "id": "kit-relations",
     "label": "Answers HTTP leaves open (the conformance kit's relations)",
     "service": "HEAD, percent-encoding in a path, content negotiation: not stated",
-    "decision": "Not described; the conformance kit applies its metamorphic relations to the requests of every operation in every phase (HEAD as GET, an unreserved character percent-encoded in the query and in the path, `Accept` with JSON among others, `Connection: close`, `If-None-Match`, the walk at another page size) and fails only what HTTP or the seed rules out (a body in the answer to HEAD, another answer for a percent-encoded query value or on a closed connection, a non-matching `If-None-Match` changing the answer, another total at another page size); a difference HTTP allows (HEAD refused, a path not normalized, another answer for another `Accept`) is reported (`relation_differences`) (the kit's choice)",
+    "decision": "Not described; the conformance kit applies its metamorphic relations to the requests of every operation in every phase (HEAD as GET, an unreserved character percent-encoded in the query and in the path, `Accept` with JSON among others, `Connection: close`, `If-None-Match`, and on a body: chunked framing, white space between JSON tokens, members in another order; the walk at another page size) and its relations across operations (a search against the export, the trigger list against a fire, what a fire changes, answers at once against answers in turn) and fails only what HTTP or the seed rules out (a body in the answer to HEAD, another answer for a percent-encoded query value, on a closed connection, for a chunked body or for JSON with white space, a non-matching `If-None-Match` changing the answer, another total at another page size, a summary that disagrees with its export, a listed trigger answered 404, another conversation changed by a fire, another answer among others at once); a difference HTTP or the seed allows (HEAD refused, a path not normalized, another answer for another `Accept` or another member order, a 411 for a chunked body, how the fired conversation changed) is reported (`relation_differences`) (the kit's choice)",
     "why": "RFC 9110 and RFC 3986 leave these to the server where they say SHOULD or nothing; a checker that failed them would fail faithful servers.",
     "findings": [
       "relation_differences"

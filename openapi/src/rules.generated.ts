@@ -197,7 +197,14 @@ export const probeFamilies = [
       "status_code_conformance",
       "not_a_server_error"
     ],
-    "probes": "Every status is one the operation documents; no 5xx but the fire's validation 500."
+    "probes": "Every status is one the operation documents; no 5xx but the 500s the seed states (the trigger list's internal error, the fire's failed validation), each with details in its body."
+  },
+  {
+    "name": "operation-consistency",
+    "checks": [
+      "operation_consistency"
+    ],
+    "probes": "Each operation against another: a search's summary against the conversation's export (--export-path: every field the two share, the members, messagesCount as the messages of the history, the last message's time and text); each listed trigger fired with every variable it lists at a right value; every conversation read before and after the fires (only the one fired into may change); requests answered in turn sent again all at once (the same answers)."
   },
   {
     "name": "fire-success",
@@ -252,7 +259,8 @@ export const rules = [
     "text": "channelId: string, channel identifier.",
     "families": [
       "response-schema",
-      "filter-match"
+      "filter-match",
+      "operation-consistency"
     ]
   },
   {
@@ -261,7 +269,8 @@ export const rules = [
     "text": "status: string, one of the conversation statuses.",
     "families": [
       "spelled-values",
-      "filter-match"
+      "filter-match",
+      "operation-consistency"
     ]
   },
   {
@@ -269,7 +278,8 @@ export const rules = [
     "seed": "Resources > Conversation summary > messagesCount",
     "text": "messagesCount: integer, number of messages in the conversation.",
     "families": [
-      "response-schema"
+      "response-schema",
+      "operation-consistency"
     ]
   },
   {
@@ -278,7 +288,8 @@ export const rules = [
     "text": "members: array of object, each with id (string), name (string or null), nickname, role (Bot or User).",
     "families": [
       "response-schema",
-      "spelled-values"
+      "spelled-values",
+      "operation-consistency"
     ]
   },
   {
@@ -296,7 +307,8 @@ export const rules = [
     "seed": "Resources > Conversation summary > channelData",
     "text": "channelData: object or null, shaped as in the export model.",
     "families": [
-      "response-schema"
+      "response-schema",
+      "operation-consistency"
     ]
   },
   {
@@ -306,7 +318,8 @@ export const rules = [
     "families": [
       "response-schema",
       "filter-match",
-      "filter-inclusion"
+      "filter-inclusion",
+      "operation-consistency"
     ]
   },
   {
@@ -323,7 +336,8 @@ export const rules = [
     "text": "latestMessageText: string, text of the last message.",
     "families": [
       "response-schema",
-      "response-bytes"
+      "response-bytes",
+      "operation-consistency"
     ]
   },
   {
@@ -331,7 +345,8 @@ export const rules = [
     "seed": "Resources > Conversation summary > closingStatus",
     "text": "closingStatus: string or null, one of the closing statuses.",
     "families": [
-      "spelled-values"
+      "spelled-values",
+      "operation-consistency"
     ]
   },
   {
@@ -339,7 +354,8 @@ export const rules = [
     "seed": "Resources > Conversation summary > closingReason",
     "text": "closingReason: string or null, one of the closing reasons.",
     "families": [
-      "spelled-values"
+      "spelled-values",
+      "operation-consistency"
     ]
   },
   {
@@ -931,7 +947,8 @@ export const rules = [
     "seed": "Endpoints > 2. List triggers > Response 200",
     "text": "Body shaped as the external event trigger descriptor: the list of all triggers that can be fired for the bot.",
     "families": [
-      "response-schema"
+      "response-schema",
+      "operation-consistency"
     ]
   },
   {
@@ -973,6 +990,14 @@ export const rules = [
     ]
   },
   {
+    "id": "fire-into-a-conversation",
+    "seed": "What the service does > 3",
+    "text": "Fire an external event into an existing conversation so that it acts as the trigger of a scenario, optionally passing variable values.",
+    "families": [
+      "operation-consistency"
+    ]
+  },
+  {
     "id": "fire-response",
     "seed": "Endpoints > 3. Fire > Response 200",
     "text": "Event sent; empty body.",
@@ -986,7 +1011,8 @@ export const rules = [
     "text": "When the trigger with externalEventId is unknown, or no conversation matches conversationId or externalConversationId, the response is 404.",
     "families": [
       "trigger-id-near-misses",
-      "conversation-id-near-misses"
+      "conversation-id-near-misses",
+      "operation-consistency"
     ]
   },
   {
@@ -995,7 +1021,8 @@ export const rules = [
     "text": "When payload values fail validation, the response is 500 with details in the body.",
     "families": [
       "variable-near-misses",
-      "variable-later-position"
+      "variable-later-position",
+      "operation-consistency"
     ]
   },
   {

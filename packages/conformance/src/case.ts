@@ -30,6 +30,8 @@ export interface Case {
   readonly rawBody?: string;
   /** Further request headers (a precondition such as `If-None-Match`), lower-case names. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** How the body is framed on the wire: `chunked` (Transfer-Encoding, RFC 9112 §7.1) instead of a Content-Length. */
+  readonly bodyFraming?: "chunked";
   /** The metamorphic relation that made this case from another (`relations.ts`): no relation is applied to it again. */
   readonly relation?: string;
 }
@@ -84,6 +86,8 @@ export function curlOf(baseUrl: string, request: Case): string {
   for (const [name, value] of Object.entries(request.headers ?? {})) parts.push("-H", shellQuote(`${name}: ${value}`));
   if (request.method === "HEAD") parts.push("--head");
   if (request.body !== undefined) parts.push("-H", shellQuote("Content-Type: application/json"), "--data", shellQuote(bodyTextOf(request)!));
+  // curl sends the body chunked when told so by the header.
+  if (request.bodyFraming === "chunked") parts.push("-H", shellQuote("Transfer-Encoding: chunked"));
   const url = urlOf(baseUrl, request, "TOKEN_IN_QUERY").href;
   // The query-string token is spliced in by the shell, so the line carries the variable, never the value.
   parts.push(credential.query ? `${shellQuote(url).replace("TOKEN_IN_QUERY", `'"${tokenPlaceholder}"'`)}` : shellQuote(url));

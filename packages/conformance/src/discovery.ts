@@ -4,6 +4,7 @@ import type { ConversationSummary } from "@bot-conversation/types";
 import { caseFor, type Exchange, mediaTypeOf } from "./case.ts";
 import { hasOffset } from "./checks/filters.ts";
 import { pageOf } from "./checks/paging.ts";
+import { statedServerError } from "./checks/response.ts";
 import { operationOf } from "./description.ts";
 import {
   type AddFinding,
@@ -43,8 +44,8 @@ export interface DiscoveryInput {
   readonly unknownBotSearch?: number | undefined;
   /** Status of a fire naming an unlisted variable (with --allow-fire). */
   readonly unlistedVariable?: number | undefined;
-  /** Statuses of fires with each open form of a `DateTime` variable (with --allow-fire), by the value sent. */
-  readonly dateTimeVariableForms?: Readonly<Record<string, number>> | undefined;
+  /** The value sent and the status of a fire with each open form of a `DateTime` variable (with --allow-fire), by form. */
+  readonly dateTimeVariableForms?: Readonly<Record<string, { readonly value: unknown; readonly status: number }>> | undefined;
   /** What the known bot's id in another letter case got. */
   readonly letterCase?: LetterCaseAnswers | undefined;
 }
@@ -108,6 +109,29 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
       empty ? "empty page" : input.unknownBotSearch,
     );
   }
+  const undocumented = session.knowledge.log.filter((entry) => /^(GET|PUT|PATCH|DELETE) \//.test(entry.operationId) && entry.status > 0);
+  if (undocumented.length > 0) {
+    const answers = Object.fromEntries(undocumented.map((entry) => [entry.operationId, entry.status]));
+    add(
+      "undocumented_methods",
+      `Methods the description does not list on a path: ${Object.entries(answers)
+        .map(([request, status]) => `${request} ${status}`)
+        .join(", ")}.`,
+      answers,
+    );
+  }
+  const stated = session.knowledge.log.filter((entry) => statedServerError(session.description, entry.operationId, entry.status));
+  if (stated.length > 0) {
+    const counts: Record<string, number> = {};
+    for (const entry of stated) counts[`${entry.operationId} ${entry.status}`] = (counts[`${entry.operationId} ${entry.status}`] ?? 0) + 1;
+    add(
+      "documented_server_errors",
+      `The server answered a 5xx the service documents: ${Object.entries(counts)
+        .map(([answer, count]) => `${answer} ${count} times`)
+        .join(", ")}.`,
+      counts,
+    );
+  }
   const differed = [...session.relationCounts.values()].filter((count) => count.differed > 0);
   if (session.relationCounts.size > 0) {
     add(
@@ -152,8 +176,8 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
     const answers = Object.entries(input.dateTimeVariableForms);
     add(
       "date_time_variable_forms",
-      `DateTime variable values in forms the seed's "ISO 8601" allows beyond RFC 3339 (or RFC 3339's space for T): ${answers.map(([value, status]) => `${JSON.stringify(value)} ${status >= 200 && status < 300 ? "taken" : "refused"} (${status})`).join(", ")}.`,
-      input.dateTimeVariableForms,
+      `DateTime variable values in forms the seed's "ISO 8601" allows beyond RFC 3339 (or RFC 3339's own): ${answers.map(([form, { value, status }]) => `${form} (${JSON.stringify(value)}) ${status >= 200 && status < 300 ? "taken" : "refused"} (${status})`).join(", ")}.`,
+      Object.fromEntries(answers.map(([form, { status }]) => [form, status])),
     );
   }
 

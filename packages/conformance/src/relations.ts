@@ -29,8 +29,8 @@ export interface Relation {
 /** Whether a request is safe to send again (RFC 9110 §9.2.1): the relations transform only those. */
 const isSafe = (request: Case): boolean => request.method === "GET";
 
-/** Two answers with the same status and, for a success, the same JSON (or the same text). */
-function sameAnswer(original: Exchange, transformed: Exchange): string | undefined {
+/** Two answers with the same status and, for a success, the same JSON (or the same text): what differs, or undefined. */
+export function sameAnswer(original: Exchange, transformed: Exchange): string | undefined {
   if (original.status !== transformed.status) return `status ${original.status} became ${transformed.status}`;
   if (original.status < 200 || original.status >= 300) return undefined;
   const left = original.isJson ? JSON.stringify(original.json) : original.text;
@@ -51,8 +51,8 @@ function encodeOneUnreserved(text: string): string | undefined {
     .join("");
 }
 
-/** Every relation the session applies, in report order. */
-export const relations: readonly Relation[] = [
+/** The relations on a safe request (GET): its method, the spelling of its path and query, its negotiation, connection and preconditions. */
+const safeRequestRelations: readonly Relation[] = [
   {
     name: "head_as_get",
     description: "The same request with HEAD instead of GET: the same status and Content-Type, no body.",
@@ -140,6 +140,72 @@ export const relations: readonly Relation[] = [
     },
   },
 ];
+
+/** A request with a JSON body written by the kit (not a raw text it must keep byte for byte): the relations on bodies transform only those. */
+const hasBody = (request: Case): boolean => request.body !== undefined && request.rawBody === undefined;
+
+/** A JSON value with the names of every object in reverse order. */
+const reversedMembers = (value: unknown): unknown =>
+  Array.isArray(value)
+    ? value.map(reversedMembers)
+    : typeof value === "object" && value !== null
+      ? Object.fromEntries(
+          Object.entries(value)
+            .reverse()
+            .map(([name, entry]) => [name, reversedMembers(entry)]),
+        )
+      : value;
+
+/** Whether a JSON value holds an object of two names or more (whose order can change). */
+const hasTwoMembers = (value: unknown): boolean =>
+  Array.isArray(value)
+    ? value.some(hasTwoMembers)
+    : typeof value === "object" && value !== null && (Object.keys(value).length > 1 || Object.values(value).some(hasTwoMembers));
+
+/**
+ * The relations on a request's body, applied to every request that has one (the fire): its framing on the wire and
+ * the spelling of its JSON. A fire the server takes is a real event; so is its transformed copy (`--allow-fire`).
+ */
+const bodyRelations: readonly Relation[] = [
+  {
+    name: "body_chunked",
+    description: "The same body sent chunked (Transfer-Encoding: chunked) instead of with a Content-Length: the same answer.",
+    rule: "RFC 9112 §6 and §7.1: chunked is a framing of the same content, which every HTTP/1.1 recipient MUST be able to parse; a 411 (RFC 9110 §15.5.12: the server requires a length) is its right: a finding.",
+    transform: (original) => (hasBody(original.case) ? { ...original.case, bodyFraming: "chunked" } : undefined),
+    compare: (original, transformed) => {
+      if (transformed.status === 411 && original.status !== 411) return { difference: "a chunked body was answered 411 (Length Required)" };
+      const different = sameAnswer(original, transformed);
+      return different ? { failure: `expected the same answer for the body sent chunked; ${different}` } : undefined;
+    },
+  },
+  {
+    name: "json_whitespace",
+    description: "The same JSON body with white space between every token (tabs, CR LF): the same answer.",
+    rule: "RFC 8259 §2: insignificant white space is allowed before or after any structural character; the seed: payloads are JSON.",
+    transform: (original) =>
+      hasBody(original.case) ? { ...original.case, rawBody: ` \r\n${JSON.stringify(original.case.body, null, "\t").replaceAll("\n", "\r\n")}` } : undefined,
+    compare: (original, transformed) => {
+      const different = sameAnswer(original, transformed);
+      return different ? { failure: `expected the same answer for the body with white space between its tokens; ${different}` } : undefined;
+    },
+  },
+  {
+    name: "json_member_order",
+    description: "The same JSON body with the members of every object in reverse order: the same answer.",
+    rule: "RFC 8259 §4: an object is an unordered collection of members, and implementations whose behaviour does not depend on their order are interoperable (a SHOULD in spirit, not a MUST): a difference is a finding.",
+    transform: (original) =>
+      hasBody(original.case) && hasTwoMembers(original.case.body)
+        ? { ...original.case, rawBody: JSON.stringify(reversedMembers(original.case.body)) }
+        : undefined,
+    compare: (original, transformed) => {
+      const different = sameAnswer(original, transformed);
+      return different ? { difference: `the body with its members in reverse order: ${different}` } : undefined;
+    },
+  },
+];
+
+/** Every relation the session applies, in report order. */
+export const relations: readonly Relation[] = [...safeRequestRelations, ...bodyRelations];
 
 /** The page-size relation of a walk: named here so the report counts it beside the others. */
 export const pageSizeRelation = {

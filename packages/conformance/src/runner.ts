@@ -1,6 +1,7 @@
 import { applyBaseline, isKnownFailure } from "./baseline.ts";
 import { requestLineOf } from "./case.ts";
 import type { CheckName } from "./checks/index.ts";
+import { consistencyRelations } from "./consistency.ts";
 import { coverageOf, type OperationCoverage, weakDataWarnings } from "./coverage.ts";
 import { badCredentials } from "./credentials.ts";
 import { bundledDescription, type Description } from "./description.ts";
@@ -224,7 +225,7 @@ export async function runConformance(options: ConformanceOptions, description: D
         entry.exchange ? [{ request: requestLineOf(resolved.baseUrl, entry.exchange.case), status: entry.status }] : [],
       ),
       coverage,
-      relations: [...relations, pageSizeRelation].map((relation) => ({ ...session.relationCount(relation) })),
+      relations: [...relations, pageSizeRelation, ...Object.values(consistencyRelations)].map((relation) => ({ ...session.relationCount(relation) })),
       phases: timings,
       newFailures,
       // A run that reached no verdict (stopped before any answer, or every check not judged) verified nothing: it does not pass.

@@ -210,20 +210,24 @@ export class Session {
     return count;
   }
 
-  /** Records what a relation made of two answers: held, a failure of `metamorphic_relations`, or a difference for the finding. */
+  /**
+   * Records what a relation made of two answers: held, a failure of `check` (`metamorphic_relations`, or
+   * `operation_consistency` for a relation across operations), or a difference for the finding.
+   */
   recordRelation(
     relation: Pick<Relation, "name" | "description" | "rule">,
     transformed: Exchange,
     verdict: RelationVerdict,
     before: readonly Exchange[],
+    check: "metamorphic_relations" | "operation_consistency" = "metamorphic_relations",
   ): void {
     const count = this.relationCount(relation);
     if (verdict === undefined) {
       count.held += 1;
-      this.results.record("metamorphic_relations", transformed, undefined);
+      this.results.record(check, transformed, undefined);
     } else if ("failure" in verdict) {
       count.failed += 1;
-      this.results.record("metamorphic_relations", transformed, `${relation.name}: ${verdict.failure}`, before);
+      this.results.record(check, transformed, `${relation.name}: ${verdict.failure}`, before);
     } else {
       count.differed += 1;
       if (count.differences.length < 3 && !count.differences.includes(verdict.difference)) count.differences.push(verdict.difference);

@@ -80,6 +80,22 @@ export interface Transport {
   readonly rateLimits: readonly RateLimitEvent[];
 }
 
+/** A body sent as a stream of two chunks: fetch frames it with `Transfer-Encoding: chunked`, not a Content-Length (RFC 9112 §7.1). */
+function chunked(text: string): { body: ReadableStream<Uint8Array>; duplex: "half" } {
+  const bytes = new TextEncoder().encode(text);
+  const half = Math.ceil(bytes.length / 2);
+  return {
+    body: new ReadableStream({
+      start(controller) {
+        controller.enqueue(bytes.slice(0, half));
+        controller.enqueue(bytes.slice(half));
+        controller.close();
+      },
+    }),
+    duplex: "half",
+  };
+}
+
 /** A transport over `options.fetch`, with the budget, the rate and the token handling. */
 export function createTransport(options: TransportOptions): Transport {
   let sent = 0;
@@ -152,7 +168,7 @@ export function createTransport(options: TransportOptions): Transport {
         headers,
         redirect: "manual",
         signal,
-        ...(request.body === undefined ? {} : { body: bodyTextOf(request)! }),
+        ...(request.body === undefined ? {} : request.bodyFraming === "chunked" ? chunked(bodyTextOf(request)!) : { body: bodyTextOf(request)! }),
       });
       // Read within the size limit (an endless body ends there), then decoded strictly: a body that is not
       // UTF-8 is body_encoding's to report; the others read it with replacement characters.

@@ -5,8 +5,16 @@ import fc from "fast-check";
 export interface NearMiss {
   /** The value sent in `externalEventPayload`. */
   readonly value: unknown;
-  /** What it is, e.g. `the string "1"`. */
+  /** What it is, e.g. `a numeric string`. */
   readonly what: string;
+}
+
+/** A kind of value, in words, and a generator of every value of that kind: one is drawn per run, by the run's seed. */
+export interface ValueKind {
+  /** What the values are, e.g. `a numeric string`. */
+  readonly what: string;
+  /** Every value of the kind. */
+  readonly values: fc.Arbitrary<unknown>;
 }
 
 /** One row of the variable-type table: values the type accepts, the near misses a lax server lets through, and the values the seed leaves open. */
@@ -15,14 +23,14 @@ export interface VariableTypeRow {
   readonly accepted: fc.Arbitrary<unknown>;
   /** The value of the type most servers see most (for a `DateTime`, UTC written with `Z`): fired first, before the generated ones. */
   readonly familiar: unknown;
-  /** Values one step from the format that the seed's words rule out (`ruledOutBySeed`): what a server that coerces or checks loosely accepts. */
-  readonly nearMisses: readonly NearMiss[];
+  /** Kinds of values one step from the format that the seed's words rule out (`ruledOutBySeed`): what a server that coerces or checks loosely accepts. */
+  readonly nearMisses: readonly ValueKind[];
   /**
    * Values the kit fails no server for, either way: forms of ISO 8601 that the seed's words allow but the
    * toolkit's one date rule does not (our choice, `parseDateTime`), and RFC 3339's space for `T`, which readers
    * of "ISO 8601" take or leave. The kit fires each once and reports the answers (`date_time_variable_forms`).
    */
-  readonly openForms?: readonly NearMiss[];
+  readonly openForms?: readonly ValueKind[];
 }
 
 /**
@@ -46,79 +54,130 @@ export const isIso8601 = (value: unknown): value is string => typeof value === "
 export const ruledOutBySeed = (type: string, value: unknown, fits: (value: unknown) => boolean): boolean =>
   type === "DateTime" ? !isIso8601(value) : !fits(value);
 
-/** A letter of any script, upper or lower case, for names across Unicode (not only the familiar Latin ones). */
-const nameWord = fc
-  .tuple(
-    fc.constantFrom("A", "Ö", "Ł", "Ж", "Ή", "Ա", "李", "ת", "Ñ", "Ş"),
-    fc.string({ unit: fc.constantFrom("a", "é", "ø", "ß", "ж", "ι", "ա", "明", "ו", "ğ", "-", "'"), minLength: 1, maxLength: 9 }),
-  )
-  .map(([first, rest]) => first + rest);
-
-/** Minutes of a UTC offset, from -14:00 to +14:00 (the offsets in use), any minute. */
-const offsetMinutes = fc.integer({ min: -14 * 60, max: 14 * 60 });
-const twoDigits = (value: number): string => String(value).padStart(2, "0");
-
 /**
- * An instant written with seconds, a fraction of 0 to 9 digits, and `Z` (two in three: the form most servers
- * write) or any offset from -14:00 to +14:00: RFC 3339's profile of ISO 8601, which every reading of the seed's
- * "ISO 8601" takes.
+ * Text of any code point of Unicode but U+0000: a NUL in a value is a point the seed leaves open, which stores such as
+ * PostgreSQL's `text` cannot keep (the sandbox refuses it with a 400), so the kit demands no server take it (our choice).
  */
-const dateTimeWithOffset = fc
-  .tuple(
-    fc.date({ min: new Date("1970-01-02T00:00:00Z"), max: new Date("2099-12-30T23:59:59Z"), noInvalidDate: true }),
-    fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: offsetMinutes }),
-    fc.integer({ min: 0, max: 9 }),
-  )
-  .map(([date, offset, digits]) => {
-    const local = new Date(date.getTime() + (offset ?? 0) * 60_000).toISOString();
-    const fraction =
-      digits === 0
-        ? ""
-        : `.${String(date.getTime() % 1000)
-            .padStart(3, "0")
-            .padEnd(digits, "0")
-            .slice(0, digits)}`;
-    const zone = offset === undefined ? "Z" : `${offset < 0 ? "-" : "+"}${twoDigits(Math.floor(Math.abs(offset) / 60))}:${twoDigits(Math.abs(offset) % 60)}`;
-    return `${local.slice(0, 19)}${fraction}${zone}`;
-  });
+const anyText = (constraints: { minLength?: number; maxLength: number }): fc.Arbitrary<string> =>
+  fc
+    .string({ unit: "binary", ...constraints })
+    .map((text) => text.replaceAll("\u0000", ""))
+    .filter((text) => text.length >= (constraints.minLength ?? 0));
+
+/** A letter of any script Unicode has (`\p{L}`), from the whole range of code points: names are not only Latin. */
+const letter = fc
+  .integer({ min: 0x41, max: 0x3134a })
+  .map((codePoint) => String.fromCodePoint(codePoint))
+  .filter((character) => /^\p{L}$/u.test(character));
+/** A word of one to twelve letters, its first upper case where its script has case. */
+const word = fc.string({ unit: letter, minLength: 1, maxLength: 12 }).map((text) => text.charAt(0).toUpperCase() + text.slice(1));
+/** A particle of a family name, in lower case (`van`, `de`, `al`), in any script. */
+const particle = fc.string({ unit: letter, minLength: 1, maxLength: 4 }).map((text) => text.toLowerCase());
 
 /**
- * A download link: `http` or `https`, a domain, and up to four path segments of unreserved characters
- * (RFC 3986). Not `fc.webUrl()`, whose first construction took about a second of CPU (fast-check checks
- * its percent-encoded characters against every string it knows to be troublesome), paid by every process
- * that loaded the kit, `bot-conversation check` included.
+ * A full name in every shape the seed's "a string holding a full name" allows: a given and a family name, with middle
+ * names, initials, a particle, a hyphenated or an apostrophed family name, in any script, one space between parts.
+ */
+const personName = fc.oneof(
+  fc.tuple(word, word).map((parts) => parts.join(" ")),
+  fc.tuple(word, fc.array(word, { minLength: 1, maxLength: 3 }), word).map(([given, middle, family]) => [given, ...middle, family].join(" ")),
+  fc
+    .tuple(fc.array(letter, { minLength: 1, maxLength: 3 }), word)
+    .map(([initials, family]) => [...initials.map((each) => `${each.toUpperCase()}.`), family].join(" ")),
+  fc.tuple(word, particle, word).map((parts) => parts.join(" ")),
+  fc.tuple(word, word, word).map(([given, first, second]) => `${given} ${first}-${second}`),
+  fc.tuple(word, word, word).map(([given, first, second]) => `${given} ${first}'${second}`),
+);
+
+/** Minutes of a UTC offset: any ISO 8601 writes (±23:59). */
+const offsetMinutes = fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 });
+const twoDigits = (value: number): string => String(Math.abs(value)).padStart(2, "0");
+const zoneOf = (offset: number): string => `${offset < 0 ? "-" : "+"}${twoDigits(Math.floor(Math.abs(offset) / 60))}:${twoDigits(Math.abs(offset) % 60)}`;
+/** An instant from year 1 to year 9999 of the proleptic Gregorian calendar, at any millisecond. */
+const instant = fc
+  .date({ min: new Date("0001-01-02T00:00:00Z"), max: new Date("9999-12-30T23:59:59.999Z"), noInvalidDate: true })
+  .map((date) => date.getTime());
+/** The local fields of an instant at an offset: `YYYY-MM-DDTHH:MM:SS` and the milliseconds. */
+const localAt = (at: number, offset: number): { text: string; milliseconds: number } => {
+  const local = new Date(at + offset * 60_000);
+  return { text: local.toISOString().slice(0, 19), milliseconds: local.getUTCMilliseconds() };
+};
+/** A fraction of 0 to 9 digits, its first three the milliseconds. */
+const fraction = (milliseconds: number, digits: number): string =>
+  digits === 0 ? "" : `.${String(milliseconds).padStart(3, "0").padEnd(digits, "0").slice(0, digits)}`;
+
+/**
+ * An instant from year 1 to 9999 written with seconds, a fraction of 0 to 9 digits, and `Z` or any offset from -23:59
+ * to +23:59: the whole of RFC 3339's profile of ISO 8601 (upper-case `T` and `Z`), which every reading of the seed's
+ * "ISO 8601" takes and the toolkit's one date rule reads.
+ */
+const dateTimeWithOffset = fc.tuple(instant, fc.option(offsetMinutes, { freq: 3 }), fc.integer({ min: 0, max: 9 })).map(([at, offset, digits]) => {
+  const { text, milliseconds } = localAt(at, offset ?? 0);
+  return `${text}${fraction(milliseconds, digits)}${offset === null ? "Z" : zoneOf(offset)}`;
+});
+
+/** The ISO 8601 forms (and RFC 3339's space) that the toolkit's date rule does not read: each written from any instant. */
+const openDateTimeForms: readonly { what: string; write: (local: string, zone: string) => string }[] = [
+  { what: "a time without an offset", write: (local) => local },
+  { what: "a date alone", write: (local) => local.slice(0, 10) },
+  { what: "ISO 8601's basic format", write: (local, zone) => `${local.replaceAll("-", "").replaceAll(":", "")}${zone.replace(":", "")}` },
+  { what: "a space instead of T (RFC 3339 allows it for readability)", write: (local, zone) => `${local.replace("T", " ")}${zone}` },
+  { what: "a time without seconds", write: (local, zone) => `${local.slice(0, 16)}${zone}` },
+  { what: "an offset of whole hours without minutes", write: (local, zone) => `${local}${zone.slice(0, 3)}` },
+  { what: "a decimal comma", write: (local, zone) => `${local},5${zone}` },
+];
+
+/**
+ * A download link: `http` or `https`, a domain, a port or none, and up to four path segments of any Unicode
+ * text percent-encoded (RFC 3986). Not `fc.webUrl()`, whose first construction took about a second of CPU
+ * (fast-check checks its percent-encoded characters against every string it knows to be troublesome), paid by
+ * every process that loaded the kit, `bot-conversation check` included.
  */
 const downloadLink = fc
-  .tuple(fc.constantFrom("https", "http"), fc.domain(), fc.array(fc.stringMatching(/^[\w~-][\w.~-]{0,11}$/), { maxLength: 4 }))
-  .map(([scheme, host, path]) => `${scheme}://${host}/${path.join("/")}`);
+  .tuple(
+    fc.constantFrom("https", "http"),
+    fc.domain(),
+    fc.option(fc.integer({ min: 1, max: 65_535 }), { freq: 4 }),
+    fc.array(anyText({ minLength: 1, maxLength: 10 }), { maxLength: 4 }),
+  )
+  .map(([scheme, host, port, path]) => `${scheme}://${host}${port === null ? "" : `:${port}`}/${path.map(encodeURIComponent).join("/")}`);
+
+/** A file name: any Unicode text, then a dot and an extension of letters and digits. */
+const fileName = fc.tuple(anyText({ minLength: 1, maxLength: 16 }), fc.stringMatching(/^[A-Za-z0-9]{1,5}$/)).map(([base, extension]) => `${base}.${extension}`);
+
+/** Any JSON object (keys of any Unicode text, values of any JSON). */
+const jsonObject = fc.dictionary(anyText({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 });
+/** A finite number anywhere in the range of a double, or any safe integer. */
+const anyNumber = fc.oneof(fc.maxSafeInteger(), fc.double({ noNaN: true, noDefaultInfinity: true }));
+/** White space that `String.prototype.trim` removes (Unicode's, not only ASCII's). */
+const whiteSpace = fc.string({ unit: fc.constantFrom(" ", "\t", "\n", "\r", "\u00a0", "\u2003", "\u3000", "\ufeff"), minLength: 1, maxLength: 6 });
 
 /** The seed's variable-type table (Variable types and value formats), as the kit generates from it: one place for every type. */
 export const variableTypeTable: Readonly<Record<VariableType, VariableTypeRow>> = {
   String: {
-    // Any text: every grapheme of Unicode, the empty string included.
-    accepted: fc.string({ unit: "grapheme", maxLength: 24 }),
+    // Any text: every code point of Unicode, the empty string included.
+    accepted: fc.oneof(anyText({ maxLength: 64 }), fc.string({ unit: "grapheme", maxLength: 24 })),
     familiar: "Order 42",
     nearMisses: [
-      { value: 42, what: "a number" },
-      { value: true, what: "a boolean" },
+      { what: "a number", values: anyNumber },
+      { what: "a boolean", values: fc.boolean() },
     ],
   },
   Number: {
-    accepted: fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 }),
+    accepted: anyNumber,
     familiar: 42,
     nearMisses: [
-      { value: true, what: "a boolean" },
-      { value: "1", what: 'the string "1"' },
-      { value: "-12.5", what: "a numeric string" },
+      { what: "a boolean", values: fc.boolean() },
+      { what: "a numeric string", values: anyNumber.map(String) },
     ],
   },
   Boolean: {
     accepted: fc.boolean(),
     familiar: true,
     nearMisses: [
-      { value: "true", what: 'the string "true"' },
-      { value: "1", what: 'the string "1"' },
-      { value: 1, what: "the number 1" },
+      { what: "a string spelling a boolean", values: fc.constantFrom("true", "false", "True", "FALSE") },
+      { what: "a numeric string", values: fc.integer({ min: 0, max: 1 }).map(String) },
+      { what: "a number", values: fc.integer({ min: 0, max: 1 }) },
     ],
   },
   DateTime: {
@@ -126,51 +185,62 @@ export const variableTypeTable: Readonly<Record<VariableType, VariableTypeRow>> 
     familiar: "2026-11-20T06:15:02Z",
     // "string, ISO 8601": a number, and strings in no form of ISO 8601, are ruled out.
     nearMisses: [
-      { value: 1_763_630_102_000, what: "an epoch integer" },
-      { value: "20/11/2026 09:15:02", what: "a day-first date with slashes, no form of ISO 8601" },
-      { value: "Fri, 20 Nov 2026 09:15:02 GMT", what: "an HTTP date (RFC 9110), no form of ISO 8601" },
+      { what: "an epoch integer", values: instant },
+      {
+        what: "a day-first date with slashes, no form of ISO 8601",
+        values: instant.map((at) => {
+          const iso = new Date(at).toISOString();
+          return `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)} ${iso.slice(11, 19)}`;
+        }),
+      },
+      { what: "an HTTP date (RFC 9110), no form of ISO 8601", values: instant.map((at) => new Date(at).toUTCString()) },
     ],
     // ISO 8601 (none names one instant by RFC 3339's profile), and RFC 3339's readable space: the server decides.
-    openForms: [
-      { value: "2026-11-20T09:15:02", what: "a time without an offset" },
-      { value: "2026-11-20", what: "a date alone" },
-      { value: "20261120T091502Z", what: "ISO 8601's basic format" },
-      { value: "2026-11-20 09:15:02+03:00", what: "a space instead of T (RFC 3339 allows it for readability)" },
-    ],
+    openForms: openDateTimeForms.map(({ what, write }) => ({
+      what,
+      values: fc.tuple(instant, offsetMinutes).map(([at, offset]) => write(localAt(at, offset).text, zoneOf(offset))),
+    })),
   },
   ComplexObject: {
-    accepted: fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean()), { maxKeys: 3 }),
+    accepted: jsonObject,
     familiar: { street: "Main" },
     nearMisses: [
-      { value: [{ street: "Main" }], what: "an array" },
-      { value: null, what: "null" },
-      { value: '{"street":"Main"}', what: "a string holding JSON" },
+      { what: "an array", values: fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }) },
+      { what: "null", values: fc.constant(null) },
+      { what: "a string holding JSON", values: jsonObject.map((object) => JSON.stringify(object)) },
     ],
   },
   PersonName: {
-    accepted: fc.tuple(nameWord, nameWord).map(([first, last]) => `${first} ${last}`),
+    accepted: personName,
     familiar: "Ada Lovelace",
     nearMisses: [
-      { value: "", what: "an empty string" },
-      { value: "   ", what: "white space only" },
-      { value: 42, what: "a number" },
+      { what: "an empty string", values: fc.constant("") },
+      { what: "white space only", values: whiteSpace },
+      { what: "a number", values: anyNumber },
     ],
   },
   File: {
-    accepted: fc.record({ name: fc.stringMatching(/^[a-z]{1,8}\.(pdf|png|txt)$/), fileUrl: downloadLink }),
+    accepted: fc.record({ name: fileName, fileUrl: downloadLink }),
     familiar: { name: "invoice.pdf", fileUrl: "https://files.example/invoice.pdf" },
     nearMisses: [
-      { value: { name: "invoice", fileUrl: "https://files.example/invoice" }, what: "a name without an extension" },
-      { value: { name: "invoice.pdf" }, what: "no fileUrl" },
-      { value: "https://files.example/invoice.pdf", what: "a string" },
+      {
+        what: "a name without an extension",
+        values: fc.record({ name: fc.string({ unit: letter, minLength: 1, maxLength: 12 }), fileUrl: downloadLink }),
+      },
+      { what: "no fileUrl", values: fc.record({ name: fileName }) },
+      { what: "a string", values: downloadLink },
     ],
   },
 };
 
 const rowOf = (type: string): VariableTypeRow | undefined => (variableTypeTable as Record<string, VariableTypeRow | undefined>)[type];
 
-/** The near misses of a type (none for a type the table does not list: a newer service's). */
-export const nearMissesOf = (type: string): readonly NearMiss[] => rowOf(type)?.nearMisses ?? [];
+/** One value of each kind, drawn by `seed` (the run's): the same seed draws the same values. */
+const drawn = (kinds: readonly ValueKind[], seed: number): NearMiss[] =>
+  kinds.map((kind, index) => ({ value: fc.sample(kind.values, { seed: seed + index, numRuns: 1 })[0], what: kind.what }));
 
-/** The values of a type that the seed allows and the toolkit's rule does not (none for most types). */
-export const openFormsOf = (type: string): readonly NearMiss[] => rowOf(type)?.openForms ?? [];
+/** A near miss of each kind the table lists for a type, drawn by the run's seed (none for a type the table does not list: a newer service's). */
+export const nearMissesOf = (type: string, seed: number): readonly NearMiss[] => drawn(rowOf(type)?.nearMisses ?? [], seed);
+
+/** A value of each form of a type that the seed allows and the toolkit's rule does not, drawn by the run's seed (none for most types). */
+export const openFormsOf = (type: string, seed: number): readonly NearMiss[] => drawn(rowOf(type)?.openForms ?? [], seed);

@@ -10,10 +10,10 @@ import { gzipSync } from "node:zlib";
 import { createSandbox, type Sandbox } from "@bot-conversation/sandbox";
 import { afterAll, describe, expect, it } from "vitest";
 import { type ConformanceOptions, type ConformanceReport, runConformance } from "../src/index.ts";
-import { editItems, firing, ignoringInvalidSearchValues, isTriggerList, laxVariable } from "./support/family-faults.ts";
+import { editItems, firing, ignoringInvalidSearchValues, isFire, isSearch, isTriggerList, laxVariable } from "./support/family-faults.ts";
 import { editJson, type Fault, faultyFetch, faultyFetchBaseUrl, type ProxiedResponse, startFaultyProxy } from "./support/faulty-proxy.ts";
-import { caseTimeoutMs, failing, finding, kitRun, why } from "./support/kit-seeds.ts";
-import { exampleFixture, sandboxExportPath } from "./support/sandbox.ts";
+import { caseTimeoutMs, dateTimeFormAnswers, failing, finding, kitRun, why } from "./support/kit-seeds.ts";
+import { exampleFixture, fixtureBot, fixtureConversation, sandboxExportPath } from "./support/sandbox.ts";
 
 /** A proxy's edits of each answer, one after the other. */
 type ResponseEdit = (url: URL, response: ProxiedResponse) => void;
@@ -55,6 +55,58 @@ const compressed: ResponseEdit = (_url, response) => {
 const headRefused: Fault["request"] = (_url, _headers, _upstream, _body, method) =>
   method === "HEAD" ? { status: 405, headers: { allow: "GET" }, body: "" } : undefined;
 
+/**
+ * The points of the seed's Errors table and of its methods, read another faithful way: the trigger list's documented
+ * 500 with details for the known bot's id in another letter case (an internal error the seed lists; the token is
+ * checked first), and the methods the description does not list performed as a framework does (GET on the fire path
+ * 200 with a JSON body, PUT, PATCH and DELETE 204): the seed lists each operation's method and says nothing of others.
+ */
+const documentedErrorsAndOtherMethods: Fault["request"] = (url, headers, _upstream, _body, method) => {
+  if (headers.get("x-token") !== "sandbox-token") return undefined;
+  const path = new URL(decodeURIComponent(url.pathname), url);
+  const documented = (isTriggerList(path) && method === "GET") || (isSearch(path) && method === "GET") || (isFire(path) && method === "POST");
+  if (!documented && !path.pathname.startsWith("/_sandbox/") && ["GET", "PUT", "PATCH", "DELETE"].includes(method))
+    return method === "GET" ? { status: 200, headers: { "content-type": "application/json" }, body: '{"events":[]}' } : { status: 204, headers: {}, body: "" };
+  const bot = isTriggerList(url) ? decodeURIComponent(url.pathname.slice(url.pathname.lastIndexOf("/") + 1)) : undefined;
+  if (bot !== undefined && bot !== fixtureBot && bot.toLowerCase() === fixtureBot.toLowerCase())
+    return { status: 500, headers: { "content-type": "application/json" }, body: '{"message":"internal error: the bot store is case-sensitive"}' };
+  return undefined;
+};
+
+/**
+ * The points of the body and of a fire's effects, read another faithful way: a chunked body refused with 411 (RFC 9110
+ * §15.5.12: a length required), a fire body read in the order of its members (the conversation's identifier first,
+ * else 400), and the fired conversation changed by its scenario (a reply: one more message, its text the last) once
+ * an event was taken. Made per run: the reply belongs to the run that fired.
+ */
+const lengthRequiredOrderedScenario = (): Fault => {
+  let replied = false;
+  return {
+    request: async (url, headers, upstream, body, method) => {
+      if (!isFire(url) || method !== "POST" || headers.get("x-token") !== "sandbox-token") return undefined;
+      if (headers.get("transfer-encoding") === "chunked")
+        return { status: 411, headers: { "content-type": "application/json" }, body: '{"message":"length required"}' };
+      const first = Object.keys(JSON.parse(body || "{}") as object)[0];
+      if (first !== undefined && !["conversationId", "externalConversationId"].includes(first))
+        return { status: 400, headers: { "content-type": "application/json" }, body: '{"message":"the conversation comes first"}' };
+      const answer = await upstream(url);
+      if (answer.status === 200) replied = true;
+      return answer;
+    },
+    response: (url, response) => {
+      if (!replied || !isSearch(url) || response.status !== 200) return;
+      editJson(response, (page) => {
+        for (const item of (page as { items: Record<string, unknown>[] }).items)
+          if (item["id"] === fixtureConversation.conversationId) {
+            item["messagesCount"] = Number(item["messagesCount"]) + 1;
+            item["latestMessageText"] = "The scenario answered the event.";
+          }
+        return page;
+      });
+    },
+  };
+};
+
 /** One fault of a request rule (at most one) and response edits in order, applied to the answers the rule gives too. */
 const readingOf = (request: Fault["request"] | undefined, ...edits: ResponseEdit[]): Fault => {
   const edit = (url: URL, response: ProxiedResponse): void => {
@@ -78,7 +130,8 @@ const readingOf = (request: Fault["request"] | undefined, ...edits: ResponseEdit
 interface FaithfulServer {
   readonly name: string;
   readonly switches: Parameters<typeof createSandbox>[0];
-  readonly fault: Fault;
+  /** The proxy's readings; a function when they keep state, made once per run (the runs side by side share nothing). */
+  readonly fault: Fault | (() => Fault);
   /** Over a real socket on 127.0.0.1 (what a `fetch` in process cannot do: decompress). */
   readonly socket?: boolean;
   /** Findings the run must report, by name. */
@@ -95,7 +148,7 @@ const servers: readonly FaithfulServer[] = [
       trigger_list_shape: "array",
       date_range_end: "inclusive",
       invalid_search_values: { refused: expect.arrayContaining(["pageSize"]), ignored: [] },
-      date_time_variable_forms: { "2026-11-20T09:15:02": 500, "2026-11-20": 500, "20261120T091502Z": 500, "2026-11-20 09:15:02+03:00": 500 },
+      date_time_variable_forms: dateTimeFormAnswers(500, 500, 500, 500),
       relation_differences: {},
     },
   },
@@ -141,7 +194,7 @@ const servers: readonly FaithfulServer[] = [
       page_index_base: 1,
       default_page_size: 50,
       trigger_list_shape: "wrapped",
-      date_time_variable_forms: { "2026-11-20T09:15:02": 200, "2026-11-20": 200, "20261120T091502Z": 500, "2026-11-20 09:15:02+03:00": 500 },
+      date_time_variable_forms: dateTimeFormAnswers(200, 200, 500, 500),
     },
   },
   {
@@ -158,6 +211,28 @@ const servers: readonly FaithfulServer[] = [
       relation_differences: { head_as_get: expect.arrayContaining([expect.stringMatching(/^HEAD answered 405 where GET answered/)]) },
     },
   },
+  {
+    name: "the trigger list's documented 500 with details for the bot's id in another letter case, methods the description does not list performed",
+    switches: {},
+    fault: readingOf(documentedErrorsAndOtherMethods),
+    findings: {
+      documented_server_errors: expect.objectContaining({ "listExternalEventTriggers 500": expect.any(Number) }),
+      undocumented_methods: expect.objectContaining({ "GET /api/v1/runtime/simple/external/events": 200, "DELETE /api/v2/channels/conversations": 204 }),
+      identifier_letter_case: expect.objectContaining({ triggerList: 500 }),
+    },
+  },
+  {
+    name: "chunked bodies refused with 411, a fire body read in the order of its members, the fired conversation answered by its scenario",
+    switches: {},
+    fault: lengthRequiredOrderedScenario,
+    findings: {
+      relation_differences: expect.objectContaining({
+        body_chunked: [expect.stringMatching(/411/)],
+        json_member_order: expect.arrayContaining([expect.stringMatching(/became 400/)]),
+        fire_changes_its_conversation: [expect.stringMatching(/changed its messagesCount, latestMessageText/)],
+      }),
+    },
+  },
 ];
 
 /** The seeds each faithful server is checked under. */
@@ -170,14 +245,17 @@ afterAll(async () => {
   for (const sandbox of sandboxes) await sandbox.close();
 });
 
+/** The proxy's readings for one run. */
+const faultOf = (server: FaithfulServer): Fault => (typeof server.fault === "function" ? server.fault() : server.fault);
+
 /** Runs the kit against a faithful server under one seed: firing on, the export read. */
 async function runAgainst(server: FaithfulServer, sandbox: Sandbox, seed: number): Promise<ConformanceReport> {
   const options: Partial<ConformanceOptions> = { ...firing, exportPath: sandboxExportPath, examples: 4, maxRequests: 900 };
   if (!server.socket)
     return runConformance(
-      kitRun(faultyFetchBaseUrl, seed, { ...options, fetch: faultyFetch({ baseUrl: "http://sandbox.test", fetch: sandbox.fetch }, server.fault) }),
+      kitRun(faultyFetchBaseUrl, seed, { ...options, fetch: faultyFetch({ baseUrl: "http://sandbox.test", fetch: sandbox.fetch }, faultOf(server)) }),
     );
-  const proxy = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox.fetch }, server.fault);
+  const proxy = await startFaultyProxy({ baseUrl: "http://sandbox.test", fetch: sandbox.fetch }, faultOf(server));
   closers.push(proxy.close);
   return runConformance(kitRun(proxy.url, seed, options));
 }

@@ -94,6 +94,8 @@ describe("faults put in front of Prism, one at a time", () => {
       "envelope_math",
       "filter_match",
       "ignored_auth",
+      // The test's export route serves the description's one example export for every id: the search's other summaries disagree with it.
+      "operation_consistency",
       "search_model",
       "unknown_bot_not_found",
       "unsupported_method",

@@ -78,33 +78,75 @@ describe("the variable-type table", () => {
   const variable = (type: (typeof variableTypes)[number]) => ({ trigger, code: type.toLowerCase(), type });
 
   it.each(variableTypes)(
-    "every near miss of %s is ruled out by the seed's words and refused by the client's validateEventPayload, and the accepted values pass it",
+    "every near miss of %s, of every kind and any seed, is ruled out by the seed's words and refused by the client's validateEventPayload, and the accepted values pass it",
     (type) => {
       const row = variableTypeTable[type];
       expect(row.nearMisses.length).toBeGreaterThanOrEqual(2);
-      for (const nearMiss of row.nearMisses) {
-        expect(fitsType(variable(type), nearMiss.value), nearMiss.what).toBe(false);
-        expect(ruledOut(variable(type), nearMiss.value), nearMiss.what).toBe(true);
-      }
+      for (const kind of row.nearMisses)
+        fc.assert(
+          fc.property(kind.values, (value) => {
+            expect(fitsType(variable(type), value), `${kind.what}: ${JSON.stringify(value)}`).toBe(false);
+            expect(ruledOut(variable(type), value), `${kind.what}: ${JSON.stringify(value)}`).toBe(true);
+          }),
+          { seed: 2, numRuns: 100 },
+        );
       fc.assert(
         fc.property(rightValue(variable(type)), (value) => fitsType(variable(type), value)),
-        { seed: 1, numRuns: 50 },
+        { seed: 1, numRuns: 200 },
       );
     },
   );
 
-  it("a DateTime value the seed allows is never a near miss: a time without an offset, a date alone, ISO 8601's basic format are open forms, reported", () => {
+  it("near misses and open forms are drawn by the run's seed: the same seed the same values, one of every kind", () => {
+    for (const type of variableTypes) {
+      expect(nearMissesOf(type, 7)).toEqual(nearMissesOf(type, 7));
+      expect(nearMissesOf(type, 7).map((miss) => miss.what)).toEqual(variableTypeTable[type].nearMisses.map((kind) => kind.what));
+    }
+    expect(openFormsOf("DateTime", 7)).toEqual(openFormsOf("DateTime", 7));
+    expect(openFormsOf("DateTime", 7).map((form) => form.value)).not.toEqual(openFormsOf("DateTime", 8).map((form) => form.value));
+  });
+
+  it("a DateTime value the seed allows is never a near miss: every open form is ISO 8601 (or RFC 3339's space) and outside the toolkit's rule, reported", () => {
     const dateTime = variable("DateTime");
     for (const value of ["2026-11-20T09:15:02", "2026-11-20", "20261120T091502Z", "2026-W47-5T09:15", "2026-324", "2026-11-20T09:15:02,5+03"]) {
       expect(ruledOut(dateTime, value), value).toBe(false);
-      expect(nearMissesOf("DateTime").map((miss) => miss.value)).not.toContain(value);
+      for (const seed of [1, 2, 3]) expect(nearMissesOf("DateTime", seed).map((miss) => miss.value)).not.toContain(value);
     }
-    expect(openFormsOf("DateTime").map((form) => form.value)).toEqual(expect.arrayContaining(["2026-11-20T09:15:02", "2026-11-20"]));
+    for (const form of variableTypeTable.DateTime.openForms!)
+      fc.assert(
+        fc.property(form.values, (value) => {
+          expect(Number.isNaN(parseDateTime(value)), `${form.what}: ${String(value)}`).toBe(true);
+          if (!form.what.startsWith("a space")) expect(ruledOut(dateTime, value), `${form.what}: ${String(value)}`).toBe(false);
+        }),
+        { seed: 5, numRuns: 100 },
+      );
     // The generated wrong values never include a form of ISO 8601.
     fc.assert(
       fc.property(wrongValue(dateTime), (value) => ruledOut(dateTime, value) && !isIso8601(value)),
       { seed: 3, numRuns: 200 },
     );
+  });
+
+  it("the accepted values span each type's whole space, not the familiar corner", () => {
+    const sample = (type: (typeof variableTypes)[number]): unknown[] => fc.sample(rightValue(variable(type)), { seed: 6, numRuns: 400 });
+    const strings = sample("String") as string[];
+    expect(strings.some((value) => /[\u{10000}-\u{10FFFF}]/u.test(value))).toBe(true);
+    expect(strings).toContain("");
+    const numbers = sample("Number") as number[];
+    expect(numbers.some((value) => Math.abs(value) > 2 ** 53)).toBe(true);
+    expect(numbers.some((value) => !Number.isInteger(value))).toBe(true);
+    expect(numbers.some((value) => value < 0)).toBe(true);
+    const names = sample("PersonName") as string[];
+    expect(names.some((value) => /[^\p{Script=Latin}\s.'-]/u.test(value))).toBe(true);
+    expect(names.some((value) => value.split(" ").length > 2)).toBe(true);
+    expect(names.some((value) => /\p{L}\./u.test(value))).toBe(true);
+    const dates = sample("DateTime") as string[];
+    expect(dates.some((value) => Number(value.slice(0, 4)) < 1000)).toBe(true);
+    expect(dates.some((value) => /[+-](1[5-9]|2\d):\d\d$/.test(value))).toBe(true);
+    const objects = sample("ComplexObject") as Record<string, unknown>[];
+    expect(objects.some((value) => Object.keys(value).some((key) => /[^\x20-\x7e]/.test(key)))).toBe(true);
+    const files = sample("File") as { name: string; fileUrl: string }[];
+    expect(files.some((value) => /[^\x20-\x7e]/.test(value.name))).toBe(true);
   });
 
   it("the accepted DateTime values span the offsets and fractions RFC 3339 writes, every one an instant by the client's rule", () => {

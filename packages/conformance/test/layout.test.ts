@@ -22,8 +22,8 @@ test("no module of the kit imports one that imports it back, even for types alon
 /** Modules of a layer may import nothing of the layers above it. */
 const above: ReadonlyArray<{ layer: (file: string) => boolean; forbidden: (file: string) => boolean; what: string }> = [
   {
-    what: "the judging parts (checks/, model.ts, relations.ts, generate.ts, variable-values.ts) import no phase, session, runner, report or entry point",
-    layer: (file) => file.startsWith("checks/") || ["model.ts", "relations.ts", "generate.ts", "variable-values.ts"].includes(file),
+    what: "the judging parts (checks/, model.ts, relations.ts, consistency.ts, generate.ts, variable-values.ts) import no phase, session, runner, report or entry point",
+    layer: (file) => file.startsWith("checks/") || ["model.ts", "relations.ts", "consistency.ts", "generate.ts", "variable-values.ts"].includes(file),
     forbidden: (file) =>
       file.startsWith("phases/") || file.startsWith("report/") || ["session.ts", "runner.ts", "index.ts", "command.ts", "check.ts"].includes(file),
   },

@@ -44,7 +44,14 @@ describe("safe against a real service", () => {
       },
     );
     try {
-      const report = await runConformance({ ...base, baseUrl: accepting.url, allowFire: true, ...fixtureConversation });
+      // The relations' own fires (a listed trigger with every variable, a fire sent again chunked or respelled) left out: each fire here has one source.
+      const report = await runConformance({
+        ...base,
+        baseUrl: accepting.url,
+        allowFire: true,
+        ...fixtureConversation,
+        excludeChecks: ["metamorphic_relations", "operation_consistency"],
+      });
       const rejection = report.checks.find((check) => check.name === "payload_validation_rejection")!;
       const types = new Set(rejection.failures.map((failure) => /\((\w+)\) =/.exec(failure.message)?.[1]));
       // One accepted wrong value per type, never shrunk into more fires.

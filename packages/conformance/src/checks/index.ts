@@ -13,8 +13,8 @@ import type { ExchangeCheck } from "./types.ts";
 /** Every check of the kit, by the name reports use: what it checks in one line, and the rule of the seed or description it holds the server to. */
 export const checkCatalog = {
   not_a_server_error: {
-    description: "No 5xx, except the documented payload-validation 500 of the fire operation.",
-    rule: "Seed, Errors: the only 5xx the service states is the fire operation's 500 for variable values that fail validation.",
+    description: "No 5xx but the 500s the seed states (the trigger list's internal error, the fire's failed validation), and those with details in the body.",
+    rule: "Seed, Errors: the only 5xx the service states are the trigger list's 500 (internal server error) and the fire's 500 (variable values failed validation), each with details in the body.",
     onEvery: "response",
     check: notAServerError,
   },
@@ -67,8 +67,8 @@ export const checkCatalog = {
     check: acceptNegotiation,
   },
   unsupported_method: {
-    description: "A method the description does not list on a path is refused, and a 405 carries Allow.",
-    rule: "Description: the methods of each path; RFC 9110 §15.5.6: a 405 carries Allow.",
+    description: "A 405 for a method the description does not list on a path carries Allow; any other answer is reported, not judged.",
+    rule: "RFC 9110 §15.5.6: a 405 MUST carry Allow; the seed lists each operation's method and does not say how another is answered (the undocumented_methods finding).",
     onEvery: "response",
     check: unsupportedMethod,
   },
@@ -113,6 +113,11 @@ export const checkCatalog = {
     description:
       "Every relation (HEAD as GET, a percent-encoded query or path, Accept with JSON among others, Connection: close, If-None-Match, the walk at another page size) applied to the requests of every operation in every phase: the answers relate as HTTP or the seed says.",
     rule: "RFC 9110 (§9.3.2 HEAD, §7.6.1 Connection, §13.1.2 If-None-Match, §15.4.5 304), RFC 3986 §6.2.2.2 (a percent-encoded unreserved character is that character), and the seed's totalItemCount (the total number of matching conversations, whatever the page size); a difference HTTP allows is the relation_differences finding.",
+  },
+  operation_consistency: {
+    description:
+      "The operations agree with one another: a search's summary with the conversation's export, the trigger list with what a fire takes, a fire with what changes, answers at once with answers in turn.",
+    rule: "Seed: the summary's fields name the conversation's own (messagesCount the number of its messages, latestMessageOn and latestMessageText its last message); the trigger list is of all triggers that can be fired, with the fillable variables; a fire sends an event into an existing conversation; RFC 9110 §9.2.1 (GET is safe).",
   },
   bot_filter_match: {
     description:

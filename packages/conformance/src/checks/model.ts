@@ -4,7 +4,7 @@ import { pageOf } from "./paging.ts";
 import { type ExchangeCheck, notJudged, shown, type Verdict } from "./types.ts";
 
 /** A value as canonical JSON: object keys sorted, so two summaries compare by content. */
-const canonical = (value: unknown): string =>
+export const canonical = (value: unknown): string =>
   JSON.stringify(value, (_key, entry: unknown) =>
     entry && typeof entry === "object" && !Array.isArray(entry)
       ? Object.fromEntries(Object.entries(entry as Record<string, unknown>).sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)))

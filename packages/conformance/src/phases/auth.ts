@@ -64,7 +64,7 @@ async function laterPageWithFilters(session: Session): Promise<void> {
 function guardedFire(session: Session, triggers: readonly ExternalEventTrigger[]): Record<string, unknown> | undefined {
   const variable = variablesByType(triggers).values().next().value;
   if (!variable) return undefined;
-  const nearMiss = nearMissesOf(variable.type)[0];
+  const nearMiss = nearMissesOf(variable.type, session.settings.seed)[0];
   if (!nearMiss) return undefined;
   return { ...target(session), ...triggerFields(session, variable.trigger), externalEventPayload: { [variable.code]: nearMiss.value } };
 }

@@ -182,7 +182,7 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
     return answer?.failed ?? [];
   };
   for (const variable of allVariables(triggers)) {
-    for (const nearMiss of nearMissesOf(variable.type)) {
+    for (const nearMiss of nearMissesOf(variable.type, session.settings.seed)) {
       if (acceptedWrong.has(variable.type) || !session.canSend) break;
       // A near miss is failed only where the seed's words rule it out (and the client's validateEventPayload refuses it).
       if (!ruledOut(variable, nearMiss.value)) continue;
@@ -218,21 +218,25 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
 
 /**
  * The open forms of each variable type (`openFormsOf`: a `DateTime` without an offset, a date alone, ISO 8601's
- * basic format, a space for `T`), each fired once into the given conversation on the first variable of its type:
- * the seed allows the ISO 8601 ones and the toolkit's date rule does not, so no answer is failed; the statuses,
- * by value sent, are the `date_time_variable_forms` finding. Real events when the server takes them.
+ * basic format, a space for `T`, ...), one value of each drawn by the run's seed and fired once into the given
+ * conversation on the first variable of its type: the seed allows the ISO 8601 ones and the toolkit's date rule does
+ * not, so no answer is failed; the statuses, by form, are the `date_time_variable_forms` finding. Real events when the
+ * server takes them.
  */
-export async function probeOpenForms(session: Session, triggers: readonly ExternalEventTrigger[]): Promise<Record<string, number> | undefined> {
-  const answers: Record<string, number> = {};
+export async function probeOpenForms(
+  session: Session,
+  triggers: readonly ExternalEventTrigger[],
+): Promise<Record<string, { value: unknown; status: number }> | undefined> {
+  const answers: Record<string, { value: unknown; status: number }> = {};
   for (const variable of variablesByType(triggers).values()) {
-    for (const form of openFormsOf(variable.type)) {
+    for (const form of openFormsOf(variable.type, session.settings.seed)) {
       if (!session.canSend) break;
       const answer = await fire(session, {
         ...target(session),
         ...triggerFields(session, variable.trigger),
         externalEventPayload: { [variable.code]: form.value },
       });
-      if (answer) answers[String(form.value)] = answer.exchange.status;
+      if (answer) answers[form.what] = { value: form.value, status: answer.exchange.status };
     }
   }
   return Object.keys(answers).length > 0 ? answers : undefined;
@@ -254,7 +258,7 @@ async function checkLaterPositions(session: Session, triggers: readonly External
       const variable = variables[position]!;
       // A type whose wrong value already fired is not sent again: each wrong value accepted is a real event.
       if (acceptedWrong.has(variable.type)) continue;
-      const nearMiss = nearMissesOf(variable.type).find((miss) => ruledOut(variable, miss.value));
+      const nearMiss = nearMissesOf(variable.type, session.settings.seed).find((miss) => ruledOut(variable, miss.value));
       if (!nearMiss) continue;
       const payload = Object.fromEntries([
         ...variables.slice(0, position).map((before, index) => [before.code, rights[index]]),

@@ -1,10 +1,12 @@
 import type { ExternalEventTrigger } from "@bot-conversation/types";
 import type { Exchange } from "../case.ts";
 import type { CheckName } from "../checks/index.ts";
+import type { ConversationsRead } from "../consistency.ts";
 import { type DiscoveryInput, discover, type Finding } from "../discovery.ts";
 import type { ResolvedOptions } from "../options.ts";
 import type { Session } from "../session.ts";
 import { checkAuthentication } from "./auth.ts";
+import { checkConcurrentAnswers, checkListedTriggersFire, checkWhatFiresChanged, readBeforeFires } from "./consistency.ts";
 import { exploreEdges } from "./edges.ts";
 import { checkExports } from "./export.ts";
 import { checkBotFilter, checkEmptySearches, checkFilterCombinations } from "./filters.ts";
@@ -32,6 +34,8 @@ export interface RunState {
   readonly discovery: { -readonly [Key in keyof DiscoveryInput]: DiscoveryInput[Key] };
   /** The findings, once discovered. */
   findings: Finding[];
+  /** Every conversation read twice before the fires (`fire_changes_its_conversation`), once read. */
+  beforeFires?: readonly ConversationsRead[] | undefined;
   /** Warnings for the report. */
   readonly warnings: string[];
 }
@@ -101,6 +105,11 @@ export const steps: readonly Step[] = [
         name: "searchConversations: combined filters",
         checks: ["filter_combination", "envelope_math", "filter_match"],
         run: (session) => checkFilterCombinations(session),
+      },
+      {
+        name: "searchConversations and listExternalEventTriggers: answers in turn sent again at once",
+        checks: ["operation_consistency"],
+        run: (session) => checkConcurrentAnswers(session),
       },
       {
         name: "searchConversations: generated searches against the model of the server's data",
@@ -175,7 +184,7 @@ export const steps: readonly Step[] = [
   },
   {
     plan: (options) => (options.exportPath ? `exports through ${options.exportPath}` : "exports: none (no --export-path)"),
-    phases: [{ name: "export route", checks: ["response_schema_conformance"], run: (session) => checkExports(session) }],
+    phases: [{ name: "export route", checks: ["response_schema_conformance", "operation_consistency"], run: (session) => checkExports(session) }],
   },
   {
     plan: (options) =>
@@ -183,6 +192,14 @@ export const steps: readonly Step[] = [
         ? `FIRING into ${options.conversationId ?? options.externalConversationId}: unknown triggers and conversations, invalid bodies, each near miss of each variable type on every trigger, right values (real events) and wrong values (stopped after the first one of a type accepted), a fire without a payload and with an empty one (real events), payloads that are no object, and one unlisted variable`
         : "firing: off (read-only; --allow-fire with --conversation-id to fire)",
     phases: [
+      {
+        name: "fireExternalEvent: every conversation before the fires",
+        checks: ["operation_consistency"],
+        unless: firingOff,
+        run: async (session, state) => {
+          state.beforeFires = await readBeforeFires(session);
+        },
+      },
       {
         name: "fireExternalEvent: invalid requests",
         checks: ["negative_data_rejection"],
@@ -225,6 +242,18 @@ export const steps: readonly Step[] = [
         run: async (session, state) => {
           state.discovery.precedence = await probeIdentifierPrecedence(session, state.listed?.triggers ?? []);
         },
+      },
+      {
+        name: "fireExternalEvent: each listed trigger with every variable it lists",
+        checks: ["operation_consistency"],
+        unless: needsTriggers,
+        run: (session, state) => checkListedTriggersFire(session, state.listed?.triggers ?? []),
+      },
+      {
+        name: "fireExternalEvent: every conversation after the fires",
+        checks: ["operation_consistency"],
+        unless: firingOff,
+        run: (session, state) => checkWhatFiresChanged(session, state.beforeFires),
       },
     ],
   },

@@ -82,7 +82,7 @@ export function humanReport(report: ConformanceReport): string {
     lines.push("", "Relations (requests transformed: held, failed, answered another way HTTP allows)");
     for (const relation of report.relations)
       lines.push(
-        `  ${relation.name.padEnd(24)} ${relation.transformed} transformed: ${relation.held} held, ${relation.failed} failed, ${relation.differed} differed`,
+        `  ${relation.name.padEnd(30)} ${relation.transformed} transformed: ${relation.held} held, ${relation.failed} failed, ${relation.differed} differed`,
       );
   }
   if (report.findings.length > 0) {

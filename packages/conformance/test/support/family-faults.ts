@@ -6,7 +6,7 @@
 import type { FamilyName } from "@bot-conversation/openapi";
 import type { CheckName, ConformanceOptions } from "../../src/index.ts";
 import { editJson, type Fault, type ProxiedResponse } from "./faulty-proxy.ts";
-import { fixtureBot } from "./sandbox.ts";
+import { fixtureBot, sandboxExportPath } from "./sandbox.ts";
 
 export const searchPath = "/api/v2/channels/conversations";
 export const firePath = "/api/v1/runtime/simple/external/events";
@@ -101,6 +101,78 @@ export const laxVariable = (code: string, accepts: (value: unknown) => boolean):
   },
 });
 
+/** Every member's name written in upper case in search results (the export keeps the conversation's own): a search that disagrees with the conversation. */
+export const shoutedMemberNames: Fault = editItems((item) => {
+  for (const member of (item["members"] as { name?: unknown }[] | undefined) ?? [])
+    if (typeof member.name === "string") member.name = member.name.toUpperCase();
+});
+
+/** A trigger the list still names that no longer fires: 404 for any fire of `trigger` whose values are all right. */
+export const staleTrigger = (trigger: string, right: (payload: Record<string, unknown>) => boolean): Fault => ({
+  request: (url, _headers, _upstream, body) => {
+    const request = requestOf(body);
+    const payload = request["externalEventPayload"];
+    return isFire(url) && request["externalEventId"] === trigger && typeof payload === "object" && payload !== null && right(payload as Record<string, unknown>)
+      ? jsonAnswer(404, { message: `no trigger ${trigger}` })
+      : undefined;
+  },
+});
+
+/** Once a fire was taken, search results show another conversation (`other`) with a new last message text: a fire that changes what it does not name. Made per run. */
+export const fireTouchingAnother =
+  (other: string): (() => Fault) =>
+  () => {
+    let fired = false;
+    return {
+      request: async (url, _headers, upstream, _body, method) => {
+        if (!isFire(url) || method !== "POST") return undefined;
+        const answer = await upstream(url);
+        if (answer.status === 200) fired = true;
+        return answer;
+      },
+      response: (url, response) => {
+        if (fired && isSearch(url) && response.status === 200)
+          editJson(response, (page) => {
+            for (const item of (page as { items: Record<string, unknown>[] }).items)
+              if (item["id"] === other) item["latestMessageText"] = `${String(item["latestMessageText"])} (read)`;
+            return page;
+          });
+      },
+    };
+  };
+
+/** Searches answered while another is in flight get the body of the search answered before (one response buffer shared by every request). Made per run. */
+export const crossedAnswersInFlight = (): Fault => {
+  let inFlight = 0;
+  let previous: ProxiedResponse | undefined;
+  return {
+    request: async (url, _headers, upstream, _body, method) => {
+      if (!isSearch(url) || method !== "GET") return undefined;
+      inFlight += 1;
+      try {
+        const answer = await upstream(url);
+        const crossed = inFlight > 1 && previous && previous.status === answer.status ? { ...answer, body: previous.body } : answer;
+        previous = answer;
+        return crossed;
+      } finally {
+        inFlight -= 1;
+      }
+    },
+  };
+};
+
+/** A fire body sent chunked read as empty (a server that reads a body by its Content-Length only): 400, no JSON. */
+export const chunkedBodyUnread: Fault = {
+  request: (url, headers) =>
+    isFire(url) && headers.get("transfer-encoding") === "chunked" ? jsonAnswer(400, { message: "the request body is not valid JSON" }) : undefined,
+};
+
+/** A fire body with a line break or a tab in it refused (a parser that takes only JSON written on one line): 400. */
+export const oneLineJsonOnly: Fault = {
+  request: (url, _headers, _upstream, body) =>
+    isFire(url) && /[\n\t]/.test(body) ? jsonAnswer(400, { message: "the request body is not valid JSON" }) : undefined,
+};
+
 /** The options of a run that fires (the faults of the fire operation). */
 export const firing: Partial<ConformanceOptions> = { allowFire: true };
 
@@ -109,7 +181,7 @@ export interface PlantedFault {
   readonly name: string;
   readonly check: CheckName;
   readonly related?: readonly CheckName[];
-  readonly fault: Fault;
+  readonly fault: Fault | (() => Fault);
   readonly options?: Partial<ConformanceOptions>;
 }
 
@@ -229,8 +301,10 @@ export const familyFaults: Readonly<Record<FamilyName, PlantedFault>> = {
     name: "a payload that is an array or a string accepted",
     check: "payload_shape_rejection",
     fault: {
-      request: (url, _headers, _upstream, body) =>
-        isFire(url) && (["string", "number"].includes(typeof payloadOf(body)) || Array.isArray(payloadOf(body))) ? fired() : undefined,
+      request: (url, headers, _upstream, body) =>
+        isFire(url) && headers.get("x-token") === "sandbox-token" && (["string", "number"].includes(typeof payloadOf(body)) || Array.isArray(payloadOf(body)))
+          ? fired()
+          : undefined,
     },
     options: firing,
   },
@@ -239,9 +313,12 @@ export const familyFaults: Readonly<Record<FamilyName, PlantedFault>> = {
     name: "a fire body with an empty identifier fired",
     check: "negative_data_rejection",
     fault: {
-      request: (url, _headers, _upstream, body) => {
+      // The token checked first, as every server does: only the body's check is lax.
+      request: (url, headers, _upstream, body) => {
         const request = requestOf(body);
-        return isFire(url) && (request["conversationId"] === "" || request["externalEventId"] === "" || request["externalConversationId"] === "")
+        return isFire(url) &&
+          headers.get("x-token") === "sandbox-token" &&
+          (request["conversationId"] === "" || request["externalEventId"] === "" || request["externalConversationId"] === "")
           ? fired()
           : undefined;
       },
@@ -397,6 +474,12 @@ export const familyFaults: Readonly<Record<FamilyName, PlantedFault>> = {
     fault: {
       response: (url, response) => void (isTriggerList(url) && response.status === 404 && Object.assign(response, jsonAnswer(502, { message: "upstream" }))),
     },
+  },
+  "operation-consistency": {
+    name: "search results writing every member's name in upper case, the export keeping the conversation's own",
+    check: "operation_consistency",
+    fault: shoutedMemberNames,
+    options: { exportPath: sandboxExportPath },
   },
   "fire-success": {
     name: "a fire answered 200 with a body",

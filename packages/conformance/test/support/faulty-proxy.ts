@@ -148,10 +148,13 @@ export function faultyFetch(upstream: Upstream, fault: Fault = {}): typeof globa
   return async (input, init) => {
     const request = new Request(input, init);
     const { pathname, search } = new URL(request.url);
+    const headers = forwardedHeaders(request.headers);
+    // As on the wire: a body given as a stream goes chunked (fetch gives it no length), as the socket proxy would see it.
+    if (init?.body instanceof ReadableStream) headers.set("transfer-encoding", "chunked");
     const response = await answer({
       url: new URL(pathname + search, upstream.baseUrl),
       method: request.method,
-      headers: forwardedHeaders(request.headers),
+      headers,
       body: async () => Buffer.from(await request.arrayBuffer()),
     });
     const body = response.bytes ?? Buffer.from(response.body);

@@ -1,0 +1,10 @@
+import { startSandboxServer } from "@bot-conversation/sandbox";
+import { runCheckCommand } from "./src/index.ts";
+const running = await startSandboxServer({ host: "127.0.0.1", port: 0 });
+const url = running.url;
+let out = "";
+const io = { stdout: { write: (t: string) => { out += t; return true; } }, stderr: { write: (t: string) => { process.stderr.write(t); return true; } }, env: { BOT_CONVERSATION_TOKEN: "sandbox-token" } };
+const code = await runCheckCommand(["check", "--base-url", url, "--seed", "1"], io as never);
+console.log(code);
+console.log(out);
+await running.stop();
