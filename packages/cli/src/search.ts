@@ -110,7 +110,7 @@ async function search(flags: SearchFlags, io: CommandIo): Promise<number> {
     }
     return exitCodes.ok;
   }
-  const progress = exportProgress(io.stderr, io.stdout);
+  const progress = await exportProgress(io.stderr, io.stdout);
   // The client's pager, one page ahead: the next page's request is under way while this one is written.
   // Each next page is the returned pageIndex + 1, checked; a Ctrl-C aborts the request in flight. The
   // pager ends with PaginationError when a page passes the envelope's totalItemCount or totalPageCount.

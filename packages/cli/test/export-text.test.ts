@@ -7,7 +7,7 @@ import { createServer } from "node:http";
 import { conversation, page } from "@bot-conversation/test-support/hostile-server";
 import { type LoopbackServer, listenOnLoopback } from "@bot-conversation/test-support/loopback";
 import { afterEach, describe, expect, it } from "vitest";
-import { objectsOfArray } from "../src/output/json-text.ts";
+import { bracesAreJson, objectCount, objectsOfArray } from "../src/output/json-text.ts";
 import { runCli } from "./support/cli.ts";
 
 const secret = "tok-SECRET-export-77";
@@ -52,6 +52,65 @@ describe("objectsOfArray: each record's text cut from the page's text", () => {
   });
 });
 
+describe("bracesAreJson: the records cut from brace to brace only when no brace stands in a string", () => {
+  it.each([
+    ['{"items":[{"a":1} , {"b":{"c":[{},{"d":"x,y]"}]}}],"n":2}', true, "nested objects and arrays, a bracket and a comma in a string"],
+    ['{ "x" : [ {} ] , "items" : [ ] }', true, "an object outside the array, no items"],
+    ['{"items":[{"b":"x}"}]}', false, "a closing brace in a string"],
+    ['{"items":[{"b":"{"}]}', false, "an opening brace in a string"],
+    ['{"items":[{"a":{},"a":1}]}', false, "an object a repeated key replaced"],
+    ['{"items":[{"a":{},"a":"}"}]}', false, "a replaced object and a brace in a string"],
+  ])("%s: %s (%s)", (text, expected) => {
+    const parsed = JSON.parse(text) as unknown;
+    expect(bracesAreJson(text, objectCount(parsed))).toBe(expected);
+    if (expected) expect(objectsOfArray(text, "items", true)).toEqual(objectsOfArray(text, "items"));
+  });
+
+  it("objectCount counts every object at any depth, the parser's depth included", () => {
+    expect(objectCount(JSON.parse('{"a":[{},{"b":{}}],"c":null,"d":"{}"}'))).toBe(4);
+    const depth = 50_000;
+    expect(objectCount(JSON.parse(`${"[".repeat(depth)}{}${"]".repeat(depth)}`))).toBe(1);
+  });
+
+  it("generated pages: cut from brace to brace, each record's text is the scan's, whenever the braces are the JSON's own", () => {
+    // A seeded generator (xorshift): records of nested objects, arrays, numbers as written (1.50) and strings
+    // holding braces, brackets, quotes, backslashes and commas, laid out with white space or none.
+    let state = 2026;
+    const next = (below: number) => {
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      return (state >>> 0) % below;
+    };
+    const space = () => [" ", "", "", "\t"][next(4)]!;
+    const text = () => JSON.stringify(Array.from({ length: next(6) }, () => 'ab{}[],:"\\é'[next(12)]).join(""));
+    const value = (depth: number): string => {
+      const kind = next(depth > 3 ? 3 : 5);
+      if (kind === 0) return ["1.50", "-2", "true", "null"][next(4)]!;
+      if (kind === 1 || kind === 2) return text();
+      const parts = Array.from({ length: next(4) }, (_, index) =>
+        kind === 3 ? `${space()}"k${index}"${space()}:${space()}${value(depth + 1)}` : value(depth + 1),
+      );
+      return kind === 3 ? `{${parts.join(",")}${space()}}` : `[${parts.join(`,${space()}`)}]`;
+    };
+    const record = () => `{"id":${text()},${space()}"v":${value(1)}}`;
+    let cutByBraces = 0;
+    for (let round = 0; round < 400; round++) {
+      const items = Array.from({ length: next(5) }, record);
+      const page = `{"hasMore":false,${space()}"items":${space()}[${space()}${items.join(`${space()},${space()}`)}${space()}],"n":${text()}}`;
+      const parsed = JSON.parse(page) as { items: unknown[] };
+      expect(objectsOfArray(page, "items")).toEqual(items);
+      if (bracesAreJson(page, objectCount(parsed.items) + 1)) {
+        cutByBraces++;
+        expect(objectsOfArray(page, "items", true)).toEqual(items);
+      }
+    }
+    // Both ways were taken.
+    expect(cutByBraces).toBeGreaterThan(40);
+    expect(cutByBraces).toBeLessThan(360);
+  });
+});
+
 describe("search --output ndjson writes the records from the text read", () => {
   const records = [
     '{"id":"c-1","latestMessageText":"a \\"quoted\\" } ] { [ text","messagesCount":1.50,"members":[{"id":"u","name":"Ünïcode ✓"}]}',
@@ -66,6 +125,13 @@ describe("search --output ndjson writes the records from the text read", () => {
       // Written from the text: `1.50` and the spaces kept, which serialising the parsed record would not.
       expect(run.stdout).toBe(`${records.join("\n")}\n`);
     }
+  });
+
+  it("a page whose braces are all the JSON's own (cut from brace to brace): each line is the record's text as the server wrote it", async () => {
+    const plain = ['{"id":"c-1","members":[{"id":"u","name":"a, b]"} , {"id":"v"}],"messagesCount":1.50}', '{ "id" : "c-2", "channelData": {"x":[{}]} }'];
+    const env = await serving(pageText(plain));
+    const run = await runCli(["search", "--all", "--output", "ndjson"], env);
+    expect(run.stdout).toBe(`${plain.join("\n")}\n`);
   });
 
   it("--limit (a part of a page) and a page laid out over lines are serialised: one record a line, as JSON.stringify writes it", async () => {

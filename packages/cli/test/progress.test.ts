@@ -15,9 +15,9 @@ function terminal(): Writable & { isTTY: true; columns: number; written: string 
 }
 
 describe("the export's progress bar", () => {
-  it("its first frame says the estimate is not known yet, never ETA 0s", () => {
+  it("its first frame says the estimate is not known yet, never ETA 0s", async () => {
     const stderr = terminal();
-    const progress = exportProgress(stderr, { isTTY: false });
+    const progress = await exportProgress(stderr, { isTTY: false });
     progress.update(100, 60_000);
     progress.stop();
     const firstFrame = stderr.written.split("\n")[0]!;
@@ -26,14 +26,14 @@ describe("the export's progress bar", () => {
     expect(stderr.written).not.toContain("ETA 0s");
   });
 
-  it("nothing on stderr when it is not a terminal, or when the records go to the terminal", () => {
+  it("nothing on stderr when it is not a terminal, or when the records go to the terminal", async () => {
     for (const [stderrIsTerminal, stdoutIsTerminal] of [
       [false, false],
       [true, true],
     ] as const) {
       const stderr = terminal();
       Object.assign(stderr, { isTTY: stderrIsTerminal });
-      const progress = exportProgress(stderr, { isTTY: stdoutIsTerminal });
+      const progress = await exportProgress(stderr, { isTTY: stdoutIsTerminal });
       progress.update(100, 60_000);
       progress.stop();
       expect(stderr.written).toBe("");

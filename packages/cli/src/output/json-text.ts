@@ -1,7 +1,9 @@
 /**
  * The text of each element of one array of a JSON object's text, e.g. the records of a search page's
  * `items`, cut out of the text as it was read, without parsing it again. A scan that jumps over
- * strings with `indexOf` (the bulk of a page is text), counting only the brackets between them.
+ * strings with `indexOf` (the bulk of a page is text), counting only the brackets between them; when
+ * no brace of the text stands inside a string (`bracesAreJson`), the array's elements are cut from
+ * brace to brace alone.
  */
 
 const quote = 34;
@@ -26,13 +28,99 @@ function stringEnd(text: string, start: number): number {
   return -1;
 }
 
+/** How many objects a parsed JSON value holds, itself included (a loop, not a recursion: any depth the parser took). */
+export function objectCount(value: unknown): number {
+  let count = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (Array.isArray(next)) {
+      for (let index = 0; index < next.length; index++) {
+        const element: unknown = next[index];
+        if (typeof element === "object" && element !== null) pending.push(element);
+      }
+    } else if (typeof next === "object" && next !== null) {
+      count++;
+      // A parsed object's keys are all its own (checked in `bracesAreJson`: nothing enumerable is inherited).
+      for (const name in next) {
+        const member: unknown = (next as Record<string, unknown>)[name];
+        if (typeof member === "object" && member !== null) pending.push(member);
+      }
+    }
+  }
+  return count;
+}
+
+/** How many times `character` occurs in `text`. */
+function occurrences(text: string, character: string): number {
+  let count = 0;
+  for (let at = text.indexOf(character); at !== -1; at = text.indexOf(character, at + 1)) count++;
+  return count;
+}
+
+/**
+ * Whether every `{` and `}` of a JSON text is one of its objects' own, none inside a string: so when
+ * each occurs exactly `objects` times, the number of objects the text was parsed into
+ * (`objectCount`). The text holds a brace for each object it was parsed into at least; a brace inside
+ * a string, or an object a repeated key replaced, only adds to its count.
+ */
+export function bracesAreJson(text: string, objects: number): boolean {
+  // An enumerable property inherited by every object would be counted by `objectCount`'s `for…in`.
+  for (const _ in {}) return false;
+  return occurrences(text, "{") === objects && occurrences(text, "}") === objects;
+}
+
+/** The first index at or after `at` that is not JSON white space (or the text's length). */
+function skipSpace(text: string, at: number): number {
+  while (at < text.length && text.charCodeAt(at) <= 32) at++;
+  return at;
+}
+
+/**
+ * The elements of an array whose text starts at `at` (after its `[`), each an object, cut from brace to
+ * brace: only when every brace of the text is JSON's own (`bracesAreJson`), so an element ends at the
+ * `}` that closes as many braces as opened since its `{`, whatever its strings hold. The index of the
+ * array's `]`; -1 when an element is not an object or the text ends first.
+ */
+function objectsByBraces(text: string, at: number, elements: string[]): number {
+  at = skipSpace(text, at);
+  if (text.charCodeAt(at) === closeBracket) return at;
+  // The next `{` and `}` not yet counted.
+  let open = at;
+  let close = text.indexOf("}", at);
+  for (;;) {
+    if (text.charCodeAt(at) !== openBrace) return -1;
+    let depth = 0;
+    let end = -1;
+    while (end === -1) {
+      if (open !== -1 && open < close) {
+        depth++;
+        open = text.indexOf("{", open + 1);
+      } else if (close === -1) {
+        return -1;
+      } else {
+        if (--depth === 0) end = close;
+        close = text.indexOf("}", close + 1);
+      }
+    }
+    elements.push(text.slice(at, end + 1));
+    at = skipSpace(text, end + 1);
+    const code = text.charCodeAt(at);
+    if (code === closeBracket) return at;
+    if (code !== comma) return -1;
+    at = skipSpace(text, at + 1);
+  }
+}
+
 /**
  * The text of each element of the array under `key` in the top-level object of `text`, each an object
  * (`{…}`, as it stands in the text), in order; `undefined` when the text is not one object holding that
  * key once, its value an array of objects (the caller then serialises the parsed value instead).
- * The text is trusted to be JSON (it was parsed already): only its layout is read here.
+ * The text is trusted to be JSON (it was parsed already): only its layout is read here. With
+ * `bracesOnly` (the caller found every brace of the text JSON's own, `bracesAreJson`), the array's
+ * elements are cut from brace to brace; the rest of the text is scanned as always.
  */
-export function objectsOfArray(text: string, key: string): string[] | undefined {
+export function objectsOfArray(text: string, key: string, bracesOnly = false): string[] | undefined {
   const quotedKey = JSON.stringify(key);
   const elements: string[] = [];
   let depth = 0;
@@ -59,6 +147,12 @@ export function objectsOfArray(text: string, key: string): string[] | undefined 
         inside = true;
         depth = 2;
         at = next;
+        if (bracesOnly) {
+          const end = objectsByBraces(text, next + 1, elements);
+          if (end === -1) return undefined;
+          // The loop goes on at the array's `]`, which ends it.
+          at = end - 1;
+        }
         continue;
       }
       at = end;

@@ -1,4 +1,4 @@
-import cliProgress from "cli-progress";
+import type { Options } from "cli-progress";
 
 /** Progress of a long export. */
 export interface ExportProgress {
@@ -10,14 +10,15 @@ export interface ExportProgress {
 
 /**
  * A progress bar on stderr (count, rate, estimate) when stderr is a terminal and the records go
- * elsewhere (a file or a pipe); nothing otherwise: never on a pipe, never over a table.
+ * elsewhere (a file or a pipe); nothing otherwise: never on a pipe, never over a table. The bar's
+ * library is loaded only then: an export into a file from a script does not pay for it at start.
  */
-export function exportProgress(stderr: NodeJS.WritableStream & { isTTY?: boolean }, stdout: { isTTY?: boolean }): ExportProgress {
+export async function exportProgress(stderr: NodeJS.WritableStream & { isTTY?: boolean }, stdout: { isTTY?: boolean }): Promise<ExportProgress> {
   if (!stderr.isTTY || stdout.isTTY) return { update: () => {}, stop: () => {} };
+  const { default: cliProgress } = await import("cli-progress");
   // Until a second count arrives there is nothing to estimate from: the bar shows "ETA …", not cli-progress's "0s".
   let estimated = false;
-  const formatTime = (seconds: number, options: cliProgress.Options, roundTo: number) =>
-    estimated ? cliProgress.Format.TimeFormat(seconds, options, roundTo) : "…";
+  const formatTime = (seconds: number, options: Options, roundTo: number) => (estimated ? cliProgress.Format.TimeFormat(seconds, options, roundTo) : "…");
   const bar = new cliProgress.SingleBar(
     {
       stream: stderr as NodeJS.WriteStream,

@@ -1,7 +1,7 @@
 import { redactText, truncateText } from "@bot-conversation/client/text";
 import { write } from "../io.js";
 import { type Column, cellText } from "./columns.js";
-import { objectsOfArray } from "./json-text.js";
+import { bracesAreJson, objectCount, objectsOfArray } from "./json-text.js";
 
 /** Writes records in one output format, batch by batch (a page at a time), so memory stays flat. */
 export interface RecordWriter {
@@ -67,11 +67,13 @@ const redacted = (text: string, hidden: readonly string[]): string =>
  * written as it stands: one line each (no line break in the text), as many as the records parsed, and
  * nothing to redact. A secret is looked for in the whole text at once, as it is and JSON-escaped; a text
  * with a `\u` or `\/` escape (which could spell a secret some other way) is serialised again instead.
+ * When no brace of the text stands inside a string (its braces as many as the page's objects: the
+ * records' and the envelope), the records are cut from brace to brace, not by scanning their strings.
  */
-function textsToWrite(pageText: string | undefined, count: number, hidden: readonly string[]): string[] | undefined {
+function textsToWrite(pageText: string | undefined, records: readonly unknown[], hidden: readonly string[]): string[] | undefined {
   if (pageText === undefined || /[\n\r]|\\[u/]/.test(pageText) || hidden.some((secret) => secret && pageText.includes(secret))) return undefined;
-  const texts = objectsOfArray(pageText, "items");
-  return texts?.length === count ? texts : undefined;
+  const texts = objectsOfArray(pageText, "items", bracesAreJson(pageText, objectCount(records) + 1));
+  return texts?.length === records.length ? texts : undefined;
 }
 
 /** One JSON object per line: a page's records from the text the client read when it can (`textsToWrite`), else each serialised and redacted. */
@@ -79,7 +81,7 @@ export function ndjsonWriter(stream: NodeJS.WritableStream, { secrets }: WriterO
   const hidden = jsonSecrets(secrets);
   return {
     write: (records, pageText) => {
-      const texts = textsToWrite(pageText, records.length, hidden);
+      const texts = textsToWrite(pageText, records, hidden);
       return texts
         ? writeRecords(stream, texts, (text) => `${text}\n`)
         : writeRecords(stream, records, (record) => `${redacted(JSON.stringify(record), hidden)}\n`);
