@@ -56,8 +56,10 @@ describe("one core under every surface", () => {
     expect(filesMatching(/^import\s+(?!type\b)[^;]*from\s+["'](ajv|ajv-formats)(\/[^"']*)?["']/m)).toEqual(["openapi/src/ajv.ts"]);
   });
 
-  it("one description reader: a JSON pointer is decoded (`~1`) only in openapi/src/description.ts", () => {
-    expect(filesMatching(/~1/)).toEqual(["openapi/src/description.ts"]);
+  it("one description reader: a JSON pointer is decoded (`~1` read back as `/`) only in openapi/src/description.ts", () => {
+    // Encoding a segment is not reading the description: the client's one schema-error wording (below this
+    // package in the build) writes the pointers of its messages itself.
+    expect(filesMatching(/replaceAll\(\s*["']~1["']/)).toEqual(["openapi/src/description.ts"]);
   });
 
   it("one matcher of path templates: a template's `{parameter}` is read only in openapi/src/path-template.ts (issue 49)", () => {
