@@ -31,8 +31,12 @@ export const taggedFamilies: ReadonlySet<FamilyName> = new Set<FamilyName>([
   "variable-right-values",
 ]);
 
-/** An untagged family judged on part of its check's failures: the values the seed spells are the schema's enumerations and constants. */
-const failureFilters: Partial<Record<FamilyName, RegExp>> = { "spelled-values": /allowed values|equal to constant/ };
+/**
+ * An untagged family judged on part of its check's failures: the values the seed spells are the schema's
+ * enumerations and constants, worded by the one schema-error wording (`schemaProblem`) as `expected one of
+ * Bot, User; …` and `expected "Outbound"; …`.
+ */
+const failureFilters: Partial<Record<FamilyName, RegExp>> = { "spelled-values": /: expected (one of |")/ };
 
 /** How many probes of a tagged family held, failed, or could not be judged. */
 export interface Tally {
