@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { checkReadmeExamples } from "@bot-conversation/test-support/readme-examples";
 import { heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
 import { describe, expect, test, vi } from "vitest";
+import { compiledControl, controlDescription, operationParameters, requestBodySchema, type SchemaObject } from "../src/description.ts";
 import { defaultSwitches, startSandboxServer, switchDefinitions } from "../src/index.ts";
 import { runAgainstSandbox, shellCommands } from "./support/readme-commands.ts";
 
@@ -67,6 +68,59 @@ describe("README.md", () => {
     }
   });
 
+  describe("the control API table says what openapi/sandbox-control.yaml says", () => {
+    /** Each route the table names (a code span `METHOD /path?query`), the body fields written after it, and its row's text. */
+    const routes = controlTableRoutes(readme);
+    const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
+    const byRoute = new Map(routes.map((route) => [key(route.method, route.path), route]));
+
+    test("its routes are exactly the description's operations, each once", () => {
+      expect(routes.map((route) => key(route.method, route.path)).sort()).toEqual(
+        compiledControl.operations.map((operation) => key(operation.method, operation.path)).sort(),
+      );
+    });
+
+    test.each(compiledControl.operations.map((operation) => [key(operation.method, operation.path), operation.id] as const))(
+      "%s: the query parameters it shows are the description's, all of them",
+      (route, operationId) => {
+        const shown = byRoute.get(route)?.query ?? [];
+        const described = operationParameters(controlDescription, operationId).filter((parameter) => parameter.in === "query");
+        expect([...shown].sort()).toEqual(described.map((parameter) => parameter.name).sort());
+      },
+    );
+
+    test.each(routes.filter((route) => route.body !== undefined).map((route) => [key(route.method, route.path), route] as const))(
+      "%s: the body fields it shows are the request body's, optional ones marked ?, all of them unless it ends with ...",
+      (route, { body }) => {
+        const operation = compiledControl.operations.find((candidate) => key(candidate.method, candidate.path) === route)!;
+        const schema = resolved(requestBodySchema(controlDescription, operation.id));
+        const properties = Object.keys((schema["properties"] as Record<string, unknown> | undefined) ?? {});
+        const required = new Set((schema["required"] as string[] | undefined) ?? []);
+        // A field some alternative requires (a fault's `status`, unless it asks for a `timeout`) may be written without `?`.
+        const requiredSomewhere = new Set([
+          ...required,
+          ...((schema["anyOf"] ?? schema["oneOf"] ?? []) as SchemaObject[]).flatMap((alternative) => (alternative["required"] as string[] | undefined) ?? []),
+        ]);
+        for (const field of body!.fields) {
+          expect(properties, `${route} shows ${field.name}`).toContain(field.name);
+          if (field.optional) expect(required.has(field.name), `${route}: ${field.name} is required, not optional`).toBe(false);
+          else expect(requiredSomewhere.has(field.name), `${route}: ${field.name} is optional: write "${field.name}"?`).toBe(true);
+        }
+        if (!body!.partial) expect(body!.fields.map((field) => field.name).sort()).toEqual([...properties].sort());
+      },
+    );
+
+    test("the routes it says need no token are exactly those whose security is empty", () => {
+      const open = routes.filter((route) => /\bno token\b/.test(route.row)).map((route) => key(route.method, route.path));
+      expect(open.sort()).toEqual(
+        compiledControl.operations
+          .filter((operation) => operation.security.length === 0)
+          .map((operation) => key(operation.method, operation.path))
+          .sort(),
+      );
+    });
+  });
+
   test("every curl line answers with JSON from a sandbox with the default data", async () => {
     const curls = shellCommands(readme).filter((command) => command.startsWith("curl") && command.includes("127.0.0.1:4011"));
     expect(curls.length).toBeGreaterThanOrEqual(2);
@@ -123,3 +177,59 @@ describe("README.md: reaching a sandbox from another machine on purpose", () => 
     }
   });
 });
+
+/** A route of the README's control API table. */
+interface ControlTableRoute {
+  readonly method: string;
+  readonly path: string;
+  /** The query parameters it shows (`?limit=…&cursor=…`). */
+  readonly query: readonly string[];
+  /** The body it shows (`{ "seed"?, "conversations"? }`), when it shows one; `partial` when it ends with `...`. */
+  readonly body?: { readonly fields: readonly { readonly name: string; readonly optional: boolean }[]; readonly partial: boolean } | undefined;
+  /** The whole row, for what its text says. */
+  readonly row: string;
+}
+
+/** The routes of the table `| Route | What it does |` under "## The control API": each code span `METHOD /path` in a row's first cell, and the `{ ... }` span after it. */
+function controlTableRoutes(text: string): ControlTableRoute[] {
+  const section = text.split(/^## The control API$/m)[1]!.split(/^## /m)[0]!;
+  const table = section.split(/^\| Route \| What it does \|$/m)[1]!;
+  const rows = table
+    .slice(table.indexOf("\n") + 1)
+    .split(/\n(?!\|)/)[0]!
+    .split("\n")
+    .slice(1);
+  const routes: ControlTableRoute[] = [];
+  for (const row of rows) {
+    const routeCell = row.split(" | ")[0]!;
+    let last: { method: string; path: string; query: string[]; body?: ControlTableRoute["body"]; row: string } | undefined;
+    for (const [, span] of routeCell.matchAll(/`([^`]+)`/g)) {
+      const route = /^(GET|HEAD|POST|PUT|PATCH|DELETE) (\/[^?\s]*)(?:\?(\S*))?$/.exec(span!);
+      if (route) {
+        last = { method: route[1]!, path: route[2]!, query: [...new URLSearchParams(route[3] ?? "").keys()], row };
+        routes.push(last);
+        continue;
+      }
+      const body = /^\{(.*)\}$/.exec(span!);
+      if (!body || !last) throw new Error(`The control API table has a code span that is neither a route nor a body: ${span}`);
+      const items = body[1]!.split(",").map((item) => item.trim());
+      const partial = items.at(-1) === "...";
+      last.body = {
+        partial,
+        fields: (partial ? items.slice(0, -1) : items).map((item) => {
+          const field = /^"([^"]+)"(\?)?$/.exec(item);
+          if (!field) throw new Error(`The control API table's body ${span} has a field that is not "name" or "name"?: ${item}`);
+          return { name: field[1]!, optional: field[2] === "?" };
+        }),
+      };
+    }
+  }
+  return routes;
+}
+
+/** A schema of the control description with its `$ref` (one step, as request bodies name their schema) followed. */
+function resolved(schema: SchemaObject): SchemaObject {
+  const reference = schema["$ref"];
+  if (typeof reference !== "string") return schema;
+  return (controlDescription.components.schemas as Record<string, SchemaObject>)[reference.replace("#/components/schemas/", "")]!;
+}

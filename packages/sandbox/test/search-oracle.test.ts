@@ -9,6 +9,7 @@ import { PlainEngine } from "../src/engine/plain.ts";
 import type { Fixture } from "../src/index.ts";
 import { createSandbox } from "../src/index.ts";
 import { exampleFixture } from "./support/fixture.ts";
+import { searchQueryOf } from "./support/search-cases.ts";
 
 interface Summary {
   id: string;
@@ -113,7 +114,7 @@ describe.each([
         fc.asyncProperty(query, async (filters) => {
           const size = Number(filters.pageSize ?? 20);
           const index = Number(filters.pageIndex ?? 0);
-          const expected = plain.search(searchFiltersOf(filters, dateTo === "inclusive"), order, size, index * size);
+          const expected = plain.search(searchFiltersOf(searchQueryOf(filters), dateTo === "inclusive"), order, size, index * size);
           const page = (await (await sandbox.fetch(`http://x/api/v2/channels/conversations?${new URLSearchParams(filters)}`, { headers: token })).json()) as {
             items: Summary[];
             totalItemCount: number;

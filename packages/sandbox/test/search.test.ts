@@ -1,6 +1,8 @@
 import type { ConversationPage, ConversationSummary } from "@bot-conversation/types";
 import { beforeAll, describe, expect, test } from "vitest";
-import { serviceDescription } from "../src/description.ts";
+import { operationParameters, serviceDescription } from "../src/description.ts";
+import { searchFiltersOf } from "../src/engine/filters.ts";
+import { queryChecker } from "../src/operations/request.ts";
 import { envelopeJson } from "../src/operations/search.ts";
 import { responseProblems } from "./support/description.ts";
 import { sandboxForTests } from "./support/sandbox.ts";
@@ -180,5 +182,59 @@ describe("invalid parameters", () => {
     const response = await sandbox.call(`${searchPath}?pageSize=0&status=x&channelId=platform`);
     const body = (await response.json()) as { errors: { path: string }[] };
     expect(body.errors.map((error) => error.path).sort()).toEqual(["query.pageSize", "query.status"]);
+  });
+});
+
+describe("dates are read once: the query check hands the search their instants", () => {
+  const checkSearch = queryChecker(operationParameters(serviceDescription, "searchConversations"));
+
+  test("each date-time comes back as its instant (epoch milliseconds), the other parameters as their types", () => {
+    const checked = checkSearch(
+      new URLSearchParams({
+        startFromDate: "2026-11-20T09:15:02+03:00",
+        startToDate: "2026-11-21T00:00:00.250Z",
+        latestMessageFromDate: "2026-11-20t10:00:00-05:30",
+        latestMessageToDate: "2026-12-31T23:59:59Z",
+        status: "Active",
+        pageSize: "5",
+      }),
+      { rejectUnknown: true },
+    );
+    expect(checked).toEqual({
+      ok: true,
+      value: {
+        startFromDate: Date.UTC(2026, 10, 20, 6, 15, 2),
+        startToDate: Date.UTC(2026, 10, 21, 0, 0, 0, 250),
+        latestMessageFromDate: Date.UTC(2026, 10, 20, 15, 30),
+        latestMessageToDate: Date.UTC(2026, 11, 31, 23, 59, 59),
+        status: "Active",
+        pageSize: 5,
+      },
+    });
+    // searchFiltersOf takes those instants as they are, each into its field's period.
+    expect(searchFiltersOf(checked.ok ? checked.value : {}, false).periods).toEqual({
+      startedOn: { from: Date.UTC(2026, 10, 20, 6, 15, 2), to: Date.UTC(2026, 10, 21, 0, 0, 0, 250) },
+      latestMessageOn: { from: Date.UTC(2026, 10, 20, 15, 30), to: Date.UTC(2026, 11, 31, 23, 59, 59) },
+    });
+  });
+
+  test("a date filter's value that no query check read (text) is refused by searchFiltersOf, not parsed a second time", () => {
+    expect(() => searchFiltersOf({ startFromDate: "2026-11-20T09:15:02Z" }, true)).toThrow(/startFromDate must be an instant/);
+  });
+
+  test("a date-time whose schema says more than its format is held to the rest too, after the one read", () => {
+    const check = queryChecker([{ name: "since", in: "query", required: false, schema: { type: "string", format: "date-time", pattern: "Z$" } }]);
+    expect(check(new URLSearchParams({ since: "2026-11-20T09:15:02Z" }), { rejectUnknown: true })).toEqual({
+      ok: true,
+      value: { since: Date.UTC(2026, 10, 20, 9, 15, 2) },
+    });
+    const refused = check(new URLSearchParams({ since: "2026-11-20T09:15:02+01:00" }), { rejectUnknown: true });
+    expect(refused.ok ? [] : refused.defects.map((defect) => defect.path)).toEqual(["query.since"]);
+    const notADate = check(new URLSearchParams({ since: "soon" }), { rejectUnknown: true });
+    // A date the rule refuses is said by the whole schema, as before: its format and the rest.
+    expect(notADate.ok ? [] : notADate.defects).toEqual([
+      { path: "query.since", message: expect.stringMatching(/pattern.*; got "soon"/) },
+      { path: "query.since", message: expect.stringMatching(/date-time.*; got "soon"/) },
+    ]);
   });
 });

@@ -1,5 +1,4 @@
 /** What a search asks and answers, and the table of its equality filters: shared by the store, the plain engine and the operation. */
-import { parseDateTime } from "@bot-conversation/client";
 import { type EqualitySearchFilter, type InstantField, searchFilters } from "@bot-conversation/openapi";
 import type { StoredConversation } from "../model.ts";
 
@@ -69,18 +68,19 @@ export interface SearchFilters extends Readonly<Partial<Record<EqualityFilterNam
 }
 
 /**
- * The filters of a query whose values its parameters' schemas already checked, read by the search filters' one
- * table: each equality filter's value as sent, each date filter's instant (the one date rule, `parseDateTime`) as
- * the `from` or `to` of its field's period.
+ * The filters of a query its parameters' schemas already checked (the search's `queryChecker`), read by the search
+ * filters' one table: each equality filter's value as sent, each date filter's instant (epoch milliseconds, read
+ * once by the query's check with the one date rule, `parseDateTime`) as the `from` or `to` of its field's period.
  */
-export function searchFiltersOf(query: Readonly<Record<string, unknown>>, toInclusive: boolean): SearchFilters {
+export function searchFiltersOf(query: Readonly<Record<string, string | number | undefined>>, toInclusive: boolean): SearchFilters {
   const equal: Record<string, string> = {};
   const periods: Partial<Record<InstantField, { from?: number; to?: number }>> = {};
   for (const filter of searchFilters) {
     const value = query[filter.name];
     if (value === undefined) continue;
     if (filter.how === "equal") equal[filter.name] = String(value);
-    else (periods[filter.matches] ??= {})[filter.how] = parseDateTime(value);
+    else if (typeof value === "number") (periods[filter.matches] ??= {})[filter.how] = value;
+    else throw new TypeError(`${filter.name} must be an instant (epoch milliseconds, as the query's check reads it); got text`);
   }
   return { ...equal, periods, toInclusive };
 }

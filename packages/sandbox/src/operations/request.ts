@@ -1,3 +1,4 @@
+import { parseDateTime } from "@bot-conversation/client";
 import { unholdableJsonDefects, unholdableText } from "../data/text-limits.ts";
 import { type Checker, type Defect, type ParameterDescription, type SchemaObject, serviceChecker, wrongValueMessage } from "../description.ts";
 import { type Checked, parseJson } from "../json.ts";
@@ -22,7 +23,20 @@ export function queryOf(url: string): URLSearchParams {
   return new URLSearchParams(start < 0 || start > end ? "" : url.slice(start, end));
 }
 
-/** The query parameters of an operation, each checked by its schema from the description (compiled once). */
+/**
+ * The parameters of a query its checker accepted, each sent one as its schema's type: an integer's number, a
+ * `date-time`'s instant (epoch milliseconds, by the one date rule `parseDateTime`), any other's text.
+ */
+export type QueryValues = Record<string, string | number>;
+
+/** Keywords that say nothing about which values a schema accepts. */
+const annotations = new Set(["type", "format", "title", "description", "examples", "example", "$comment"]);
+
+/**
+ * The query parameters of an operation, each checked by its schema from the description (compiled once). A
+ * `date-time` is read once, by the one date rule (`parseDateTime`, which is also what the schema's `format` means),
+ * and handed back as its instant, so no reader of the query parses it again.
+ */
 export function queryChecker(parameters: readonly ParameterDescription[], compile: (schema: SchemaObject) => Checker = serviceChecker) {
   // A parameter's example goes with its schema, so a wrong value is said with it (as the CLI and the MCP server say it).
   const query = parameters
@@ -34,11 +48,20 @@ export function queryChecker(parameters: readonly ParameterDescription[], compil
     );
   const checkers = new Map<string, Checker>(query.map((parameter) => [parameter.name, compile(parameter.schema)]));
   const names = new Set(query.map((parameter) => parameter.name));
+  // A date-time's check once it was read: none when its schema says nothing else (today's search dates), else the schema without its format.
+  const instantCheckers = new Map<string, Checker | undefined>(
+    query
+      .filter(({ schema }) => schema["type"] === "string" && schema["format"] === "date-time")
+      .map(({ name, schema }) => {
+        const { format: _read, ...rest } = schema;
+        return [name, Object.keys(rest).every((keyword) => annotations.has(keyword)) ? undefined : compile(rest)];
+      }),
+  );
 
-  /** Every listed parameter that was sent, as its schema's type; or every defect, each naming its parameter. */
-  return (searchParams: URLSearchParams, rules: QueryRules): Checked<Record<string, string | number>> => {
+  /** Every listed parameter that was sent, as its schema's type (a date-time as its instant); or every defect, each naming its parameter. */
+  return (searchParams: URLSearchParams, rules: QueryRules): Checked<QueryValues> => {
     const defects: Defect[] = [];
-    const values: Record<string, string | number> = {};
+    const values: QueryValues = {};
     for (const name of new Set(searchParams.keys())) {
       if (!names.has(name) && rules.rejectUnknown) {
         defects.push({
@@ -64,6 +87,14 @@ export function queryChecker(parameters: readonly ParameterDescription[], compil
         continue;
       }
       const text = rules.normalize ? rules.normalize(parameter.name, sent[0]!) : sent[0]!;
+      if (instantCheckers.has(parameter.name)) {
+        const instant = parseDateTime(text);
+        // A date the rule refuses is said by the schema's check, in the one wording (only a refused date is read twice).
+        const wrong = Number.isNaN(instant) ? checkers.get(parameter.name)! : instantCheckers.get(parameter.name);
+        defects.push(...(wrong?.(text, path, sent[0]) ?? []));
+        values[parameter.name] = instant;
+        continue;
+      }
       const value = parameter.schema["type"] === "integer" ? toInteger(text) : text;
       if (value === undefined) {
         // Digits past the safe range: the range is said (from the schema's minimum, when it has one).

@@ -51,7 +51,7 @@ export function searchConversations(context: OperationContext, searchParams: URL
     });
   }
   const offset = (pageIndex - options.pageBase) * pageSize;
-  // Every filter by the one table; its dates already checked by the one date rule (the description's date-time is the client's parseDateTime).
+  // Every filter by the one table; its dates read once, as instants, by the query check (the one date rule, parseDateTime).
   const filters = searchFiltersOf(query, options.dateTo === "inclusive");
   const { total, items: found } = context.index().search(filters, options.order, pageSize, offset);
   const envelope: PageEnvelope = {

@@ -6,8 +6,10 @@
 import type { ConversationExport } from "@bot-conversation/types";
 import { beforeAll, describe, expect, test } from "vitest";
 import { dataOf } from "../../src/data/source.ts";
+import { operationParameters, serviceDescription } from "../../src/description.ts";
 import { type SearchEngine, type SearchOrder, searchFiltersOf } from "../../src/engine/filters.ts";
 import type { SandboxData } from "../../src/model.ts";
+import { type QueryValues, queryChecker } from "../../src/operations/request.ts";
 import { exampleBot, exampleFixture } from "./fixture.ts";
 
 const otherBot = "bot-b";
@@ -48,6 +50,15 @@ export function searchCaseData(): SandboxData {
 
 const decoder = new TextDecoder();
 
+const checkSearchQuery = queryChecker(operationParameters(serviceDescription, "searchConversations"));
+
+/** A search's query in the description's words (dates in ISO 8601), read as the search reads it: by its query check, dates as instants. */
+export function searchQueryOf(query: Readonly<Record<string, string>>): QueryValues {
+  const checked = checkSearchQuery(new URLSearchParams(query), { rejectUnknown: true });
+  if (!checked.ok) throw new Error(`Not a search query: ${JSON.stringify(checked.defects)}`);
+  return checked.value;
+}
+
 /** Runs every case against the engine `load` makes of the data. */
 export function searchCases(load: (data: SandboxData) => SearchEngine | Promise<SearchEngine>): void {
   let engine: SearchEngine;
@@ -56,12 +67,12 @@ export function searchCases(load: (data: SandboxData) => SearchEngine | Promise<
   });
   /** A search in the description's words (its query parameters, dates in ISO 8601) read by the one table; `toInclusive` true unless given. */
   const ids = (
-    { toInclusive = true, ...query }: { readonly toInclusive?: boolean; readonly [parameter: string]: string | boolean | undefined },
+    { toInclusive = true, ...query }: { readonly toInclusive?: boolean; readonly [parameter: string]: string | boolean },
     order: SearchOrder = "startedOn-desc",
     limit = 100,
     offset = 0,
   ) => {
-    const { total, items } = engine.search(searchFiltersOf(query, toInclusive), order, limit, offset);
+    const { total, items } = engine.search(searchFiltersOf(searchQueryOf(query as Record<string, string>), toInclusive), order, limit, offset);
     return { total, ids: items.map((item) => (JSON.parse(`${decoder.decode(item.openSummary)}}`) as { id: string }).id) };
   };
   const all = (list: string[]) => ({ total: list.length, ids: list });
