@@ -68,9 +68,9 @@ describe("record: every exchange judged by the rules, through the kit's checks a
       },
     ]);
     expect(report.problems.filter((problem) => problem.operationId === "listExternalEventTriggers")).toEqual([]);
-    expect(report.findings).toContainEqual(
-      expect.objectContaining({ operationId: "listExternalEventTriggers", status: 500, message: expect.stringContaining("not_a_server_error") }),
-    );
+    // The trigger list's 500 is one the seed documents, with its details in the body: the kit's
+    // not_a_server_error holds it (no finding either).
+    expect(report.findings.filter((finding) => finding.operationId === "listExternalEventTriggers")).toEqual([]);
     expect(report.notRecorded).toEqual({ triggerLists: [] });
     const fixture = JSON.parse(await readFile(join(out, "fixture.json"), "utf8")) as { bots: { agentStageId: string }[] };
     expect(fixture.bots.map((bot) => bot.agentStageId)).toEqual([exampleBot]);
@@ -80,7 +80,7 @@ describe("record: every exchange judged by the rules, through the kit's checks a
       "searchConversations 200 valid",
       "listExternalEventTriggers 200 valid",
       "listExternalEventTriggers 200 valid",
-      expect.stringMatching(/^listExternalEventTriggers 500 valid \(1 finding\)$/),
+      "listExternalEventTriggers 500 valid",
       "fireExternalEvent 200 valid",
       expect.stringMatching(/^fireExternalEvent 200 invalid \(1 problem; first \/body\/externalEventPayload\/orderTotal: payload_validation_rejection/),
       expect.stringMatching(/^fireExternalEvent 200 invalid \(1 problem; first \/body\/externalEventId: unknown_trigger_not_found/),
