@@ -12,8 +12,29 @@ async function renderedExample(site: OpenSite, address: string): Promise<unknown
   await section.locator("pre").first().waitFor({ state: "attached" });
   const expandAll = section.getByRole("button", { name: "Expand all" });
   if ((await expandAll.count()) > 0) await expandAll.first().click();
-  return JSON.parse((await section.locator("pre").first().textContent()) ?? "");
+  // Redoc expands on its next render: a level still collapsed reads `{…}`, which is no JSON. Read the text
+  // again until it is whole (a busy machine can take a while to render it).
+  let text = "";
+  await expect
+    .poll(
+      async () => {
+        text = (await section.locator("pre").first().textContent()) ?? "";
+        return parses(text);
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  return JSON.parse(text);
 }
+
+const parses = (text: string): boolean => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** At phone width the same examples render in another layout; three kinds of page stand for the rest. */
 const pagesAt = {
