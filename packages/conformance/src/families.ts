@@ -122,21 +122,41 @@ const subjectOf = (text: string): string | undefined => /^([A-Za-z][\w.]*):/.exe
 const maxQuotes = 5;
 
 /**
+ * The JSON pointers a failure's message places its problems at: the one wording of a schema error
+ * (`schemaProblem` of `@bot-conversation/client/text`) writes each problem as `<pointer>: expected …; got …`
+ * (`/items/0/startedOn: expected …`), after `got: `, `; ` or `(`. Each pointer as its field names, the
+ * deepest first (`["startedOn", "items"]`): array indexes dropped, `~1` and `~0` read back.
+ */
+export function pointersOf(message: string): string[][] {
+  return [...message.matchAll(/(?:^|[\s(])(\/[^\s:;()]*): /g)].map((match) =>
+    match[1]!
+      .split("/")
+      .slice(1)
+      .filter((part) => part !== "" && !/^\d+$/.test(part))
+      .map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~"))
+      .reverse(),
+  );
+}
+
+/**
  * The rules of the seed a failure of `check` breaks, quoted from the catalog: those of the case's family when it
- * feeds the check (a tagged probe), else of every family feeding the check; of many, those whose field the
- * failure's message names (`startedOn` in a schema failure at `/items/0/startedOn`). Empty for a check no family
- * feeds (its `rule` names its ground: the description, an RFC's MUST, or your own bound).
+ * feeds the check (a tagged probe), else of every family feeding the check; of many, those about a field the
+ * failure's message places a problem at (its JSON pointer: `startedOn` of `/items/0/startedOn` first, then
+ * `items`), never the field names the message's words list (`expected only the properties a, b here`). Empty
+ * for a check no family feeds (its `rule` names its ground: the description, an RFC's MUST, or your own bound).
  */
 export function seedRulesOf(check: CheckName, family: FamilyName | undefined, message: string): SeedQuote[] {
   const feeding = probeFamilies.filter((entry) => (entry.checks as readonly string[]).includes(check)).map((entry) => entry.name);
   const families: readonly FamilyName[] = family && feeding.includes(family) ? [family] : feeding;
   const candidates = (rules as readonly Rule[]).filter((rule) => rule.families.some((name) => families.includes(name)));
-  const named = candidates.filter((rule) => {
+  // Every pointer's fields, the deepest of each first: a rule about a deeper field is the more specific.
+  const fields = pointersOf(message).flatMap((names) => names.map((name, depth) => ({ name, depth })));
+  const depthOf = (rule: Rule): number => {
     const subject = subjectOf(rule.text);
-    return subject !== undefined && new RegExp(`\\b${subject.replaceAll(".", "\\.")}\\b`).test(message);
-  });
-  // The field named last is the most specific (`startedOn` before `items` in `/items/0/startedOn`).
-  const at = (rule: Rule): number => message.lastIndexOf(subjectOf(rule.text)!);
-  const chosen = named.length > 0 ? named.sort((left, right) => at(right) - at(left)) : candidates;
+    const at = fields.filter((field) => field.name === subject).map((field) => field.depth);
+    return at.length > 0 ? Math.min(...at) : Number.POSITIVE_INFINITY;
+  };
+  const named = candidates.filter((rule) => depthOf(rule) !== Number.POSITIVE_INFINITY).sort((left, right) => depthOf(left) - depthOf(right));
+  const chosen = named.length > 0 ? named : candidates;
   return chosen.slice(0, maxQuotes).map((rule) => ({ id: rule.id, where: rule.seed, text: rule.text }));
 }
