@@ -6,7 +6,7 @@
  * rule no family reached says so.
  */
 import { type FamilyName, probeFamilies, type Rule, rules } from "@bot-conversation/openapi";
-import type { CheckName } from "./checks/index.ts";
+import { type CheckName, catalogEntry, checkNames } from "./checks/index.ts";
 import type { CheckResult, CheckStatus, SeedQuote } from "./outcomes.ts";
 
 export type { SeedQuote } from "./outcomes.ts";
@@ -16,23 +16,11 @@ type FamilyCheck = (typeof probeFamilies)[number]["checks"][number];
 const familyChecksAreChecks: FamilyCheck extends CheckName ? true : never = true;
 void familyChecksAreChecks;
 
-/** The families whose probes the phases tag: judged on those requests alone. */
-export const taggedFamilies: ReadonlySet<FamilyName> = new Set<FamilyName>([
-  "credential-near-misses",
-  "credential-channels",
-  "credential-before-lookup",
-  "bot-id-near-misses",
-  "bot-filter-near-misses",
-  "identifier-encodings",
-  "trigger-id-near-misses",
-  "conversation-id-near-misses",
-  "variable-near-misses",
-  "variable-later-position",
-  "variable-right-values",
-]);
+/** The families whose probes the phases tag, judged on those requests alone: the catalog's `tagged` of every check. */
+export const taggedFamilies: ReadonlySet<FamilyName> = new Set<FamilyName>(checkNames.flatMap((name) => catalogEntry(name).tagged ?? []));
 
-/** An untagged family judged on part of its check's failures: the values the seed spells are the schema's enumerations and constants. */
-const failureFilters: Partial<Record<FamilyName, RegExp>> = { "spelled-values": /allowed values|equal to constant/ };
+/** Untagged families judged on part of their check's failures: the catalog's `judgedOn` of every check. */
+const failureFilters: Partial<Record<FamilyName, RegExp>> = Object.assign({}, ...checkNames.map((name) => catalogEntry(name).judgedOn ?? {}));
 
 /** How many probes of a tagged family held, failed, or could not be judged. */
 export interface Tally {
