@@ -1,13 +1,15 @@
 /**
- * The one catalog (issue 48, item 7): the checks' table (`checkCatalog`) is where each check's phases and its
+ * The one catalog (issue 48, item 7): the checks' table (`checkCatalog`) is where each check's phases, relations and
  * tagged families are written; the phases' lists of checks and the tagged families are read from it, and the seed's
  * rules (`rules.yaml`) are each claimed by a check through a family that tests them.
  */
 import { probeFamilies, rules } from "@bot-conversation/openapi";
 import { describe, expect, it } from "vitest";
-import { catalogEntry, checkNames } from "../src/checks/index.ts";
+import { catalogEntry, catalogRelations, checkNames, checkOfRelation } from "../src/checks/index.ts";
+import { consistencyRelations } from "../src/consistency.ts";
 import { taggedFamilies } from "../src/families.ts";
 import { phases } from "../src/phases/index.ts";
+import { pageSizeRelation, relations } from "../src/relations.ts";
 
 const familyByName = new Map(probeFamilies.map((family) => [family.name as string, family]));
 
@@ -46,5 +48,14 @@ describe("the one catalog", () => {
     // And every family tests a rule: none that no rule names.
     const named = new Set(rules.flatMap((rule) => rule.families as readonly string[]));
     expect(probeFamilies.filter((family) => !named.has(family.name)).map((family) => family.name)).toEqual([]);
+  });
+
+  it("every relation is listed once, under the check its failures are failures of", () => {
+    const names = catalogRelations.map((relation) => relation.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const relation of [...relations, pageSizeRelation]) expect(checkOfRelation(relation.name)).toBe("metamorphic_relations");
+    for (const relation of Object.values(consistencyRelations)) expect(checkOfRelation(relation.name)).toBe("operation_consistency");
+    expect(names.length).toBe(relations.length + 1 + Object.keys(consistencyRelations).length);
+    expect(() => checkOfRelation("no_such_relation")).toThrow("no check lists the relation no_such_relation");
   });
 });

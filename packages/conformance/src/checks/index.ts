@@ -1,4 +1,6 @@
 import type { FamilyName } from "@bot-conversation/openapi";
+import { consistencyRelations } from "../consistency.ts";
+import { pageSizeRelation, relations } from "../relations.ts";
 import { ignoredAuth } from "./auth.ts";
 import { negativeDataRejection, positiveDataAcceptance } from "./data.ts";
 import { bodyEncoding } from "./encoding.ts";
@@ -153,12 +155,14 @@ export const checkCatalog = {
     description:
       "Every relation (HEAD as GET, a percent-encoded query or path, Accept with JSON among others, Connection: close, If-None-Match, the walk at another page size) applied to the requests of every operation in every phase: the answers relate as HTTP or the seed says.",
     rule: "RFC 9110 (§9.3.2 HEAD, §7.6.1 Connection, §13.1.2 If-None-Match, §15.4.5 304), RFC 3986 §6.2.2.2 (a percent-encoded unreserved character is that character), and the seed's totalItemCount (the total number of matching conversations, whatever the page size); a difference HTTP allows is the relation_differences finding.",
+    relations: [...relations, pageSizeRelation],
     phases: ["searchConversations: walk every page, and again at another page size"],
   },
   operation_consistency: {
     description:
       "The operations agree with one another: a search's summary with the conversation's export, the trigger list with what a fire takes, a fire with what changes, answers at once with answers in turn.",
     rule: "Seed: the summary's fields name the conversation's own (messagesCount the number of its messages, latestMessageOn and latestMessageText its last message); the trigger list is of all triggers that can be fired, with the fillable variables; a fire sends an event into an existing conversation; RFC 9110 §9.2.1 (GET is safe).",
+    relations: Object.values(consistencyRelations),
     phases: [
       "searchConversations and listExternalEventTriggers: answers in turn sent again at once",
       "export route",
@@ -241,10 +245,19 @@ export interface CatalogEntry {
   readonly check?: ExchangeCheck;
   /** The phases that feed the check, by their names (`phases/index.ts`, which reads each phase's checks from here); none for a check only of every response. */
   readonly phases: readonly string[];
+  /** The relations whose failures are the check's, each counted in the report's Relations section, in report order. */
+  readonly relations?: readonly CatalogRelation[];
   /** Families feeding the check whose probes the phases tag (a case's `family`): each judged on those requests alone. */
   readonly tagged?: readonly FamilyName[];
   /** Untagged families judged on part of the check's failures: those whose message matches. */
   readonly judgedOn?: Partial<Record<FamilyName, RegExp>>;
+}
+
+/** A relation as the catalog and the report name it: what it transforms or compares, and the rule that says the answers relate. */
+export interface CatalogRelation {
+  readonly name: string;
+  readonly description: string;
+  readonly rule: string;
 }
 
 /** Name of a check. */
@@ -261,6 +274,16 @@ export const catalogEntry = (name: CheckName): CatalogEntry => checkCatalog[name
 
 /** The checks the phase of this name feeds, in report order: those whose catalog entry names the phase. */
 export const checksOfPhase = (phase: string): CheckName[] => checkNames.filter((name) => catalogEntry(name).phases.includes(phase));
+
+/** Every relation of the catalog, in report order: the relations of each check. */
+export const catalogRelations: readonly CatalogRelation[] = checkNames.flatMap((name) => catalogEntry(name).relations ?? []);
+
+/** The check a relation's failures are failures of (`metamorphic_relations`, `operation_consistency`): the check whose entry lists it. */
+export function checkOfRelation(relation: string): CheckName {
+  const check = checkNames.find((name) => catalogEntry(name).relations?.some((each) => each.name === relation));
+  if (!check) throw new Error(`checkCatalog: no check lists the relation ${relation}`);
+  return check;
+}
 
 /** Whether a string names a check. */
 export const isCheckName = (name: string): name is CheckName => name in checkCatalog;
