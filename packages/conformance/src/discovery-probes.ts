@@ -1,4 +1,4 @@
-import type { FindingName } from "@bot-conversation/openapi";
+import { type FindingName, searchPeriods } from "@bot-conversation/openapi";
 import { caseFor } from "./case.ts";
 import { pageOf } from "./checks/paging.ts";
 import { operationOf } from "./description.ts";
@@ -33,17 +33,31 @@ export async function discoverMaximumPageSize(session: Session, add: AddFinding)
   else add("max_page_size", `pageSize=${asked} is served as asked: no maximum up to ${asked}.`, { answer: "accepted", pageSize: answer.page.pageSize });
 }
 
-/** A date range from and to the exact start of a known conversation: does it find that conversation? */
-export async function discoverDateRangeEnd(session: Session, add: AddFinding, startedOn: string | undefined): Promise<void> {
-  if (!startedOn) return;
-  const answer = await search(session, { startFromDate: startedOn, startToDate: startedOn });
+/**
+ * The period the date probes bound: the search filters' first (the seed's order: the start of the
+ * conversation, `startFromDate`/`startToDate` on `startedOn`), read from the one table, never named here.
+ */
+const probedPeriod = searchPeriods[0];
+
+/** The instant a known conversation gives the probed period, as the server wrote it; undefined when the item has none. */
+const probedInstant = (item: Readonly<Record<string, unknown>> | undefined): string | undefined => {
+  const value = probedPeriod && item?.[probedPeriod.field];
+  return typeof value === "string" ? value : undefined;
+};
+
+/** A date range from and to the exact instant of a known conversation (the probed period's field): does it find that conversation? */
+export async function discoverDateRangeEnd(session: Session, add: AddFinding, item: Readonly<Record<string, unknown>> | undefined): Promise<void> {
+  const instant = probedInstant(item);
+  if (!probedPeriod || !instant) return;
+  const { field, from, to } = probedPeriod;
+  const answer = await search(session, { [from]: instant, [to]: instant });
   if (!answer?.page) return;
   const found = answer.page.totalItemCount > 0;
   add(
     "date_range_end",
     found
-      ? `startFromDate = startToDate = ${startedOn} finds the conversation started then: both bounds are included.`
-      : `startFromDate = startToDate = ${startedOn} finds nothing, though a conversation started then: a bound is exclusive.`,
+      ? `${from} = ${to} = ${instant} finds the conversation whose ${field} is then: both bounds are included.`
+      : `${from} = ${to} = ${instant} finds nothing, though a conversation's ${field} is then: a bound is exclusive.`,
     found ? "inclusive" : "exclusive",
   );
 }
@@ -61,19 +75,20 @@ export async function discoverUnlistedParameters(session: Session, add: AddFindi
   );
 }
 
-/** Date filter values ISO 8601 allows but the one date rule does not name an instant by: a date alone and a time without an offset. */
-export async function discoverDateFilterForms(session: Session, add: AddFinding, startedOn: string | undefined): Promise<void> {
-  if (!startedOn) return;
-  const forms = { dateOnly: startedOn.slice(0, 10), offsetLess: startedOn.slice(0, 19) };
+/** Date filter values ISO 8601 allows but the one date rule does not name an instant by: a date alone and a time without an offset, in the probed period's start. */
+export async function discoverDateFilterForms(session: Session, add: AddFinding, item: Readonly<Record<string, unknown>> | undefined): Promise<void> {
+  const instant = probedInstant(item);
+  if (!probedPeriod || !instant) return;
+  const forms = { dateOnly: instant.slice(0, 10), offsetLess: instant.slice(0, 19) };
   const value: Record<string, string> = {};
   for (const [form, text] of Object.entries(forms)) {
-    const answer = await search(session, { startFromDate: text });
+    const answer = await search(session, { [probedPeriod.from]: text });
     if (!answer) return;
     value[form] = answer.page ? "accepted" : `refused (${answer.status})`;
   }
   add(
     "date_filter_forms",
-    `startFromDate as a date alone (${forms.dateOnly}) is ${value["dateOnly"]}; as a time without an offset (${forms.offsetLess}) it is ${value["offsetLess"]}.`,
+    `${probedPeriod.from} as a date alone (${forms.dateOnly}) is ${value["dateOnly"]}; as a time without an offset (${forms.offsetLess}) it is ${value["offsetLess"]}.`,
     value,
   );
 }

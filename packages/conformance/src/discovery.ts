@@ -94,9 +94,9 @@ export async function discover(session: Session, input: DiscoveryInput): Promise
 
   await discoverStatusCase(session, add);
   await discoverMaximumPageSize(session, add);
-  await discoverDateRangeEnd(session, add, plain?.page.items[0]?.startedOn);
+  await discoverDateRangeEnd(session, add, plain?.page.items[0]);
   await discoverUnlistedParameters(session, add);
-  await discoverDateFilterForms(session, add, plain?.page.items[0]?.startedOn);
+  await discoverDateFilterForms(session, add, plain?.page.items[0]);
   await discoverHeadAndOptions(session, add);
 
   if (input.unknownBotSearch !== undefined) {

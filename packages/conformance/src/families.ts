@@ -6,7 +6,7 @@
  * rule no family reached says so.
  */
 import { type FamilyName, probeFamilies, type Rule, rules } from "@bot-conversation/openapi";
-import type { CheckName } from "./checks/index.ts";
+import { type CheckName, catalogEntry, checkNames } from "./checks/index.ts";
 import type { CheckResult, CheckStatus, SeedQuote } from "./outcomes.ts";
 
 export type { SeedQuote } from "./outcomes.ts";
@@ -16,27 +16,11 @@ type FamilyCheck = (typeof probeFamilies)[number]["checks"][number];
 const familyChecksAreChecks: FamilyCheck extends CheckName ? true : never = true;
 void familyChecksAreChecks;
 
-/** The families whose probes the phases tag: judged on those requests alone. */
-export const taggedFamilies: ReadonlySet<FamilyName> = new Set<FamilyName>([
-  "credential-near-misses",
-  "credential-channels",
-  "credential-before-lookup",
-  "bot-id-near-misses",
-  "bot-filter-near-misses",
-  "identifier-encodings",
-  "trigger-id-near-misses",
-  "conversation-id-near-misses",
-  "variable-near-misses",
-  "variable-later-position",
-  "variable-right-values",
-]);
+/** The families whose probes the phases tag, judged on those requests alone: the catalog's `tagged` of every check. */
+export const taggedFamilies: ReadonlySet<FamilyName> = new Set<FamilyName>(checkNames.flatMap((name) => catalogEntry(name).tagged ?? []));
 
-/**
- * An untagged family judged on part of its check's failures: the values the seed spells are the schema's
- * enumerations and constants, worded by the one schema-error wording (`schemaProblem`) as `expected one of
- * Bot, User; …` and `expected "Outbound"; …`.
- */
-const failureFilters: Partial<Record<FamilyName, RegExp>> = { "spelled-values": /: expected (one of |")/ };
+/** Untagged families judged on part of their check's failures: the catalog's `judgedOn` of every check. */
+const failureFilters: Partial<Record<FamilyName, RegExp>> = Object.assign({}, ...checkNames.map((name) => catalogEntry(name).judgedOn ?? {}));
 
 /** How many probes of a tagged family held, failed, or could not be judged. */
 export interface Tally {
@@ -126,21 +110,41 @@ const subjectOf = (text: string): string | undefined => /^([A-Za-z][\w.]*):/.exe
 const maxQuotes = 5;
 
 /**
+ * The JSON pointers a failure's message places its problems at: the one wording of a schema error
+ * (`schemaProblem` of `@bot-conversation/client/text`) writes each problem as `<pointer>: expected …; got …`
+ * (`/items/0/startedOn: expected …`), after `got: `, `; ` or `(`. Each pointer as its field names, the
+ * deepest first (`["startedOn", "items"]`): array indexes dropped, `~1` and `~0` read back.
+ */
+export function pointersOf(message: string): string[][] {
+  return [...message.matchAll(/(?:^|[\s(])(\/[^\s:;()]*): /g)].map((match) =>
+    match[1]!
+      .split("/")
+      .slice(1)
+      .filter((part) => part !== "" && !/^\d+$/.test(part))
+      .map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~"))
+      .reverse(),
+  );
+}
+
+/**
  * The rules of the seed a failure of `check` breaks, quoted from the catalog: those of the case's family when it
- * feeds the check (a tagged probe), else of every family feeding the check; of many, those whose field the
- * failure's message names (`startedOn` in a schema failure at `/items/0/startedOn`). Empty for a check no family
- * feeds (its `rule` names its ground: the description, an RFC's MUST, or your own bound).
+ * feeds the check (a tagged probe), else of every family feeding the check; of many, those about a field the
+ * failure's message places a problem at (its JSON pointer: `startedOn` of `/items/0/startedOn` first, then
+ * `items`), never the field names the message's words list (`expected only the properties a, b here`). Empty
+ * for a check no family feeds (its `rule` names its ground: the description, an RFC's MUST, or your own bound).
  */
 export function seedRulesOf(check: CheckName, family: FamilyName | undefined, message: string): SeedQuote[] {
   const feeding = probeFamilies.filter((entry) => (entry.checks as readonly string[]).includes(check)).map((entry) => entry.name);
   const families: readonly FamilyName[] = family && feeding.includes(family) ? [family] : feeding;
   const candidates = (rules as readonly Rule[]).filter((rule) => rule.families.some((name) => families.includes(name)));
-  const named = candidates.filter((rule) => {
+  // Every pointer's fields, the deepest of each first: a rule about a deeper field is the more specific.
+  const fields = pointersOf(message).flatMap((names) => names.map((name, depth) => ({ name, depth })));
+  const depthOf = (rule: Rule): number => {
     const subject = subjectOf(rule.text);
-    return subject !== undefined && new RegExp(`\\b${subject.replaceAll(".", "\\.")}\\b`).test(message);
-  });
-  // The field named last is the most specific (`startedOn` before `items` in `/items/0/startedOn`).
-  const at = (rule: Rule): number => message.lastIndexOf(subjectOf(rule.text)!);
-  const chosen = named.length > 0 ? named.sort((left, right) => at(right) - at(left)) : candidates;
+    const at = fields.filter((field) => field.name === subject).map((field) => field.depth);
+    return at.length > 0 ? Math.min(...at) : Number.POSITIVE_INFINITY;
+  };
+  const named = candidates.filter((rule) => depthOf(rule) !== Number.POSITIVE_INFINITY).sort((left, right) => depthOf(left) - depthOf(right));
+  const chosen = named.length > 0 ? named : candidates;
   return chosen.slice(0, maxQuotes).map((rule) => ({ id: rule.id, where: rule.seed, text: rule.text }));
 }

@@ -1,7 +1,6 @@
 import { applyBaseline, isKnownFailure } from "./baseline.ts";
 import { requestLineOf } from "./case.ts";
-import type { CheckName } from "./checks/index.ts";
-import { consistencyRelations } from "./consistency.ts";
+import { type CheckName, catalogRelations } from "./checks/index.ts";
 import { coverageOf, type OperationCoverage, weakDataWarnings } from "./coverage.ts";
 import { badCredentials } from "./credentials.ts";
 import { bundledDescription, type Description } from "./description.ts";
@@ -10,7 +9,6 @@ import type { RuleResult } from "./families.ts";
 import { type ConformanceOptions, resolveOptions } from "./options.ts";
 import { checksLeftOut, type Phase, phases, type RunState } from "./phases/index.ts";
 import { redactToken, redactTokenJson } from "./redact.ts";
-import { pageSizeRelation, relations } from "./relations.ts";
 import { type CheckResult, Results } from "./results.ts";
 import { type RelationCount, Session } from "./session.ts";
 import { blameForRefusal } from "./token-blame.ts";
@@ -79,7 +77,7 @@ export interface ConformanceReport {
   readonly sideEffects: readonly SideEffect[];
   /** Operations × documented statuses × parameters: what was exercised, and what returned data. */
   readonly coverage: readonly OperationCoverage[];
-  /** Each metamorphic relation: the requests it transformed, and how their answers compared (`relations.ts`). */
+  /** Each relation of the catalog (`catalogRelations`): the requests it transformed, and how their answers compared. */
   readonly relations: readonly RelationCount[];
   /** Time per phase. */
   readonly phases: readonly PhaseTiming[];
@@ -225,7 +223,7 @@ export async function runConformance(options: ConformanceOptions, description: D
         entry.exchange ? [{ request: requestLineOf(resolved.baseUrl, entry.exchange.case), status: entry.status }] : [],
       ),
       coverage,
-      relations: [...relations, pageSizeRelation, ...Object.values(consistencyRelations)].map((relation) => ({ ...session.relationCount(relation) })),
+      relations: catalogRelations.map((relation) => ({ ...session.relationCount(relation) })),
       phases: timings,
       newFailures,
       // A run that reached no verdict (stopped before any answer, or every check not judged) verified nothing: it does not pass.

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import type { Authentication, Case, Exchange } from "./case.ts";
 import { hasOffset } from "./checks/filters.ts";
-import { type CheckName, responseChecks } from "./checks/index.ts";
+import { type CheckName, checkOfRelation, responseChecks } from "./checks/index.ts";
 import { noAnswer } from "./checks/response.ts";
 import type { CheckContext, ExchangeCheck, Verdict } from "./checks/types.ts";
 import type { AcceptedDecisions } from "./decisions.ts";
@@ -211,16 +211,16 @@ export class Session {
   }
 
   /**
-   * Records what a relation made of two answers: held, a failure of `check` (`metamorphic_relations`, or
-   * `operation_consistency` for a relation across operations), or a difference for the finding.
+   * Records what a relation made of two answers: held, a failure of the check the catalog lists the relation under
+   * (`metamorphic_relations`, or `operation_consistency` for a relation across operations), or a difference for the finding.
    */
   recordRelation(
     relation: Pick<Relation, "name" | "description" | "rule">,
     transformed: Exchange,
     verdict: RelationVerdict,
     before: readonly Exchange[],
-    check: "metamorphic_relations" | "operation_consistency" = "metamorphic_relations",
   ): void {
+    const check = checkOfRelation(relation.name);
     const count = this.relationCount(relation);
     if (verdict === undefined) {
       count.held += 1;

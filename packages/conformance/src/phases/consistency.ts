@@ -55,8 +55,7 @@ export async function checkConcurrentAnswers(session: Session): Promise<void> {
     const [before, concurrent, after] = [first[index], together[index], again[index]];
     if (!before || !concurrent || !after) continue;
     session.relationCount(relation).transformed += 1;
-    if (concurrentAgrees(before, after) === undefined)
-      session.recordRelation(relation, concurrent, concurrentAgrees(before, concurrent), [before], "operation_consistency");
+    if (concurrentAgrees(before, after) === undefined) session.recordRelation(relation, concurrent, concurrentAgrees(before, concurrent), [before]);
     else session.record("operation_consistency", concurrent, notJudged("the same request answered another way twice in turn: the data moved during the run"));
   }
 }
@@ -89,7 +88,7 @@ export async function checkListedTriggersFire(session: Session, triggers: readon
     ]);
     if (!answer) continue;
     session.relationCount(relation).transformed += 1;
-    session.recordRelation(relation, answer.exchange, listedTriggerFired(trigger.externalEventId, answer.exchange), [], "operation_consistency");
+    session.recordRelation(relation, answer.exchange, listedTriggerFired(trigger.externalEventId, answer.exchange), []);
   }
 }
 
@@ -152,5 +151,5 @@ export async function checkWhatFiresChanged(session: Session, before: readonly C
       after.last,
       notJudged("the conversations changed between two reads before any fire: the data moves by itself"),
     );
-  session.recordRelation(relation, after.last, fireChangedOnly(second, after.read, firedConversation(session, second)), [], "operation_consistency");
+  session.recordRelation(relation, after.last, fireChangedOnly(second, after.read, firedConversation(session, second)), []);
 }

@@ -33,12 +33,6 @@ export async function checkExports(session: Session): Promise<void> {
     const relation = consistencyRelations.searchAsExport;
     session.relationCount(relation).transformed += 1;
     const source = session.knowledge.itemSources.get(id);
-    session.recordRelation(
-      relation,
-      answer.exchange,
-      searchAgreesWithExport(summary, answer.exchange.json, session.description),
-      source ? [source] : [],
-      "operation_consistency",
-    );
+    session.recordRelation(relation, answer.exchange, searchAgreesWithExport(summary, answer.exchange.json, session.description), source ? [source] : []);
   }
 }

@@ -1,4 +1,5 @@
 import { parseDateTime } from "@bot-conversation/client";
+import { searchPeriods } from "@bot-conversation/openapi";
 import { caseFor, type Exchange } from "../case.ts";
 import { pageChecks } from "../checks/index.ts";
 import { botWithinAll, emptySearchPage, filterCombination, findsNoConversation } from "../checks/oracles.ts";
@@ -73,23 +74,25 @@ function medianInstant(session: Session, field: string): string | undefined {
 /**
  * `filter_combination`: two filters together find exactly the conversations both find alone. Each
  * filter alone and the pair are walked page by page (every page also checked by `envelope_math` and
- * `filter_match`), so a server that ORs the filters, or drops one on a later page, is caught.
+ * `filter_match`), so a server that ORs the filters, or drops one on a later page, is caught. The date
+ * filters are the search filters' periods (`searchPeriods`): the first period's start at the median of
+ * its field, the last period's end at the median of its own; paired with a channel and a status.
  */
 export async function checkFilterCombinations(session: Session): Promise<void> {
   const filters: Record<string, string> = {};
   const status = mostFrequent(session, "status");
   const channelId = mostFrequent(session, "channelId");
-  const startedOn = medianInstant(session, "startedOn");
-  const latestMessageOn = medianInstant(session, "latestMessageOn");
+  const first = searchPeriods[0];
+  const last = searchPeriods.at(-1);
+  const firstMedian = first && medianInstant(session, first.field);
+  const lastMedian = last && medianInstant(session, last.field);
   if (status) filters["status"] = status;
   if (channelId) filters["channelId"] = channelId;
-  if (startedOn) filters["startFromDate"] = startedOn;
-  if (latestMessageOn) filters["latestMessageToDate"] = latestMessageOn;
-  const pairs = [
-    ["status", "channelId"],
-    ["channelId", "startFromDate"],
-    ["status", "latestMessageToDate"],
-  ].filter((pair) => pair.every((name) => filters[name] !== undefined));
+  if (first && firstMedian) filters[first.from] = firstMedian;
+  if (last && lastMedian) filters[last.to] = lastMedian;
+  const pairs = [["status", "channelId"], ...(first ? [["channelId", first.from]] : []), ...(last ? [["status", last.to]] : [])].filter((pair) =>
+    pair.every((name) => filters[name] !== undefined),
+  );
   if (pairs.length === 0) return session.results.skip("filter_combination", "no search returned conversations to take two filter values from");
   const alone = new Map<string, Walk | undefined>();
   const walkAlone = async (name: string): Promise<Walk | undefined> => {
@@ -132,9 +135,13 @@ export async function checkBotFilter(session: Session): Promise<number | undefin
  * letter case in `channelId` is not shown.
  */
 export async function checkEmptySearches(session: Session): Promise<void> {
-  const instants = [...session.knowledge.items.values()].map((item) => parseDateTime(item["startedOn"])).filter((instant) => !Number.isNaN(instant));
-  if (instants.length > 0)
-    await search(session, { ...botFilter(session), startFromDate: new Date(Math.max(...instants) + 86_400_000).toISOString() }, [
+  // A period after every conversation seen: the search filters' first period, started a day after its last instant.
+  const period = searchPeriods[0];
+  const instants = period
+    ? [...session.knowledge.items.values()].map((item) => parseDateTime(item[period.field])).filter((instant) => !Number.isNaN(instant))
+    : [];
+  if (period && instants.length > 0)
+    await search(session, { ...botFilter(session), [period.from]: new Date(Math.max(...instants) + 86_400_000).toISOString() }, [
       ["empty_search_page", emptySearchPage],
     ]);
   const channelId = mostFrequent(session, "channelId");

@@ -1,6 +1,6 @@
 import type { ExternalEventTrigger } from "@bot-conversation/types";
 import type { Exchange } from "../case.ts";
-import type { CheckName } from "../checks/index.ts";
+import { type CheckName, catalogEntry, checkNames, checksOfPhase } from "../checks/index.ts";
 import type { ConversationsRead } from "../consistency.ts";
 import { type DiscoveryInput, discover, type Finding } from "../discovery.ts";
 import type { ResolvedOptions } from "../options.ts";
@@ -46,7 +46,7 @@ export interface PhaseConditions {
   readonly triggersListed: boolean;
 }
 
-/** One phase of a run: its name (progress, timings), the checks it feeds, when it does not run, and what it does. */
+/** One phase of a run: its name (progress, timings), the checks it feeds (read from the catalog: the checks whose entry names the phase), when it does not run, and what it does. */
 export interface Phase {
   readonly name: string;
   readonly checks: readonly CheckName[];
@@ -61,16 +61,19 @@ export interface Step {
   readonly phases: readonly Phase[];
 }
 
+/** A phase as the table below writes it: its checks are the catalog's (`checksOfPhase`). */
+type PhaseOfTable = Omit<Phase, "checks">;
+
 const firingOff = ({ allowFire }: PhaseConditions): string | undefined => (allowFire ? undefined : "firing is off: pass --allow-fire with --conversation-id");
 const needsTriggers = (conditions: PhaseConditions): string | undefined =>
   firingOff(conditions) ?? (conditions.triggersListed ? undefined : "needs --agent-stage-id: the variables come from the bot's triggers");
 
-/** The phases of a run, grouped in the steps a plan shows, in the order they run. The probe, which decides whether the server can be checked at all, comes before them (`runner.ts`). */
-export const steps: readonly Step[] = [
+/** The phases of the run as written, grouped in the steps a plan shows, in run order; `steps` adds each phase's checks from the catalog. */
+const table: ReadonlyArray<{ readonly plan: Step["plan"]; readonly phases: readonly PhaseOfTable[] }> = [
   {
     plan: (options) =>
       `probe: one search; ${options.agentStageId ? `the trigger list of ${options.agentStageId} (a 404 stops the run: unknown bot)` : "no bot given: trigger checks use unknown bots only"}`,
-    phases: [{ name: "preflight: --agent-stage-id", checks: [], run: (session) => confirmBot(session) }],
+    phases: [{ name: "preflight: --agent-stage-id", run: (session) => confirmBot(session) }],
   },
   {
     plan: () =>
@@ -78,19 +81,16 @@ export const steps: readonly Step[] = [
     phases: [
       {
         name: "searchConversations: first page",
-        checks: ["envelope_math"],
         run: async (session) => {
           await probeSearch(session);
         },
       },
       {
         name: "searchConversations: walk every page, and again at another page size",
-        checks: ["paging_walk", "metamorphic_relations"],
         run: (session) => walkPages(session),
       },
       {
         name: "preflight: the conversation to fire into",
-        checks: [],
         run: async (session, state) => {
           const unconfirmed = await confirmConversation(session);
           if (unconfirmed) state.warnings.push(unconfirmed);
@@ -98,27 +98,22 @@ export const steps: readonly Step[] = [
       },
       {
         name: "searchConversations: edges",
-        checks: ["positive_data_acceptance", "negative_data_rejection", "envelope_math", "filter_match", "filter_inclusion"],
         run: (session) => exploreEdges(session),
       },
       {
         name: "searchConversations: combined filters",
-        checks: ["filter_combination", "envelope_math", "filter_match"],
         run: (session) => checkFilterCombinations(session),
       },
       {
         name: "searchConversations and listExternalEventTriggers: answers in turn sent again at once",
-        checks: ["operation_consistency"],
         run: (session) => checkConcurrentAnswers(session),
       },
       {
         name: "searchConversations: generated searches against the model of the server's data",
-        checks: ["search_model", "envelope_math", "filter_match"],
         run: (session) => checkSearchModel(session),
       },
       {
         name: "searchConversations: the bot filter and searches that match nothing",
-        checks: ["bot_filter_match", "empty_search_page", "filter_match"],
         run: async (session, state) => {
           state.discovery.unknownBotSearch = await checkBotFilter(session);
           await checkEmptySearches(session);
@@ -126,21 +121,19 @@ export const steps: readonly Step[] = [
       },
       {
         name: "searchConversations: generated requests",
-        checks: ["positive_data_acceptance", "envelope_math", "filter_match"],
         run: (session) => exploreSearch(session),
       },
-      { name: "searchConversations: invalid requests (reported, not judged)", checks: [], run: (session) => exploreInvalidSearch(session) },
+      { name: "searchConversations: invalid requests (reported, not judged)", run: (session) => exploreInvalidSearch(session) },
     ],
   },
   {
     plan: () =>
       "trigger lists: generated bots and an unknown bot; the known bot's id cut, with a character more, with a reserved character, percent-encoded and in another letter case, on the trigger list and the search",
     phases: [
-      { name: "listExternalEventTriggers: generated requests", checks: ["positive_data_acceptance"], run: (session) => exploreTriggers(session) },
-      { name: "listExternalEventTriggers: unknown bot", checks: ["unknown_bot_not_found"], run: (session) => unknownBot(session) },
+      { name: "listExternalEventTriggers: generated requests", run: (session) => exploreTriggers(session) },
+      { name: "listExternalEventTriggers: unknown bot", run: (session) => unknownBot(session) },
       {
         name: "listExternalEventTriggers: the bot's triggers",
-        checks: [],
         run: async (session, state) => {
           state.listed = await listTriggers(session);
           state.discovery.triggerList = state.listed?.exchange;
@@ -148,7 +141,6 @@ export const steps: readonly Step[] = [
       },
       {
         name: "identifiers: near misses and encodings of the bot's id",
-        checks: ["unknown_bot_not_found", "identifier_encoding", "bot_filter_match"],
         run: async (session, state) => {
           state.discovery.letterCase = await checkBotIdentifiers(session, state.listed?.exchange);
         },
@@ -161,7 +153,6 @@ export const steps: readonly Step[] = [
     phases: [
       {
         name: "every operation: authentication",
-        checks: ["ignored_auth"],
         run: async (session, state) => {
           await checkAuthentication(session, state.listed?.triggers ?? []);
         },
@@ -174,7 +165,6 @@ export const steps: readonly Step[] = [
     phases: [
       {
         name: "every path: Accept and undocumented methods",
-        checks: ["accept_negotiation", "unsupported_method"],
         run: async (session) => {
           await checkAcceptNegotiation(session);
           await checkUnsupportedMethods(session);
@@ -184,7 +174,7 @@ export const steps: readonly Step[] = [
   },
   {
     plan: (options) => (options.exportPath ? `exports through ${options.exportPath}` : "exports: none (no --export-path)"),
-    phases: [{ name: "export route", checks: ["response_schema_conformance", "operation_consistency"], run: (session) => checkExports(session) }],
+    phases: [{ name: "export route", run: (session) => checkExports(session) }],
   },
   {
     plan: (options) =>
@@ -194,7 +184,6 @@ export const steps: readonly Step[] = [
     phases: [
       {
         name: "fireExternalEvent: every conversation before the fires",
-        checks: ["operation_consistency"],
         unless: firingOff,
         run: async (session, state) => {
           state.beforeFires = await readBeforeFires(session);
@@ -202,19 +191,16 @@ export const steps: readonly Step[] = [
       },
       {
         name: "fireExternalEvent: invalid requests",
-        checks: ["negative_data_rejection"],
         unless: firingOff,
         run: (session, state) => exploreInvalidFire(session, state.listed?.triggers ?? []),
       },
       {
         name: "fireExternalEvent: unknown trigger and conversation",
-        checks: ["unknown_trigger_not_found", "unknown_conversation_not_found"],
         unless: firingOff,
         run: (session, state) => checkFireNotFound(session, state.listed?.triggers ?? []),
       },
       {
         name: "fireExternalEvent: variable values",
-        checks: ["payload_validation_rejection", "payload_acceptance"],
         unless: needsTriggers,
         run: async (session, state) => {
           await checkPayloads(session, state.listed?.triggers ?? []);
@@ -223,7 +209,6 @@ export const steps: readonly Step[] = [
       },
       {
         name: "fireExternalEvent: payload present or not, and its shape",
-        checks: ["payload_optional", "payload_shape_rejection"],
         unless: needsTriggers,
         run: async (session, state) => {
           state.discovery.unlistedVariable = await checkPayloadForms(session, state.listed?.triggers ?? []);
@@ -231,13 +216,11 @@ export const steps: readonly Step[] = [
       },
       {
         name: "fireExternalEvent: the conversation's id with a JSON escape",
-        checks: ["identifier_encoding"],
         unless: needsTriggers,
         run: (session, state) => checkEscapedConversation(session, state.listed?.triggers ?? []),
       },
       {
         name: "fireExternalEvent: both identifiers",
-        checks: [],
         unless: needsTriggers,
         run: async (session, state) => {
           state.discovery.precedence = await probeIdentifierPrecedence(session, state.listed?.triggers ?? []);
@@ -245,13 +228,11 @@ export const steps: readonly Step[] = [
       },
       {
         name: "fireExternalEvent: each listed trigger with every variable it lists",
-        checks: ["operation_consistency"],
         unless: needsTriggers,
         run: (session, state) => checkListedTriggersFire(session, state.listed?.triggers ?? []),
       },
       {
         name: "fireExternalEvent: every conversation after the fires",
-        checks: ["operation_consistency"],
         unless: firingOff,
         run: (session, state) => checkWhatFiresChanged(session, state.beforeFires),
       },
@@ -262,7 +243,6 @@ export const steps: readonly Step[] = [
     phases: [
       {
         name: "discovery of open points",
-        checks: [],
         run: async (session, state) => {
           state.findings = await discover(session, state.discovery);
         },
@@ -270,6 +250,21 @@ export const steps: readonly Step[] = [
     ],
   },
 ];
+
+/**
+ * The phases of a run, grouped in the steps a plan shows, in the order they run, each with the checks it feeds
+ * (the catalog's). The probe, which decides whether the server can be checked at all, comes before them (`runner.ts`).
+ */
+export const steps: readonly Step[] = table.map((step) => ({
+  plan: step.plan,
+  phases: step.phases.map((phase) => ({ ...phase, checks: checksOfPhase(phase.name) })),
+}));
+
+// A phase the catalog names is a phase of the table: a renamed phase would otherwise feed its checks nowhere.
+const phaseNames = new Set(table.flatMap((step) => step.phases.map((phase) => phase.name)));
+for (const name of checkNames)
+  for (const phase of catalogEntry(name).phases)
+    if (!phaseNames.has(phase)) throw new Error(`checkCatalog: ${name} names the phase "${phase}", which phases/index.ts does not run`);
 
 /** Every phase, in run order. */
 export const phases: readonly Phase[] = steps.flatMap((step) => step.phases);
