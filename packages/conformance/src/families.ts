@@ -5,7 +5,7 @@
  * `family`), else by its checks over the whole run; a rule fails when one of its families fails, and a
  * rule no family reached says so.
  */
-import { type FamilyName, probeFamilies, type Rule, rules } from "@bot-conversation/openapi";
+import { type FamilyName, pointerKeys, probeFamilies, type Rule, rules } from "@bot-conversation/openapi";
 import { type CheckName, catalogEntry, checkNames } from "./checks/index.ts";
 import type { CheckResult, CheckStatus, SeedQuote } from "./outcomes.ts";
 
@@ -117,11 +117,8 @@ const maxQuotes = 5;
  */
 export function pointersOf(message: string): string[][] {
   return [...message.matchAll(/(?:^|[\s(])(\/[^\s:;()]*): /g)].map((match) =>
-    match[1]!
-      .split("/")
-      .slice(1)
+    pointerKeys(match[1]!)
       .filter((part) => part !== "" && !/^\d+$/.test(part))
-      .map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~"))
       .reverse(),
   );
 }
