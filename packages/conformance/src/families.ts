@@ -123,25 +123,47 @@ export function pointersOf(message: string): string[][] {
   );
 }
 
+/** What a rule about a field loses in rank when its owner is not the object holding the field: more than any depth. */
+const unowned = 1_000;
+
+/** A text's Latin letters alone, in lower case (`Platform channel object` → `platformchannelobject`). */
+const lettersOf = (text: string): string => text.toLowerCase().replace(/[^a-z]/g, "");
+
+/**
+ * Whether a rule's owner (the part of its seed locator before its field: `Member` of `Resources > Member > id`) is the
+ * object a pointer's key holds (`members`, `member`): the key, in lower case and without a plural's `s`, begins the
+ * owner's words (`platform` begins `Platform channel object`).
+ */
+function ownedBy(rule: Rule, key: string | undefined): boolean {
+  const parts = rule.seed.split(" > ");
+  if (key === undefined || parts.length < 3) return false;
+  const held = lettersOf(key).replace(/s$/, "");
+  return held !== "" && lettersOf(parts.at(-2)!).startsWith(held);
+}
+
 /**
  * The rules of the seed a failure of `check` breaks, quoted from the catalog: those of the case's family when it
  * feeds the check (a tagged probe), else of every family feeding the check; of many, those about a field the
  * failure's message places a problem at (its JSON pointer: `startedOn` of `/items/0/startedOn` first, then
- * `items`), never the field names the message's words list (`expected only the properties a, b here`). Empty
- * for a check no family feeds (its `rule` names its ground: the description, an RFC's MUST, or your own bound).
+ * `items`), never the field names the message's words list (`expected only the properties a, b here`). A rule about
+ * the field whose owner is the object holding it ranks first (`/items/0/members/1/id`: the Member's `id`, not the
+ * summary's). Empty for a check no family feeds (its `rule` names its ground: the description, an RFC's MUST, or
+ * your own bound).
  */
 export function seedRulesOf(check: CheckName, family: FamilyName | undefined, message: string): SeedQuote[] {
   const feeding = probeFamilies.filter((entry) => (entry.checks as readonly string[]).includes(check)).map((entry) => entry.name);
   const families: readonly FamilyName[] = family && feeding.includes(family) ? [family] : feeding;
   const candidates = (rules as readonly Rule[]).filter((rule) => rule.families.some((name) => families.includes(name)));
-  // Every pointer's fields, the deepest of each first: a rule about a deeper field is the more specific.
-  const fields = pointersOf(message).flatMap((names) => names.map((name, depth) => ({ name, depth })));
-  const depthOf = (rule: Rule): number => {
+  // Each rule's rank: the shallowest field it is about (its owner holding it first); none for a rule about no field the pointers name.
+  const pointers = pointersOf(message);
+  const rankOf = (rule: Rule): number => {
     const subject = subjectOf(rule.text);
-    const at = fields.filter((field) => field.name === subject).map((field) => field.depth);
-    return at.length > 0 ? Math.min(...at) : Number.POSITIVE_INFINITY;
+    const ranks = pointers.flatMap((names) =>
+      names.flatMap((name, depth) => (name === subject ? [depth + (ownedBy(rule, names[depth + 1]) ? 0 : unowned)] : [])),
+    );
+    return ranks.length > 0 ? Math.min(...ranks) : Number.POSITIVE_INFINITY;
   };
-  const named = candidates.filter((rule) => depthOf(rule) !== Number.POSITIVE_INFINITY).sort((left, right) => depthOf(left) - depthOf(right));
+  const named = candidates.filter((rule) => rankOf(rule) !== Number.POSITIVE_INFINITY).sort((left, right) => rankOf(left) - rankOf(right));
   const chosen = named.length > 0 ? named : candidates;
   return chosen.slice(0, maxQuotes).map((rule) => ({ id: rule.id, where: rule.seed, text: rule.text }));
 }

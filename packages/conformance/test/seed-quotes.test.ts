@@ -38,6 +38,27 @@ describe("a failure names the seed's words it breaks (issue 48, item 5)", () => 
     expect(quotes.map((quote) => quote.id)).toEqual(["summary-channel-data", "export-channel-data"]);
   });
 
+  it("the owner of the field ranks first: a problem at a member's id quotes the Member's rule, not the summary's", () => {
+    const pointer = "#/components/schemas/ConversationPage";
+    const problem = bundledDescription()
+      .problemsOf(pointer, {
+        items: [
+          {
+            members: [
+              { id: "bot", name: null, role: "Bot" },
+              { id: 7, name: null, role: "User" },
+            ],
+          },
+        ],
+      })
+      .find((each) => each.startsWith("/items/0/members/1/id: "));
+    expect(problem).toMatch(/^\/items\/0\/members\/1\/id: expected .*; got a number$/);
+    const quotes = seedRulesOf("response_schema_conformance", undefined, `expected a body valid against ${pointer}; got: ${problem}`);
+    expect(quotes[0]?.id).toBe("member-id");
+    // The summary's own id is about another object: it comes after the member's, never first.
+    expect(quotes.map((quote) => quote.id).indexOf("summary-id")).not.toBe(0);
+  });
+
   it("pointersOf reads every pointer of a message, the deepest field first, indexes dropped and ~1 read back", () => {
     expect(
       pointersOf("expected a body valid against #/x; got: /items/0/startedOn: expected a; got b; /a~1b/0: expected c; got d; /: expected e; got f"),

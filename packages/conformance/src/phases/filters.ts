@@ -1,5 +1,5 @@
 import { parseDateTime } from "@bot-conversation/client";
-import { searchPeriods } from "@bot-conversation/openapi";
+import { searchFilters, searchPeriods } from "@bot-conversation/openapi";
 import { caseFor, type Exchange } from "../case.ts";
 import { pageChecks } from "../checks/index.ts";
 import { botWithinAll, emptySearchPage, filterCombination, findsNoConversation } from "../checks/oracles.ts";
@@ -74,25 +74,31 @@ function medianInstant(session: Session, field: string): string | undefined {
 /**
  * `filter_combination`: two filters together find exactly the conversations both find alone. Each
  * filter alone and the pair are walked page by page (every page also checked by `envelope_math` and
- * `filter_match`), so a server that ORs the filters, or drops one on a later page, is caught. The date
- * filters are the search filters' periods (`searchPeriods`): the first period's start at the median of
- * its field, the last period's end at the median of its own; paired with a channel and a status.
+ * `filter_match`), so a server that ORs the filters, or drops one on a later page, is caught. The filters
+ * are the search filters' table's (`searchFilters`): its equality filters on a field of the conversation (the
+ * bot filter is every oracle search's), each at the most frequent value of its field, paired with one another
+ * and each with a bound of a period (`searchPeriods`: the first period's start and the last period's end, at
+ * the medians of their fields, taken in turn).
  */
 export async function checkFilterCombinations(session: Session): Promise<void> {
   const filters: Record<string, string> = {};
-  const status = mostFrequent(session, "status");
-  const channelId = mostFrequent(session, "channelId");
+  const equal = searchFilters.filter((filter) => filter.how === "equal" && filter.matches !== "bot");
+  for (const filter of equal) {
+    const value = mostFrequent(session, filter.matches);
+    if (value) filters[filter.name] = value;
+  }
   const first = searchPeriods[0];
   const last = searchPeriods.at(-1);
   const firstMedian = first && medianInstant(session, first.field);
   const lastMedian = last && medianInstant(session, last.field);
-  if (status) filters["status"] = status;
-  if (channelId) filters["channelId"] = channelId;
   if (first && firstMedian) filters[first.from] = firstMedian;
   if (last && lastMedian) filters[last.to] = lastMedian;
-  const pairs = [["status", "channelId"], ...(first ? [["channelId", first.from]] : []), ...(last ? [["status", last.to]] : [])].filter((pair) =>
-    pair.every((name) => filters[name] !== undefined),
-  );
+  const bounds = [first?.from, last?.to].filter((name) => name !== undefined);
+  const pairs = [
+    ...equal.flatMap((left, index) => equal.slice(index + 1).map((right) => [left.name, right.name])),
+    // Each equality filter with a bound, the bounds in turn from the last: with two of each, every bound is paired.
+    ...(bounds.length === 0 ? [] : equal.map((filter, index) => [filter.name, bounds[(index + 1) % bounds.length]!])),
+  ].filter((pair) => pair.every((name) => filters[name] !== undefined));
   if (pairs.length === 0) return session.results.skip("filter_combination", "no search returned conversations to take two filter values from");
   const alone = new Map<string, Walk | undefined>();
   const walkAlone = async (name: string): Promise<Walk | undefined> => {
