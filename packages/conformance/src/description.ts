@@ -60,6 +60,16 @@ export interface Operation {
   readonly responses: ReadonlyMap<string, DocumentedResponse>;
 }
 
+/** One problem of a value against a schema: where, the JSON Schema keyword it came from, and the one wording of it. */
+export interface ValueProblem {
+  /** JSON pointer of the value (`/items/0/status`), a missing or unlisted property's name last; `/` for the value itself. */
+  readonly pointer: string;
+  /** The keyword that failed (`enum`, `const`, `type`, `format`, `required`, `additionalProperties`, …). */
+  readonly keyword: string;
+  /** `/items/0/status: expected one of Active, Closed, Operator; got a string`. */
+  readonly text: string;
+}
+
 /** The bundled description, read and compiled once. */
 export interface Description {
   /** The bundle as parsed JSON. */
@@ -72,6 +82,8 @@ export interface Description {
   pointerOf(pointer: string): string;
   /** The problems of `value` against the schema at `pointer`, in the toolkit's one wording (`/items/0/status: expected one of …; got a string`, values typed); empty when valid. */
   problemsOf(pointer: string, value: unknown): string[];
+  /** The same problems as data: each one's JSON pointer, the JSON Schema keyword it came from, and its words (`problemsOf`'s). */
+  problemsAt(pointer: string, value: unknown): ValueProblem[];
   /** The documented response for an actual status: the exact code, then its range (`4XX`), then `default`. */
   documentedResponse(operation: Operation, status: number): DocumentedResponse | undefined;
 }
@@ -138,20 +150,29 @@ export function loadDescription(path = descriptionPath): Description {
     });
   }
 
+  /** The problems of `value` against the schema at `pointer`, each said once, in the one wording (`schemaProblem`). */
+  const problemsAt = (pointer: string, value: unknown): ValueProblem[] => {
+    const validate = validator.compile(pointer);
+    if (validate(value)) return [];
+    // Values typed, never shown: a body may hold an end user's words.
+    // An anyOf's, oneOf's or if's own error only sums up its branches' errors, which are said.
+    const errors = (validate.errors ?? []).filter((error) => !["anyOf", "oneOf", "if"].includes(error.keyword));
+    const problems = new Map<string, ValueProblem>();
+    for (const error of errors) {
+      const { pointer: place, message } = schemaProblem(error, { values: "types" });
+      const text = `${place || "/"}: ${message}`;
+      if (!problems.has(text)) problems.set(text, { pointer: place || "/", keyword: error.keyword, text });
+    }
+    return [...problems.values()];
+  };
+
   return {
     document,
     operations,
     resolve,
     pointerOf,
-    problemsOf(pointer, value) {
-      const validate = validator.compile(pointer);
-      if (validate(value)) return [];
-      // Values typed, never shown: a body may hold an end user's words.
-      // An anyOf's, oneOf's or if's own error only sums up its branches' errors, which are said.
-      const errors = (validate.errors ?? []).filter((error) => !["anyOf", "oneOf", "if"].includes(error.keyword));
-      const problems = errors.map((error) => schemaProblem(error, { values: "types" }));
-      return [...new Set(problems.map(({ pointer: place, message }) => `${place || "/"}: ${message}`))];
-    },
+    problemsOf: (pointer, value) => problemsAt(pointer, value).map((problem) => problem.text),
+    problemsAt,
     documentedResponse(operation, status) {
       return operation.responses.get(String(status)) ?? operation.responses.get(`${String(status)[0]}XX`) ?? operation.responses.get("default");
     },

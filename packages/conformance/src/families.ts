@@ -6,8 +6,8 @@
  * rule no family reached says so.
  */
 import { type FamilyName, pointerKeys, probeFamilies, type Rule, rules } from "@bot-conversation/openapi";
-import { type CheckName, catalogEntry, checkNames } from "./checks/index.ts";
-import type { CheckResult, CheckStatus, SeedQuote } from "./outcomes.ts";
+import { type CheckName, catalogEntry, checkNames, type JudgedOn } from "./checks/index.ts";
+import type { CheckResult, CheckStatus, Failure, SeedQuote } from "./outcomes.ts";
 
 export type { SeedQuote } from "./outcomes.ts";
 
@@ -19,8 +19,11 @@ void familyChecksAreChecks;
 /** The families whose probes the phases tag, judged on those requests alone: the catalog's `tagged` of every check. */
 export const taggedFamilies: ReadonlySet<FamilyName> = new Set<FamilyName>(checkNames.flatMap((name) => catalogEntry(name).tagged ?? []));
 
-/** Untagged families judged on part of their check's failures: the catalog's `judgedOn` of every check. */
-const failureFilters: Partial<Record<FamilyName, RegExp>> = Object.assign({}, ...checkNames.map((name) => catalogEntry(name).judgedOn ?? {}));
+/** Untagged families judged on part of their check's failures: the catalog's `judgedOn` of every check (the schema keywords a failure's problems came from). */
+const failureFilters: Partial<Record<FamilyName, JudgedOn>> = Object.assign({}, ...checkNames.map((name) => catalogEntry(name).judgedOn ?? {}));
+
+/** Whether a failure is one of a family judged on part of its check's failures: one of its problems came from a keyword the family names. */
+const judges = (filter: JudgedOn, failure: Failure): boolean => failure.problems.some((problem) => filter.keywords.includes(problem.keyword));
 
 /** How many probes of a tagged family held, failed, or could not be judged. */
 export interface Tally {
@@ -74,10 +77,7 @@ export function familyResults(checks: readonly CheckResult[], tallies: ReadonlyM
       else {
         const filter = failureFilters[family.name];
         const results = names.map((name) => byName.get(name)).filter((result): result is CheckResult => result !== undefined);
-        const failed = results.reduce(
-          (sum, result) => sum + (filter ? result.failures.filter((failure) => filter.test(failure.message)).length : result.failed),
-          0,
-        );
+        const failed = results.reduce((sum, result) => sum + (filter ? result.failures.filter((failure) => judges(filter, failure)).length : result.failed), 0);
         tally = {
           passed: results.reduce((sum, result) => sum + result.passed + (filter ? result.failed : 0), 0) - failed,
           failed,
@@ -109,19 +109,11 @@ const subjectOf = (text: string): string | undefined => /^([A-Za-z][\w.]*):/.exe
 /** At most this many rules quoted for one failure: past it, the failure's message did not say which rule it breaks. */
 const maxQuotes = 5;
 
-/**
- * The JSON pointers a failure's message places its problems at: the one wording of a schema error
- * (`schemaProblem` of `@bot-conversation/client/text`) writes each problem as `<pointer>: expected …; got …`
- * (`/items/0/startedOn: expected …`), after `got: `, `; ` or `(`. Each pointer as its field names, the
- * deepest first (`["startedOn", "items"]`): array indexes dropped, `~1` and `~0` read back.
- */
-export function pointersOf(message: string): string[][] {
-  return [...message.matchAll(/(?:^|[\s(])(\/[^\s:;()]*): /g)].map((match) =>
-    pointerKeys(match[1]!)
-      .filter((part) => part !== "" && !/^\d+$/.test(part))
-      .reverse(),
-  );
-}
+/** A JSON pointer as its field names, the deepest first (`/items/0/startedOn` → `["startedOn", "items"]`): array indexes dropped, `~1` and `~0` read back. */
+export const fieldsOf = (pointer: string): string[] =>
+  pointerKeys(pointer)
+    .filter((part) => part !== "" && !/^\d+$/.test(part))
+    .reverse();
 
 /** What a rule about a field loses in rank when its owner is not the object holding the field: more than any depth. */
 const unowned = 1_000;
@@ -144,21 +136,21 @@ function ownedBy(rule: Rule, key: string | undefined): boolean {
 /**
  * The rules of the seed a failure of `check` breaks, quoted from the catalog: those of the case's family when it
  * feeds the check (a tagged probe), else of every family feeding the check; of many, those about a field the
- * failure's message places a problem at (its JSON pointer: `startedOn` of `/items/0/startedOn` first, then
- * `items`), never the field names the message's words list (`expected only the properties a, b here`). A rule about
+ * failure's problems are placed at (`pointers`, the JSON pointers of a schema's failure: `startedOn` of
+ * `/items/0/startedOn` first, then `items`), never the field names its words list (`expected only the properties a, b here`). A rule about
  * the field whose owner is the object holding it ranks first (`/items/0/members/1/id`: the Member's `id`, not the
  * summary's). Empty for a check no family feeds (its `rule` names its ground: the description, an RFC's MUST, or
  * your own bound).
  */
-export function seedRulesOf(check: CheckName, family: FamilyName | undefined, message: string): SeedQuote[] {
+export function seedRulesOf(check: CheckName, family: FamilyName | undefined, pointers: readonly string[]): SeedQuote[] {
   const feeding = probeFamilies.filter((entry) => (entry.checks as readonly string[]).includes(check)).map((entry) => entry.name);
   const families: readonly FamilyName[] = family && feeding.includes(family) ? [family] : feeding;
   const candidates = (rules as readonly Rule[]).filter((rule) => rule.families.some((name) => families.includes(name)));
   // Each rule's rank: the shallowest field it is about (its owner holding it first); none for a rule about no field the pointers name.
-  const pointers = pointersOf(message);
+  const fields = pointers.map(fieldsOf);
   const rankOf = (rule: Rule): number => {
     const subject = subjectOf(rule.text);
-    const ranks = pointers.flatMap((names) =>
+    const ranks = fields.flatMap((names) =>
       names.flatMap((name, depth) => (name === subject ? [depth + (ownedBy(rule, names[depth + 1]) ? 0 : unowned)] : [])),
     );
     return ranks.length > 0 ? Math.min(...ranks) : Number.POSITIVE_INFINITY;

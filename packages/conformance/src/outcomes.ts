@@ -3,6 +3,9 @@
  * the seed a failure quotes. Types only, read by the results, the rule catalog and every report.
  */
 import type { CheckName } from "./checks/index.ts";
+import type { KeywordProblem } from "./checks/types.ts";
+
+export type { KeywordProblem } from "./checks/types.ts";
 
 /** A rule of the seed a failure breaks: its id, where the seed states it, and the rule in the seed's words. */
 export interface SeedQuote {
@@ -20,6 +23,8 @@ export interface Failure {
   readonly message: string;
   /** The rule of the seed or the description that the server broke. */
   readonly rule: string;
+  /** For a failure of a schema, each problem its message lists: the JSON pointer and the JSON Schema keyword it came from (`enum`, `const`, `type`, …); empty otherwise. */
+  readonly problems: readonly KeywordProblem[];
   /** The rules of the seed it breaks, each quoted with where the seed states it (`rules.yaml`); empty for a check whose ground is not the seed. */
   readonly seed: readonly SeedQuote[];
   /** operationId of the request. */

@@ -1,7 +1,7 @@
 import type { FamilyName } from "@bot-conversation/openapi";
 import { curlOf, type Exchange, requestLineOf } from "./case.ts";
 import { type CheckName, checkCatalog, checkNames } from "./checks/index.ts";
-import { notApplicable, type Verdict } from "./checks/types.ts";
+import { failureText, notApplicable, type Verdict } from "./checks/types.ts";
 import { familyResults, probeFamilies, type RuleResult, ruleResults, seedRulesOf, type Tally, taggedFamilies } from "./families.ts";
 import type { CheckResult, Failure } from "./outcomes.ts";
 
@@ -66,17 +66,24 @@ export class Results {
       result.passed += 1;
       return;
     }
-    if (typeof verdict === "object") {
+    if (typeof verdict === "object" && "notJudged" in verdict) {
       result.notJudged += 1;
       if (!result.notJudgedReasons.includes(verdict.notJudged) && result.notJudgedReasons.length < 5) result.notJudgedReasons.push(verdict.notJudged);
       return;
     }
     result.failed += 1;
+    const message = failureText(verdict)!;
+    const problems = typeof verdict === "object" ? verdict.problems : [];
     const excerpt = exchange.text.slice(0, 300);
     const failure: Failure = {
-      message: verdict,
+      message,
       rule: result.rule,
-      seed: seedRulesOf(name, exchange.case.family, verdict),
+      problems,
+      seed: seedRulesOf(
+        name,
+        exchange.case.family,
+        problems.map((problem) => problem.pointer),
+      ),
       operationId: exchange.case.operationId,
       status: exchange.status,
       sent: requestLineOf(this.baseUrl, exchange.case),
@@ -89,7 +96,7 @@ export class Results {
     failure.known = this.isKnown(name, failure);
     // Keep the smallest request per distinct message: the shrunk reproduction wins over the first one found.
     const size = failure.curl.length;
-    const index = result.failures.findIndex((known) => known.message === verdict || sameShape(known.message, verdict));
+    const index = result.failures.findIndex((known) => known.message === message || sameShape(known.message, message));
     const known = index === -1 ? undefined : result.failures[index];
     if (known && index !== -1) {
       if (size < (this.sizes.get(known) ?? Infinity)) {
@@ -113,7 +120,7 @@ export class Results {
     const tally = this.tallies.get(family) ?? { passed: 0, failed: 0, notJudged: 0 };
     this.tallies.set(family, tally);
     if (verdict === undefined) tally.passed += 1;
-    else if (typeof verdict === "object") tally.notJudged += 1;
+    else if (typeof verdict === "object" && "notJudged" in verdict) tally.notJudged += 1;
     else tally.failed += 1;
   }
 

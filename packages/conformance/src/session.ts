@@ -3,7 +3,7 @@ import type { Authentication, Case, Exchange } from "./case.ts";
 import { hasOffset } from "./checks/filters.ts";
 import { type CheckName, checkOfRelation, responseChecks } from "./checks/index.ts";
 import { noAnswer } from "./checks/response.ts";
-import type { CheckContext, ExchangeCheck, Verdict } from "./checks/types.ts";
+import { type CheckContext, type ExchangeCheck, failureText, type Verdict } from "./checks/types.ts";
 import type { AcceptedDecisions } from "./decisions.ts";
 import type { Description } from "./description.ts";
 import type { Observed } from "./generate.ts";
@@ -279,7 +279,7 @@ export class Session {
       if (!this.results.isSelected(name)) continue;
       const verdict = check(exchange, this.context);
       this.results.record(name, exchange, verdict);
-      if (typeof verdict === "string") failed.push(name);
+      if (failureText(verdict) !== undefined) failed.push(name);
     }
     if (failed.includes("max_response_time") && !this.slow.has(exchange.case.operationId)) {
       this.slow.add(exchange.case.operationId);

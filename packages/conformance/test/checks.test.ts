@@ -12,11 +12,13 @@ import { unsupportedMethod } from "../src/checks/methods.ts";
 import { acceptNegotiation } from "../src/checks/negotiation.ts";
 import { botWithinAll, emptySearchPage, filterCombination, filterInclusion, findsNoConversation } from "../src/checks/oracles.ts";
 import { pagingWalk } from "../src/checks/paging.ts";
-import { noAnswer, notAServerError, statusCodeConformance } from "../src/checks/response.ts";
+import { noAnswer, notAServerError, responseSchemaConformance, statusCodeConformance } from "../src/checks/response.ts";
 import { maxResponseTime } from "../src/checks/timing.ts";
 import { notApplicable, notJudged } from "../src/checks/types.ts";
 import { type Authentication, type Credential, credentialHeaders, credentials } from "../src/credentials.ts";
 import { loadDescription } from "../src/description.ts";
+import { familyResults } from "../src/families.ts";
+import { Results } from "../src/results.ts";
 
 const description = loadDescription();
 
@@ -132,6 +134,46 @@ describe("not_a_server_error and status_code_conformance", () => {
     expect(notAServerError(answer, context)).toBe(serverError);
     if (statusCode === undefined) expect(statusCodeConformance(answer, context)).toBeUndefined();
     else expect(statusCodeConformance(answer, context)).toContain(statusCode);
+  });
+});
+
+describe("response_schema_conformance: each problem's JSON Schema keyword, as data (issue 48, item 7d)", () => {
+  const context = { description, pageBase: 0, decisions: {} };
+  const summary = {
+    ...item("c0"),
+    messagesCount: 1,
+    members: [],
+    channelData: null,
+    latestMessageDirection: "Outbound",
+    latestMessageText: "hi",
+    closingStatus: null,
+    closingReason: null,
+  };
+
+  it("a status spelled in lower case is an enum's problem at its pointer, a date sent as a number a type's", () => {
+    const body = page({ items: [{ ...summary, status: "active", startedOn: 1763630102000 }] }, 1);
+    const verdict = responseSchemaConformance(exchange("searchConversations", 200, body), context);
+    expect(verdict).toMatchObject({
+      problems: expect.arrayContaining([
+        { pointer: "/items/0/status", keyword: "enum" },
+        { pointer: "/items/0/startedOn", keyword: "type" },
+      ]),
+    });
+    expect(typeof verdict === "object" && "failed" in verdict && verdict.failed).toContain("/items/0/status: expected one of Active, Closed, Operator");
+  });
+
+  it("the spelled-values family is judged on the failures with an enum's or a const's problem, whatever their words", () => {
+    const results = new Results("http://server.test");
+    const misspelt = exchange("searchConversations", 200, page({ items: [{ ...summary, status: "active" }] }, 1));
+    const mistyped = exchange("searchConversations", 200, page({ items: [{ ...summary, messagesCount: "1" }] }, 1));
+    results.record("response_schema_conformance", misspelt, responseSchemaConformance(misspelt, context));
+    results.record("response_schema_conformance", mistyped, responseSchemaConformance(mistyped, context));
+    const checks = results.finish(undefined);
+    const failures = checks.find((check) => check.name === "response_schema_conformance")!.failures;
+    expect(failures.map((failure) => failure.problems.map((problem) => problem.keyword))).toEqual([["enum"], ["type"]]);
+    const families = familyResults(checks, new Map());
+    expect(families.get("spelled-values")).toMatchObject({ status: "failed", failed: 1 });
+    expect(families.get("response-schema")).toMatchObject({ status: "failed", failed: 2 });
   });
 });
 

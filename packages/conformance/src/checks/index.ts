@@ -62,8 +62,8 @@ export const checkCatalog = {
     onEvery: "response",
     check: responseSchemaConformance,
     phases: ["export route"],
-    // Said by the one wording of a schema error (schemaProblem): `expected one of Active, Closed, Operator; got …`, `expected "Outbound"; got …`.
-    judgedOn: { "spelled-values": /: expected (one of |")/ },
+    // A value the seed spells (a status, a role, `Outbound`) is an enum or a const of the description.
+    judgedOn: { "spelled-values": { keywords: ["enum", "const"] } },
   },
   max_response_time: {
     description: "Every response arrives within --max-response-time (opt-in).",
@@ -249,8 +249,14 @@ export interface CatalogEntry {
   readonly relations?: readonly CatalogRelation[];
   /** Families feeding the check whose probes the phases tag (a case's `family`): each judged on those requests alone. */
   readonly tagged?: readonly FamilyName[];
-  /** Untagged families judged on part of the check's failures: those whose message matches. */
-  readonly judgedOn?: Partial<Record<FamilyName, RegExp>>;
+  /** Untagged families judged on part of the check's failures: those with a problem from a schema keyword the family names. */
+  readonly judgedOn?: Partial<Record<FamilyName, JudgedOn>>;
+}
+
+/** The failures of a check a family is judged on: those with a problem that came from one of these JSON Schema keywords. */
+export interface JudgedOn {
+  /** The keywords (`enum`, `const`). */
+  readonly keywords: readonly string[];
 }
 
 /** A relation as the catalog and the report name it: what it transforms or compares, and the rule that says the answers relate. */

@@ -1,8 +1,8 @@
 import { type Exchange, mediaTypeOf } from "../case.ts";
 import type { AcceptedDecisions } from "../decisions.ts";
-import { type Description, type DocumentedResponse, operationOf } from "../description.ts";
+import { type Description, type DocumentedResponse, operationOf, type ValueProblem } from "../description.ts";
 import { readTriggerList } from "../trigger-list.ts";
-import { type ExchangeCheck, notApplicable, shown, type Verdict } from "./types.ts";
+import { type ExchangeCheck, notApplicable, type SchemaFailed, shown, type Verdict } from "./types.ts";
 
 /**
  * Whether the description documents this very 5xx for the operation, by its own status rather than a range or
@@ -76,9 +76,21 @@ export const responseSchemaConformance: ExchangeCheck = (exchange, { description
   if (!exchange.isJson) return `expected a JSON body valid against ${pointer}; got a body that is not JSON`;
   if (exchange.case.operationId === "listExternalEventTriggers" && exchange.status === 200)
     return triggerListConformance(exchange.json, pointer, description, decisions);
-  const problems = description.problemsOf(pointer, exchange.json);
-  return problems.length === 0 ? undefined : `expected a body valid against ${pointer}; got: ${problems.slice(0, 5).join("; ")}`;
+  return schemaFailure(`expected a body valid against ${pointer}`, description.problemsAt(pointer, exchange.json));
 };
+
+/** At most this many problems of a schema are said in one failure. */
+const maxProblems = 5;
+
+/** The failure of a value with these problems (`what` it was expected to be, then the first five): the words and each problem's place and keyword; undefined for none. */
+function schemaFailure(what: string, problems: readonly ValueProblem[]): SchemaFailed | undefined {
+  if (problems.length === 0) return undefined;
+  const said = problems.slice(0, maxProblems);
+  return {
+    failed: `${what}; got: ${said.map((problem) => problem.text).join("; ")}`,
+    problems: said.map(({ pointer, keyword }) => ({ pointer, keyword })),
+  };
+}
 
 /**
  * The trigger list's shape is an open point (array, one descriptor, or an array wrapped in an
@@ -92,8 +104,7 @@ function triggerListConformance(body: unknown, pointer: string, description: Des
   if (decisions.triggerListShape !== undefined && decisions.triggerListShape !== list.shape) {
     return `expected the trigger list in the shape the accepted decision names (triggerListShape: ${decisions.triggerListShape}); got ${list.shape}`;
   }
-  const problems = description.problemsOf(pointer, list.triggers);
-  return problems.length === 0 ? undefined : `expected the trigger list's descriptors valid against ${pointer}; got: ${problems.slice(0, 5).join("; ")}`;
+  return schemaFailure(`expected the trigger list's descriptors valid against ${pointer}`, description.problemsAt(pointer, list.triggers));
 }
 
 /** `application/json` and every `+json` media type (RFC 6839), such as `application/problem+json`. */

@@ -28,8 +28,28 @@ export interface NotJudged {
 /** A not-judged verdict with its reason. */
 export const notJudged = (reason: string): NotJudged => ({ notJudged: reason });
 
-/** The outcome of a check on one exchange: `undefined` held, a string says what broke, or not applicable / not judged. */
-export type Verdict = string | undefined | typeof notApplicable | NotJudged;
+/** Where a problem of a value against a schema is, and the JSON Schema keyword it came from (`enum`, `const`, `type`, `format`, `required`, …). */
+export interface KeywordProblem {
+  /** JSON pointer of the value in the body (`/items/0/status`); `/` for the body itself. */
+  readonly pointer: string;
+  /** The schema keyword the value failed. */
+  readonly keyword: string;
+}
+
+/** A failure that came from a schema: what broke, in words, and each problem's place and keyword, as data. */
+export interface SchemaFailed {
+  /** What was expected and what came back. */
+  readonly failed: string;
+  /** The problems the words list, in their order. */
+  readonly problems: readonly KeywordProblem[];
+}
+
+/** The outcome of a check on one exchange: `undefined` held, a string (or a schema's failure) says what broke, or not applicable / not judged. */
+export type Verdict = string | undefined | typeof notApplicable | NotJudged | SchemaFailed;
+
+/** What a failed verdict says broke; undefined for a verdict that is no failure. */
+export const failureText = (verdict: Verdict): string | undefined =>
+  typeof verdict === "string" ? verdict : typeof verdict === "object" && "failed" in verdict ? verdict.failed : undefined;
 
 /** A check of one exchange: returns what was wrong (expected vs received), or undefined when it holds. */
 export type ExchangeCheck = (exchange: Exchange, context: CheckContext) => Verdict;

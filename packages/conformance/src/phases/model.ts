@@ -4,6 +4,7 @@ import { caseFor, type Exchange } from "../case.ts";
 import { pageChecks } from "../checks/index.ts";
 import { modelAgreement, modelWalkAgreement } from "../checks/model.ts";
 import { pageOf } from "../checks/paging.ts";
+import { failureText } from "../checks/types.ts";
 import { operationOf } from "../description.ts";
 import { modelledFilters, SearchModel } from "../model.ts";
 import type { Session } from "../session.ts";
@@ -126,7 +127,7 @@ export async function checkSearchModel(session: Session): Promise<void> {
       if (all.length === pages) {
         const verdict = modelWalkAgreement(model, all);
         session.record("search_model", all.at(-1)!, verdict, all.slice(0, -1));
-        if (typeof verdict === "string") failed.add("search_model");
+        if (failureText(verdict) !== undefined) failed.add("search_model");
       }
       return [...failed].filter((name) => name === "search_model") as "search_model"[];
     },
