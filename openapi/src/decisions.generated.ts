@@ -412,14 +412,14 @@ export const decisions = [
     "id": "token-variants",
     "label": "Token in the query string and variants of the token (the conformance kit)",
     "service": "`X-Token` header \"the only authorization method listed\"; a missing or invalid token is 401",
-    "decision": "`ignored_auth` expects 401 for every near miss of the token (cut, a character more, another letter case, a space inside, doubled, quoted, behind `Bearer`, an empty `X-Token`) and for the token on every other channel with no `X-Token` (the query string, `Authorization`, a cookie, other header names), on every operation and on a later page of a filtered search (`credential-near-misses`, `credential-channels` in `rules.yaml`); a lower-case header name and white space around the value are no near misses, HTTP reads them as the token (the kit's choice)",
+    "decision": "`ignored_auth` expects 401 for every near miss of the token (cut, a character more, another letter case, a space inside, doubled, quoted, behind `Bearer`, an empty `X-Token`) and for the token on every other channel with no `X-Token` (the query string, `Authorization`, a cookie, other header names), on every operation and on a later page of a filtered search (the kit's `credential-near-misses` and `credential-channels` families); a lower-case header name and white space around the value are no near misses, HTTP reads them as the token (the kit's choice)",
     "why": "The header is the only method the seed lists, and a token is compared as given."
   },
   {
     "id": "auth-order",
     "label": "Order of 401 and 404",
     "service": "A missing or invalid token gives status 401 (stated unconditionally for operations 2 and 3); 404 for an unknown bot, trigger or conversation",
-    "decision": "The 401 does not wait for the look-up: the conformance kit's `ignored_auth` fails a 404 for a request that names an unknown bot, trigger or conversation with a bad token (the `credential-before-lookup` family of `rules.yaml`)",
+    "decision": "The 401 does not wait for the look-up: the conformance kit's `ignored_auth` fails a 404 for a request that names an unknown bot, trigger or conversation with a bad token (its `credential-before-lookup` family)",
     "why": "The seed's 401 has no condition; a server that looks the resource up first tells a caller without a valid token which bots exist."
   },
   {

@@ -40,7 +40,7 @@ export {
   type Schema,
 } from "./description.js";
 export { decodePathSegment, type PathTemplate, parsePathTemplate } from "./path-template.js";
-export { type FamilyName, type ProbeFamily, probeFamilies, type Rule, type RuleId, rules } from "./rules.js";
+export { type Rule, type RuleId, rules } from "./rules.js";
 export {
   boundSide,
   type DateSearchFilter,

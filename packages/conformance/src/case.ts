@@ -1,4 +1,4 @@
-import type { FamilyName } from "@bot-conversation/openapi";
+import type { ProbeFamily } from "./checks/family.ts";
 import { type Authentication, credentialOf } from "./credentials.ts";
 import { tokenPlaceholder } from "./redact.ts";
 
@@ -22,8 +22,8 @@ export interface Case {
   readonly accept?: string;
   /** For a method the description does not list on the path: the methods it does list (`unsupported_method`). */
   readonly documentedMethods?: readonly string[];
-  /** The probe family of the rule catalog the case belongs to (`rules.yaml`), when a phase sent it as one. */
-  readonly family?: FamilyName;
+  /** The probe family of the catalog the case belongs to (a family declared beside its check), when a phase sent it as one. */
+  readonly family?: ProbeFamily;
   /** Query parameters already percent-encoded, appended as they are (an identifier with an encoded character). */
   readonly rawQuery?: Readonly<Record<string, string>>;
   /** The body's JSON text as sent, when it is not `JSON.stringify(body)` (an identifier with a JSON escape); `body` is what it means. */

@@ -9,6 +9,8 @@
  */
 import { parseDateTime } from "@bot-conversation/client";
 import type { Exchange } from "./case.ts";
+import type { CatalogEntry } from "./checks/entry.ts";
+import type { ProbeFamily } from "./checks/family.ts";
 import { canonical } from "./checks/model.ts";
 import { shown } from "./checks/types.ts";
 import type { Description } from "./description.ts";
@@ -168,3 +170,42 @@ export function concurrentAgrees(inTurn: Exchange, atOnce: Exchange): RelationVe
   const different = sameAnswer(inTurn, atOnce);
   return different ? { failure: `expected the same answer sent with others at once as sent alone; ${different}` } : undefined;
 }
+
+/** The `operation-consistency` probe family. */
+export const operationConsistencyFamily = {
+  name: "operation-consistency",
+  probes:
+    "Each operation against another: a search's summary against the conversation's export (--export-path: every field the two share, the members, messagesCount as the messages of the history, the last message's time and text); each listed trigger fired with every variable it lists at a right value; every conversation read before and after the fires (only the one fired into may change); requests answered in turn sent again all at once (the same answers).",
+  rules: [
+    "summary-channel-id",
+    "summary-status",
+    "summary-messages-count",
+    "summary-members",
+    "summary-channel-data",
+    "summary-latest-message-on",
+    "summary-latest-message-text",
+    "summary-closing-status",
+    "summary-closing-reason",
+    "triggers-response",
+    "fire-into-a-conversation",
+    "fire-rule-not-found",
+    "fire-rule-validation",
+  ],
+} as const satisfies ProbeFamily;
+
+/** The catalog's entry of `operation_consistency`. */
+export const operationConsistencyEntry = {
+  name: "operation_consistency",
+  description:
+    "The operations agree with one another: a search's summary with the conversation's export, the trigger list with what a fire takes, a fire with what changes, answers at once with answers in turn.",
+  rule: "Seed: the summary's fields name the conversation's own (messagesCount the number of its messages, latestMessageOn and latestMessageText its last message); the trigger list is of all triggers that can be fired, with the fillable variables; a fire sends an event into an existing conversation; RFC 9110 §9.2.1 (GET is safe).",
+  relations: Object.values(consistencyRelations),
+  phases: [
+    "searchConversations and listExternalEventTriggers: answers in turn sent again at once",
+    "export route",
+    "fireExternalEvent: every conversation before the fires",
+    "fireExternalEvent: each listed trigger with every variable it lists",
+    "fireExternalEvent: every conversation after the fires",
+  ],
+  families: [operationConsistencyFamily],
+} as const satisfies CatalogEntry;

@@ -1,26 +1,25 @@
 /**
  * The rule catalog as the kit runs it: every rule the service states (`rules.yaml` of
- * `@bot-conversation/openapi`), the probe families that test it, and, after a run, which families ran
- * and how each rule fared. A family is judged on its own probes where the phases tag them (a case's
+ * `@bot-conversation/openapi`: its id, where the seed states it, its words), the probe families of the
+ * checks' catalog that test it (each family names the rules it tests), and, after a run, which families
+ * ran and how each rule fared. A family is judged on its own probes where the phases tag them (a case's
  * `family`), else by its checks over the whole run; a rule fails when one of its families fails, and a
  * rule no family reached says so.
  */
-import { type FamilyName, pointerKeys, probeFamilies, type Rule, rules } from "@bot-conversation/openapi";
-import { type CheckName, catalogEntry, checkNames, type JudgedOn } from "./checks/index.ts";
+import { pointerKeys, type Rule, rules } from "@bot-conversation/openapi";
+import { type CatalogFamily, type CheckName, catalogFamilies, type FamilyName, type JudgedOn } from "./checks/index.ts";
 import type { CheckResult, CheckStatus, Failure, SeedQuote } from "./outcomes.ts";
 
 export type { SeedQuote } from "./outcomes.ts";
 
-/** The checks a family feeds; every one is a check of the kit (a compile error otherwise). */
-type FamilyCheck = (typeof probeFamilies)[number]["checks"][number];
-const familyChecksAreChecks: FamilyCheck extends CheckName ? true : never = true;
-void familyChecksAreChecks;
+/** Every probe family of the catalog, in report order, with the checks it feeds (`catalogFamilies`). */
+export const probeFamilies: readonly CatalogFamily[] = catalogFamilies;
 
-/** The families whose probes the phases tag, judged on those requests alone: the catalog's `tagged` of every check. */
-export const taggedFamilies: ReadonlySet<FamilyName> = new Set<FamilyName>(checkNames.flatMap((name) => catalogEntry(name).tagged ?? []));
+/** The families whose probes the phases tag, judged on those requests alone: the families marked `tagged`. */
+export const taggedFamilies: ReadonlySet<FamilyName> = new Set(probeFamilies.filter((family) => family.tagged).map((family) => family.name));
 
-/** Untagged families judged on part of their check's failures: the catalog's `judgedOn` of every check (the schema keywords a failure's problems came from). */
-const failureFilters: Partial<Record<FamilyName, JudgedOn>> = Object.assign({}, ...checkNames.map((name) => catalogEntry(name).judgedOn ?? {}));
+/** The families of a rule, by its id: those that name it, in report order. */
+export const familiesOfRule = (id: string): CatalogFamily[] => probeFamilies.filter((family) => (family.rules as readonly string[]).includes(id));
 
 /** Whether a failure is one of a family judged on part of its check's failures: one of its problems came from a keyword the family names. */
 const judges = (filter: JudgedOn, failure: Failure): boolean => failure.problems.some((problem) => filter.keywords.includes(problem.keyword));
@@ -71,11 +70,11 @@ export function familyResults(checks: readonly CheckResult[], tallies: ReadonlyM
   const byName = new Map(checks.map((check) => [check.name, check]));
   return new Map(
     probeFamilies.map((family) => {
-      const names = family.checks as readonly CheckName[];
+      const names = family.checks;
       let tally: Tally;
-      if (taggedFamilies.has(family.name)) tally = tallies.get(family.name) ?? { passed: 0, failed: 0, notJudged: 0 };
+      if (family.tagged) tally = tallies.get(family.name) ?? { passed: 0, failed: 0, notJudged: 0 };
       else {
-        const filter = failureFilters[family.name];
+        const filter = family.judgedOn;
         const results = names.map((name) => byName.get(name)).filter((result): result is CheckResult => result !== undefined);
         const failed = results.reduce((sum, result) => sum + (filter ? result.failures.filter((failure) => judges(filter, failure)).length : result.failed), 0);
         tally = {
@@ -95,13 +94,13 @@ const verdictOrder: readonly CheckStatus[] = ["failed", "passed", "not judged", 
 /** The per-rule table: each rule of the catalog, its families and its verdict. */
 export function ruleResults(families: ReadonlyMap<FamilyName, FamilyResult>): RuleResult[] {
   return (rules as readonly Rule[]).map((rule) => {
-    const ran = rule.families.map((name) => families.get(name)!);
+    const ran = familiesOfRule(rule.id).map((family) => families.get(family.name)!);
     const verdict: RuleVerdict = ran.length === 0 ? "no probe" : verdictOrder.find((status) => ran.some((family) => family.status === status))!;
     return { id: rule.id, seed: rule.seed, text: rule.text, families: ran, verdict };
   });
 }
 
-export { probeFamilies, rules };
+export { rules };
 
 /** The field a rule is about (`startedOn: string, ...` is about `startedOn`), when its text starts with one. */
 const subjectOf = (text: string): string | undefined => /^([A-Za-z][\w.]*):/.exec(text)?.[1];
@@ -143,9 +142,9 @@ function ownedBy(rule: Rule, key: string | undefined): boolean {
  * your own bound).
  */
 export function seedRulesOf(check: CheckName, family: FamilyName | undefined, pointers: readonly string[]): SeedQuote[] {
-  const feeding = probeFamilies.filter((entry) => (entry.checks as readonly string[]).includes(check)).map((entry) => entry.name);
-  const families: readonly FamilyName[] = family && feeding.includes(family) ? [family] : feeding;
-  const candidates = (rules as readonly Rule[]).filter((rule) => rule.families.some((name) => families.includes(name)));
+  const feeding = probeFamilies.filter((entry) => entry.checks.includes(check));
+  const families = feeding.some((entry) => entry.name === family) ? feeding.filter((entry) => entry.name === family) : feeding;
+  const candidates = (rules as readonly Rule[]).filter((rule) => families.some((entry) => (entry.rules as readonly string[]).includes(rule.id)));
   // Each rule's rank: the shallowest field it is about (its owner holding it first); none for a rule about no field the pointers name.
   const fields = pointers.map(fieldsOf);
   const rankOf = (rule: Rule): number => {

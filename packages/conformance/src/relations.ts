@@ -8,6 +8,8 @@
  */
 import type { Case, Exchange } from "./case.ts";
 import { mediaTypeOf } from "./case.ts";
+import type { CatalogEntry } from "./checks/entry.ts";
+import type { ProbeFamily } from "./checks/family.ts";
 
 /** What a relation makes of two answers: held, a failure (what broke), or a difference HTTP allows (a finding). */
 export type RelationVerdict = undefined | { readonly failure: string } | { readonly difference: string };
@@ -216,3 +218,22 @@ export const pageSizeRelation = {
 
 /** How many requests of one operation in one phase each relation transforms: every operation and phase, at a bounded cost. */
 export const transformsPerPhase = 2;
+
+/** The `relations` probe family. */
+export const relationsFamily = {
+  name: "relations",
+  probes:
+    "The requests of every operation in every phase sent again transformed: HEAD as GET, an unreserved character of the query and of the path percent-encoded, Accept with JSON among others, If-None-Match, each with a wrong token once; the unfiltered walk read again at another page size: the answers relate as HTTP and the seed say.",
+  rules: ["page-total-item-count", "search-parameters-optional"],
+} as const satisfies ProbeFamily;
+
+/** The catalog's entry of `metamorphic_relations`. */
+export const metamorphicRelationsEntry = {
+  name: "metamorphic_relations",
+  description:
+    "Every relation (HEAD as GET, a percent-encoded query or path, Accept with JSON among others, Connection: close, If-None-Match, the walk at another page size) applied to the requests of every operation in every phase: the answers relate as HTTP or the seed says.",
+  rule: "RFC 9110 (§9.3.2 HEAD, §7.6.1 Connection, §13.1.2 If-None-Match, §15.4.5 304), RFC 3986 §6.2.2.2 (a percent-encoded unreserved character is that character), and the seed's totalItemCount (the total number of matching conversations, whatever the page size); a difference HTTP allows is the relation_differences finding.",
+  relations: [...relations, pageSizeRelation],
+  phases: ["searchConversations: walk every page, and again at another page size"],
+  families: [relationsFamily],
+} as const satisfies CatalogEntry;

@@ -1,8 +1,7 @@
-import type { FamilyName } from "@bot-conversation/openapi";
 import { curlOf, type Exchange, requestLineOf } from "./case.ts";
-import { type CheckName, checkCatalog, checkNames } from "./checks/index.ts";
+import { type CheckName, catalogEntry, checkCatalog, checkNames, type FamilyName } from "./checks/index.ts";
 import { failureText, notApplicable, type Verdict } from "./checks/types.ts";
-import { familyResults, probeFamilies, type RuleResult, ruleResults, seedRulesOf, type Tally, taggedFamilies } from "./families.ts";
+import { familyResults, type RuleResult, ruleResults, seedRulesOf, type Tally } from "./families.ts";
 import type { CheckResult, Failure } from "./outcomes.ts";
 
 export type { CheckResult, CheckStatus, Failure } from "./outcomes.ts";
@@ -81,7 +80,7 @@ export class Results {
       problems,
       seed: seedRulesOf(
         name,
-        exchange.case.family,
+        exchange.case.family?.name as FamilyName | undefined,
         problems.map((problem) => problem.pointer),
       ),
       operationId: exchange.case.operationId,
@@ -116,9 +115,9 @@ export class Results {
   /** Counts a verdict for the tagged family of the exchange's case, when the family feeds this check. */
   private tally(name: CheckName, exchange: Exchange, verdict: Verdict): void {
     const family = exchange.case.family;
-    if (!family || !taggedFamilies.has(family) || !(probeFamilies.find((entry) => entry.name === family)!.checks as readonly string[]).includes(name)) return;
-    const tally = this.tallies.get(family) ?? { passed: 0, failed: 0, notJudged: 0 };
-    this.tallies.set(family, tally);
+    if (!family?.tagged || !catalogEntry(name).families.includes(family)) return;
+    const tally = this.tallies.get(family.name as FamilyName) ?? { passed: 0, failed: 0, notJudged: 0 };
+    this.tallies.set(family.name as FamilyName, tally);
     if (verdict === undefined) tally.passed += 1;
     else if (typeof verdict === "object" && "notJudged" in verdict) tally.notJudged += 1;
     else tally.failed += 1;

@@ -1,17 +1,16 @@
 /**
- * The one catalog (issue 48, item 7): the checks' table (`checkCatalog`) is where each check's phases, relations and
- * tagged families are written; the phases' lists of checks and the tagged families are read from it, and the seed's
- * rules (`rules.yaml`) are each claimed by a check through a family that tests them.
+ * The one catalog (issue 48, item 7): each check's module exports its entry (`checkCatalog` assembles them), where
+ * the check's phases, relations and probe families are written, each family with the seed's rules it tests and its
+ * words; the phases' lists of checks, the tagged families and the per-rule table are read from it, and the seed's
+ * rules (`rules.yaml`, the seed's side alone) are each tested by a family of the catalog.
  */
-import { probeFamilies, rules } from "@bot-conversation/openapi";
+import { rules } from "@bot-conversation/openapi";
 import { describe, expect, it } from "vitest";
-import { catalogEntry, catalogRelations, checkNames, checkOfRelation } from "../src/checks/index.ts";
+import { catalogEntry, catalogFamilies, catalogRelations, checkNames, checkOfRelation } from "../src/checks/index.ts";
 import { consistencyRelations } from "../src/consistency.ts";
-import { taggedFamilies } from "../src/families.ts";
+import { familiesOfRule, taggedFamilies } from "../src/families.ts";
 import { phases } from "../src/phases/index.ts";
 import { pageSizeRelation, relations } from "../src/relations.ts";
-
-const familyByName = new Map(probeFamilies.map((family) => [family.name as string, family]));
 
 describe("the one catalog", () => {
   it("each phase feeds exactly the checks whose entry names it, and every phase an entry names runs", () => {
@@ -27,27 +26,31 @@ describe("the one catalog", () => {
     for (const name of checkNames) if (catalogEntry(name).phases.length === 0) expect(catalogEntry(name).onEvery, name).toBeDefined();
   });
 
-  it("the tagged families are the entries' tagged, each a family of rules.yaml that feeds the check listing it", () => {
-    const listed = checkNames.flatMap((name) => (catalogEntry(name).tagged ?? []).map((family) => ({ name, family })));
-    expect(new Set(listed.map(({ family }) => family))).toEqual(taggedFamilies);
+  it("each family is declared once, under a name of its own, and feeds exactly the checks whose entries name it", () => {
+    const declared = new Set(checkNames.flatMap((name) => catalogEntry(name).families));
+    expect(catalogFamilies.length).toBe(declared.size);
+    expect(new Set(catalogFamilies.map((family) => family.name)).size).toBe(declared.size);
+    for (const family of catalogFamilies) {
+      expect(family.name, family.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(family.probes, family.name).not.toBe("");
+      const naming = checkNames.filter((name) => catalogEntry(name).families.some((each) => each.name === family.name));
+      expect(family.checks, family.name).toEqual(naming);
+    }
+    // Tagged families are judged on their own probes; a family judged on part of its check's failures is not tagged.
+    expect(new Set(catalogFamilies.filter((family) => family.tagged).map((family) => family.name))).toEqual(taggedFamilies);
     expect(taggedFamilies.has("credential-near-misses")).toBe(true);
-    for (const { name, family } of listed) expect(familyByName.get(family)?.checks, `${name} tags ${family}`).toContain(name);
-    for (const name of checkNames)
-      for (const family of Object.keys(catalogEntry(name).judgedOn ?? {})) {
-        expect(familyByName.get(family)?.checks, `${name} judges ${family}`).toContain(name);
-        expect(taggedFamilies.has(family as never)).toBe(false);
-      }
+    for (const family of catalogFamilies) if (family.judgedOn) expect(family.tagged, family.name).toBeUndefined();
   });
 
-  it("every rule of rules.yaml is claimed by a check through a family, and every family a rule names exists", () => {
-    const unclaimed = rules.filter(
-      (rule) => !rule.families.some((family) => (familyByName.get(family)?.checks ?? []).some((check) => (checkNames as string[]).includes(check))),
-    );
-    expect(unclaimed.map((rule) => rule.id)).toEqual([]);
-    for (const rule of rules) for (const family of rule.families) expect(familyByName.has(family), `${rule.id} names ${family}`).toBe(true);
-    // And every family tests a rule: none that no rule names.
-    const named = new Set(rules.flatMap((rule) => rule.families as readonly string[]));
-    expect(probeFamilies.filter((family) => !named.has(family.name)).map((family) => family.name)).toEqual([]);
+  it("every rule of rules.yaml is tested by a family of the catalog, every rule a family names is one, and every family names one", () => {
+    const ids = new Set<string>(rules.map((rule) => rule.id));
+    expect(rules.filter((rule) => familiesOfRule(rule.id).length === 0).map((rule) => rule.id)).toEqual([]);
+    for (const family of catalogFamilies) {
+      expect(family.rules.length, family.name).toBeGreaterThan(0);
+      for (const id of family.rules) expect(ids.has(id), `${family.name} names ${id}`).toBe(true);
+    }
+    // rules.yaml holds the seed's side alone: no family, no check.
+    for (const rule of rules) expect(Object.keys(rule).sort()).toEqual(["id", "seed", "text"]);
   });
 
   it("every relation is listed once, under the check its failures are failures of", () => {

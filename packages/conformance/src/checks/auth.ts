@@ -1,4 +1,6 @@
-import { credentialOf } from "../credentials.ts";
+import { credentialChannelsFamily, credentialNearMissesFamily, credentialOf } from "../credentials.ts";
+import type { CatalogEntry } from "./entry.ts";
+import type { ProbeFamily } from "./family.ts";
 import { type ExchangeCheck, notApplicable, notJudged } from "./types.ts";
 
 /**
@@ -13,7 +15,26 @@ export const ignoredAuth: ExchangeCheck = (exchange) => {
   if (exchange.status === 401) return undefined;
   // A 5xx is not_a_server_error's to report: the token may never have been read.
   if (exchange.status >= 500) return notJudged(`a ${exchange.status} for a request ${what}: not_a_server_error reports it`);
-  if (exchange.status === 404 && exchange.case.family === "credential-before-lookup")
+  if (exchange.status === 404 && exchange.case.family === credentialBeforeLookupFamily)
     return `expected 401 for a request ${what} naming an unknown resource (the seed's 401 does not wait for the look-up); got 404`;
   return `expected 401 for a request ${what}; got ${exchange.status}`;
 };
+
+/** The `credential-before-lookup` probe family, judged on its own tagged probes. */
+export const credentialBeforeLookupFamily = {
+  name: "credential-before-lookup",
+  probes: "A wrong token naming an unknown bot, trigger or conversation: the seed's 401 is unconditional, so a 404 (the resource looked up first) fails.",
+  rules: ["auth-401", "errors-triggers-401", "errors-fire-401"],
+  tagged: true,
+} as const satisfies ProbeFamily;
+
+/** The catalog's entry of `ignored_auth`. */
+export const ignoredAuthEntry = {
+  name: "ignored_auth",
+  description: "No token, a wrong or empty one, or one in the query string instead of the header, is refused with 401.",
+  rule: "Seed, Authentication 1-3: every operation requires the X-Token header, the only method listed; a missing or invalid token gives 401.",
+  onEvery: "response",
+  check: ignoredAuth,
+  phases: ["every operation: authentication"],
+  families: [credentialNearMissesFamily, credentialChannelsFamily, credentialBeforeLookupFamily],
+} as const satisfies CatalogEntry;

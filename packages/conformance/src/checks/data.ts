@@ -1,3 +1,5 @@
+import type { CatalogEntry } from "./entry.ts";
+import type { ProbeFamily } from "./family.ts";
 import { pageOf } from "./paging.ts";
 import { type ExchangeCheck, notJudged, shown } from "./types.ts";
 
@@ -36,3 +38,36 @@ export const positiveDataAcceptance: ExchangeCheck = (exchange, { defaultPageSiz
   }
   return `expected a request valid by the description to be accepted; got ${exchange.status}${exchange.isJson ? ` ${shown(exchange.json)}` : ""}`;
 };
+
+/** The `request-invalid-values` probe family. */
+export const requestInvalidValuesFamily = {
+  name: "request-invalid-values",
+  probes:
+    "Fire bodies missing a required part, with a part of another type or empty: a 4xx (a search with a value the description rules out is sent too, but only reported: the seed shows no search status but success).",
+  rules: ["fire-conversation-id", "fire-external-conversation-id", "fire-external-event-id"],
+} as const satisfies ProbeFamily;
+
+/** The `request-valid-values` probe family. */
+export const requestValidValuesFamily = {
+  name: "request-valid-values",
+  probes: "Generated searches and trigger lists the description allows: accepted.",
+  rules: ["search-parameters-optional", "triggers-path-parameter", "errors-triggers-200"],
+} as const satisfies ProbeFamily;
+
+/** The catalog's entry of `negative_data_rejection`. */
+export const negativeDataRejectionEntry = {
+  name: "negative_data_rejection",
+  description: "Values the description rules out are refused with a 4xx.",
+  rule: "Description: the parameter and request body schemas (a value they rule out is no valid request).",
+  phases: ["searchConversations: edges", "fireExternalEvent: invalid requests"],
+  families: [requestInvalidValuesFamily],
+} as const satisfies CatalogEntry;
+
+/** The catalog's entry of `positive_data_acceptance`. */
+export const positiveDataAcceptanceEntry = {
+  name: "positive_data_acceptance",
+  description: "Values the description allows are accepted (2xx, or 404 for an unknown resource).",
+  rule: "Description: the parameter and request body schemas (a value they allow is a valid request).",
+  phases: ["searchConversations: edges", "searchConversations: generated requests", "listExternalEventTriggers: generated requests"],
+  families: [requestValidValuesFamily],
+} as const satisfies CatalogEntry;

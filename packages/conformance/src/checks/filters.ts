@@ -1,7 +1,10 @@
 import { parseDateTime } from "@bot-conversation/client";
+import type { RuleId } from "@bot-conversation/openapi";
 import { boundSide, type DateSearchFilter, searchFilters } from "@bot-conversation/openapi";
 import type { ConversationSummary } from "@bot-conversation/types";
 import type { AcceptedDecisions } from "../decisions.ts";
+import type { CatalogEntry } from "./entry.ts";
+import type { ProbeFamily } from "./family.ts";
 import { pageOf } from "./paging.ts";
 import { type ExchangeCheck, notApplicable, notJudged, shown } from "./types.ts";
 
@@ -72,3 +75,46 @@ export const filterMatch: ExchangeCheck = (exchange, { decisions }) => {
     ? undefined
     : `expected every item to match the filters; ${problems.slice(0, 3).join("; ")}${problems.length > 3 ? ` (and ${problems.length - 3} more)` : ""}`;
 };
+
+/** The rules of the search's date filters (Endpoints, 1: the periods of the start and of the last message), which several families test. */
+export const dateFilterRules = [
+  "search-start-from-date",
+  "search-start-to-date",
+  "search-latest-message-from-date",
+  "search-latest-message-to-date",
+] as const satisfies readonly RuleId[];
+
+/** The `filter-match` probe family. */
+export const filterMatchFamily = {
+  name: "filter-match",
+  probes: "Every item of every filtered page matches each filter sent, dates as instants, each filter at its edges (±1 ms of an item, another UTC offset).",
+  rules: [
+    "dates-iso-8601",
+    "summary-channel-id",
+    "summary-status",
+    "summary-started-on",
+    "summary-latest-message-on",
+    "page-items",
+    "enum-channel-identifiers",
+    ...dateFilterRules,
+    "search-status",
+    "search-channel-id",
+  ],
+} as const satisfies ProbeFamily;
+
+/** The catalog's entry of `filter_match`. */
+export const filterMatchEntry = {
+  name: "filter_match",
+  description: "Every returned item matches each filter sent, dates compared as instants.",
+  rule: "Seed, Search: status, channelId and the periods (startFromDate/startToDate for the start, latestMessageFromDate/latestMessageToDate for the last message); dates are ISO 8601.",
+  onEvery: "page",
+  check: filterMatch,
+  phases: [
+    "searchConversations: edges",
+    "searchConversations: combined filters",
+    "searchConversations: generated searches against the model of the server's data",
+    "searchConversations: the bot filter and searches that match nothing",
+    "searchConversations: generated requests",
+  ],
+  families: [filterMatchFamily],
+} as const satisfies CatalogEntry;

@@ -1,4 +1,5 @@
 import { operationOf } from "../description.ts";
+import type { CatalogEntry } from "./entry.ts";
 import { type ExchangeCheck, notApplicable } from "./types.ts";
 
 /** Every header the description documents for the response is there (when required) and valid against its schema. */
@@ -15,3 +16,14 @@ export const responseHeadersConformance: ExchangeCheck = (exchange, { descriptio
   });
   return problems.length === 0 ? undefined : problems.join("; ");
 };
+
+/** The catalog's entry of `response_headers_conformance`. */
+export const responseHeadersConformanceEntry = {
+  name: "response_headers_conformance",
+  description: "Every response header the description documents is present and valid.",
+  rule: "Description: the headers of each response.",
+  onEvery: "response",
+  check: responseHeadersConformance,
+  phases: [],
+  families: [],
+} as const satisfies CatalogEntry;

@@ -1,3 +1,4 @@
+import type { CatalogEntry } from "./entry.ts";
 import { type ExchangeCheck, notApplicable, notJudged } from "./types.ts";
 
 /**
@@ -19,3 +20,14 @@ export const unsupportedMethod: ExchangeCheck = (exchange) => {
   const missing = documented.filter((name) => !allowed.includes(name));
   return missing.length === 0 ? undefined : `expected Allow to list ${documented.join(", ")}; got Allow: ${allow}`;
 };
+
+/** The catalog's entry of `unsupported_method`. */
+export const unsupportedMethodEntry = {
+  name: "unsupported_method",
+  description: "A 405 for a method the description does not list on a path carries Allow; any other answer is reported, not judged.",
+  rule: "RFC 9110 §15.5.6: a 405 MUST carry Allow; the seed lists each operation's method and does not say how another is answered (the undocumented_methods finding).",
+  onEvery: "response",
+  check: unsupportedMethod,
+  phases: ["every path: Accept and undocumented methods"],
+  families: [],
+} as const satisfies CatalogEntry;

@@ -1,5 +1,8 @@
 import type { Exchange } from "../case.ts";
 import type { SearchModel } from "../model.ts";
+import type { CatalogEntry } from "./entry.ts";
+import type { ProbeFamily } from "./family.ts";
+import { dateFilterRules } from "./filters.ts";
 import { pageOf } from "./paging.ts";
 import { type ExchangeCheck, notJudged, shown, type Verdict } from "./types.ts";
 
@@ -87,3 +90,33 @@ export function modelWalkAgreement(model: SearchModel, walked: readonly Exchange
     ? undefined
     : `expected the pages of the search to hold exactly the ${answer.ids.size} conversations the model finds; ${problems.join("; ")}`;
 }
+
+/** The `search-model` probe family. */
+export const searchModelFamily = {
+  name: "search-model",
+  probes:
+    "Generated searches over every filter and combination, periods anywhere around the data, page sizes up to the default and pages up to one past the last, each answer compared with a model of the server's own data (its unfiltered walk): items, counts and every envelope field; a search of a few pages read whole as one set.",
+  rules: [
+    "page-items",
+    "page-has-more",
+    "page-total-item-count",
+    "page-total-page-count",
+    "page-from-item",
+    "page-to-item",
+    ...dateFilterRules,
+    "search-status",
+    "search-channel-id",
+    "search-page-size",
+    "search-page-index",
+  ],
+} as const satisfies ProbeFamily;
+
+/** The catalog's entry of `search_model`. */
+export const searchModelEntry = {
+  name: "search_model",
+  description:
+    "Generated searches over every filter, combination, period, page size and page agree with a model of the server's own data (its unfiltered walk): items, counts and every envelope field; order is not compared.",
+  rule: "Seed, Search: the parameters filter the conversations (status, channelId, the periods of the start and of the last message); the page envelope counts the matching conversations (totalItemCount) and pages them (pageSize, pageIndex, fromItemInclusive, toItemExclusive, totalPageCount, hasMore); ordering of items: not shown.",
+  phases: ["searchConversations: generated searches against the model of the server's data"],
+  families: [searchModelFamily],
+} as const satisfies CatalogEntry;

@@ -1,5 +1,6 @@
 import { mediaTypeOf } from "../case.ts";
 import { operationOf } from "../description.ts";
+import type { CatalogEntry } from "./entry.ts";
 import { type ExchangeCheck, notApplicable, notJudged } from "./types.ts";
 
 /**
@@ -20,3 +21,14 @@ export const acceptNegotiation: ExchangeCheck = (exchange, { description }) => {
   if (!asked.includes(received)) return notJudged(`answered in ${received || "no media type"}, neither asked for nor documented (content_type_conformance)`);
   return `expected 406 or a documented media type (${documented.join(", ") || "none documented"}) for Accept: ${exchange.case.accept}; got ${exchange.status} with ${received || "no Content-Type"}`;
 };
+
+/** The catalog's entry of `accept_negotiation`. */
+export const acceptNegotiationEntry = {
+  name: "accept_negotiation",
+  description: "An Accept header without JSON gets 406 or a documented media type.",
+  rule: "RFC 9110 §12.5.1 (a server may ignore Accept or answer 406) and the description's media types.",
+  onEvery: "response",
+  check: acceptNegotiation,
+  phases: ["every path: Accept and undocumented methods"],
+  families: [],
+} as const satisfies CatalogEntry;

@@ -1,4 +1,7 @@
 import type { Exchange } from "../case.ts";
+import type { CatalogEntry } from "./entry.ts";
+import type { ProbeFamily } from "./family.ts";
+import { dateFilterRules } from "./filters.ts";
 import { pageOf } from "./paging.ts";
 import { type ExchangeCheck, notApplicable, notJudged, shown, type Verdict } from "./types.ts";
 
@@ -78,3 +81,69 @@ export const emptySearchPage: ExchangeCheck = (exchange) => {
   if (exchange.status === 200) return pageOf(exchange) ? undefined : notJudged("the 200 body is not a page of conversations");
   return `expected 200 with an empty page for a search that matches nothing; got ${exchange.status}`;
 };
+
+/** The `bot-filter-near-misses` probe family, judged on its own tagged probes. */
+export const botFilterNearMissesFamily = {
+  name: "bot-filter-near-misses",
+  probes: "A search for the known bot cut by its last character, with a character more, and for an unknown bot: no conversation.",
+  rules: ["search-agent-stage-id"],
+  tagged: true,
+} as const satisfies ProbeFamily;
+
+/** The `filter-inclusion` probe family. */
+export const filterInclusionFamily = {
+  name: "filter-inclusion",
+  probes: "A period of ±1 ms around a conversation's instant finds it.",
+  rules: ["summary-started-on", "summary-latest-message-on", ...dateFilterRules],
+} as const satisfies ProbeFamily;
+
+/** The `filter-combination` probe family. */
+export const filterCombinationFamily = {
+  name: "filter-combination",
+  probes: "Two filters together find what each finds alone, every page walked.",
+  rules: ["page-total-item-count", "search-status", "search-channel-id"],
+} as const satisfies ProbeFamily;
+
+/** The `empty-search` probe family. */
+export const emptySearchFamily = {
+  name: "empty-search",
+  probes: "Searches that match nothing (a period after every conversation, a prefix of a channel): 200 with an empty page.",
+  rules: ["enum-channel-identifiers", "search-channel-id", "search-response"],
+} as const satisfies ProbeFamily;
+
+/** The catalog's entry of `filter_inclusion`. */
+export const filterInclusionEntry = {
+  name: "filter_inclusion",
+  description: "A conversation known to match a filter is found by it.",
+  rule: "Seed, Search: the search returns the conversations matching the filter (totalItemCount is the number of matching conversations).",
+  phases: ["searchConversations: edges"],
+  families: [filterInclusionFamily],
+} as const satisfies CatalogEntry;
+
+/** The catalog's entry of `filter_combination`. */
+export const filterCombinationEntry = {
+  name: "filter_combination",
+  description: "Two filters together find exactly the conversations each finds alone, on every page of the walk.",
+  rule: "Seed, Search: the parameters are filters of one search; a conversation matches when it matches each one sent.",
+  phases: ["searchConversations: combined filters"],
+  families: [filterCombinationFamily],
+} as const satisfies CatalogEntry;
+
+/** The catalog's entry of `bot_filter_match`. */
+export const botFilterMatchEntry = {
+  name: "bot_filter_match",
+  description:
+    "agentStageId finds only that bot's conversations: an unknown bot or a near miss of a known one finds none; a bot's conversations are among all.",
+  rule: "Seed, Search: agentStageId is the bot identifier; the search returns the conversations of that bot.",
+  phases: ["searchConversations: the bot filter and searches that match nothing", "identifiers: near misses and encodings of the bot's id"],
+  families: [botFilterNearMissesFamily],
+} as const satisfies CatalogEntry;
+
+/** The catalog's entry of `empty_search_page`. */
+export const emptySearchPageEntry = {
+  name: "empty_search_page",
+  description: "A search that matches nothing is 200 with an empty page.",
+  rule: "Seed, Search: Response 200 is the page envelope; totalItemCount is the number of matching conversations, which may be 0.",
+  phases: ["searchConversations: the bot filter and searches that match nothing"],
+  families: [emptySearchFamily],
+} as const satisfies CatalogEntry;

@@ -1,5 +1,7 @@
 import type { ConversationPage } from "@bot-conversation/types";
 import type { Exchange } from "../case.ts";
+import type { CatalogEntry } from "./entry.ts";
+import type { ProbeFamily } from "./family.ts";
 import { type ExchangeCheck, notApplicable, notJudged, shown, type Verdict } from "./types.ts";
 
 /** A JSON object: not null, not an array. */
@@ -82,3 +84,53 @@ export function pagingWalk(walked: readonly Exchange[]): Verdict {
     problems.push(`${seen.size} distinct conversations over ${pages.length} pages, but totalItemCount is ${start.totalItemCount}`);
   return problems.length === 0 ? undefined : `expected the walk to yield totalItemCount distinct conversations; got ${problems.join("; ")}`;
 }
+
+/** The `envelope-math` probe family. */
+export const envelopeMathFamily = {
+  name: "envelope-math",
+  probes: "Every 200 search page read: the envelope's counts and indexes add up.",
+  rules: [
+    "page-has-more",
+    "page-index",
+    "page-size",
+    "page-total-item-count",
+    "page-total-page-count",
+    "page-from-item",
+    "page-to-item",
+    "search-page-size",
+    "search-page-index",
+  ],
+} as const satisfies ProbeFamily;
+
+/** The `paging-walk` probe family. */
+export const pagingWalkFamily = {
+  name: "paging-walk",
+  probes: "A walk of every page: totalItemCount distinct conversations, no duplicates.",
+  rules: ["summary-id", "page-has-more", "page-total-item-count", "search-page-index"],
+} as const satisfies ProbeFamily;
+
+/** The catalog's entry of `envelope_math`. */
+export const envelopeMathEntry = {
+  name: "envelope_math",
+  description: "The page envelope adds up on every page.",
+  rule: "Seed, Page envelope: pageIndex, pageSize, totalItemCount, totalPageCount, fromItemInclusive (inclusive), toItemExclusive (exclusive), hasMore.",
+  onEvery: "page",
+  check: envelopeMath,
+  phases: [
+    "searchConversations: first page",
+    "searchConversations: edges",
+    "searchConversations: combined filters",
+    "searchConversations: generated searches against the model of the server's data",
+    "searchConversations: generated requests",
+  ],
+  families: [envelopeMathFamily],
+} as const satisfies CatalogEntry;
+
+/** The catalog's entry of `paging_walk`. */
+export const pagingWalkEntry = {
+  name: "paging_walk",
+  description: "Walking every page yields totalItemCount distinct conversations, no duplicates.",
+  rule: "Seed, Page envelope: totalItemCount is the total number of matching conversations; hasMore says whether more pages follow.",
+  phases: ["searchConversations: walk every page, and again at another page size"],
+  families: [pagingWalkFamily],
+} as const satisfies CatalogEntry;

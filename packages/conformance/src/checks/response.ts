@@ -2,6 +2,8 @@ import { type Exchange, mediaTypeOf } from "../case.ts";
 import type { AcceptedDecisions } from "../decisions.ts";
 import { type Description, type DocumentedResponse, operationOf, type ValueProblem } from "../description.ts";
 import { readTriggerList } from "../trigger-list.ts";
+import type { CatalogEntry } from "./entry.ts";
+import type { ProbeFamily } from "./family.ts";
 import { type ExchangeCheck, notApplicable, type SchemaFailed, shown, type Verdict } from "./types.ts";
 
 /**
@@ -109,3 +111,151 @@ function triggerListConformance(body: unknown, pointer: string, description: Des
 
 /** `application/json` and every `+json` media type (RFC 6839), such as `application/problem+json`. */
 export const isJsonMediaType = (mediaType: string): boolean => mediaType === "application/json" || /^application\/[\w.-]+\+json$/.test(mediaType);
+
+/** The `response-schema` probe family. */
+export const responseSchemaFamily = {
+  name: "response-schema",
+  probes: "Every body against the description's schema: each field's type, required fields, the export model closed.",
+  rules: [
+    "dates-iso-8601",
+    "summary-id",
+    "summary-channel-id",
+    "summary-messages-count",
+    "summary-members",
+    "summary-started-on",
+    "summary-channel-data",
+    "summary-latest-message-on",
+    "summary-latest-message-text",
+    "page-items",
+    "export-closed",
+    "export-id",
+    "export-channel-id",
+    "export-channel-data",
+    "export-members",
+    "export-history",
+    "channel-data-platform",
+    "channel-data-original-channel",
+    "platform-session",
+    "platform-client",
+    "platform-options",
+    "member-id",
+    "member-name",
+    "activity-id",
+    "activity-timestamp",
+    "message-text",
+    "message-from",
+    "message-recipient",
+    "message-buttons",
+    "message-recognized-intents",
+    "message-knowledge-base-answers",
+    "message-attachments",
+    "trigger-external-event-id",
+    "trigger-external-event-name",
+    "trigger-parameters",
+    "closing-may-be-null",
+    "search-response",
+    "triggers-response",
+    "event-base",
+  ],
+} as const satisfies ProbeFamily;
+
+/** The `spelled-values` probe family. */
+export const spelledValuesFamily = {
+  name: "spelled-values",
+  probes:
+    "Every value the seed spells (statuses, closing statuses and reasons, roles, activity types, event names, trigger names, `Outbound`), spelled exactly in every body.",
+  rules: [
+    "summary-status",
+    "summary-members",
+    "summary-latest-message-direction",
+    "summary-closing-status",
+    "summary-closing-reason",
+    "enum-conversation-status",
+    "enum-closing-status",
+    "enum-closing-reason",
+    "enum-role",
+    "enum-activity-type",
+    "enum-trigger-name",
+    "enum-prompter-mode-event-name",
+    "enum-event-name",
+    "export-status",
+    "export-closing-status",
+    "export-closing-reason",
+    "export-history",
+    "member-role",
+    "activity-type",
+    "event-base",
+    "event-successfull-service",
+    "event-custom-event",
+    "event-scenario-started",
+    "event-menu-item-selected",
+    "event-trigger-fired",
+    "event-error",
+    "event-prompt-accepted",
+    "event-prompt-rejected",
+    "event-create-platform-app-element",
+    "event-start-process",
+    "event-transfer-to-operator",
+  ],
+  // A value the seed spells (a status, a role, `Outbound`) is an enum or a const of the description.
+  judgedOn: { keywords: ["enum", "const"] },
+} as const satisfies ProbeFamily;
+
+/** The `response-media-type` probe family. */
+export const responseMediaTypeFamily = {
+  name: "response-media-type",
+  probes: "Every body carries a JSON media type the description documents.",
+  rules: ["payloads-are-json"],
+} as const satisfies ProbeFamily;
+
+/** The `documented-statuses` probe family. */
+export const documentedStatusesFamily = {
+  name: "documented-statuses",
+  probes:
+    "Every status is one the operation documents; no 5xx but the 500s the seed states (the trigger list's internal error, the fire's failed validation), each with details in its body.",
+  rules: ["errors-triggers-200", "errors-triggers-500", "version-path-segment"],
+} as const satisfies ProbeFamily;
+
+/** The catalog's entry of `not_a_server_error`. */
+export const notAServerErrorEntry = {
+  name: "not_a_server_error",
+  description: "No 5xx but the 500s the seed states (the trigger list's internal error, the fire's failed validation), and those with details in the body.",
+  rule: "Seed, Errors: the only 5xx the service states are the trigger list's 500 (internal server error) and the fire's 500 (variable values failed validation), each with details in the body.",
+  onEvery: "response",
+  check: notAServerError,
+  phases: [],
+  families: [documentedStatusesFamily],
+} as const satisfies CatalogEntry;
+
+/** The catalog's entry of `status_code_conformance`. */
+export const statusCodeConformanceEntry = {
+  name: "status_code_conformance",
+  description: "Every status is documented for its operation.",
+  rule: "Description: the responses each operation lists (openapi/paths).",
+  onEvery: "response",
+  check: statusCodeConformance,
+  phases: [],
+  families: [documentedStatusesFamily],
+} as const satisfies CatalogEntry;
+
+/** The catalog's entry of `content_type_conformance`. */
+export const contentTypeConformanceEntry = {
+  name: "content_type_conformance",
+  description: "Every body carries a documented Content-Type.",
+  rule: "Seed, General conventions: payloads are JSON; description: the media types of each response.",
+  onEvery: "response",
+  check: contentTypeConformance,
+  phases: [],
+  families: [responseMediaTypeFamily],
+} as const satisfies CatalogEntry;
+
+/** The catalog's entry of `response_schema_conformance`. */
+export const responseSchemaConformanceEntry = {
+  name: "response_schema_conformance",
+  description: "Every body is valid against the description (the export model closed included).",
+  rule: "Description: the response schemas; seed, Conversation export model: no additional properties except on Attachment.",
+  onEvery: "response",
+  check: responseSchemaConformance,
+  phases: ["export route"],
+  families: [responseSchemaFamily, spelledValuesFamily],
+} as const satisfies CatalogEntry;

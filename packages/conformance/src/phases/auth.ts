@@ -1,6 +1,7 @@
 import type { ExternalEventTrigger } from "@bot-conversation/types";
 import { type Authentication, type Case, type CaseValues, caseFor } from "../case.ts";
-import { credentialOf } from "../credentials.ts";
+import { credentialBeforeLookupFamily } from "../checks/auth.ts";
+import { credentialNearMissesFamily, credentialOf } from "../credentials.ts";
 import { operationOf } from "../description.ts";
 import type { Session } from "../session.ts";
 import { nearMissesOf } from "../variable-values.ts";
@@ -25,7 +26,7 @@ export async function checkAuthentication(session: Session, triggers: readonly E
     }
   };
   const beforeLookup = (operationId: string, values: CaseValues): Promise<number | undefined> =>
-    send({ ...caseFor(operationOf(session.description, operationId), { ...values, authentication: "wrong" }), family: "credential-before-lookup" });
+    send({ ...caseFor(operationOf(session.description, operationId), { ...values, authentication: "wrong" }), family: credentialBeforeLookupFamily });
   const bot = session.settings.agentStageId;
   await each("searchConversations", bot ? { query: { agentStageId: bot } } : {});
   await laterPageWithFilters(session);
@@ -56,7 +57,7 @@ async function laterPageWithFilters(session: Session): Promise<void> {
       query: { ...query, pageSize: "1", pageIndex: String(session.knowledge.pageBase + 1) },
       authentication: "wrong",
     }),
-    family: "credential-near-misses",
+    family: credentialNearMissesFamily,
   });
 }
 

@@ -1,11 +1,21 @@
-import type { FamilyName } from "@bot-conversation/openapi";
 import type { ExternalEventTrigger, VariableType } from "@bot-conversation/types";
 import { variableTypes } from "@bot-conversation/types";
 import fc from "fast-check";
 import { caseFor, type Exchange } from "../case.ts";
 import { rejectionOf } from "../checks/data.ts";
-import { notFound, payloadAcceptance, payloadRejection, payloadShapeRejection } from "../checks/fire.ts";
-import { sameAsIdentifier } from "../checks/identifiers.ts";
+import type { ProbeFamily } from "../checks/family.ts";
+import {
+  conversationIdNearMissesFamily,
+  notFound,
+  payloadAcceptance,
+  payloadRejection,
+  payloadShapeRejection,
+  triggerIdNearMissesFamily,
+  variableLaterPositionFamily,
+  variableNearMissesFamily,
+  variableRightValuesFamily,
+} from "../checks/fire.ts";
+import { identifierEncodingsFamily, sameAsIdentifier } from "../checks/identifiers.ts";
 import type { CheckName } from "../checks/index.ts";
 import type { ExchangeCheck } from "../checks/types.ts";
 import { operationOf } from "../description.ts";
@@ -43,7 +53,7 @@ async function fire(
   session: Session,
   body: Record<string, unknown>,
   checks: ReadonlyArray<readonly [CheckName, ExchangeCheck]> = [],
-  family?: FamilyName,
+  family?: ProbeFamily,
 ): Promise<{ exchange: Exchange; failed: CheckName[] } | undefined> {
   return session.exchange({ ...caseFor(operationOf(session.description, operationId), { body }), ...(family ? { family } : {}) }, checks);
 }
@@ -82,22 +92,26 @@ export async function checkFireNotFound(session: Session, triggers: readonly Ext
   // The trigger identifier the list's link carries into a fire (its near misses are made from it).
   const listed = triggers[0] ? triggerFields(session, triggers[0])["externalEventId"] : undefined;
   const knownTrigger = typeof listed === "string" ? listed : unknownTrigger;
-  const expect404 = async (family: "trigger-id-near-misses" | "conversation-id-near-misses", what: string, body: Record<string, unknown>): Promise<void> => {
-    const name = family === "trigger-id-near-misses" ? "unknown_trigger_not_found" : "unknown_conversation_not_found";
+  const expect404 = async (
+    family: typeof triggerIdNearMissesFamily | typeof conversationIdNearMissesFamily,
+    what: string,
+    body: Record<string, unknown>,
+  ): Promise<void> => {
+    const name = family === triggerIdNearMissesFamily ? "unknown_trigger_not_found" : "unknown_conversation_not_found";
     if (session.canSend) await session.exchange({ ...caseFor(operationOf(session.description, operationId), { body }), family }, [[name, notFound(what)]]);
   };
-  await expect404("trigger-id-near-misses", "an unknown externalEventId", { ...target(session), externalEventId: unknownTrigger });
+  await expect404(triggerIdNearMissesFamily, "an unknown externalEventId", { ...target(session), externalEventId: unknownTrigger });
   if (triggers[0])
     for (const miss of nearMissesOfIdentifier(knownTrigger))
-      await expect404("trigger-id-near-misses", `externalEventId ${JSON.stringify(miss.value)}, the trigger ${JSON.stringify(knownTrigger)} ${miss.what}`, {
+      await expect404(triggerIdNearMissesFamily, `externalEventId ${JSON.stringify(miss.value)}, the trigger ${JSON.stringify(knownTrigger)} ${miss.what}`, {
         ...target(session),
         externalEventId: miss.value,
       });
-  await expect404("conversation-id-near-misses", "an unknown conversationId", {
+  await expect404(conversationIdNearMissesFamily, "an unknown conversationId", {
     conversationId: unknownIdentifier(session, "conversation"),
     externalEventId: knownTrigger,
   });
-  await expect404("conversation-id-near-misses", "an unknown externalConversationId", {
+  await expect404(conversationIdNearMissesFamily, "an unknown externalConversationId", {
     externalConversationId: `${unknownIdentifier(session, "session")}|livechat`,
     externalEventId: knownTrigger,
   });
@@ -105,7 +119,7 @@ export async function checkFireNotFound(session: Session, triggers: readonly Ext
   if (conversationId)
     for (const miss of nearMissesOfIdentifier(conversationId))
       await expect404(
-        "conversation-id-near-misses",
+        conversationIdNearMissesFamily,
         `conversationId ${JSON.stringify(miss.value)}, the conversation ${JSON.stringify(conversationId)} ${miss.what}`,
         {
           conversationId: miss.value,
@@ -116,7 +130,7 @@ export async function checkFireNotFound(session: Session, triggers: readonly Ext
   const knownSession = platformSessionOf(session);
   if (knownSession) {
     const otherSuffix = `${knownSession}|conformance`;
-    await expect404("conversation-id-near-misses", `externalConversationId ${otherSuffix}, a known session with another suffix than |livechat`, {
+    await expect404(conversationIdNearMissesFamily, `externalConversationId ${otherSuffix}, a known session with another suffix than |livechat`, {
       externalConversationId: otherSuffix,
       externalEventId: knownTrigger,
     });
@@ -132,7 +146,7 @@ export async function checkEscapedConversation(session: Session, triggers: reado
   const body = { conversationId, ...triggerFields(session, trigger) };
   const plain = await fire(session, body);
   const rawBody = `{"conversationId":${jsonEscaped(conversationId)},${JSON.stringify(triggerFields(session, trigger)).slice(1)}`;
-  await session.exchange({ ...caseFor(operation, { body }), rawBody, family: "identifier-encodings" }, [
+  await session.exchange({ ...caseFor(operation, { body }), rawBody, family: identifierEncodingsFamily }, [
     ["identifier_encoding", sameAsIdentifier(`conversationId ${jsonEscaped(conversationId)} (the id with a JSON escape)`, plain?.exchange)],
   ]);
 }
@@ -176,7 +190,7 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
       session,
       bodyOf(variable, value),
       [["payload_validation_rejection", payloadRejection(`${variable.code} (${variable.type}) = ${what}`)]],
-      "variable-near-misses",
+      variableNearMissesFamily,
     );
     if (answer && answer.exchange.status >= 200 && answer.exchange.status < 300) acceptedWrong.add(variable.type);
     return answer?.failed ?? [];
@@ -206,7 +220,7 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
           session,
           bodyOf(variable, value),
           [["payload_acceptance", payloadAcceptance(`${variable.code} (${variable.type}) = ${JSON.stringify(value)}`)]],
-          "variable-right-values",
+          variableRightValuesFamily,
         );
         return (answer?.failed ?? []).filter((name) => name === "payload_acceptance");
       },
@@ -275,7 +289,7 @@ async function checkLaterPositions(session: Session, triggers: readonly External
             ),
           ],
         ],
-        "variable-later-position",
+        variableLaterPositionFamily,
       );
       if (answer && answer.exchange.status >= 200 && answer.exchange.status < 300) acceptedWrong.add(variable.type);
     }

@@ -1,8 +1,8 @@
 import { type Case, caseFor, type Exchange } from "../case.ts";
-import { notFound } from "../checks/fire.ts";
-import { sameAsIdentifier } from "../checks/identifiers.ts";
+import { botIdNearMissesFamily, notFound } from "../checks/fire.ts";
+import { identifierEncodingsFamily, sameAsIdentifier } from "../checks/identifiers.ts";
 import { pageChecks } from "../checks/index.ts";
-import { findsNoConversation } from "../checks/oracles.ts";
+import { botFilterNearMissesFamily, findsNoConversation } from "../checks/oracles.ts";
 import { pageOf } from "../checks/paging.ts";
 import { operationOf } from "../description.ts";
 import { nearMissesOfIdentifier, pathNearMissesOfIdentifier, percentEncoded, recased } from "../identifiers.ts";
@@ -39,23 +39,23 @@ export async function checkBotIdentifiers(session: Session, listed: Exchange | u
   const send = async (request: Case, checks: Parameters<Session["exchange"]>[1] = []): Promise<Exchange | undefined> =>
     session.canSend ? (await session.exchange(request, checks))?.exchange : undefined;
   for (const miss of pathNearMissesOfIdentifier(bot))
-    await send({ ...triggerListCase(session, miss.value), family: "bot-id-near-misses" }, [
+    await send({ ...triggerListCase(session, miss.value), family: botIdNearMissesFamily }, [
       ["unknown_bot_not_found", notFound(`agentStageId ${JSON.stringify(bot)} ${miss.what}`)],
     ]);
   const encoded = percentEncoded(bot);
   if (encoded)
-    await send({ ...triggerListCase(session, encoded), family: "identifier-encodings" }, [
+    await send({ ...triggerListCase(session, encoded), family: identifierEncodingsFamily }, [
       ["identifier_encoding", sameAsIdentifier(`the trigger list of ${encoded} (the bot's id, a character percent-encoded)`, listed, (json) => json)],
     ]);
   const search = operationOf(session.description, "searchConversations");
   for (const miss of nearMissesOfIdentifier(bot))
-    await send({ ...caseFor(search, { query: { agentStageId: miss.value } }), family: "bot-filter-near-misses" }, [
+    await send({ ...caseFor(search, { query: { agentStageId: miss.value } }), family: botFilterNearMissesFamily }, [
       ["bot_filter_match", findsNoConversation(`agentStageId=${miss.value}, the bot ${bot} ${miss.what}`)],
       ...pageChecks,
     ]);
   if (encoded) {
     const plain = await send(caseFor(search, { query: { agentStageId: bot } }), pageChecks);
-    await send({ ...caseFor(search), rawQuery: { agentStageId: encoded }, family: "identifier-encodings" }, [
+    await send({ ...caseFor(search), rawQuery: { agentStageId: encoded }, family: identifierEncodingsFamily }, [
       ["identifier_encoding", sameAsIdentifier(`a search for agentStageId=${encoded} (the bot's id, a character percent-encoded)`, plain, totalOf)],
     ]);
   }

@@ -26,12 +26,13 @@ export function rulesText(rules: readonly RuleResult[]): string[] {
   ];
 }
 
-/** The README's tables, from the catalog: each family (its checks and probes), then each rule and the families that test it. */
+/** The README's tables, from the catalog: each family (its checks and probes), then each rule and the families that name it. */
 export function catalogTables(
-  families: readonly { name: string; checks: readonly string[]; probes: string }[],
-  rules: readonly { id: string; seed: string; families: readonly string[] }[],
+  families: readonly { name: string; checks: readonly string[]; probes: string; rules: readonly string[] }[],
+  rules: readonly { id: string; seed: string }[],
 ): string {
   const cell = (text: string): string => text.replaceAll("|", "\\|");
+  const familiesOf = (id: string): string[] => families.filter((family) => family.rules.includes(id)).map((family) => family.name);
   return [
     "| Family | Checks | Probes |",
     "|---|---|---|",
@@ -39,8 +40,9 @@ export function catalogTables(
     "",
     "| Rule | Where the seed states it | Families |",
     "|---|---|---|",
-    ...rules.map(
-      (rule) => `| \`${rule.id}\` | ${cell(rule.seed)} | ${rule.families.length === 0 ? "none" : rule.families.map((name) => `\`${name}\``).join(", ")} |`,
-    ),
+    ...rules.map((rule) => {
+      const named = familiesOf(rule.id);
+      return `| \`${rule.id}\` | ${cell(rule.seed)} | ${named.length === 0 ? "none" : named.map((name) => `\`${name}\``).join(", ")} |`;
+    }),
   ].join("\n");
 }

@@ -1,9 +1,9 @@
 /**
- * One planted fault for each probe family of the rule catalog (`rules.yaml` of `@bot-conversation/openapi`):
+ * One planted fault for each probe family of the catalog (each declared beside its check, `src/checks/`):
  * a server deviating in one way its family is built to find. The record is keyed by the catalog's
  * family names, so a family added to the catalog without a fault here is a compile error.
  */
-import type { FamilyName } from "@bot-conversation/openapi";
+import type { FamilyName } from "../../src/checks/index.ts";
 import type { CheckName, ConformanceOptions } from "../../src/index.ts";
 import { editJson, type Fault, type ProxiedResponse } from "./faulty-proxy.ts";
 import { fixtureBot, sandboxExportPath } from "./sandbox.ts";
