@@ -1,5 +1,6 @@
 import type { VariableType } from "@bot-conversation/types";
 import fc from "fast-check";
+import type { RuleGenerator } from "./checks/family.ts";
 
 /** A value a variable type does not accept, with what it is in words. */
 export interface NearMiss {
@@ -17,8 +18,12 @@ export interface ValueKind {
   readonly values: fc.Arbitrary<unknown>;
 }
 
-/** One row of the variable-type table: values the type accepts, the near misses a lax server lets through, and the values the seed leaves open. */
-export interface VariableTypeRow {
+/**
+ * One row of the variable-type table, a generator of the catalog: the seed's rule of the type (`variable-date-time`),
+ * values the type accepts, the near misses a lax server lets through, and the values the seed leaves open. The
+ * variable families of `payload_validation_rejection` and `payload_acceptance` name the rows as their generators.
+ */
+export interface VariableTypeRow extends RuleGenerator {
   /** Values in the type's format, across the type's space (the client's `validateEventPayload` has the last word). */
   readonly accepted: fc.Arbitrary<unknown>;
   /** The value of the type most servers see most (for a `DateTime`, UTC written with `Z`): fired first, before the generated ones. */
@@ -152,9 +157,10 @@ const anyNumber = fc.oneof(fc.maxSafeInteger(), fc.double({ noNaN: true, noDefau
 /** White space that `String.prototype.trim` removes (Unicode's, not only ASCII's). */
 const whiteSpace = fc.string({ unit: fc.constantFrom(" ", "\t", "\n", "\r", "\u00a0", "\u2003", "\u3000", "\ufeff"), minLength: 1, maxLength: 6 });
 
-/** The seed's variable-type table (Variable types and value formats), as the kit generates from it: one place for every type. */
+/** The seed's variable-type table (Variable types and value formats), as the kit generates from it: one place for every type, each row naming its rule. */
 export const variableTypeTable: Readonly<Record<VariableType, VariableTypeRow>> = {
   String: {
+    rule: "variable-string",
     // Any text: every code point of Unicode, the empty string included.
     accepted: fc.oneof(anyText({ maxLength: 64 }), fc.string({ unit: "grapheme", maxLength: 24 })),
     familiar: "Order 42",
@@ -164,6 +170,7 @@ export const variableTypeTable: Readonly<Record<VariableType, VariableTypeRow>> 
     ],
   },
   Number: {
+    rule: "variable-number",
     accepted: anyNumber,
     familiar: 42,
     nearMisses: [
@@ -172,6 +179,7 @@ export const variableTypeTable: Readonly<Record<VariableType, VariableTypeRow>> 
     ],
   },
   Boolean: {
+    rule: "variable-boolean",
     accepted: fc.boolean(),
     familiar: true,
     nearMisses: [
@@ -181,6 +189,7 @@ export const variableTypeTable: Readonly<Record<VariableType, VariableTypeRow>> 
     ],
   },
   DateTime: {
+    rule: "variable-date-time",
     accepted: dateTimeWithOffset,
     familiar: "2026-11-20T06:15:02Z",
     // "string, ISO 8601": a number, and strings in no form of ISO 8601, are ruled out.
@@ -202,6 +211,7 @@ export const variableTypeTable: Readonly<Record<VariableType, VariableTypeRow>> 
     })),
   },
   ComplexObject: {
+    rule: "variable-complex-object",
     accepted: jsonObject,
     familiar: { street: "Main" },
     nearMisses: [
@@ -211,6 +221,7 @@ export const variableTypeTable: Readonly<Record<VariableType, VariableTypeRow>> 
     ],
   },
   PersonName: {
+    rule: "variable-person-name",
     accepted: personName,
     familiar: "Ada Lovelace",
     nearMisses: [
@@ -220,6 +231,7 @@ export const variableTypeTable: Readonly<Record<VariableType, VariableTypeRow>> 
     ],
   },
   File: {
+    rule: "variable-file",
     accepted: fc.record({ name: fileName, fileUrl: downloadLink }),
     familiar: { name: "invoice.pdf", fileUrl: "https://files.example/invoice.pdf" },
     nearMisses: [
@@ -232,6 +244,9 @@ export const variableTypeTable: Readonly<Record<VariableType, VariableTypeRow>> 
     ],
   },
 };
+
+/** Every generator of the variable-type table, in the seed's order: the generators the variable families name. */
+export const variableGenerators: readonly VariableTypeRow[] = Object.values(variableTypeTable);
 
 const rowOf = (type: string): VariableTypeRow | undefined => (variableTypeTable as Record<string, VariableTypeRow | undefined>)[type];
 

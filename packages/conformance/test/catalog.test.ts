@@ -5,12 +5,14 @@
  * rules (`rules.yaml`, the seed's side alone) are each tested by a family of the catalog.
  */
 import { rules } from "@bot-conversation/openapi";
+import { variableTypes } from "@bot-conversation/types";
 import { describe, expect, it } from "vitest";
-import { catalogEntry, catalogFamilies, catalogRelations, checkNames, checkOfRelation } from "../src/checks/index.ts";
+import { catalogEntry, catalogFamilies, catalogGenerators, catalogRelations, checkNames, checkOfRelation } from "../src/checks/index.ts";
 import { consistencyRelations } from "../src/consistency.ts";
 import { familiesOfRule, taggedFamilies } from "../src/families.ts";
 import { phases } from "../src/phases/index.ts";
 import { pageSizeRelation, relations } from "../src/relations.ts";
+import { variableTypeTable } from "../src/variable-values.ts";
 
 describe("the one catalog", () => {
   it("each phase feeds exactly the checks whose entry names it, and every phase an entry names runs", () => {
@@ -51,6 +53,18 @@ describe("the one catalog", () => {
     }
     // rules.yaml holds the seed's side alone: no family, no check.
     for (const rule of rules) expect(Object.keys(rule).sort()).toEqual(["id", "seed", "text"]);
+  });
+
+  it("the generators are the catalog's: each named by its families, for one of their rules, and every variable type's row one of them, for its own rule", () => {
+    for (const family of catalogFamilies)
+      for (const generator of family.generators ?? []) expect(family.rules as readonly string[], family.name).toContain(generator.rule);
+    expect(catalogGenerators.length).toBeGreaterThan(0);
+    for (const type of variableTypes) {
+      const row = variableTypeTable[type];
+      expect(catalogGenerators, type).toContain(row);
+      // The rule it generates for is the seed's row of that type (Resources > Variable types > DateTime).
+      expect(rules.find((rule) => rule.id === row.rule)?.seed, type).toBe(`Resources > Variable types > ${type}`);
+    }
   });
 
   it("every relation is listed once, under the check its failures are failures of", () => {

@@ -7,7 +7,7 @@
 import type { ProbeFamily } from "./family.ts";
 import type { ExchangeCheck } from "./types.ts";
 
-export type { JudgedOn, ProbeFamily } from "./family.ts";
+export type { JudgedOn, ProbeFamily, RuleGenerator } from "./family.ts";
 
 /** A relation as the catalog and the report name it: what it transforms or compares, and the rule that says the answers relate. */
 export interface CatalogRelation {

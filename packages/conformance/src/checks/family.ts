@@ -12,6 +12,12 @@ export interface JudgedOn {
   readonly keywords: readonly string[];
 }
 
+/** A generator of the values of one rule of the seed: the rule's id (`variable-date-time`); what it generates is its module's. */
+export interface RuleGenerator {
+  /** The rule whose values it generates. */
+  readonly rule: RuleId;
+}
+
 /** A probe family: generated from a rule's subject, covering its neighbourhood. */
 export interface ProbeFamily {
   /** Stable name, kebab case (`credential-channels`). */
@@ -24,4 +30,6 @@ export interface ProbeFamily {
   readonly tagged?: true;
   /** Judged on part of its checks' failures: those with a problem from one of these schema keywords. */
   readonly judgedOn?: JudgedOn;
+  /** The generators its probes are drawn from, each naming the rule it generates for (one of `rules`). */
+  readonly generators?: readonly RuleGenerator[];
 }

@@ -1,4 +1,4 @@
-import type { RuleId } from "@bot-conversation/openapi";
+import { variableGenerators } from "../variable-values.ts";
 import type { CatalogEntry } from "./entry.ts";
 import type { ProbeFamily } from "./family.ts";
 import type { ExchangeCheck } from "./types.ts";
@@ -61,16 +61,8 @@ export const conversationIdNearMissesFamily = {
   tagged: true,
 } as const satisfies ProbeFamily;
 
-/** The rules of the seed's variable-type table (Variable types and value formats), one per type: what the variable families test. */
-const variableTypeRules = [
-  "variable-string",
-  "variable-number",
-  "variable-boolean",
-  "variable-date-time",
-  "variable-complex-object",
-  "variable-person-name",
-  "variable-file",
-] as const satisfies readonly RuleId[];
+/** The rules of the seed's variable-type table, one per type: those its generators name, which the variable families test. */
+const variableTypeRules = variableGenerators.map((generator) => generator.rule);
 
 /** The `variable-near-misses` probe family, judged on its own tagged probes. */
 export const variableNearMissesFamily = {
@@ -78,6 +70,7 @@ export const variableNearMissesFamily = {
   probes:
     "Each near miss of each variable type (src/variable-values.ts of the kit) on every variable of every listed trigger, and generated wrong values: the 500 with details.",
   rules: [...variableTypeRules, "fire-rule-validation", "errors-fire-500"],
+  generators: variableGenerators,
   tagged: true,
 } as const satisfies ProbeFamily;
 
@@ -87,6 +80,7 @@ export const variableLaterPositionFamily = {
   probes:
     "For every trigger with several variables, a payload with right values for every variable but one, the wrong value only in a later variable after valid ones: the 500 with details.",
   rules: [...variableTypeRules, "fire-rule-validation", "errors-fire-500"],
+  generators: variableGenerators,
   tagged: true,
 } as const satisfies ProbeFamily;
 
@@ -95,6 +89,7 @@ export const variableRightValuesFamily = {
   name: "variable-right-values",
   probes: "Generated values of each type's format: 200 with an empty body.",
   rules: [...variableTypeRules, "fire-payload"],
+  generators: variableGenerators,
   tagged: true,
 } as const satisfies ProbeFamily;
 

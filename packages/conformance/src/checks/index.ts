@@ -4,7 +4,7 @@ import { ignoredAuth, ignoredAuthEntry } from "./auth.ts";
 import { negativeDataRejection, negativeDataRejectionEntry, positiveDataAcceptance, positiveDataAcceptanceEntry } from "./data.ts";
 import { bodyEncodingEntry } from "./encoding.ts";
 import type { CatalogEntry, CatalogRelation } from "./entry.ts";
-import type { ProbeFamily } from "./family.ts";
+import type { ProbeFamily, RuleGenerator } from "./family.ts";
 import { filterMatch, filterMatchEntry } from "./filters.ts";
 import {
   payloadAcceptanceEntry,
@@ -26,7 +26,7 @@ import { contentTypeConformanceEntry, notAServerErrorEntry, responseSchemaConfor
 import { maxResponseTimeEntry } from "./timing.ts";
 import type { ExchangeCheck } from "./types.ts";
 
-export type { CatalogEntry, CatalogRelation, JudgedOn, ProbeFamily } from "./entry.ts";
+export type { CatalogEntry, CatalogRelation, JudgedOn, ProbeFamily, RuleGenerator } from "./entry.ts";
 
 /**
  * The kit's one catalog (issue 48, item 7), assembled from the entries each check's module exports, in report order:
@@ -119,6 +119,9 @@ export const catalogFamilies: readonly CatalogFamily[] = [...new Set(checkNames.
   name: family.name as FamilyName,
   checks: checkNames.filter((name) => catalogEntry(name).families.includes(family)),
 }));
+
+/** Every generator the catalog's families name, once, in report order: each names the rule of the seed it generates values for. */
+export const catalogGenerators: readonly RuleGenerator[] = [...new Set(catalogFamilies.flatMap((family) => family.generators ?? []))];
 
 /** Whether a string names a check. */
 export const isCheckName = (name: string): name is CheckName => name in checkCatalog;
