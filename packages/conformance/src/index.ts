@@ -3,7 +3,16 @@
 export { type Baseline, baselineOf, type KnownFailure, parseBaseline } from "./baseline.ts";
 export type { Case, Exchange } from "./case.ts";
 export { type CatalogEntry, type CheckName, checkCatalog, checkDescriptions, checkNames, type FamilyName, type ProbeFamily } from "./checks/index.ts";
-export { type CheckContext, type ExchangeCheck, type KeywordProblem, type NotJudged, notApplicable, type SchemaFailed, type Verdict } from "./checks/types.ts";
+export {
+  type CheckContext,
+  type ExchangeCheck,
+  failureText,
+  type KeywordProblem,
+  type NotJudged,
+  notApplicable,
+  type SchemaFailed,
+  type Verdict,
+} from "./checks/types.ts";
 export { type CommandIo, exitCodes, main as runCheckCommand, newCheckCommand } from "./command.ts";
 export type { OperationCoverage, ParameterCoverage, StatusCoverage } from "./coverage.ts";
 export type { AcceptedDecisions } from "./decisions.ts";

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { parseRetryAfter } from "@bot-conversation/client";
-import { searchFilters } from "@bot-conversation/openapi";
+import { searchFilters, searchPeriods } from "@bot-conversation/openapi";
 import { describe, expect, it } from "vitest";
 import type { Case, Exchange } from "../src/case.ts";
 import { curlOf } from "../src/case.ts";
@@ -18,6 +18,7 @@ import { notApplicable, notJudged } from "../src/checks/types.ts";
 import { type Authentication, type Credential, credentialHeaders, credentials } from "../src/credentials.ts";
 import { loadDescription } from "../src/description.ts";
 import { familyResults } from "../src/families.ts";
+import { filterPairs } from "../src/phases/filters.ts";
 import { Results } from "../src/results.ts";
 
 const description = loadDescription();
@@ -116,6 +117,26 @@ describe("filter_match reads the search filters' one table (searchFilters of @bo
       });
     expect(judge([holding])).toBeUndefined();
     expect(judge([holding, breaking])).toContain(`item "breaks": ${matches}`);
+  });
+});
+
+describe("filter_combination pairs the search filters' table (searchFilters), no filter named (issue 48, item 7e)", () => {
+  it("the table's equality filters of a field with one another and each with a period's bound", () => {
+    expect(filterPairs(searchFilters, searchPeriods)).toEqual([
+      ["status", "channelId"],
+      ["status", "latestMessageToDate"],
+      ["channelId", "startFromDate"],
+    ]);
+  });
+
+  it("a filter added to the table is paired with no other edit", () => {
+    const table = [...searchFilters, { name: "closingStatus", matches: "closingStatus", how: "equal" } as const];
+    const pairs = filterPairs(table, searchPeriods);
+    expect(pairs).toContainEqual(["status", "closingStatus"]);
+    expect(pairs).toContainEqual(["channelId", "closingStatus"]);
+    expect(pairs.filter((pair) => pair.includes("closingStatus"))).toHaveLength(3);
+    // The bot filter is every oracle search's, never a member of a pair.
+    expect(pairs.flat()).not.toContain("agentStageId");
   });
 });
 

@@ -1,5 +1,5 @@
 import { parseDateTime } from "@bot-conversation/client";
-import { searchFilters, searchPeriods } from "@bot-conversation/openapi";
+import { type SearchFilter, type SearchPeriod, searchFilters, searchPeriods } from "@bot-conversation/openapi";
 import { caseFor, type Exchange } from "../case.ts";
 import { pageChecks } from "../checks/index.ts";
 import { botWithinAll, emptySearchPage, filterCombination, findsNoConversation } from "../checks/oracles.ts";
@@ -72,40 +72,42 @@ function medianInstant(session: Session, field: string): string | undefined {
 }
 
 /**
+ * The filters `filter_combination` pairs, from the search filters' table (`table`, `searchFilters`) and its periods:
+ * every two of its equality filters on a field of the conversation (the bot filter is every oracle search's), and
+ * each of them with a bound of a period (the first period's start and the last period's end, taken in turn from the
+ * last: with two of each, every bound is paired). A filter added to the table is paired with no other edit.
+ */
+export function filterPairs(table: readonly SearchFilter[], periods: readonly SearchPeriod[]): [string, string][] {
+  const equal = table.filter((filter) => filter.how === "equal" && filter.matches !== "bot").map((filter) => filter.name);
+  const bounds = [periods[0]?.from, periods.at(-1)?.to].filter((name) => name !== undefined);
+  return [
+    ...equal.flatMap((left, index) => equal.slice(index + 1).map((right): [string, string] => [left, right])),
+    ...(bounds.length === 0 ? [] : equal.map((name, index): [string, string] => [name, bounds[(index + 1) % bounds.length]!])),
+  ];
+}
+
+/**
  * `filter_combination`: two filters together find exactly the conversations both find alone. Each
  * filter alone and the pair are walked page by page (every page also checked by `envelope_math` and
- * `filter_match`), so a server that ORs the filters, or drops one on a later page, is caught. The filters
- * are the search filters' table's (`searchFilters`): its equality filters on a field of the conversation (the
- * bot filter is every oracle search's), each at the most frequent value of its field, paired with one another
- * and each with a bound of a period (`searchPeriods`: the first period's start and the last period's end, at
- * the medians of their fields, taken in turn).
+ * `filter_match`), so a server that ORs the filters, or drops one on a later page, is caught. The pairs are
+ * `filterPairs` of the search filters' table: an equality filter at the most frequent value of its field, a
+ * period's bound at the median of its field.
  */
 export async function checkFilterCombinations(session: Session): Promise<void> {
   const filters: Record<string, string> = {};
-  const equal = searchFilters.filter((filter) => filter.how === "equal" && filter.matches !== "bot");
-  for (const filter of equal) {
-    const value = mostFrequent(session, filter.matches);
+  for (const filter of searchFilters) {
+    const value =
+      filter.how === "equal" ? (filter.matches === "bot" ? undefined : mostFrequent(session, filter.matches)) : medianInstant(session, filter.matches);
     if (value) filters[filter.name] = value;
   }
-  const first = searchPeriods[0];
-  const last = searchPeriods.at(-1);
-  const firstMedian = first && medianInstant(session, first.field);
-  const lastMedian = last && medianInstant(session, last.field);
-  if (first && firstMedian) filters[first.from] = firstMedian;
-  if (last && lastMedian) filters[last.to] = lastMedian;
-  const bounds = [first?.from, last?.to].filter((name) => name !== undefined);
-  const pairs = [
-    ...equal.flatMap((left, index) => equal.slice(index + 1).map((right) => [left.name, right.name])),
-    // Each equality filter with a bound, the bounds in turn from the last: with two of each, every bound is paired.
-    ...(bounds.length === 0 ? [] : equal.map((filter, index) => [filter.name, bounds[(index + 1) % bounds.length]!])),
-  ].filter((pair) => pair.every((name) => filters[name] !== undefined));
+  const pairs = filterPairs(searchFilters, searchPeriods).filter((pair) => pair.every((name) => filters[name] !== undefined));
   if (pairs.length === 0) return session.results.skip("filter_combination", "no search returned conversations to take two filter values from");
   const alone = new Map<string, Walk | undefined>();
   const walkAlone = async (name: string): Promise<Walk | undefined> => {
     if (!alone.has(name)) alone.set(name, await walk(session, { ...botFilter(session), [name]: filters[name]! }));
     return alone.get(name);
   };
-  for (const [left, right] of pairs as [string, string][]) {
+  for (const [left, right] of pairs) {
     const leftWalk = await walkAlone(left);
     const rightWalk = await walkAlone(right);
     const both = await walk(session, { ...botFilter(session), [left]: filters[left]!, [right]: filters[right]! });
