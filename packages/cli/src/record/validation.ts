@@ -8,7 +8,15 @@
 
 import { validateEventPayload } from "@bot-conversation/client";
 import { schemaProblem } from "@bot-conversation/client/text";
-import { type CheckContext, checkCatalog, type Description, type Exchange, type ExchangeCheck, readTriggerList } from "@bot-conversation/conformance";
+import {
+  type CheckContext,
+  checkCatalog,
+  type Description,
+  type Exchange,
+  type ExchangeCheck,
+  failureText,
+  readTriggerList,
+} from "@bot-conversation/conformance";
 import { type CompiledDescription, compileDescription, type OpenApiDescription, pointerSegment, type Schema } from "@bot-conversation/openapi";
 import { documentValidator, type ErrorObject } from "@bot-conversation/openapi/ajv";
 import type { ExternalEventTrigger } from "@bot-conversation/types";
@@ -85,8 +93,8 @@ export class ExchangeValidator {
     };
     const documented = this.description.documentedResponse(this.description.operations.get(operation.id)!, exchange.status) !== undefined;
     for (const [name, check] of kitChecks) {
-      const verdict = check(kitExchange, { ...context, description: this.description });
-      if (typeof verdict !== "string") continue;
+      const verdict = failureText(check(kitExchange, { ...context, description: this.description }));
+      if (verdict === undefined) continue;
       // A status the description documents for the operation (the trigger list's 500) is the service's documented answer: a finding, not an invalid exchange.
       if (name === "not_a_server_error" && documented)
         observations.push({ pointer: "", message: `${name}: ${verdict}, a status the description documents for ${operation.id}`, finding: true });
