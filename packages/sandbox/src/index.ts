@@ -1,7 +1,7 @@
 /** The sandbox of the Bot Conversation Service as a library: in process (`createSandbox`) or over HTTP (`startSandboxServer`). */
 
 export { newSandboxCommand, runSandboxCommand, type SandboxCommandIo, sandboxUsage } from "./cli/command.ts";
-export { LaunchError, type LaunchedSandbox, launchSandbox } from "./cli/launch.ts";
+export { LaunchError, type LaunchedSandbox, type LaunchOptions, launchSandbox } from "./cli/launch.ts";
 export { parseServerOptions } from "./cli/parse.ts";
 export { type ExchangeBody, type ExchangeRecord, exchangeBodyBytes, exchangeBodyText, parseExchanges } from "./data/exchanges.ts";
 export { FixtureError } from "./data/fixture.ts";

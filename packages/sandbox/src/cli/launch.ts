@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 // The command itself: `main.ts` in the workspace, `main.js` once built.
@@ -78,14 +79,30 @@ class OutputTail {
   }
 }
 
+/** How `launchSandbox` starts the command. */
+export interface LaunchOptions {
+  /** Variables added to the process's environment. */
+  env?: NodeJS.ProcessEnv;
+  /** How long to wait for the ready line, ms (60,000 by default). */
+  readyWithinMs?: number;
+  /**
+   * The script to run with this Node.js: this package's own command by default; another build's `dist/bin.js`
+   * (an earlier commit's tree built beside this one, as the bench's before-and-after comparison starts it).
+   */
+  command?: string;
+}
+
 /**
  * Runs `node src/main.ts` with the arguments (`--port 0`, any free port, unless the arguments give
  * one) and resolves when it prints its ready line; rejects with a `LaunchError` if it exits first
  * or is not ready within `readyWithinMs`. Its output is read as it comes (the process never waits on a
  * full pipe) and kept bounded (see `output()`).
  */
-export async function launchSandbox(args: readonly string[], options: { env?: NodeJS.ProcessEnv; readyWithinMs?: number } = {}): Promise<LaunchedSandbox> {
-  const child = spawn(process.execPath, [main, "--port", "0", ...args], { env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+export async function launchSandbox(args: readonly string[], options: LaunchOptions = {}): Promise<LaunchedSandbox> {
+  const command = options.command ?? main;
+  if (options.command !== undefined && !statSync(command, { throwIfNoEntry: false })?.isFile())
+    throw new Error(`launchSandbox: the command ${command} is not a file (expected a built sandbox's dist/bin.js or dist/main.js)`);
+  const child = spawn(process.execPath, [command, "--port", "0", ...args], { env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
   const output = new OutputTail(keptOutputBytes);
   child.stdout.on("data", (chunk: Buffer) => output.add(chunk));
   child.stderr.on("data", (chunk: Buffer) => output.add(chunk));
