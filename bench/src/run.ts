@@ -4,6 +4,8 @@
  */
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { beforeAndAfter } from "./before-after.ts";
 import { browserSandbox } from "./browser-sandbox.ts";
 import { buildTimes } from "./build.ts";
 import { cliExport } from "./cli.ts";
@@ -24,6 +26,9 @@ import { sandboxObserve } from "./sandbox-observe.ts";
 import { sharedSandbox } from "./shared-sandbox.ts";
 import { clientSize } from "./size.ts";
 
+// `--before <tree>`: an earlier commit's worktree, built, for the before-and-after comparison; the other words filter.
+const { values: options, positionals: only } = parseArgs({ options: { before: { type: "string" } }, allowPositionals: true });
+
 const benchmarks: [string, () => Promise<Section>][] = [
   ["per-call overhead", perCallOverhead],
   ["auto-pager", autoPager],
@@ -43,12 +48,12 @@ const benchmarks: [string, () => Promise<Section>][] = [
   ["install to first request", installToFirstRequest],
   ["CLI export", cliExport],
   ["recorder", recorderBenchmark],
+  ["before and after", () => beforeAndAfter(options.before)],
 ];
 
 // `pnpm bench -- per-call sandbox` runs only the benchmarks whose names contain one of the words (a word
 // that is a whole name, as `sandbox`, chooses that benchmark alone), and prints their tables instead of
 // rewriting RESULTS.md (which always holds a whole run).
-const only = process.argv.slice(2);
 const names = new Set(benchmarks.map(([name]) => name));
 const chosen = benchmarks.filter(([name]) => only.length === 0 || only.some((word) => (names.has(word) ? name === word : name.includes(word))));
 if (chosen.length === 0) throw new Error(`bench: no benchmark matches ${only.join(", ")}; the names are: ${benchmarks.map(([name]) => name).join(", ")}`);

@@ -15,12 +15,12 @@ import { type LoadTarget, load, percentile, rounds, roundsOf, searchPath, warmUp
 import { compareLoads, loadHeader, loadRow, loadServer, percent, ratioHeader, type ServerLoad, times } from "./server-load.ts";
 
 /** The fire the data benchmarks send: the description's example conversation and trigger, which the default data and Prism both know. */
-const fireBody = JSON.stringify({
+export const fireBody = JSON.stringify({
   conversationId: "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c",
   externalEventId: "order-status-changed",
   externalEventPayload: { orderNumber: "10482" },
 });
-const firePath = "/api/v1/runtime/simple/external/events";
+export const firePath = "/api/v1/runtime/simple/external/events";
 const millionEvents = 1_000_000;
 /** Seconds of warm-up before a server's first window here (the searches' rounds take longer: Prism's CPU per request settles slowly). */
 const dataFirstWarmUpSeconds = 5;

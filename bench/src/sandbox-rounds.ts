@@ -26,21 +26,30 @@ export interface LoadTarget {
   readonly pid: number;
 }
 
+/** How long a `roundsOf` run is: its rounds, each window's seconds, and the warm-up before each later window. */
+export interface RoundsShape {
+  readonly rounds: number;
+  readonly durationSeconds: number;
+  readonly eachRoundWarmUpSeconds: number;
+}
+
 /**
  * Loads each target with `request` once per round, in an order that turns round by round, `firstWarmUpSeconds`
- * of warm-up before a target's first window; the loads of each target in round order.
+ * of warm-up before a target's first window; the loads of each target in round order. `shape` is the sandbox
+ * benchmarks' (`rounds`, `load.durationSeconds`, `warmUpSeconds.eachRound`) unless given.
  */
 export async function roundsOf(
   targets: readonly LoadTarget[],
   request: (target: LoadTarget) => Omit<Parameters<typeof loadServer>[1], "warmUpSeconds" | "durationSeconds">,
   firstWarmUpSeconds: number,
+  shape: RoundsShape = { rounds, durationSeconds: load.durationSeconds, eachRoundWarmUpSeconds: warmUpSeconds.eachRound },
 ): Promise<ServerLoad[][]> {
   const results: ServerLoad[][] = targets.map(() => []);
-  for (let round = 0; round < rounds; round++) {
+  for (let round = 0; round < shape.rounds; round++) {
     for (const index of targets.map((_, position) => (position + round) % targets.length)) {
       const target = targets[index]!;
-      const warmUp = round === 0 ? firstWarmUpSeconds : warmUpSeconds.eachRound;
-      results[index]!.push(await loadServer(target.pid, { ...request(target), warmUpSeconds: warmUp, durationSeconds: load.durationSeconds }));
+      const warmUp = round === 0 ? firstWarmUpSeconds : shape.eachRoundWarmUpSeconds;
+      results[index]!.push(await loadServer(target.pid, { ...request(target), warmUpSeconds: warmUp, durationSeconds: shape.durationSeconds }));
     }
   }
   return results;
