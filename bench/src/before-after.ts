@@ -32,6 +32,8 @@ const commandsOfTree = { sandbox: "packages/sandbox/dist/bin.js", cli: "packages
 const buildAdvice = "pnpm install --frozen-lockfile --offline && pnpm build";
 /** Page size of the exports (our choice: the CLI bench's). */
 const exportPageSize = 500;
+/** How long a recorder may take to print its ready line (a hang guard, our choice). */
+const recorderReadyWithinMs = 60_000;
 /** The filtered search (our choice: two equality filters of the seed's search, on the default 200 conversations). */
 const filteredQuery = "status=Active&channelId=platform";
 
@@ -201,24 +203,38 @@ async function recorderOver(build: Build, upstream: string, out: string, exporte
     stdio: ["ignore", "pipe", "inherit"],
   });
   const exited = once(child, "exit") as Promise<[number | null]>;
-  let url: string | undefined;
-  for await (const line of createInterface({ input: child.stdout })) {
-    url = /Recorder ready at (\S+)/.exec(line)?.[1];
-    if (url !== undefined) break;
+  // A hang guard, not a measurement: a recorder silent for a minute is stopped, and its run fails below.
+  const silent = setTimeout(() => child.kill("SIGKILL"), recorderReadyWithinMs);
+  let peak: ReturnType<typeof pollPeakRss> | undefined;
+  try {
+    let url: string | undefined;
+    for await (const line of createInterface({ input: child.stdout })) {
+      url = /Recorder ready at (\S+)/.exec(line)?.[1];
+      if (url !== undefined) break;
+    }
+    clearTimeout(silent);
+    if (url === undefined) throw new Error(`bench ${title}: the ${build.name} recorder exited with ${(await exited)[0]} before its ready line`);
+    child.stdout.resume();
+    const atReady = cpuSecondsOf(child.pid!).own;
+    peak = pollPeakRss(child.pid!);
+    await exporter(url);
+    // The only child of the bench that exits from here on is the recorder.
+    const { value, cpuSeconds } = await reapedCpuSeconds(async () => {
+      child.kill("SIGTERM");
+      return (await exited)[0];
+    });
+    const peakRssMiB = peak.stop();
+    if (value !== 0) throw new Error(`bench ${title}: the ${build.name} recorder exited with ${value}`);
+    return { seconds: (performance.now() - started) / 1000, cpuSeconds: cpuSeconds - atReady, peakRssMiB };
+  } finally {
+    clearTimeout(silent);
+    peak?.stop();
+    // Whatever failed above, no recorder is left running.
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGKILL");
+      await exited;
+    }
   }
-  if (url === undefined) throw new Error(`bench ${title}: the ${build.name} recorder exited with ${(await exited)[0]} before its ready line`);
-  child.stdout.resume();
-  const atReady = cpuSecondsOf(child.pid!).own;
-  const peak = pollPeakRss(child.pid!);
-  await exporter(url);
-  // The only child of the bench that exits from here on is the recorder.
-  const { value, cpuSeconds } = await reapedCpuSeconds(async () => {
-    child.kill("SIGTERM");
-    return (await exited)[0];
-  });
-  const peakRssMiB = peak.stop();
-  if (value !== 0) throw new Error(`bench ${title}: the ${build.name} recorder exited with ${value}`);
-  return { seconds: (performance.now() - started) / 1000, cpuSeconds: cpuSeconds - atReady, peakRssMiB };
 }
 
 /** A figure of process runs, round by round, per `units` of work each. */
