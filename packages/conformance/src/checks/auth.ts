@@ -5,12 +5,16 @@ import { type ExchangeCheck, notApplicable, notJudged } from "./types.ts";
  * `ignored_auth`: a request with a bad credential (`credentials.ts`: no `X-Token`, a near miss of the
  * token, or the token on another channel than the header) is refused with 401. The seed's 401 is
  * unconditional: a request naming an unknown bot, trigger or conversation with a bad token is 401 too,
- * so a 404 there (the resource looked up before the token) fails.
+ * so a 404 there (the resource looked up before the token) fails. A search, whose statuses other than success the seed
+ * does not show, may refuse a bad credential with any client error (403, say): only an answer that is not a refusal fails.
  */
 export const ignoredAuth: ExchangeCheck = (exchange) => {
   if (exchange.case.authentication === "token") return notApplicable;
   const what = credentialOf(exchange.case.authentication).what;
   if (exchange.status === 401) return undefined;
+  // The seed states the 401 for operations 2 and 3 only ("stated for operations 2 and 3") and shows no search status but
+  // success: a search refused with another client error has still required the token, a faithful reading.
+  if (exchange.case.operationId === "searchConversations" && exchange.status >= 400 && exchange.status < 500) return undefined;
   // A 5xx is not_a_server_error's to report: the token may never have been read.
   if (exchange.status >= 500) return notJudged(`a ${exchange.status} for a request ${what}: not_a_server_error reports it`);
   if (exchange.status === 404 && exchange.case.family === "credential-before-lookup")

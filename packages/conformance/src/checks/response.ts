@@ -42,10 +42,16 @@ export const statusCodeConformance: ExchangeCheck = (exchange, { description }) 
   if (exchange.case.operationId === "export") return exchange.status === 200 ? undefined : `expected 200 from the export route; got ${exchange.status}`;
   const documented = documentedFor(exchange, description);
   if (documented === notApplicable) return notApplicable;
-  // 406 answers an Accept without JSON: accept_negotiation judges it.
-  if (documented || (exchange.case.accept !== undefined && exchange.status === 406)) return undefined;
+  // 406 answers an Accept without JSON: accept_negotiation judges it. A 304 answers a request's own precondition
+  // (RFC 9110 §13.1.2, §15.4.5): the description documents no status of HTTP's conditional requests, and the
+  // conditional_request relation judges it.
+  if (documented || (exchange.case.accept !== undefined && exchange.status === 406) || (exchange.status === 304 && hasPrecondition(exchange))) return undefined;
   return `expected one of the documented statuses ${[...operationOf(description, exchange.case.operationId).responses.keys()].join(", ")}; got ${exchange.status}`;
 };
+
+/** Whether the request carried a precondition a 304 answers (RFC 9110 §13.1.2 If-None-Match, §13.1.3 If-Modified-Since). */
+const hasPrecondition = (exchange: Exchange): boolean =>
+  Object.keys(exchange.case.headers ?? {}).some((name) => name.toLowerCase() === "if-none-match" || name.toLowerCase() === "if-modified-since");
 
 /** A response with a body carries a documented media type (or, for an error, one the team's config accepts). */
 export const contentTypeConformance: ExchangeCheck = (exchange, { description, decisions }) => {
