@@ -48,9 +48,12 @@ function validValue(parameter: Parameter, observed: Observed): fc.Arbitrary<stri
     return fc.integer({ min: minimum, max: cap }).map(String);
   }
   if (schema["format"] === "date-time") return fc.oneof(...seen(observed.dates), dateTimes);
-  if (parameter.name === "agentStageId") return fc.oneof(...seen(observed.agentStageIds), fc.string({ maxLength: 16 }));
-  if (parameter.name === "channelId") return fc.oneof(...seen(observed.channelIds), fc.string({ maxLength: 16 }));
-  return fc.string({ maxLength: 16 });
+  // Never empty: an empty value may be read as the parameter's absence, which the seed does not settle (filter_match
+  // leaves such a query unjudged).
+  const anyText = fc.string({ minLength: 1, maxLength: 16 });
+  if (parameter.name === "agentStageId") return fc.oneof(...seen(observed.agentStageIds), anyText);
+  if (parameter.name === "channelId") return fc.oneof(...seen(observed.channelIds), anyText);
+  return anyText;
 }
 
 /**

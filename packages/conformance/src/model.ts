@@ -28,8 +28,8 @@ export interface ModelReadings {
 /** A date-time written without an offset (ISO 8601's local time): the seed states an offset for `startedOn` only. */
 const localDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?$/;
 
-/** Every offset (minutes east of UTC) a server may mean by its date-times without one: each quarter hour from -14 h to +14 h. */
-const everyOffset: readonly number[] = Array.from({ length: 113 }, (_, index) => (index - 56) * 15);
+/** Every offset (minutes east of UTC) a server may mean by its date-times without one: each quarter hour from -14 h to +14 h, UTC first and then outwards. */
+const everyOffset: readonly number[] = Array.from({ length: 113 }, (_, index) => (index % 2 === 0 ? 1 : -1) * Math.ceil(index / 2) * 15);
 
 /** The instant of a date-time: by its offset, or for a local time in the given zone; NaN when it names none. */
 const instantIn = (value: unknown, zone: number): number => {

@@ -1,9 +1,24 @@
-import { pageOf } from "../checks/paging.ts";
 import { consistencyRelations, searchAgreesWithExport } from "../consistency.ts";
 import type { Session } from "../session.ts";
 
-/** How many conversations of the search results are fetched through the export route. */
-const exportsChecked = 3;
+/** How many conversations are fetched through the export route at most. */
+const exportsChecked = 24;
+
+/**
+ * The conversations whose summaries the run holds (the known bot's), chosen round the kinds of conversation first: one
+ * of each channel and status before a second of any, so a summary wrong for one channel or one status is compared.
+ */
+function exportedIds(session: Session): string[] {
+  const kinds = new Map<string, string[]>();
+  for (const [id, item] of session.knowledge.items) {
+    const kind = `${String(item["channelId"])} ${String(item["status"])}`;
+    kinds.set(kind, [...(kinds.get(kind) ?? []), id]);
+  }
+  const chosen: string[] = [];
+  for (let round = 0; chosen.length < exportsChecked && [...kinds.values()].some((ids) => ids.length > round); round++)
+    for (const ids of kinds.values()) if (ids[round] !== undefined && chosen.length < exportsChecked) chosen.push(ids[round]!);
+  return chosen;
+}
 
 /**
  * The conversation export, where a server offers a route for it (`--export-path`, e.g. the sandbox's
@@ -14,11 +29,7 @@ const exportsChecked = 3;
 export async function checkExports(session: Session): Promise<void> {
   const template = session.settings.exportPath;
   if (!template) return;
-  const ids = new Set<string>();
-  for (const page of session.knowledge.pages) {
-    // Only a body in a page's shape is read (any other is response_schema_conformance's), and only string ids.
-    for (const item of pageOf(page)?.items ?? []) if (ids.size < exportsChecked && typeof item.id === "string") ids.add(item.id);
-  }
+  const ids = exportedIds(session);
   for (const id of ids) {
     const answer = await session.exchange({
       operationId: "export",

@@ -407,7 +407,7 @@ export async function startHarbor(options: HarborOptions = {}): Promise<RunningB
         problems.push({ field: "externalEventPayload", problem: "expected a JSON object" });
       else
         for (const [code, value] of Object.entries(payload)) {
-          const parameter = trigger.parameters[code];
+          const parameter = Object.hasOwn(trigger.parameters, code) ? trigger.parameters[code] : undefined;
           const problem = parameter === undefined ? "no such variable in this trigger" : validateValue(parameter.type, value);
           if (problem !== undefined) problems.push({ field: `externalEventPayload.${code}`, problem });
         }
@@ -490,7 +490,7 @@ export async function startHarbor(options: HarborOptions = {}): Promise<RunningB
       if (!tokenValid)
         return refuse(request, response, new Refusal(dev("triggers-missing-token-403") && token === undefined ? 403 : 401, "X-Token: missing or not valid"));
       const bot = decodeURIComponent(triggerPath[1]!);
-      const triggers = triggersOfBot[bot];
+      const triggers = Object.hasOwn(triggersOfBot, bot) ? triggersOfBot[bot] : undefined;
       if (triggers === undefined) {
         if (dev("triggers-unknown-bot-200")) return send(request, response, 200, []);
         return refuse(request, response, new Refusal(404, `no bot ${JSON.stringify(bot)}`));

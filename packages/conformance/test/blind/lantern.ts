@@ -368,7 +368,7 @@ export async function startLantern(options: { deviations?: Iterable<string>; por
       else {
         const parameters = trigger["parameters"] as Record<string, Body>;
         for (const [code, value] of Object.entries(payload)) {
-          const parameter = parameters[code];
+          const parameter = Object.hasOwn(parameters, code) ? parameters[code] : undefined;
           if (parameter === undefined) continue;
           const wrong = wrongValue(parameter["type"] as string, value);
           if (wrong !== null) errors.push({ variable: code, error: `${code} ${wrong}` });
@@ -404,7 +404,7 @@ export async function startLantern(options: { deviations?: Iterable<string>; por
       if (!authorized(request) && !(is("triggers-no-token-ok") && request.headers["x-token"] === undefined))
         return problem(401, "Unauthorized", "check the X-Token header");
       const bot = decodeURIComponent(parts[6]!);
-      const list = triggerCatalog[bot];
+      const list = Object.hasOwn(triggerCatalog, bot) ? triggerCatalog[bot] : undefined;
       if (list === undefined)
         return is("triggers-404-as-500")
           ? problem(500, "Internal Server Error", "bot lookup failed")

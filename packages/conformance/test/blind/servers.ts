@@ -7,6 +7,8 @@ import { type Deviation, harborDeviations, lanternDeviations } from "./manifest.
 /** One blind server. */
 export interface BlindServer {
   name: string;
+  /** Its source file. */
+  source: URL;
   deviations: Deviation[];
   start(deviations: readonly string[]): Promise<{ baseUrl: string; close(): Promise<void> }>;
   token: string;
@@ -18,6 +20,7 @@ export interface BlindServer {
 export const blindServers: BlindServer[] = [
   {
     name: "harbor",
+    source: new URL("./harbor.ts", import.meta.url),
     deviations: harborDeviations,
     start: (deviations) => startHarbor({ deviations }),
     token: harborToken,
@@ -27,6 +30,7 @@ export const blindServers: BlindServer[] = [
   },
   {
     name: "lantern",
+    source: new URL("./lantern.ts", import.meta.url),
     deviations: lanternDeviations,
     start: (deviations) => startLantern({ deviations }),
     token: lanternToken,
