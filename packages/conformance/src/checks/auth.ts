@@ -1,4 +1,5 @@
 import { credentialOf } from "../credentials.ts";
+import { statedServerError } from "./response.ts";
 import { type ExchangeCheck, notApplicable, notJudged } from "./types.ts";
 
 /**
@@ -8,15 +9,18 @@ import { type ExchangeCheck, notApplicable, notJudged } from "./types.ts";
  * so a 404 there (the resource looked up before the token) fails. A search, whose statuses other than success the seed
  * does not show, may refuse a bad credential with any client error (403, say): only an answer that is not a refusal fails.
  */
-export const ignoredAuth: ExchangeCheck = (exchange) => {
+export const ignoredAuth: ExchangeCheck = (exchange, { description }) => {
   if (exchange.case.authentication === "token") return notApplicable;
   const what = credentialOf(exchange.case.authentication).what;
   if (exchange.status === 401) return undefined;
   // The seed states the 401 for operations 2 and 3 only ("stated for operations 2 and 3") and shows no search status but
   // success: a search refused with another client error has still required the token, a faithful reading.
   if (exchange.case.operationId === "searchConversations" && exchange.status >= 400 && exchange.status < 500) return undefined;
-  // A 5xx is not_a_server_error's to report: the token may never have been read.
-  if (exchange.status >= 500) return notJudged(`a ${exchange.status} for a request ${what}: not_a_server_error reports it`);
+  // A 5xx the seed states for the operation (the fire's 500 for values that fail validation) is an answer the seed gives
+  // instead of its 401 (a server that validated the payload took the request); any other 5xx is not_a_server_error's to
+  // report: the token may never have been read.
+  if (exchange.status >= 500 && !statedServerError(description, exchange.case.operationId, exchange.status))
+    return notJudged(`a ${exchange.status} for a request ${what}: not_a_server_error reports it`);
   if (exchange.status === 404 && exchange.case.family === "credential-before-lookup")
     return `expected 401 for a request ${what} naming an unknown resource (the seed's 401 does not wait for the look-up); got 404`;
   return `expected 401 for a request ${what}; got ${exchange.status}`;

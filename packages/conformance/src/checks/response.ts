@@ -83,9 +83,38 @@ export const responseSchemaConformance: ExchangeCheck = (exchange, { description
   if (!exchange.isJson) return `expected a JSON body valid against ${pointer}; got a body that is not JSON`;
   if (exchange.case.operationId === "listExternalEventTriggers" && exchange.status === 200)
     return triggerListConformance(exchange.json, pointer, description, decisions);
-  const problems = description.problemsOf(pointer, exchange.json);
+  const problems = [...description.problemsOf(pointer, exchange.json), ...openSpellingProblems(exchange, description)];
   return problems.length === 0 ? undefined : `expected a body valid against ${pointer}; got: ${problems.slice(0, 5).join("; ")}`;
 };
+
+/**
+ * A summary field whose spelling the seed gives only in part (an open string of the description with the spellings it
+ * names as `examples`: "The outbound value is written `Outbound`; exact spelling of the inbound value: not shown"): a
+ * named value in another letter case is that value misspelled, never the unnamed one. Identifiers (a schema titled
+ * …Id) are left out: whether they ignore letter case is not shown.
+ */
+function openSpellingProblems(exchange: Exchange, description: Description): string[] {
+  if (exchange.case.operationId !== "searchConversations" || exchange.status !== 200) return [];
+  const items = (exchange.json as { items?: unknown } | null)?.items;
+  if (!Array.isArray(items)) return [];
+  const properties = (description.resolve("#/components/schemas/ConversationSummary")["properties"] ?? {}) as Record<string, Record<string, unknown>>;
+  const problems: string[] = [];
+  for (const [field, property] of Object.entries(properties)) {
+    // A named value schema only: an identifier's letter case (a channel's, ChannelId) is never judged, the seed being silent on it.
+    if (typeof property["$ref"] !== "string") continue;
+    const schema = description.resolve(property["$ref"]);
+    const value = schema["type"] === "string" && schema["enum"] === undefined && !/Id$/.test(String(schema["title"]));
+    const named = value && Array.isArray(schema["examples"]) ? (schema["examples"] as unknown[]) : [];
+    items.forEach((item, index) => {
+      const value = (item as Record<string, unknown> | null)?.[field];
+      const misspelled = named.find(
+        (each) => typeof each === "string" && typeof value === "string" && each !== value && each.toLowerCase() === value.toLowerCase(),
+      );
+      if (misspelled !== undefined) problems.push(`/items/${index}/${field}: expected "${misspelled}" as the seed spells it; got ${shown(value)}`);
+    });
+  }
+  return problems;
+}
 
 /**
  * The trigger list's shape is an open point (array, one descriptor, or an array wrapped in an

@@ -78,7 +78,7 @@ function buildConversations(): Conversation[] {
       channelId,
       status,
       closingStatus: status === "Closed" ? "SessionClosed" : status === "Operator" ? "Initiated" : i % 8 === 0 ? "NotInitiated" : null,
-      closingReason: status === "Closed" ? reasons[i % 4]! : null,
+      closingReason: status === "Closed" ? reasons[(i >> 1) % 4]! : null,
       startedAt,
       offsetMinutes: offsets[i % 4]!,
       sessionId: channelId === "platform" ? `sess-${1000 + i}` : null,
