@@ -1,24 +1,9 @@
 import { consistencyRelations, searchAgreesWithExport } from "../consistency.ts";
+import { acrossKinds } from "../kinds.ts";
 import type { Session } from "../session.ts";
 
 /** How many conversations are fetched through the export route at most. */
 const exportsChecked = 24;
-
-/**
- * The conversations whose summaries the run holds (the known bot's), chosen round the kinds of conversation first: one
- * of each channel and status before a second of any, so a summary wrong for one channel or one status is compared.
- */
-function exportedIds(session: Session): string[] {
-  const kinds = new Map<string, string[]>();
-  for (const [id, item] of session.knowledge.items) {
-    const kind = `${String(item["channelId"])} ${String(item["status"])}`;
-    kinds.set(kind, [...(kinds.get(kind) ?? []), id]);
-  }
-  const chosen: string[] = [];
-  for (let round = 0; chosen.length < exportsChecked && [...kinds.values()].some((ids) => ids.length > round); round++)
-    for (const ids of kinds.values()) if (ids[round] !== undefined && chosen.length < exportsChecked) chosen.push(ids[round]!);
-  return chosen;
-}
 
 /**
  * The conversation export, where a server offers a route for it (`--export-path`, e.g. the sandbox's
@@ -29,7 +14,8 @@ function exportedIds(session: Session): string[] {
 export async function checkExports(session: Session): Promise<void> {
   const template = session.settings.exportPath;
   if (!template) return;
-  const ids = exportedIds(session);
+  // The conversations whose summaries the run holds (the known bot's), one of each kind first.
+  const ids = acrossKinds(session.knowledge.items, exportsChecked);
   for (const id of ids) {
     const answer = await session.exchange({
       operationId: "export",
