@@ -162,7 +162,13 @@ export const harborDeviations: Deviation[] = [
     quote: "Fire an external event into an existing conversation so that it acts as the trigger of a scenario, optionally passing variable values.",
     does: "a fired conversation disappears from the search and the export",
   },
-  { id: "search-delete-200", quote: "- Method and path: `GET /api/v2/channels/conversations`", does: "DELETE on the search path answers 200 with a page" },
+  {
+    id: "search-delete-200",
+    quote: "- Method and path: `GET /api/v2/channels/conversations`",
+    does: "DELETE on the search path answers 200 with a page",
+    knownMiss:
+      "the seed lists each operation's method and says nothing of others: the kit judges only a 405's Allow and reports other answers as the undocumented_methods finding (faithful-readings.test.ts has a faithful server performing PUT, PATCH and DELETE), so by the kit's own reading of the seed this deviation breaks no sentence; it stays here as a strict reading, not asserted",
+  },
   { id: "triggers-text-plain", quote: "- Payloads are JSON.", does: "the trigger list is served as text/plain" },
   {
     id: "export-member-extra",
@@ -284,7 +290,13 @@ export const lanternDeviations: Deviation[] = [
     does: "a validation failure answers 500 with an empty body",
   },
   { id: "fire-missing-event-id-200", quote: "| externalEventId | string | yes |", does: "a fire without externalEventId answers 200" },
-  { id: "search-post-200", quote: "- Method and path: `GET /api/v2/channels/conversations`", does: "POST on the search path answers 200 with a page" },
+  {
+    id: "search-post-200",
+    quote: "- Method and path: `GET /api/v2/channels/conversations`",
+    does: "POST on the search path answers 200 with a page",
+    knownMiss:
+      "the seed lists each operation's method and says nothing of others: the kit judges only a 405's Allow and reports other answers as the undocumented_methods finding (faithful-readings.test.ts has a faithful server performing PUT, PATCH and DELETE), so by the kit's own reading of the seed this deviation breaks no sentence; it stays here as a strict reading, not asserted",
+  },
   { id: "search-content-type-html", quote: "- Payloads are JSON.", does: "the search page is served as text/html" },
   {
     id: "export-activity-type-lower",
