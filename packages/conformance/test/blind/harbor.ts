@@ -435,7 +435,7 @@ export async function startHarbor(options: HarborOptions = {}): Promise<RunningB
       const tag = `"${createHash("sha1").update(bytes).digest("base64url").slice(0, 20)}"`;
       headers["etag"] = tag;
       const asked = request.headers["if-none-match"];
-      if (asked !== undefined && asked.split(",").some((t) => t.trim() === tag || t.trim() === `W/${tag}` || t.trim() === "*")) {
+      if (asked?.split(",").some((t) => t.trim() === tag || t.trim() === `W/${tag}` || t.trim() === "*")) {
         response.writeHead(304, { etag: tag, vary: "Accept-Encoding" });
         response.end();
         return;
