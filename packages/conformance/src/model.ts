@@ -25,15 +25,63 @@ export interface ModelReadings {
   readonly dateRangeBounds?: "inclusive" | "exclusive" | undefined;
 }
 
+/** A date-time written without an offset (ISO 8601's local time): the seed states an offset for `startedOn` only. */
+const localDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?$/;
+
+/** Every offset (minutes east of UTC) a server may mean by its date-times without one: each quarter hour from -14 h to +14 h, UTC first and then outwards. */
+const everyOffset: readonly number[] = Array.from({ length: 113 }, (_, index) => (index % 2 === 0 ? 1 : -1) * Math.ceil(index / 2) * 15);
+
+/** The instant of a date-time: by its offset, or for a local time in the given zone; NaN when it names none. */
+const instantIn = (value: unknown, zone: number): number => {
+  const instant = parseDateTime(value);
+  if (!Number.isNaN(instant) || typeof value !== "string" || !localDateTime.test(value)) return instant;
+  return Date.parse(`${value.replace(",", ".")}Z`) - zone * 60_000;
+};
+
 /** The server's conversations, read once, and how a search finds them. */
 export class SearchModel {
   /** Each conversation's summary as the walk read it, by id. */
   readonly summaries: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
   readonly #readings: ModelReadings;
+  /** Fields a date filter matches whose values, for some conversation, are local times (no offset). */
+  readonly #localFields: ReadonlySet<string>;
+  /**
+   * The zones still possible for those local times: which zone a server means is its own (ISO 8601 leaves a local
+   * time's zone to the parties), so the model keeps every zone its answers agree with, one zone for the whole run.
+   */
+  #zones: readonly number[] = everyOffset;
 
   private constructor(summaries: Map<string, Record<string, unknown>>, readings: ModelReadings) {
     this.summaries = summaries;
     this.#readings = readings;
+    this.#localFields = new Set(
+      modelledFilters
+        .filter((filter) => filter.how !== "equal")
+        .map((filter) => filter.matches)
+        .filter((field) =>
+          [...summaries.values()].some((summary) => Number.isNaN(parseDateTime(summary[field])) && localDateTime.test(String(summary[field]))),
+        ),
+    );
+  }
+
+  /** The zones (minutes east of UTC) the server's local times may still be in; every one until an answer narrows them. */
+  get localZones(): readonly number[] {
+    return this.#localFields.size > 0 ? this.#zones : [];
+  }
+
+  /**
+   * Judges a search by the model's answer, under each zone its local times may still be in when the search filters
+   * on such a field: the zones under which the verdict holds are kept for the rest of the run, and the verdict is
+   * theirs (a verdict that could not be reached keeps its zone); when it holds under none, the verdict under the first zone still possible (the zones stay as they were).
+   */
+  judged<Verdict>(query: Readonly<Record<string, string>>, judge: (answer: ModelAnswer) => Verdict, holds: (verdict: Verdict) => boolean): Verdict {
+    const local = modelledFilters.some((filter) => query[filter.name] !== undefined && this.#localFields.has(filter.matches));
+    if (!local) return judge(this.answer(query));
+    const verdicts = this.#zones.map((zone) => [zone, judge(this.#answerIn(query, zone))] as const);
+    const holding = verdicts.filter(([, verdict]) => holds(verdict));
+    if (holding.length === 0) return verdicts[0]![1];
+    this.#zones = holding.map(([zone]) => zone);
+    return holding[0]![1];
   }
 
   /** The model of the conversations on the pages of one walk. */
@@ -45,12 +93,16 @@ export class SearchModel {
 
   /** The conversations a search with `query` finds (its paging parameters and the bot filter aside), or why the model cannot say. */
   answer(query: Readonly<Record<string, string>>): ModelAnswer {
+    return this.#answerIn(query, this.#zones[0] ?? 0);
+  }
+
+  #answerIn(query: Readonly<Record<string, string>>, zone: number): ModelAnswer {
     const sent = modelledFilters.filter((filter) => query[filter.name] !== undefined);
     const ids = new Set<string>();
     for (const [id, summary] of this.summaries) {
       let found = true;
       for (const filter of sent) {
-        const verdict = this.#matches(filter, summary[filter.matches], query[filter.name]!);
+        const verdict = this.#matches(filter, summary[filter.matches], query[filter.name]!, zone);
         if (typeof verdict === "string") return { notModelled: `conversation ${JSON.stringify(id)}: ${verdict}` };
         found &&= verdict;
       }
@@ -60,9 +112,9 @@ export class SearchModel {
   }
 
   /** Whether a summary's value matches one filter's value: true, false, or why it cannot be said. */
-  #matches(filter: ModelledFilter, own: unknown, sent: string): boolean | string {
+  #matches(filter: ModelledFilter, own: unknown, sent: string, zone: number): boolean | string {
     if (filter.how === "equal") return own === sent;
-    const instant = parseDateTime(own);
+    const instant = instantIn(own, zone);
     const bound = parseDateTime(sent);
     if (Number.isNaN(instant)) return `its ${filter.matches} ${JSON.stringify(own)} names no instant (no offset), so ${filter.name} cannot be modelled`;
     if (Number.isNaN(bound)) return `${filter.name} ${JSON.stringify(sent)} names no instant`;
@@ -78,7 +130,7 @@ export class SearchModel {
 
   /** The instants of a field over every conversation, those that name one. */
   instantsOf(field: string): number[] {
-    return [...this.summaries.values()].map((summary) => parseDateTime(summary[field])).filter((instant) => !Number.isNaN(instant));
+    return [...this.summaries.values()].map((summary) => instantIn(summary[field], this.#zones[0] ?? 0)).filter((instant) => !Number.isNaN(instant));
   }
 
   /** The values of a field over every conversation, those that are strings, each once. */

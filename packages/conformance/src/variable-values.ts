@@ -183,7 +183,9 @@ export const variableTypeTable: Readonly<Record<VariableType, VariableTypeRow>> 
     accepted: fc.boolean(),
     familiar: true,
     nearMisses: [
-      { what: "a string spelling a boolean", values: fc.constantFrom("true", "false", "True", "FALSE") },
+      // The right value's own JSON text in a string (what a server coercing strings takes), and other spellings, each drawn every run.
+      { what: "a string spelling a boolean", values: fc.boolean().map(String) },
+      { what: "a string spelling a boolean in capitals", values: fc.constantFrom("True", "FALSE", "TRUE", "False") },
       { what: "a numeric string", values: fc.integer({ min: 0, max: 1 }).map(String) },
       { what: "a number", values: fc.integer({ min: 0, max: 1 }) },
     ],

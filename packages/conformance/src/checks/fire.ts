@@ -74,6 +74,15 @@ export const variableNearMissesFamily = {
   tagged: true,
 } as const satisfies ProbeFamily;
 
+/** The `external-identifier` probe family, judged on its own tagged probes (`phases/external-identifier.ts`). */
+export const externalIdentifierFamily = {
+  name: "external-identifier",
+  probes:
+    "A fire naming a listed platform conversation by `<SESSION_ID>|livechat` (its session as the search lists it) with a variable value the server refused for its conversationId: the same 500, never the 404 of no conversation.",
+  rules: ["fire-external-conversation-id", "fire-rule-validation", "errors-fire-500"],
+  tagged: true,
+} as const satisfies ProbeFamily;
+
 /** The `variable-later-position` probe family, judged on its own tagged probes. */
 export const variableLaterPositionFamily = {
   name: "variable-later-position",
@@ -147,7 +156,7 @@ export const payloadValidationRejectionEntry = {
   description: "A wrong value for a variable type is a 500 with details.",
   rule: "Seed, Fire rule: payload values that fail validation give 500 with details in the body; Variable types and value formats.",
   phases: ["fireExternalEvent: variable values"],
-  families: [variableNearMissesFamily, variableLaterPositionFamily],
+  families: [variableNearMissesFamily, variableLaterPositionFamily, externalIdentifierFamily],
 } as const satisfies CatalogEntry;
 
 /** The catalog's entry of `payload_acceptance`. */

@@ -1,5 +1,6 @@
+import type { ConversationPage } from "@bot-conversation/types";
 import type { Exchange } from "../case.ts";
-import type { SearchModel } from "../model.ts";
+import type { ModelAnswer, SearchModel } from "../model.ts";
 import type { CatalogEntry } from "./entry.ts";
 import type { ProbeFamily } from "./family.ts";
 import { dateFilterRules } from "./filters.ts";
@@ -37,37 +38,45 @@ export const modelAgreement =
           ? "the 200 body is not a page of conversations"
           : `the search was answered ${exchange.status}: the seed shows no search status but success, so the model is not compared`,
       );
-    const answer = model.answer(exchange.case.query);
-    if ("notModelled" in answer) return notJudged(answer.notModelled);
-    const count = answer.ids.size;
-    const problems: string[] = [];
-    const expect = (what: string, expected: unknown, received: unknown): void => {
-      if (expected !== received) problems.push(`${what}: the model says ${shown(expected)}, the server ${shown(received)}`);
-    };
-    expect("totalItemCount", count, page.totalItemCount);
-    if (page.pageSize > 0 && !(count === 0 && page.totalPageCount === 1)) expect("totalPageCount", Math.ceil(count / page.pageSize), page.totalPageCount);
-    const position = page.pageIndex - pageBase;
-    if (position >= 0 && page.pageSize > 0) {
-      const from = Math.min(position * page.pageSize, count);
-      const length = Math.max(0, Math.min(page.pageSize, count - position * page.pageSize));
-      expect("items.length", length, page.items.length);
-      if (length > 0) {
-        expect("fromItemInclusive", from, page.fromItemInclusive);
-        expect("toItemExclusive", from + length, page.toItemExclusive);
-      }
-      expect("hasMore", (position + 1) * page.pageSize < count, page.hasMore);
-    }
-    const seen = new Set<string>();
-    for (const item of page.items) {
-      if (seen.has(item.id)) problems.push(`item ${shown(item.id)} twice on the page`);
-      seen.add(item.id);
-      const own = model.summaries.get(item.id);
-      if (!own) problems.push(`item ${shown(item.id)} is none of the conversations the walk read`);
-      else if (!answer.ids.has(item.id)) problems.push(`item ${shown(item.id)} does not match the filters by its own summary`);
-      else if (canonical(own) !== canonical(item)) problems.push(`item ${shown(item.id)} differs from its summary on the walk`);
-    }
-    return problems.length === 0 ? undefined : `expected the answer the server's own data gives; ${listed(problems)}`;
+    return model.judged(
+      exchange.case.query,
+      (answer) => pageAgreement(model, page, pageBase, answer),
+      (verdict) => typeof verdict !== "string",
+    );
   };
+
+/** One page against the model's answer for its search. */
+function pageAgreement(model: SearchModel, page: ConversationPage, pageBase: number, answer: ModelAnswer): Verdict {
+  if ("notModelled" in answer) return notJudged(answer.notModelled);
+  const count = answer.ids.size;
+  const problems: string[] = [];
+  const expect = (what: string, expected: unknown, received: unknown): void => {
+    if (expected !== received) problems.push(`${what}: the model says ${shown(expected)}, the server ${shown(received)}`);
+  };
+  expect("totalItemCount", count, page.totalItemCount);
+  if (page.pageSize > 0 && !(count === 0 && page.totalPageCount === 1)) expect("totalPageCount", Math.ceil(count / page.pageSize), page.totalPageCount);
+  const position = page.pageIndex - pageBase;
+  if (position >= 0 && page.pageSize > 0) {
+    const from = Math.min(position * page.pageSize, count);
+    const length = Math.max(0, Math.min(page.pageSize, count - position * page.pageSize));
+    expect("items.length", length, page.items.length);
+    if (length > 0) {
+      expect("fromItemInclusive", from, page.fromItemInclusive);
+      expect("toItemExclusive", from + length, page.toItemExclusive);
+    }
+    expect("hasMore", (position + 1) * page.pageSize < count, page.hasMore);
+  }
+  const seen = new Set<string>();
+  for (const item of page.items) {
+    if (seen.has(item.id)) problems.push(`item ${shown(item.id)} twice on the page`);
+    seen.add(item.id);
+    const own = model.summaries.get(item.id);
+    if (!own) problems.push(`item ${shown(item.id)} is none of the conversations the walk read`);
+    else if (!answer.ids.has(item.id)) problems.push(`item ${shown(item.id)} does not match the filters by its own summary`);
+    else if (canonical(own) !== canonical(item)) problems.push(`item ${shown(item.id)} differs from its summary on the walk`);
+  }
+  return problems.length === 0 ? undefined : `expected the answer the server's own data gives; ${listed(problems)}`;
+}
 
 /**
  * `search_model` over every page of one generated search, read in order: together they hold exactly the
@@ -77,9 +86,17 @@ export function modelWalkAgreement(model: SearchModel, walked: readonly Exchange
   const pages = walked.map(pageOf);
   const first = walked[0];
   if (!first || !pages.every((page) => page !== undefined)) return notJudged("a page of the walk was not a 200 page");
-  const answer = model.answer(first.case.query);
+  return model.judged(
+    first.case.query,
+    (answer) => walkAgreement(answer, pages as ConversationPage[]),
+    (verdict) => typeof verdict !== "string",
+  );
+}
+
+/** The pages of one search, read in order, against the model's answer for it. */
+function walkAgreement(answer: ModelAnswer, pages: readonly ConversationPage[]): Verdict {
   if ("notModelled" in answer) return notJudged(answer.notModelled);
-  const found = pages.flatMap((page) => page!.items.map((item) => item.id));
+  const found = pages.flatMap((page) => page.items.map((item) => item.id));
   const missing = [...answer.ids].filter((id) => !found.includes(id));
   const twice = found.filter((id, index) => found.indexOf(id) !== index);
   const problems = [

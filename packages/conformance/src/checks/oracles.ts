@@ -65,6 +65,35 @@ export const findsNoConversation =
       : `expected no conversation for ${what}; got totalItemCount ${page.totalItemCount} with ${page.items.length} items`;
   };
 
+/**
+ * `bot_filter_match` for a near miss of the known bot's id (`what`): it finds nothing, or, where the server has a bot
+ * of that very id, none of the known bot's conversations (`mine`, its walk): a conversation is between end users and
+ * one bot ("a chatbot (a bot, identified by agentStageId)"), so two bots share none. Another bot's own conversations
+ * are not judged.
+ */
+export const nearMissOfBot =
+  (what: string, mine: ReadonlySet<string>): ExchangeCheck =>
+  (exchange) => {
+    const page = pageOf(exchange);
+    if (!page) return notApplicable;
+    if (page.totalItemCount === 0 && page.items.length === 0) return undefined;
+    if (mine.size === 0) return `expected no conversation for ${what}; got totalItemCount ${page.totalItemCount} with ${page.items.length} items`;
+    const shared = page.items.filter((item) => mine.has(item.id)).map((item) => item.id);
+    if (shared.length > 0)
+      return `expected none of the known bot's conversations for ${what} (a conversation is with one bot); got ${shared.length} of them (${listed(shared)})`;
+    if (page.items.length === 0) return `expected no conversation for ${what}; got totalItemCount ${page.totalItemCount} with no item`;
+    return notJudged(`${what} names another bot the server has: its conversations are none of the known bot's`);
+  };
+
+/** Whether a near miss's search found another bot's own conversations (`nearMissOfBot` leaves those unjudged). */
+export const foundAnotherBot = (exchange: Exchange, mine: ReadonlySet<string>): boolean => {
+  const page = pageOf(exchange);
+  return mine.size > 0 && page !== undefined && page.items.length > 0 && page.items.every((item) => !mine.has(item.id));
+};
+
+/** The conversations of a walk's pages, by id (none without a walk). */
+export const walkedIds = (pages: readonly Exchange[] | undefined): Set<string> => idsOf(pages ?? []);
+
 /** `bot_filter_match`: the known bot's search (`mine`) finds at most as many conversations as the search without the bot filter (`all`). */
 export function botWithinAll(mine: Exchange, all: Exchange): Verdict {
   const minePage = pageOf(mine);

@@ -34,7 +34,8 @@ export const noAnswer =
 export const notAServerError: ExchangeCheck = (exchange, { description }) => {
   if (exchange.status < 500) return undefined;
   if (!statedServerError(description, exchange.case.operationId, exchange.status)) return `expected no server error; got ${exchange.status}`;
-  return exchange.text.trim() === ""
+  // An answer to HEAD carries no content (RFC 9110 §9.3.2), so its details cannot be read.
+  return exchange.text.trim() === "" && exchange.case.method !== "HEAD"
     ? `expected the ${exchange.status} the service documents for ${exchange.case.operationId} to carry details in its body; got an empty body`
     : undefined;
 };
@@ -44,10 +45,16 @@ export const statusCodeConformance: ExchangeCheck = (exchange, { description }) 
   if (exchange.case.operationId === "export") return exchange.status === 200 ? undefined : `expected 200 from the export route; got ${exchange.status}`;
   const documented = documentedFor(exchange, description);
   if (documented === notApplicable) return notApplicable;
-  // 406 answers an Accept without JSON: accept_negotiation judges it.
-  if (documented || (exchange.case.accept !== undefined && exchange.status === 406)) return undefined;
+  // 406 answers an Accept without JSON: accept_negotiation judges it. A 304 answers a request's own precondition
+  // (RFC 9110 §13.1.2, §15.4.5): the description documents no status of HTTP's conditional requests, and the
+  // conditional_request relation judges it.
+  if (documented || (exchange.case.accept !== undefined && exchange.status === 406) || (exchange.status === 304 && hasPrecondition(exchange))) return undefined;
   return `expected one of the documented statuses ${[...operationOf(description, exchange.case.operationId).responses.keys()].join(", ")}; got ${exchange.status}`;
 };
+
+/** Whether the request carried a precondition a 304 answers (RFC 9110 §13.1.2 If-None-Match, §13.1.3 If-Modified-Since). */
+const hasPrecondition = (exchange: Exchange): boolean =>
+  Object.keys(exchange.case.headers ?? {}).some((name) => name.toLowerCase() === "if-none-match" || name.toLowerCase() === "if-modified-since");
 
 /** A response with a body carries a documented media type (or, for an error, one the team's config accepts). */
 export const contentTypeConformance: ExchangeCheck = (exchange, { description, decisions }) => {
@@ -78,7 +85,10 @@ export const responseSchemaConformance: ExchangeCheck = (exchange, { description
   if (!exchange.isJson) return `expected a JSON body valid against ${pointer}; got a body that is not JSON`;
   if (exchange.case.operationId === "listExternalEventTriggers" && exchange.status === 200)
     return triggerListConformance(exchange.json, pointer, description, decisions);
-  return schemaFailure(`expected a body valid against ${pointer}`, description.problemsAt(pointer, exchange.json));
+  return schemaFailure(`expected a body valid against ${pointer}`, [
+    ...description.problemsAt(pointer, exchange.json),
+    ...openSpellingProblems(exchange, description),
+  ]);
 };
 
 /** At most this many problems of a schema are said in one failure. */
@@ -92,6 +102,38 @@ function schemaFailure(what: string, problems: readonly ValueProblem[]): SchemaF
     failed: `${what}; got: ${said.map((problem) => problem.text).join("; ")}`,
     problems: said.map(({ pointer, keyword }) => ({ pointer, keyword })),
   };
+}
+
+/**
+ * A summary field whose spelling the seed gives only in part (an open string of the description with the spellings it
+ * names as `examples`: "The outbound value is written `Outbound`; exact spelling of the inbound value: not shown"): a
+ * named value in another letter case is that value misspelled, never the unnamed one. Identifiers (a schema titled
+ * …Id) are left out: whether they ignore letter case is not shown.
+ */
+function openSpellingProblems(exchange: Exchange, description: Description): ValueProblem[] {
+  if (exchange.case.operationId !== "searchConversations" || exchange.status !== 200) return [];
+  const items = (exchange.json as { items?: unknown } | null)?.items;
+  if (!Array.isArray(items)) return [];
+  const properties = (description.resolve("#/components/schemas/ConversationSummary")["properties"] ?? {}) as Record<string, Record<string, unknown>>;
+  const problems: ValueProblem[] = [];
+  for (const [field, property] of Object.entries(properties)) {
+    // A named value schema only: an identifier's letter case (a channel's, ChannelId) is never judged, the seed being silent on it.
+    if (typeof property["$ref"] !== "string") continue;
+    const schema = description.resolve(property["$ref"]);
+    const value = schema["type"] === "string" && schema["enum"] === undefined && !/Id$/.test(String(schema["title"]));
+    const named = value && Array.isArray(schema["examples"]) ? (schema["examples"] as unknown[]) : [];
+    items.forEach((item, index) => {
+      const value = (item as Record<string, unknown> | null)?.[field];
+      const misspelled = named.find(
+        (each) => typeof each === "string" && typeof value === "string" && each !== value && each.toLowerCase() === value.toLowerCase(),
+      );
+      const at = `/items/${index}/${field}`;
+      // The keyword is the schema's `examples`, where the description keeps the spellings the seed names.
+      if (misspelled !== undefined)
+        problems.push({ pointer: at, keyword: "examples", text: `${at}: expected "${misspelled}" as the seed spells it; got ${shown(value)}` });
+    });
+  }
+  return problems;
 }
 
 /**
@@ -198,7 +240,7 @@ export const spelledValuesFamily = {
     "event-transfer-to-operator",
   ],
   // A value the seed spells (a status, a role, `Outbound`) is an enum or a const of the description.
-  judgedOn: { keywords: ["enum", "const"] },
+  judgedOn: { keywords: ["enum", "const", "examples"] },
 } as const satisfies ProbeFamily;
 
 /** The `response-media-type` probe family. */

@@ -1,9 +1,9 @@
-import { pageOf } from "../checks/paging.ts";
 import { consistencyRelations, searchAgreesWithExport } from "../consistency.ts";
+import { acrossKinds } from "../kinds.ts";
 import type { Session } from "../session.ts";
 
-/** How many conversations of the search results are fetched through the export route. */
-const exportsChecked = 3;
+/** How many conversations are fetched through the export route at most. */
+const exportsChecked = 24;
 
 /**
  * The conversation export, where a server offers a route for it (`--export-path`, e.g. the sandbox's
@@ -14,11 +14,8 @@ const exportsChecked = 3;
 export async function checkExports(session: Session): Promise<void> {
   const template = session.settings.exportPath;
   if (!template) return;
-  const ids = new Set<string>();
-  for (const page of session.knowledge.pages) {
-    // Only a body in a page's shape is read (any other is response_schema_conformance's), and only string ids.
-    for (const item of pageOf(page)?.items ?? []) if (ids.size < exportsChecked && typeof item.id === "string") ids.add(item.id);
-  }
+  // The conversations whose summaries the run holds (the known bot's), one of each kind first.
+  const ids = acrossKinds(session.knowledge.items, exportsChecked);
   for (const id of ids) {
     const answer = await session.exchange({
       operationId: "export",

@@ -19,7 +19,7 @@ import { identifierEncodingsFamily, sameAsIdentifier } from "../checks/identifie
 import type { CheckName } from "../checks/index.ts";
 import type { ExchangeCheck } from "../checks/types.ts";
 import { operationOf } from "../description.ts";
-import { familiarValues, invalidBody, rightValue, ruledOut, type TriggerVariable, wrongValue } from "../generate.ts";
+import { familiarValues, invalidBody, rightValue, ruledOut, type TriggerVariable, withoutRequired, wrongValue } from "../generate.ts";
 import { jsonEscaped, nearMissesOfIdentifier } from "../identifiers.ts";
 import { linkedBody } from "../links.ts";
 import type { Session } from "../session.ts";
@@ -376,5 +376,7 @@ export async function exploreInvalidFire(session: Session, triggers: readonly Ex
       return answer?.failed ?? [];
     },
     Math.min(session.settings.examples, 20),
+    // Each required field dropped, every run: a few cases, tried before the generated ones.
+    withoutRequired(variant, valid).filter(({ body }) => isInvalid(body)),
   );
 }

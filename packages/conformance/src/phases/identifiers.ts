@@ -2,8 +2,9 @@ import { type Case, caseFor, type Exchange } from "../case.ts";
 import { botIdNearMissesFamily, notFound } from "../checks/fire.ts";
 import { identifierEncodingsFamily, sameAsIdentifier } from "../checks/identifiers.ts";
 import { pageChecks } from "../checks/index.ts";
-import { botFilterNearMissesFamily, findsNoConversation } from "../checks/oracles.ts";
+import { botFilterNearMissesFamily, foundAnotherBot, nearMissOfBot, walkedIds } from "../checks/oracles.ts";
 import { pageOf } from "../checks/paging.ts";
+import { notJudged } from "../checks/types.ts";
 import { operationOf } from "../description.ts";
 import { nearMissesOfIdentifier, pathNearMissesOfIdentifier, percentEncoded, recased } from "../identifiers.ts";
 import type { Session } from "../session.ts";
@@ -38,20 +39,33 @@ export async function checkBotIdentifiers(session: Session, listed: Exchange | u
   }
   const send = async (request: Case, checks: Parameters<Session["exchange"]>[1] = []): Promise<Exchange | undefined> =>
     session.canSend ? (await session.exchange(request, checks))?.exchange : undefined;
-  for (const miss of pathNearMissesOfIdentifier(bot))
-    await send({ ...triggerListCase(session, miss.value), family: botIdNearMissesFamily }, [
-      ["unknown_bot_not_found", notFound(`agentStageId ${JSON.stringify(bot)} ${miss.what}`)],
+  // The search first: a near miss whose search finds conversations none of the known bot's is another bot the server
+  // has (a conversation is with one bot), so its trigger list is not expected to be a 404.
+  const search = operationOf(session.description, "searchConversations");
+  const mine = walkedIds(session.knowledge.walk);
+  const otherBots = new Set<string>();
+  for (const miss of nearMissesOfIdentifier(bot)) {
+    const answer = await send({ ...caseFor(search, { query: { agentStageId: miss.value } }), family: botFilterNearMissesFamily }, [
+      ["bot_filter_match", nearMissOfBot(`agentStageId=${miss.value}, the bot ${bot} ${miss.what}`, mine)],
+      ...pageChecks,
     ]);
+    if (answer && foundAnotherBot(answer, mine)) otherBots.add(miss.value);
+  }
+  for (const miss of pathNearMissesOfIdentifier(bot)) {
+    const another = otherBots.has(decodeURIComponent(miss.value));
+    await send({ ...triggerListCase(session, miss.value), family: botIdNearMissesFamily }, [
+      [
+        "unknown_bot_not_found",
+        another
+          ? () => notJudged(`agentStageId ${JSON.stringify(bot)} ${miss.what} is another bot the server has (its search found conversations of its own)`)
+          : notFound(`agentStageId ${JSON.stringify(bot)} ${miss.what}`),
+      ],
+    ]);
+  }
   const encoded = percentEncoded(bot);
   if (encoded)
     await send({ ...triggerListCase(session, encoded), family: identifierEncodingsFamily }, [
       ["identifier_encoding", sameAsIdentifier(`the trigger list of ${encoded} (the bot's id, a character percent-encoded)`, listed, (json) => json)],
-    ]);
-  const search = operationOf(session.description, "searchConversations");
-  for (const miss of nearMissesOfIdentifier(bot))
-    await send({ ...caseFor(search, { query: { agentStageId: miss.value } }), family: botFilterNearMissesFamily }, [
-      ["bot_filter_match", findsNoConversation(`agentStageId=${miss.value}, the bot ${bot} ${miss.what}`)],
-      ...pageChecks,
     ]);
   if (encoded) {
     const plain = await send(caseFor(search, { query: { agentStageId: bot } }), pageChecks);

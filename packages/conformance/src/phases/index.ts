@@ -9,6 +9,7 @@ import { checkAuthentication } from "./auth.ts";
 import { checkConcurrentAnswers, checkListedTriggersFire, checkWhatFiresChanged, readBeforeFires } from "./consistency.ts";
 import { exploreEdges } from "./edges.ts";
 import { checkExports } from "./export.ts";
+import { checkExternalIdentifier } from "./external-identifier.ts";
 import { checkBotFilter, checkEmptySearches, checkFilterCombinations } from "./filters.ts";
 import {
   checkEscapedConversation,
@@ -204,6 +205,7 @@ const table: ReadonlyArray<{ readonly plan: Step["plan"]; readonly phases: reado
         unless: needsTriggers,
         run: async (session, state) => {
           await checkPayloads(session, state.listed?.triggers ?? []);
+          await checkExternalIdentifier(session, state.listed?.triggers ?? []);
           state.discovery.dateTimeVariableForms = await probeOpenForms(session, state.listed?.triggers ?? []);
         },
       },

@@ -118,13 +118,17 @@ export async function checkSearchModel(session: Session): Promise<void> {
       }
       const all: Exchange[] = [];
       const failed = new Set<string>();
-      for (let index = 0; index < pages && session.canSend; index++) {
+      // Every page the model's answer needs, and on while the server says more follow: with local times the model
+      // may still weigh several zones, so its count is not yet the last word.
+      let more = true;
+      for (let index = 0; (index < pages || more) && index <= maxWalkedPages && session.canSend; index++) {
         const next = await read({ ...asked, pageIndex: String(base + index) });
         if (!next) return [...failed].filter((name) => name === "search_model") as "search_model"[];
         for (const name of next.failed) failed.add(name);
         all.push(next.exchange);
+        more = pageOf(next.exchange)?.hasMore === true;
       }
-      if (all.length === pages) {
+      if (all.length >= pages) {
         const verdict = modelWalkAgreement(model, all);
         session.record("search_model", all.at(-1)!, verdict, all.slice(0, -1));
         if (failureText(verdict) !== undefined) failed.add("search_model");

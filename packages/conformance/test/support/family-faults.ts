@@ -263,6 +263,17 @@ export const familyFaults: Readonly<Record<FamilyName, PlantedFault>> = {
     fault: laxVariable("orderTotal", (value) => typeof value === "boolean" || (typeof value === "string" && Number.isFinite(Number(value)))),
     options: firing,
   },
+  "external-identifier": {
+    name: "a platform conversation's <SESSION_ID>|livechat not looked up (404)",
+    check: "payload_validation_rejection",
+    fault: {
+      request: (url, _headers, _upstream, body) =>
+        isFire(url) && String(requestOf(body)["externalConversationId"] ?? "").endsWith("|livechat")
+          ? jsonAnswer(404, { message: "no conversation" })
+          : undefined,
+    },
+    options: firing,
+  },
   "variable-later-position": {
     name: "only the first variable of a payload validated",
     check: "payload_validation_rejection",
