@@ -27,7 +27,7 @@ function platformConversation(session: Session): { id: string; sessionId: string
 export async function checkExternalIdentifier(session: Session, triggers: readonly ExternalEventTrigger[]): Promise<void> {
   const conversation = platformConversation(session);
   const variable = allVariables(triggers)[0];
-  if (!conversation || !variable || session.settings.externalConversationId !== undefined) return;
+  if (!conversation || !variable) return;
   const nearMiss = nearMissesOf(variable.type, session.settings.seed).find((miss) => ruledOut(variable, miss.value));
   if (!nearMiss || !session.canSend) return;
   const operation = operationOf(session.description, "fireExternalEvent");
