@@ -4,7 +4,7 @@
  * CORS for browsers, the request journal, and a workspace's own handling of a service operation (a recording
  * replayed, the latency option, armed faults). Each is made once per route, with what the route's operation says.
  */
-import type { Fault, OperationId } from "../data/faults.ts";
+import { type Fault, noFault, type OperationId } from "../data/faults.ts";
 import type { Random } from "../data/random.ts";
 import { defaultWorkspace } from "../data/store.ts";
 import { Answer, emptyAnswer } from "../operations/answer.ts";
@@ -167,9 +167,12 @@ export function faultsOf(operationId: OperationId): Middleware {
   return (c, next) => {
     const { context } = c.get("workspace")!;
     const { options } = context;
-    // Every store answers with a promise (in memory, one already settled): absorbed here, once.
-    const answer = () =>
-      context.faults.take(operationId).then((fault) => (fault ? faulted(c, operationId, fault, options.errorMediaType, () => next(c)) : next(c)));
+    // Every store answers with a promise: absorbed here, once. Most requests meet no armed fault, which every store
+    // answers with the one settled `noFault`: those go on at once, so a search is answered without a promise.
+    const answer = () => {
+      const taken = context.faults.take(operationId);
+      return taken === noFault ? next(c) : taken.then((fault) => (fault ? faulted(c, operationId, fault, options.errorMediaType, () => next(c)) : next(c)));
+    };
     const latency = latencyOf(options.latency, operationId, context.latencyDraws);
     // Most requests wait for nothing: they are answered at once, without a promise of their own.
     return latency > 0 ? sleep(latency, c.req.signal).then(answer) : answer();

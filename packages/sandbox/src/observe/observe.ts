@@ -100,6 +100,17 @@ interface Answered {
   readonly durationMs: number;
 }
 
+/**
+ * A new request id: a UUID in form, its first 20 hex digits random per process and its last 12 a count of the
+ * requests that needed one, so ids never repeat in a process and differ between processes; one random UUID per
+ * process rather than per request (about a microsecond of each answer; our choice).
+ */
+const newRequestId = (() => {
+  const prefix = randomUUID().slice(0, 24);
+  let count = 0;
+  return () => `${prefix}${(count++).toString(16).padStart(12, "0")}`;
+})();
+
 /** The longest `X-Request-Id` kept as the client sent it (and what it may hold); another is replaced by a new id. */
 const requestIdPattern = /^[\w.:@/+=-]{1,128}$/;
 
@@ -145,7 +156,7 @@ function observedRequests(logger: SandboxLogger, metrics: SandboxMetrics): Obser
   /** The request id: the client's `X-Request-Id` when it is a plain token, else a new one; answered in that header (the transport adds it to whatever answer it writes). */
   const requestId: Middleware = (c, next) => {
     const sent = c.req.header("x-request-id");
-    const id = sent !== undefined && requestIdPattern.test(sent) ? sent : randomUUID();
+    const id = sent !== undefined && requestIdPattern.test(sent) ? sent : newRequestId();
     c.set("requestId", id);
     c.header("x-request-id", id);
     return next(c);

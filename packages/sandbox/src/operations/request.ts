@@ -62,8 +62,9 @@ export function queryChecker(parameters: readonly ParameterDescription[], compil
   return (searchParams: URLSearchParams, rules: QueryRules): Checked<QueryValues> => {
     const defects: Defect[] = [];
     const values: QueryValues = {};
-    for (const name of new Set(searchParams.keys())) {
-      if (!names.has(name) && rules.rejectUnknown) {
+    // Only a sandbox that refuses unlisted parameters looks for them.
+    for (const name of rules.rejectUnknown ? new Set(searchParams.keys()) : []) {
+      if (!names.has(name)) {
         defects.push({
           path: `query.${name}`,
           message: `is not a parameter of this operation; ${names.size === 0 ? "it takes no query parameters" : `expected one of ${[...names].join(", ")}`}`,
