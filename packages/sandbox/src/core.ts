@@ -250,7 +250,7 @@ export class OpenSandbox implements Sandbox {
     void this.#follow({ workspace: defaultWorkspace, change: "data" }).catch(() => undefined);
   }
 
-  /** The one pipeline (`http/app.ts`), as the transports' adapters call it (`http/server.ts`, `http/fetch-adapter.ts`). */
+  /** The one pipeline (`http/app.ts`), as the transports' adapters call it (`http/node-adapter.ts`, `http/fetch-adapter.ts`). */
   readonly pipeline: Handler = (c) => this.#app(c);
 
   /** Answers a Fetch `Request` through the one pipeline; `network` as if it came over the network (the control API's Host guard applies). */

@@ -36,7 +36,7 @@ const controlApiHandlers: Readonly<Record<string, OperationHandler>> = { ...cont
  * one handler composed once, when the table is built, of small middleware chosen by what its operation says (see
  * `routeOf`); a request finds its route through the compiled descriptions' matchers (`sandboxOperationOf`). It runs
  * on a request and an answer of our own (`http/context.ts`, `answer.ts`), which two thin adapters make from and
- * write to a transport: Node's HTTP server (`server.ts`) and the Fetch API (`fetch-adapter.ts`: `createSandbox`'s
+ * write to a transport: Node's HTTP server (`node-adapter.ts`, served by `server.ts`) and the Fetch API (`fetch-adapter.ts`: `createSandbox`'s
  * `fetch`, the MSW handlers). The workspace a request's token picks is a context variable (`c.get("workspace")`).
  * The function returned is the whole server.
  *

@@ -1,7 +1,7 @@
 /**
  * The pipeline's types: a route's handler and middleware, the workspaces it serves, and the request and its context,
  * of our own rather than Hono's `Context` and the Fetch `Request`: what every middleware and handler reads (method,
- * URL, path, a header, a path parameter), made by a transport's adapter (`server.ts` from Node's `IncomingMessage`,
+ * URL, path, a header, a path parameter), made by a transport's adapter (`node-adapter.ts` from Node's `IncomingMessage`,
  * `fetch-adapter.ts` from a `Request`) and read lazily, so a GET answered over HTTP makes no `Request`, no `Headers`
  * and no `URL`. A body is read through the Fetch `Request` the adapter makes on first use (`raw`).
  */

@@ -1,7 +1,7 @@
 /**
  * The pipeline's answer, of our own rather than the Fetch `Response`: a status, a body already in memory (text or
  * bytes, or none) and its headers as one flat list of lower-case names and values (name, value, name, value…). Each
- * transport writes it its own way (`http/server.ts`: one `writeHead` and one `end`; `http/fetch-adapter.ts`: a
+ * transport writes it its own way (`http/node-adapter.ts`: one `writeHead` and one `end`; `http/fetch-adapter.ts`: a
  * `Response`), so a search answered over HTTP builds no `Response`, no `Headers` and no stream. A route whose
  * headers never change (a search page) hands the same frozen list to every answer.
  */
