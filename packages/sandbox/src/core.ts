@@ -6,14 +6,14 @@
  * others loaded, least recently used out, and follows what other replicas change when the store is shared.
  */
 
-import type { Hono } from "hono";
 import type { ExchangeReplay } from "./data/exchanges.ts";
 import type { Fault, FaultRequest } from "./data/faults.ts";
 import { allFiredEvents, type FiredEventRecord, type FiredEventsFilter } from "./data/fired-events.ts";
 import { generatedSource } from "./data/source.ts";
 import { defaultWorkspace, type SandboxStore, type WorkspaceChange, type WorkspaceRow } from "./data/store.ts";
-import { type AppEnv, createApp } from "./http/app.ts";
-import type { RequestObserver, Workspaces } from "./http/context.ts";
+import { createApp } from "./http/app.ts";
+import type { Handler, RequestObserver, Workspaces } from "./http/context.ts";
+import { answerFetch } from "./http/fetch-adapter.ts";
 import type { RequestFilter, RequestRecord } from "./http/journal.ts";
 import type { DataSource, SandboxState } from "./model.ts";
 import { type SandboxOptions, stateConflict } from "./options.ts";
@@ -97,7 +97,7 @@ const unobserved: SandboxEvents = {
   storeBack: () => undefined,
 };
 
-/** The sandbox in process, over its store: what `createSandbox` returns, what the server serves (`handle`) and what the MSW handlers call. */
+/** The sandbox in process, over its store: what `createSandbox` returns, what the server serves (`pipeline`) and what the MSW handlers call (`fetch`). */
 export class OpenSandbox implements Sandbox {
   readonly #store: SandboxStore;
   readonly #options: SandboxOptions;
@@ -110,7 +110,7 @@ export class OpenSandbox implements Sandbox {
   readonly #names = new Map<string, string>();
   readonly #workspaces: Workspaces;
   /** The one app: every route of every workspace, through one pipeline (made once the default workspace is open). */
-  #app!: Hono<AppEnv>;
+  #app!: Handler;
 
   private constructor(options: SandboxOptions, store: SandboxStore, start: SandboxStart) {
     this.#options = options;
@@ -250,8 +250,12 @@ export class OpenSandbox implements Sandbox {
     void this.#follow({ workspace: defaultWorkspace, change: "data" }).catch(() => undefined);
   }
 
-  /** Answers a request through the one app (`http/app.ts`); `env` is what the HTTP server hands it (Node's raw headers). */
-  readonly handle = (request: Request, env: AppEnv["Bindings"] = {}): Response | Promise<Response> => this.#app.fetch(request, env);
+  /** The one pipeline (`http/app.ts`), as the transports' adapters call it (`http/node-adapter.ts`, `http/fetch-adapter.ts`). */
+  readonly pipeline: Handler = (c) => this.#app(c);
+
+  /** Answers a Fetch `Request` through the one pipeline; `network` as if it came over the network (the control API's Host guard applies). */
+  readonly handle = (request: Request, { network = false }: { network?: boolean } = {}): Response | Promise<Response> =>
+    answerFetch(this.pipeline, request, network);
 
   get options(): SandboxOptions {
     return this.#main.options;

@@ -28,7 +28,7 @@ export interface WorkspaceStart {
   readonly pause?: (() => Promise<void>) | undefined;
 }
 
-/** A workspace loaded in this process, as the one app serves it (`http/app.ts`: its context is `c.var.workspace`'s). */
+/** A workspace loaded in this process, as the one app serves it (`http/app.ts`: its context is `c.get("workspace")`'s). */
 export class Workspace implements ServedWorkspace {
   readonly name: string;
   readonly options: SandboxOptions;

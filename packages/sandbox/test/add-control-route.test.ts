@@ -55,7 +55,7 @@ const operationYaml = `  /_sandbox/conversation-count:
 `;
 
 /** The new route's handler, one entry of `controlHandlers`. */
-const handlerSource = `  countSandboxConversations: (context) => Response.json({ conversations: context.index().counts().conversations }),
+const handlerSource = `  countSandboxConversations: (context) => jsonAnswer({ conversations: context.index().counts().conversations }),
 `;
 
 /** What the copy's sandbox answers, each request sent through its HTTP handler (as the server hands it one). */

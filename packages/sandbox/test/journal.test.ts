@@ -36,6 +36,28 @@ describe("the request journal", () => {
     });
   });
 
+  test("texts past ASCII and bodies larger than a chunk of the journal's store are read back as added, before and after the oldest are dropped", () => {
+    const journal = new RequestJournal();
+    const text = (index: number) => `«${index}» Ünïcödé 🤖 ${"é".repeat(index % 7)}`;
+    const large = (index: number) => `${index}:${"ж".repeat(150_000)}`;
+    const request = (index: number) =>
+      received(index, {
+        path: `/api/v1/runtime/simple/external/events/${text(index)}`,
+        headers: ["X-Note", text(index)],
+        body: { text: index % 500 === 0 ? large(index) : text(index) },
+      });
+    const total = maxRecordedRequests + 1_234;
+    for (let index = 1; index <= total; index++) journal.add(request(index), "fireExternalEvent");
+    const kept = journal.list();
+    expect(journal.dropped + kept.length).toBe(total);
+    for (const record of kept) {
+      expect(record.path).toBe(`/api/v1/runtime/simple/external/events/${text(record.sequence)}`);
+      expect(record.headers).toEqual({ "x-note": text(record.sequence) });
+      expect(record.body).toBe(record.sequence % 500 === 0 ? large(record.sequence) : text(record.sequence));
+    }
+    expect(kept.at(-1)?.sequence).toBe(total);
+  });
+
   test("filters by method, path, status and operation; a body is kept as it came, whatever it holds", () => {
     const journal = new RequestJournal();
     journal.add(received(1, { body: { text: "not json \u0000 with a NUL\u0000" }, status: 400 }), "fireExternalEvent");

@@ -101,7 +101,7 @@ describe("the app's routes and the descriptions", () => {
     }
   });
 
-  test("a fixed segment sent percent-encoded is the same path: routed by Hono, labelled and allowed as written plain", async () => {
+  test("a fixed segment sent percent-encoded is the same path: routed, labelled and allowed as written plain", async () => {
     const sandbox = await sandboxes[0]!;
     const encoded = "/api/v2/channels/%63onversations";
     expect(await labelsOf([{ method: "GET", path: encoded }])).toEqual(["searchConversations"]);

@@ -37,6 +37,8 @@ export class SearchIndex implements SearchEngine {
   readonly #latestMs: Float64Array;
   readonly #inbound: Uint8Array;
   readonly #summaries: TextArena;
+  /** Each conversation's page item, made when a page first holds it (see `#row`). */
+  readonly #rows: (SummaryRow | undefined)[];
   /** What a search reads (see `strategies.ts`), made once the data is loaded and sorted. */
   #indexes: Indexes | undefined;
   readonly #exportAt: (index: number) => ConversationExport;
@@ -53,6 +55,7 @@ export class SearchIndex implements SearchEngine {
     this.#latestMs = new Float64Array(count);
     this.#inbound = new Uint8Array(count);
     this.#summaries = new TextArena(count);
+    this.#rows = new Array<SummaryRow | undefined>(count);
     this.#exportAt = exportAt;
   }
 
@@ -157,7 +160,10 @@ export class SearchIndex implements SearchEngine {
 
   /** The page item of conversation number `index`. */
   #row(index: number): SummaryRow {
-    return { openSummary: this.#summaries.bytes(index), inbound: this.#inbound[index] === 1 };
+    // Made once per conversation, when a page first holds it: a page's items are then no new objects.
+    let row = this.#rows[index];
+    if (row === undefined) this.#rows[index] = row = { openSummary: this.#summaries.bytes(index), inbound: this.#inbound[index] === 1 };
+    return row;
   }
 
   /** Every bot in load order, with its triggers' identifiers and its number of conversations. */

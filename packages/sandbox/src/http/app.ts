@@ -1,29 +1,28 @@
 import type { CompiledOperation } from "@bot-conversation/openapi";
-import { type Context, Hono } from "hono";
 import type { OperationId } from "../data/faults.ts";
 import { NotKeptError, StoreUnavailableError } from "../data/fired-events.ts";
 import { WorkspaceGoneError } from "../data/store.ts";
 import { compiledControl, compiledService, isControlPath, sandboxMethodsOf, sandboxOperationOf } from "../description.ts";
+import type { Answer } from "../operations/answer.ts";
 import { fireExternalEvent } from "../operations/fire.ts";
-import { problemResponse, storeUnavailable, tokenRefused } from "../operations/problem.ts";
+import { problemAnswer, storeUnavailable, tokenRefused } from "../operations/problem.ts";
 import { queryOf } from "../operations/request.ts";
 import { searchConversations } from "../operations/search.ts";
 import { listExternalEventTriggers } from "../operations/triggers.ts";
 import type { SandboxOptions } from "../options.ts";
 import { compose } from "./compose.ts";
-import type { AppEnv, Handler, Middleware, OperationHandler, RequestObserver, SandboxHost } from "./context.ts";
+import type { Handler, Middleware, OperationHandler, RequestObserver, SandboxHost } from "./context.ts";
+import { encodedPathOfTarget, type RequestContext } from "./context.ts";
 import { controlHandlers } from "./control.ts";
 import { indexPageOf } from "./index-page.ts";
 import { browsers, faultsOf, guarded, journaled, replayed } from "./middleware.ts";
 import { securityMiddleware } from "./security.ts";
 import { workspaceHandlers } from "./workspaces.ts";
 
-export type { AppEnv } from "./context.ts";
-
 /** Each operation of the service by its `operationId` (paths, methods and security come from the description). */
 const serviceHandlers: { readonly [operationId in OperationId]: OperationHandler } = {
-  searchConversations: (context, c) => searchConversations(context, queryOf(c.req.url)),
-  listExternalEventTriggers: (context, c) => listExternalEventTriggers(context, c.req.param("agentStageId") ?? "", queryOf(c.req.url)),
+  searchConversations: (context, c) => searchConversations(context, queryOf(c.req.target)),
+  listExternalEventTriggers: (context, c) => listExternalEventTriggers(context, c.req.param("agentStageId") ?? "", queryOf(c.req.target)),
   fireExternalEvent: (context, c) => fireExternalEvent(context, c.req.raw),
 };
 
@@ -31,19 +30,21 @@ const serviceHandlers: { readonly [operationId in OperationId]: OperationHandler
 const controlApiHandlers: Readonly<Record<string, OperationHandler>> = { ...controlHandlers, ...workspaceHandlers };
 
 /**
- * The sandbox as one Web-standard application, the same in every mode: one route table, in which every route is
- * registered from the compiled descriptions (the service's three operations, the control API's routes: a
+ * The sandbox as one application, the same in every mode and over every transport: one route table, in which every
+ * route is registered from the compiled descriptions (the service's three operations, the control API's routes: a
  * workspace's, the administrator's workspaces, health, readiness and, observed, the metrics) and `/`. Each route is
  * one handler composed once, when the table is built, of small middleware chosen by what its operation says (see
- * `routeOf`); the workspace a request's token picks is a context variable (`c.var.workspace`). `app.fetch(request)`
- * is the whole server.
+ * `routeOf`); a request finds its route through the compiled descriptions' matchers (`sandboxOperationOf`). It runs
+ * on a request and an answer of our own (`http/context.ts`, `answer.ts`), which two thin adapters make from and
+ * write to a transport: Node's HTTP server (`node-adapter.ts`, served by `server.ts`) and the Fetch API (`fetch-adapter.ts`: `createSandbox`'s
+ * `fetch`, the MSW handlers). The workspace a request's token picks is a context variable (`c.get("workspace")`).
+ * The function returned is the whole server.
  *
  * A new control route is its operation in `openapi/sandbox-control.yaml` and its handler, by that `operationId`, in
  * `controlHandlers` (`control.ts`, a workspace's) or `workspaceHandlers` (`workspaces.ts`, the administrator's):
  * its path, methods, `Allow`, CORS, guard and security follow from the description.
  */
-export function createApp(host: SandboxHost, observer?: RequestObserver): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function createApp(host: SandboxHost, observer?: RequestObserver): Handler {
   const handlerOf = (operation: CompiledOperation): OperationHandler | undefined => {
     if (compiledService.operations.includes(operation)) return serviceHandlers[operation.id as OperationId];
     const observed = observer?.handlers[operation.id];
@@ -63,7 +64,7 @@ export function createApp(host: SandboxHost, observer?: RequestObserver): Hono<A
   /** The methods the app answers on a path (one table for CORS and 405s): those of the operations it serves there, HEAD wherever GET is. */
   const methodsOf = (pathname: string) =>
     sandboxMethodsOf(pathname).filter((method) => servedIds.has(sandboxOperationOf(method, pathname)?.operation.id ?? ""));
-  const methodsOfRequest = (c: Context<AppEnv>) => methodsOf(new URL(c.req.url).pathname);
+  const methodsOfRequest = (c: RequestContext) => methodsOf(encodedPathOfTarget(c.req.target));
   const observed = (label: string): readonly Middleware[] => [...(observer?.middlewareOf(label) ?? []), answeredOnError(host)];
   const present = (parts: readonly (Middleware | undefined)[]) => parts.filter((part): part is Middleware => part !== undefined);
 
@@ -90,21 +91,18 @@ export function createApp(host: SandboxHost, observer?: RequestObserver): Hono<A
 
   // The index, for a person who opens the address: no token, nothing journaled.
   let index: { options: SandboxOptions; page: ReturnType<typeof indexPageOf> } | undefined;
-  app.get(
-    "/",
-    compose(observed("index"), (c) => {
-      const { options } = host.main().context;
-      if (index?.options !== options) index = { options, page: indexPageOf(options) };
-      return index.page(c.req.url, c.req.header("accept"), c.req.method);
-    }),
-  );
+  const indexRoute = compose(observed("index"), (c) => {
+    const { options } = host.main().context;
+    if (index?.options !== options) index = { options, page: indexPageOf(options) };
+    return index.page(c.req.url, c.req.header("accept"));
+  });
 
   // The route table: every operation served, at its path and method as its description gives them.
+  const routes = new Map<CompiledOperation, Handler>();
   for (const [operation, handler] of served) {
     const control = compiledControl.operations.includes(operation);
-    app.on(
-      operation.method.toUpperCase(),
-      operation.template.fill((name) => `:${name}`),
+    routes.set(
+      operation,
       compose(routeOf(operation, operation.id, control, securityOf(operation)), (c) => handler((c.get("workspace") ?? host.main()).context, c)),
     );
   }
@@ -112,11 +110,11 @@ export function createApp(host: SandboxHost, observer?: RequestObserver): Hono<A
   // A request no route answers: for a path the app serves, a 405 naming the path as sent with `Allow`, to a caller its
   // operations' security lets through (a preflight answered by CORS first); for another path, a 404 to such a caller.
   const notServed: Handler = (c) => {
-    const { pathname } = new URL(c.req.url);
+    const pathname = encodedPathOfTarget(c.req.target);
     const allowed = methodsOf(pathname);
     const { errorMediaType } = host.main().context.options;
-    if (allowed.length === 0) return problemResponse(errorMediaType, 404, `No route ${c.req.method} ${pathname}.`);
-    return problemResponse(errorMediaType, 405, `${pathname} accepts ${allowed.join(", ")} only; got ${c.req.method}.`, undefined, {
+    if (allowed.length === 0) return problemAnswer(errorMediaType, 404, `No route ${c.req.method} ${pathname}.`);
+    return problemAnswer(errorMediaType, 405, `${pathname} accepts ${allowed.join(", ")} only; got ${c.req.method}.`, undefined, {
       allow: allowed.join(", "),
     });
   };
@@ -134,14 +132,31 @@ export function createApp(host: SandboxHost, observer?: RequestObserver): Hono<A
     const control = compiledControl.operations.includes(operation);
     otherMethods.set(operation.path, compose(routeOf(undefined, "none", control, securityOf(operation)), notServed));
   }
-  app.notFound((c) => {
-    const { pathname } = new URL(c.req.url);
+  /** The pipeline of a request no route answers (see `notServed`). */
+  const notFound = (pathname: string): Handler => {
     const operation = [...served.keys()].find((candidate) => candidate.template.match(pathname) !== undefined);
-    const pipeline = operation ? otherMethods.get(operation.path)! : isControlPath(pathname) ? unknownPath.control : unknownPath.service;
-    return pipeline(c);
-  });
-  app.onError((error) => answerOf(error, host));
-  return app;
+    return operation ? otherMethods.get(operation.path)! : isControlPath(pathname) ? unknownPath.control : unknownPath.service;
+  };
+  const answer = (error: unknown) => answerOf(error, host);
+  /** The route of a request, by the compiled descriptions' matchers (a HEAD is its GET's), with its path parameters. */
+  const routeOfRequest = (c: RequestContext): Handler => {
+    const pathname = encodedPathOfTarget(c.req.target);
+    const { method } = c.req;
+    if (pathname === "/" && (method === "GET" || method === "HEAD")) return indexRoute;
+    const match = sandboxOperationOf(method, pathname);
+    const route = match && routes.get(match.operation);
+    if (route === undefined) return notFound(pathname);
+    c.req.pathParameters = match!.pathParameters;
+    return route;
+  };
+  return (c) => {
+    try {
+      const answered = routeOfRequest(c)(c);
+      return answered instanceof Promise ? answered.catch(answer) : answered;
+    } catch (error) {
+      return answer(error);
+    }
+  };
 }
 
 /** Errors thrown by a route answered inside the pipeline, so its log line and metrics count the answer. */
@@ -158,14 +173,14 @@ function answeredOnError(host: SandboxHost): Middleware {
 }
 
 /** The answer to an error a route threw. */
-function answerOf(error: unknown, host: SandboxHost): Response {
+function answerOf(error: unknown, host: SandboxHost): Answer {
   const { errorMediaType } = host.main().context.options;
   // A request whose workspace was removed while it was under way changed nothing: answered as its token now is.
   if (error instanceof WorkspaceGoneError) return tokenRefused(errorMediaType);
   if (error instanceof StoreUnavailableError) return storeUnavailable(errorMediaType, error);
   // A change the --data file could not keep: nothing changed, and the answer says why (never a 500 after a commit).
-  if (error instanceof NotKeptError) return problemResponse(errorMediaType, 503, `${error.message}.`);
+  if (error instanceof NotKeptError) return problemAnswer(errorMediaType, 503, `${error.message}.`);
   // Only the error itself is logged: never the request's headers, so never a token.
   console.error("sandbox: internal error:", error);
-  return problemResponse(errorMediaType, 500, "Internal error of the sandbox.");
+  return problemAnswer(errorMediaType, 500, "Internal error of the sandbox.");
 }

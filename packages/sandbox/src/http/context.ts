@@ -1,37 +1,29 @@
-import type { Context } from "hono";
+/**
+ * The pipeline's types: a route's handler and middleware, the workspaces it serves, and the request and its context,
+ * of our own rather than Hono's `Context` and the Fetch `Request`: what every middleware and handler reads (method,
+ * URL, path, a header, a path parameter), made by a transport's adapter (`node-adapter.ts` from Node's `IncomingMessage`,
+ * `fetch-adapter.ts` from a `Request`) and read lazily, so a GET answered over HTTP makes no `Request`, no `Headers`
+ * and no `URL`. A body is read through the Fetch `Request` the adapter makes on first use (`raw`).
+ */
+
 import type { ExchangeReplay } from "../data/exchanges.ts";
 import type { FaultStore } from "../data/faults.ts";
 import type { Random } from "../data/random.ts";
 import type { WorkspacePage } from "../data/store.ts";
 import type { DataSource } from "../model.ts";
+import type { Answer } from "../operations/answer.ts";
 import type { OperationContext } from "../operations/context.ts";
 import type { SandboxSwitches } from "../switches.ts";
 import type { RequestJournal } from "./journal.ts";
 
-/**
- * What the server hands the app with a request (Node's raw header list, for the journal; whether it came over the
- * network, for the control API's Host guard; how the transport adds a header to the answer it will send, which costs
- * less than changing a `Response`'s headers), and what the pipeline keeps on the request's context: the workspace its
- * token picked (`undefined` for none, or a route whose credential names no workspace), its request id, and whether
- * a recording answered it.
- */
-export type AppEnv = {
-  Bindings: {
-    rawHeaders?: readonly string[];
-    network?: boolean;
-    setResponseHeader?: (name: string, value: string) => void;
-  };
-  Variables: { workspace: ServedWorkspace | undefined; requestId: string; replayed: boolean };
-};
-
-/** What a route answers with, given the request's context. */
-export type Handler = (c: Context<AppEnv>) => Response | Promise<Response>;
+/** What a route answers with, given the request's context (`RequestContext`). */
+export type Handler = (c: RequestContext) => Answer | Promise<Answer>;
 
 /** A part of the pipeline around a route: it answers itself, or hands the request to `next` and may act on its answer (`compose.ts`). */
-export type Middleware = (c: Context<AppEnv>, next: Handler) => Response | Promise<Response>;
+export type Middleware = (c: RequestContext, next: Handler) => Answer | Promise<Answer>;
 
 /** The handler of an operation, given the context of the workspace the request is for (the default one's when its route names none). */
-export type OperationHandler = (context: SandboxContext, c: Context<AppEnv>) => Response | Promise<Response>;
+export type OperationHandler = (context: SandboxContext, c: RequestContext) => Answer | Promise<Answer>;
 
 /** A workspace as the pipeline serves it: its name and what its routes work with. */
 export interface ServedWorkspace {
@@ -109,3 +101,147 @@ export interface Workspaces {
 
 /** The request line and headers Node's HTTP server reads at most (its default `maxHeaderSize`); beyond it, a 431. */
 export const maxHeaderBytes = 16 * 1024;
+
+/** A request as a transport hands it to the pipeline. */
+export interface TransportRequest {
+  /** The method, in upper case. */
+  readonly method: string;
+  /** The absolute URL (made on first use). */
+  readonly url: string;
+  /** The request target's path and query as sent (`/api/v2/channels/conversations?pageSize=5`). */
+  readonly target: string;
+  /** A header's value, by its name in lower case (a repeated header's values joined by `, `, as `Headers` joins them), or `undefined`. */
+  header(name: string): string | undefined;
+  /** The headers as received, for the journal: Node's raw list (name, value, name, value…) or a `Headers`. */
+  readonly rawHeaders: readonly string[] | Headers;
+  /** The request as a Fetch `Request`, to read its body (made on first use). */
+  readonly raw: Request;
+  /** Aborted when the client gives up on the request (made on first use). */
+  readonly signal: AbortSignal;
+  /** Whether it came over the network (the control API's Host guard applies), not from a caller in process. */
+  readonly network: boolean;
+}
+
+/** A request's path from its target: up to the query, percent-decoded where it can be (as the log and the journal show it). */
+export function pathOfTarget(target: string): string {
+  const query = target.indexOf("?");
+  const path = query < 0 ? target : target.slice(0, query);
+  return path.includes("%") ? pathOfEncoded(path) : path;
+}
+
+/** The pathname as sent (without the query), percent-encoding kept, as the route table matches it. */
+export function encodedPathOfTarget(target: string): string {
+  const query = target.indexOf("?");
+  return query < 0 ? target : target.slice(0, query);
+}
+
+function pathOfEncoded(path: string): string {
+  try {
+    return decodeURI(path);
+  } catch {
+    return path;
+  }
+}
+
+/** What the pipeline keeps on a request's context (`c.get`, `c.set`). */
+export interface ContextVariables {
+  /** The workspace its token picked: `undefined` for none, or a route whose credential names no workspace. */
+  workspace: ServedWorkspace | undefined;
+  /** Its request id (`observe/`). */
+  requestId: string;
+  /** Whether a recording answered it. */
+  replayed: boolean;
+}
+
+/** The request as the pipeline's parts read it: the transport's, with its path and the path parameters its route matched. */
+export interface SandboxRequest {
+  readonly method: string;
+  /** The absolute URL. */
+  readonly url: string;
+  /** The request target (path and query) as sent. */
+  readonly target: string;
+  /** The path, percent-decoded. */
+  readonly path: string;
+  /** A header by its name in lower case. */
+  header(name: string): string | undefined;
+  /** A path parameter of the route matched, decoded. */
+  param(name: string): string | undefined;
+  /** The request as a Fetch `Request` (for its body). */
+  readonly raw: Request;
+  /** Aborted when the client gives up. */
+  readonly signal: AbortSignal;
+  /** The headers as received (see `TransportRequest.rawHeaders`). */
+  readonly rawHeaders: readonly string[] | Headers;
+}
+
+const noParameters: Readonly<Record<string, string>> = Object.freeze({});
+
+/** The request the parts read: the transport's, with the path parameters its route matched (read through the prototype's getters, made once). */
+class PipelineRequest implements SandboxRequest {
+  readonly #transport: TransportRequest;
+  /** Set by the route table once it matched the request's route. */
+  pathParameters: Readonly<Record<string, string>> = noParameters;
+  #path: string | undefined;
+
+  constructor(transport: TransportRequest) {
+    this.#transport = transport;
+  }
+  get method(): string {
+    return this.#transport.method;
+  }
+  get url(): string {
+    return this.#transport.url;
+  }
+  get target(): string {
+    return this.#transport.target;
+  }
+  get path(): string {
+    this.#path ??= pathOfTarget(this.#transport.target);
+    return this.#path;
+  }
+  header(name: string): string | undefined {
+    return this.#transport.header(name);
+  }
+  param(name: string): string | undefined {
+    return this.pathParameters[name];
+  }
+  get raw(): Request {
+    return this.#transport.raw;
+  }
+  get signal(): AbortSignal {
+    return this.#transport.signal;
+  }
+  get rawHeaders(): readonly string[] | Headers {
+    return this.#transport.rawHeaders;
+  }
+}
+
+/** One request's context in the pipeline: its request, what the parts keep on it, and headers to add to whatever it is answered with. */
+export class RequestContext {
+  readonly req: PipelineRequest;
+  /** Whether the request came over the network (the control API's Host guard). */
+  readonly network: boolean;
+  /** Headers the transport adds to the answer it writes (flat: name, value…), e.g. the request id: cheaper than copying an answer. */
+  readonly answerHeaders: string[] = [];
+  readonly #variables: ContextVariables = { workspace: undefined, requestId: "", replayed: false };
+
+  constructor(transport: TransportRequest) {
+    this.network = transport.network;
+    this.req = new PipelineRequest(transport);
+  }
+
+  /** A variable of the request (see `ContextVariables`). */
+  get<Key extends keyof ContextVariables>(key: Key): ContextVariables[Key] {
+    return this.#variables[key];
+  }
+
+  /** Keeps a variable on the request. */
+  set<Key extends keyof ContextVariables>(key: Key, value: ContextVariables[Key]): void {
+    this.#variables[key] = value;
+  }
+
+  /** Adds a header (name in lower case) to the answer, whatever it is. */
+  header(name: string, value: string): void {
+    this.answerHeaders.push(name, value);
+  }
+}

@@ -4,9 +4,10 @@ import { fixtureDefects } from "../data/fixture.ts";
 import { generatedSource } from "../data/source.ts";
 import { controlChecker, controlDescription, operationParameters } from "../description.ts";
 import type { Fixture, SandboxState } from "../model.ts";
+import { emptyAnswer, jsonAnswer } from "../operations/answer.ts";
 import { maxBodyBytes, refusal } from "../operations/context.ts";
-import { problemResponse, storeUnavailable } from "../operations/problem.ts";
-import { queryChecker, readJsonBody } from "../operations/request.ts";
+import { problemAnswer, storeUnavailable } from "../operations/problem.ts";
+import { queryChecker, queryOf, readJsonBody } from "../operations/request.ts";
 import { stateConflict } from "../options.ts";
 import { checkSwitches, type SandboxSwitches, switchesOf } from "../switches.ts";
 import type { OperationHandler } from "./context.ts";
@@ -40,7 +41,7 @@ export const controlHandlers: Readonly<Record<string, OperationHandler>> = {
         detail: "The reset request is invalid; nothing was changed.",
         defects: [{ path: "$.conversations", message: conflict }],
       });
-    return Response.json(await context.replaceData(generatedSource(context.options, given)));
+    return jsonAnswer(await context.replaceData(generatedSource(context.options, given)));
   },
 
   loadSandboxFixture: async (context, c) => {
@@ -55,21 +56,21 @@ export const controlHandlers: Readonly<Record<string, OperationHandler>> = {
         defects,
       });
     }
-    return Response.json(await context.replaceData({ fixture: body.value as Fixture }));
+    return jsonAnswer(await context.replaceData({ fixture: body.value as Fixture }));
   },
 
   exportSandboxConversation: (context, c) => {
     const conversationId = c.req.param("conversationId") ?? "";
     const conversation = context.index().exportOf(conversationId);
     return conversation
-      ? Response.json(conversation)
-      : problemResponse(context.options.errorMediaType, 404, `No conversation with conversationId ${JSON.stringify(conversationId)}.`);
+      ? jsonAnswer(conversation)
+      : problemAnswer(context.options.errorMediaType, 404, `No conversation with conversationId ${JSON.stringify(conversationId)}.`);
   },
 
-  listSandboxBots: (context) => Response.json(context.index().bots()),
+  listSandboxBots: (context) => jsonAnswer(context.index().bots()),
 
   listSandboxFiredEvents: async (context, c) => {
-    const checked = checkFiredEventsQuery(new URL(c.req.url).searchParams, { rejectUnknown: true });
+    const checked = checkFiredEventsQuery(queryOf(c.req.target), { rejectUnknown: true });
     if (!checked.ok) return refusal(context, checked);
     const {
       conversationId,
@@ -78,23 +79,23 @@ export const controlHandlers: Readonly<Record<string, OperationHandler>> = {
       cursor = "0",
     } = checked.value as { conversationId?: string; externalEventId?: string; limit?: number; cursor?: string };
     const page = await context.fired.page({ conversationId, externalEventId }, Number(cursor), limit);
-    if (page.next === undefined) return Response.json(page.events);
+    if (page.next === undefined) return jsonAnswer(page.events);
     // More events than the page holds: the next page is named by a cursor, in a header and as a `Link`.
     const next = new URL(c.req.url);
     next.searchParams.set("cursor", String(page.next));
-    return Response.json(page.events, { headers: { "x-next-cursor": String(page.next), link: `<${next.pathname}${next.search}>; rel="next"` } });
+    return jsonAnswer(page.events, 200, { "x-next-cursor": String(page.next), link: `<${next.pathname}${next.search}>; rel="next"` });
   },
 
   listSandboxRequests: (context, c) => {
-    const checked = checkRequestsQuery(new URL(c.req.url).searchParams, { rejectUnknown: true });
+    const checked = checkRequestsQuery(queryOf(c.req.target), { rejectUnknown: true });
     if (!checked.ok) return refusal(context, checked);
     const { method, path, status, operationId } = checked.value as { method?: string; path?: string; status?: number; operationId?: string };
-    return Response.json(context.requests.list({ method, path, status, operationId }), { headers: { "x-dropped-requests": String(context.requests.dropped) } });
+    return jsonAnswer(context.requests.list({ method, path, status, operationId }), 200, { "x-dropped-requests": String(context.requests.dropped) });
   },
 
   clearSandboxFiredEvents: async (context) => {
     await context.fired.clear();
-    return new Response(null, { status: 204 });
+    return emptyAnswer(204);
   },
 
   addSandboxFault: async (context, c) => {
@@ -102,15 +103,15 @@ export const controlHandlers: Readonly<Record<string, OperationHandler>> = {
     if (!body.ok) return refusal(context, body);
     const defects = checkFault(body.value);
     if (defects.length > 0) return refusal(context, { ok: false, status: 400, detail: "The fault is invalid.", defects });
-    return Response.json(await context.faults.add(body.value as Fault), { status: 201 });
+    return jsonAnswer(await context.faults.add(body.value as Fault), 201);
   },
 
   clearSandboxFaults: async (context) => {
     await context.faults.clear();
-    return new Response(null, { status: 204 });
+    return emptyAnswer(204);
   },
 
-  getSandboxSwitches: (context) => Response.json(switchesOf(context.options)),
+  getSandboxSwitches: (context) => jsonAnswer(switchesOf(context.options)),
 
   // The switches given change, the others are kept; the workspace is opened again with them (every replica's).
   setSandboxSwitches: async (context, c) => {
@@ -127,17 +128,17 @@ export const controlHandlers: Readonly<Record<string, OperationHandler>> = {
       return invalid([{ path: "$", message: (error as Error).message }]);
     }
     await context.changeSwitches(switches);
-    return Response.json(switches);
+    return jsonAnswer(switches);
   },
 
   // For a load balancer: the process answers (health), and its store answers and it follows every change (readiness).
-  getSandboxHealth: () => Response.json({ status: "ok" }),
+  getSandboxHealth: () => jsonAnswer({ status: "ok" }),
   // While the sandbox drains, readiness is 503 (its connections are closed once they answered): a load balancer moves on.
   getSandboxReadiness: async (context) => {
     if (context.workspaces.draining())
-      return problemResponse(context.options.errorMediaType, 503, "The sandbox is shutting down.", undefined, { "retry-after": "1" });
+      return problemAnswer(context.options.errorMediaType, 503, "The sandbox is shutting down.", undefined, { "retry-after": "1" });
     return (await context.workspaces.ready())
-      ? Response.json({ status: "ready" })
+      ? jsonAnswer({ status: "ready" })
       : storeUnavailable(context.options.errorMediaType, new StoreUnavailableError("The sandbox's store cannot be reached now.", 1));
   },
 };

@@ -3,6 +3,7 @@
  * browser (HTML) or with `curl` (plain text). Answered without a token; it names the token header, never a
  * token the sandbox was started with, and never a file's path or a database's URL.
  */
+import { Answer } from "../operations/answer.ts";
 import type { SandboxOptions } from "../options.ts";
 
 /** What the sandbox serves, in the words of its options: generated data (its seed and count), a `--fixture` file's, a `--data` file's or PostgreSQL's. */
@@ -15,6 +16,9 @@ export function servedData(options: Pick<SandboxOptions, "seed" | "conversations
   return `generated data (seed ${JSON.stringify(options.seed)}, ${options.conversations} conversations${state})`;
 }
 
+const htmlHeaders = Object.freeze(["content-type", "text/html; charset=utf-8", "cache-control", "no-store"]);
+const textHeaders = Object.freeze(["content-type", "text/plain; charset=utf-8", "cache-control", "no-store"]);
+
 /** Escapes text for HTML. */
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 
@@ -23,7 +27,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#
  * browser), else as plain text (`curl`), with the base URL of the request filled in. The API reference is
  * linked where `referenceUrl` says (`pnpm start` gives the port it serves it on); without it, none is linked.
  */
-export function indexPageOf(options: SandboxOptions): (requestUrl: string, accept: string | undefined, method: string) => Response {
+export function indexPageOf(options: SandboxOptions): (requestUrl: string, accept: string | undefined) => Answer {
   const about = `The service's three operations with its rules over ${servedData(options)}, and a control API under /_sandbox/.`;
   const reference = options.referenceUrl;
   const controlReference = reference === undefined ? undefined : new URL("sandbox-control.html", reference).href;
@@ -44,7 +48,7 @@ export function indexPageOf(options: SandboxOptions): (requestUrl: string, accep
     reference === undefined
       ? "<li>The API reference: not served by the sandbox; <code>pnpm start</code> serves it beside it (<code>--reference-url</code> links it here)</li>"
       : `<li><a href="${escapeHtml(reference)}">The API reference</a> and <a href="${escapeHtml(controlReference!)}">the control API's</a></li>`;
-  return (requestUrl, accept, method) => {
+  return (requestUrl, accept) => {
     const base = new URL(requestUrl).origin;
     const text = lines.map((line) => line.replaceAll("<base>", base));
     const html = accept?.includes("text/html") === true;
@@ -67,8 +71,6 @@ ${referenceItem}
 </html>
 `
       : `${text.join("\n")}\n`;
-    return new Response(method === "HEAD" ? null : body, {
-      headers: { "content-type": html ? "text/html; charset=utf-8" : "text/plain; charset=utf-8", "cache-control": "no-store" },
-    });
+    return new Answer(200, body, html ? htmlHeaders : textHeaders);
   };
 }

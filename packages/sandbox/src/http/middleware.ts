@@ -4,15 +4,14 @@
  * CORS for browsers, the request journal, and a workspace's own handling of a service operation (a recording
  * replayed, the latency option, armed faults). Each is made once per route, with what the route's operation says.
  */
-import type { Context } from "hono";
-import { cors } from "hono/cors";
-import type { Fault, OperationId } from "../data/faults.ts";
+import { type Fault, noFault, type OperationId } from "../data/faults.ts";
 import type { Random } from "../data/random.ts";
 import { defaultWorkspace } from "../data/store.ts";
-import { problemResponse } from "../operations/problem.ts";
+import { Answer, emptyAnswer } from "../operations/answer.ts";
+import { problemAnswer } from "../operations/problem.ts";
 import { bodyRead } from "../operations/request.ts";
 import type { Delay, Latency } from "../options.ts";
-import type { AppEnv, Middleware, SandboxHost } from "./context.ts";
+import type { Middleware, RequestContext, SandboxHost } from "./context.ts";
 import { controlGuard } from "./guard.ts";
 import { bodyForJournal, type JournalBody, journalBodyOf, refusedBodyNote } from "./journal.ts";
 
@@ -20,34 +19,53 @@ import { bodyForJournal, type JournalBody, journalBodyOf, refusedBodyNote } from
 export function guarded(host: SandboxHost): Middleware {
   const guard = controlGuard(host.main().context.options);
   return (c, next) => {
-    if (!c.env?.network) return next(c);
+    if (!c.network) return next(c);
     const refused = guard(c.req.header("host"), c.req.header("origin"));
-    return refused ? problemResponse(host.main().context.options.errorMediaType, 403, refused) : next(c);
+    return refused ? problemAnswer(host.main().context.options.errorMediaType, 403, refused) : next(c);
   };
 }
 
+/** The headers a browser may read on any answer (CORS): the same for every route. */
+const exposedHeaders = "Retry-After,X-Request-Id,Allow,Location";
+
+/** How long a browser may keep a preflight's answer, in seconds (our choice, as the mock's). */
+const preflightMaxAgeSeconds = "600";
+
 /**
- * CORS for a browser's request (one with an Origin), as the mock (Prism) answers it: a preflight (no token needed)
- * gets every header it asks for (`allowHeaders` unset reflects them), the methods the path answers (`methods`),
- * and Private Network Access when asked; every other answer, a refusal included, the exposed headers. A request
- * without an Origin passes untouched: adding headers to a finished response copies it.
+ * CORS for a browser's request (one with an Origin), as the mock (Prism) answers it: a preflight (an OPTIONS with an
+ * Origin; no token needed) is answered `204` with the origin reflected, the methods the path answers (`methods`),
+ * every header it asks for, and Private Network Access when asked; every other answer, a refusal included, gets the
+ * origin reflected and the exposed headers. A request without an Origin passes untouched.
  */
-export function browsers(methods: (c: Context<AppEnv>) => string[]): Middleware {
-  const allow = cors({
-    origin: (origin) => origin,
-    allowMethods: (_origin, c) => methods(c as Context<AppEnv>),
-    exposeHeaders: ["Retry-After", "X-Request-Id", "Allow", "Location"],
-    maxAge: 600,
-  });
-  return async (c, next) => {
-    if (c.req.header("origin") === undefined) return next(c);
-    const answer = await allow(c, async () => {
-      c.res = await next(c);
-    });
-    if (!(answer instanceof Response)) return c.res;
-    if (c.req.method === "OPTIONS" && c.req.header("access-control-request-private-network") === "true")
-      answer.headers.set("access-control-allow-private-network", "true");
-    return answer;
+export function browsers(methods: (c: RequestContext) => string[]): Middleware {
+  return (c, next) => {
+    const origin = c.req.header("origin");
+    if (origin === undefined) return next(c);
+    if (c.req.method === "OPTIONS") {
+      const headers = [
+        "access-control-allow-origin",
+        origin,
+        "access-control-expose-headers",
+        exposedHeaders,
+        "vary",
+        "Origin",
+        "access-control-max-age",
+        preflightMaxAgeSeconds,
+      ];
+      const allowed = methods(c);
+      if (allowed.length > 0) headers.push("access-control-allow-methods", allowed.join(","));
+      const asked = c.req.header("access-control-request-headers");
+      const reflected = asked
+        ?.split(",")
+        .map((name) => name.trim())
+        .join(",");
+      if (reflected) headers.push("access-control-allow-headers", reflected, "vary", "Access-Control-Request-Headers");
+      if (c.req.header("access-control-request-private-network") === "true") headers.push("access-control-allow-private-network", "true");
+      return new Answer(204, null, headers);
+    }
+    const cors = ["access-control-allow-origin", origin, "access-control-expose-headers", exposedHeaders, "vary", "Origin"];
+    const answer = next(c);
+    return answer instanceof Promise ? answer.then((answered) => answered.withHeaders(cors)) : answer.withHeaders(cors);
   };
 }
 
@@ -75,20 +93,21 @@ export function journaled(host: SandboxHost, operationId: OperationId | undefine
 function journal(
   host: SandboxHost,
   operationId: OperationId | undefined,
-  c: Context<AppEnv>,
-  answer: Response,
+  c: RequestContext,
+  answer: Answer,
   receivedAt: number,
   started: number,
-): Response | Promise<Response> {
+): Answer | Promise<Answer> {
   const durationMs = performance.now() - started;
   if (c.get("replayed")) return answer;
   const authorized = c.get("workspace") !== undefined;
   const { method } = c.req;
-  const read = bodyRead(c.req.raw);
+  // A GET has no body to look for: its Request is never made.
+  const read = method === "GET" || method === "HEAD" ? undefined : bodyRead(c.req.raw);
   const body =
     read !== undefined
       ? journalBodyOf(read)
-      : method === "GET" || method === "HEAD" || !hasContent(c.req.raw)
+      : method === "GET" || method === "HEAD" || !hasContent(c)
         ? null
         : authorized
           ? bodyForJournal(c.req.raw)
@@ -102,13 +121,13 @@ function added(
   entry: {
     host: SandboxHost;
     operationId: OperationId | undefined;
-    c: Context<AppEnv>;
-    answer: Response;
+    c: RequestContext;
+    answer: Answer;
     receivedAt: number;
     durationMs: number;
   },
   body: JournalBody,
-): Response {
+): Answer {
   const { host, operationId, c, answer, receivedAt, durationMs } = entry;
   (c.get("workspace") ?? host.main()).context.requests.add(
     {
@@ -116,7 +135,7 @@ function added(
       method: c.req.method,
       url: c.req.url,
       path: c.req.path,
-      headers: c.env?.rawHeaders ?? c.req.raw.headers,
+      headers: c.req.rawHeaders,
       body,
       status: answer.status,
       durationMs,
@@ -132,15 +151,15 @@ export function replayed(host: SandboxHost): Middleware | undefined {
   if (replay === undefined) return undefined;
   return async (c, next) => {
     if (c.get("workspace")?.name !== defaultWorkspace) return next(c);
-    const answer = await replay.answer(c.req.raw);
-    if (answer === undefined) return next(c);
+    const recorded = await replay.answer(c.req.raw);
+    if (recorded === undefined) return next(c);
     c.set("replayed", true);
-    return answer;
+    return answerOfResponse(recorded);
   };
 }
 
 /**
- * A service operation in its workspace (`c.var.workspace`, set by the security middleware): the latency option
+ * A service operation in its workspace (`c.get("workspace")`, set by the security middleware): the latency option
  * first, then the first armed fault of the operation, if any (a time-out, a delay, then its status or the
  * operation's answer).
  */
@@ -148,32 +167,29 @@ export function faultsOf(operationId: OperationId): Middleware {
   return (c, next) => {
     const { context } = c.get("workspace")!;
     const { options } = context;
-    // Every store answers with a promise (in memory, one already settled): absorbed here, once.
-    const answer = () =>
-      context.faults.take(operationId).then((fault) => (fault ? faulted(c, operationId, fault, options.errorMediaType, () => next(c)) : next(c)));
+    // Every store answers with a promise: absorbed here, once. Most requests meet no armed fault, which every store
+    // answers with the one settled `noFault`: those go on at once, so a search is answered without a promise.
+    const answer = () => {
+      const taken = context.faults.take(operationId);
+      return taken === noFault ? next(c) : taken.then((fault) => (fault ? faulted(c, operationId, fault, options.errorMediaType, () => next(c)) : next(c)));
+    };
     const latency = latencyOf(options.latency, operationId, context.latencyDraws);
     // Most requests wait for nothing: they are answered at once, without a promise of their own.
-    return latency > 0 ? sleep(latency, c.req.raw.signal).then(answer) : answer();
+    return latency > 0 ? sleep(latency, c.req.signal).then(answer) : answer();
   };
 }
 
 /** An armed fault applied to a request of the operation: a time-out, a delay, then its status or the operation's answer. */
-async function faulted(
-  c: Context<AppEnv>,
-  operationId: OperationId,
-  fault: Fault,
-  mediaType: string,
-  answer: () => Response | Promise<Response>,
-): Promise<Response> {
+async function faulted(c: RequestContext, operationId: OperationId, fault: Fault, mediaType: string, answer: () => Answer | Promise<Answer>): Promise<Answer> {
   if (fault.timeout) {
     // Never answered: the request waits until its client gives up (or the server stops).
-    await new Promise((resolve) => c.req.raw.signal.addEventListener("abort", resolve, { once: true }));
-    return new Response(null, { status: 504 });
+    await new Promise((resolve) => c.req.signal.addEventListener("abort", resolve, { once: true }));
+    return emptyAnswer(504);
   }
-  if (fault.delayMs > 0) await sleep(fault.delayMs, c.req.raw.signal);
+  if (fault.delayMs > 0) await sleep(fault.delayMs, c.req.signal);
   if (fault.status >= 300) {
     const headers: Record<string, string> = fault.retryAfter === undefined ? {} : { "retry-after": String(fault.retryAfter) };
-    return problemResponse(mediaType, fault.status, `Fault injected by the sandbox for ${operationId}.`, undefined, headers);
+    return problemAnswer(mediaType, fault.status, `Fault injected by the sandbox for ${operationId}.`, undefined, headers);
   }
   return answer();
 }
@@ -182,10 +198,19 @@ async function faulted(
  * Whether a request has a body, read from its headers where it has them: reading `body` of the server's
  * request builds a stream, and the server then reads the body through it rather than in one call.
  */
-function hasContent(request: Request): boolean {
-  const length = request.headers.get("content-length");
-  if (length !== null) return length !== "0";
-  return request.headers.has("transfer-encoding") || request.body !== null;
+function hasContent(c: RequestContext): boolean {
+  const length = c.req.header("content-length");
+  if (length !== undefined) return length !== "0";
+  return c.req.header("transfer-encoding") !== undefined || c.req.raw.body !== null;
+}
+
+/** A recorded answer (a `Response`, `data/exchanges.ts`) as the pipeline's own: its status, headers and body, read whole. */
+async function answerOfResponse(response: Response): Promise<Answer> {
+  const headers: string[] = [];
+  response.headers.forEach((value, name) => {
+    headers.push(name, value);
+  });
+  return new Answer(response.status, response.body === null ? null : new Uint8Array(await response.arrayBuffer()), headers);
 }
 
 /** The wait the latency option gives an operation: fixed, or drawn from its range. */

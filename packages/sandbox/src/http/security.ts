@@ -2,15 +2,15 @@
  * Who may call a route, read from its operation's `security` in the service's or the control API's description
  * (compiled by `@bot-conversation/openapi`), checked once per request by one middleware, each token by the one
  * comparison (`tokenAccepted`). Each security scheme of the descriptions names the tokens it takes here: a
- * workspace's (`XToken`: the workspace the token picks becomes the request's, `c.var.workspace`), the
+ * workspace's (`XToken`: the workspace the token picks becomes the request's, `c.get("workspace")`), the
  * administrator's (`AdminToken`), or the metrics' (`MetricsToken`, `MetricsBearer`: the administrator token when
  * the sandbox has one, else an accepted `--token`; our choice). A scheme the sandbox does not know stops the app
  * from being built, naming it.
  */
 import type { SecurityRequirement, SecuritySchemeUse } from "@bot-conversation/openapi";
-import type { Context } from "hono";
-import { problemResponse, tokenRefused } from "../operations/problem.ts";
-import type { AppEnv, Handler, Middleware, SandboxHost, ServedWorkspace } from "./context.ts";
+import type { Answer } from "../operations/answer.ts";
+import { problemAnswer, tokenRefused } from "../operations/problem.ts";
+import type { Handler, Middleware, RequestContext, SandboxHost, ServedWorkspace } from "./context.ts";
 import { tokenAccepted } from "./token.ts";
 
 /** What the token of a scheme is checked against. */
@@ -32,7 +32,7 @@ export function bearerToken(authorization: string | undefined): string | undefin
 /** One scheme of a requirement, ready to check: how its token is read, and what it is compared with. */
 interface SchemeCheck {
   readonly credential: Credential;
-  readonly token: (c: Context<AppEnv>) => string | undefined;
+  readonly token: (c: RequestContext) => string | undefined;
 }
 
 function schemeCheck(use: SecuritySchemeUse, where: string): SchemeCheck {
@@ -95,20 +95,20 @@ export function securityMiddleware(requirement: SecurityRequirement, host: Sandb
   };
 }
 
-/** The rest of the route for a request whose token picked a workspace (now `c.var.workspace`), or the refusal. */
-function admitted(c: Context<AppEnv>, next: Handler, workspace: ServedWorkspace | undefined, refused: () => Response): Response | Promise<Response> {
+/** The rest of the route for a request whose token picked a workspace (now `c.get("workspace")`), or the refusal. */
+function admitted(c: RequestContext, next: Handler, workspace: ServedWorkspace | undefined, refused: () => Answer): Answer | Promise<Answer> {
   if (workspace === undefined) return refused();
   c.set("workspace", workspace);
   return next(c);
 }
 
 /** The answer to a request whose credential a route refuses, by what the route's first scheme takes. */
-function refusalOf(credential: Credential, host: SandboxHost): () => Response {
+function refusalOf(credential: Credential, host: SandboxHost): () => Answer {
   const mediaType = () => host.main().context.options.errorMediaType;
   if (credential === "workspace") return () => tokenRefused(mediaType());
   if (credential === "administrator")
     return () =>
-      problemResponse(
+      problemAnswer(
         mediaType(),
         401,
         host.adminToken === undefined
@@ -116,7 +116,7 @@ function refusalOf(credential: Credential, host: SandboxHost): () => Response {
           : "Authorization failed: workspaces are managed with the administrator token (--admin-token). Check the X-Token header.",
       );
   return () =>
-    problemResponse(
+    problemAnswer(
       mediaType(),
       401,
       `Authorization failed: the metrics answer ${host.adminToken === undefined ? "an accepted token (--token)" : "the administrator token (--admin-token)"}. Check the X-Token header, or Authorization: Bearer <token>.`,

@@ -1,19 +1,20 @@
+/**
+ * The sandbox served by Node's HTTP server: each request handed to the Node adapter of the one pipeline
+ * (`node-adapter.ts`), idle connections kept 65 s, what Node's parser refuses answered with a problem, and a
+ * graceful stop.
+ */
+import { createServer } from "node:http";
 import { type AddressInfo, Server as NetServer } from "node:net";
 import type { Duplex } from "node:stream";
-import { serve } from "@hono/node-server";
 import { problemText } from "../operations/problem.ts";
 import type { ServerOptions } from "../options.ts";
-import type { AppEnv } from "./app.ts";
 import { maxHeaderBytes } from "./context.ts";
+import { answerNode, type NodeServed } from "./node-adapter.ts";
 
-/** What the server serves: a sandbox's handler (given Node's raw header list, which the request journal keeps), its options, and how it closes. */
-export interface ServedSandbox {
-  /** Answers a request, told what the server knows of it. */
-  handle(request: Request, env: AppEnv["Bindings"]): Response | Promise<Response>;
+/** What the server serves: a sandbox's pipeline and its options (`NodeServed`), and how it closes. */
+export interface ServedSandbox extends NodeServed {
   /** Closes the sandbox. */
   close(): Promise<void>;
-  /** Its options (the error media type of the server's own refusals). */
-  readonly options: { readonly errorMediaType: string };
   /** Readiness false from now on; resolves once no request is in flight, or after `boundMs` (an observed sandbox's, `observe/observe.ts`). */
   drain?(boundMs: number): Promise<void>;
 }
@@ -43,28 +44,15 @@ export async function serveSandbox<Served extends ServedSandbox>(
   sandbox: Served,
   { host, port }: Pick<ServerOptions, "host" | "port">,
 ): Promise<RunningServer<Served>> {
-  const { server, address } = await new Promise<{ server: ReturnType<typeof serve>; address: AddressInfo }>((resolve, reject) => {
-    const server = serve(
-      {
-        fetch: (request, env) =>
-          sandbox.handle(request, {
-            rawHeaders: env.incoming.rawHeaders,
-            network: true,
-            // Node merges a header set here into the head it writes for the answer, whatever the answer's headers are.
-            setResponseHeader: (name, value) => env.outgoing.setHeader(name, value),
-          }),
-        hostname: host,
-        port,
-      },
-      (info) => resolve({ server, address: info }),
-    );
-    // An idle connection is kept 65 s rather than Node's 5 s (our choice, longer than common load balancers' 60 s):
-    // a client waiting on a long reset, on a busy machine, must not find its kept-alive connection closed under it.
-    const http = server as unknown as { keepAliveTimeout: number; headersTimeout: number };
-    http.keepAliveTimeout = keepAliveMs;
-    http.headersTimeout = keepAliveMs + 1_000;
+  const server = createServer((incoming, outgoing) => answerNode(sandbox, incoming, outgoing));
+  // An idle connection is kept 65 s rather than Node's 5 s (our choice, longer than common load balancers' 60 s):
+  // a client waiting on a long reset, on a busy machine, must not find its kept-alive connection closed under it.
+  server.keepAliveTimeout = keepAliveMs;
+  server.headersTimeout = keepAliveMs + 1_000;
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, sandbox.options.errorMediaType));
+  const address = await new Promise<AddressInfo>((resolve, reject) => {
     server.once("error", reject);
-    server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, sandbox.options.errorMediaType));
+    server.listen(port, host, () => resolve(server.address() as AddressInfo));
   }).catch(async (error: unknown) => {
     await sandbox.close();
     throw error;
@@ -81,7 +69,7 @@ export async function serveSandbox<Served extends ServedSandbox>(
       await sandbox.drain?.(drainBoundMs);
       // Node's own close now: the idle connections, and its timer that checks connections' time-outs.
       server.close();
-      if ("closeAllConnections" in server) server.closeAllConnections();
+      server.closeAllConnections();
       await closed;
       await sandbox.close();
     },

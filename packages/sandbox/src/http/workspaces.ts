@@ -9,9 +9,10 @@ import { defaultWorkspace } from "../data/store.ts";
 import { unholdableText } from "../data/text-limits.ts";
 import { controlChecker, controlDescription, operationParameters } from "../description.ts";
 import type { DataSource, Fixture, SandboxState } from "../model.ts";
+import { emptyAnswer, jsonAnswer } from "../operations/answer.ts";
 import { maxBodyBytes, refusal } from "../operations/context.ts";
-import { problemResponse } from "../operations/problem.ts";
-import { queryChecker, readJsonBody } from "../operations/request.ts";
+import { problemAnswer } from "../operations/problem.ts";
+import { queryChecker, queryOf, readJsonBody } from "../operations/request.ts";
 import { stateConflict } from "../options.ts";
 import { checkSwitches, type SandboxSwitches, switchesOf } from "../switches.ts";
 import type { OperationHandler, SandboxContext } from "./context.ts";
@@ -63,24 +64,21 @@ export const workspaceHandlers: Readonly<Record<string, OperationHandler>> = {
     const source: DataSource = given.fixture === undefined ? generatedSource(options, given) : { fixture: given.fixture as Fixture };
     const token = await workspaces.create({ name: given.name, source, switches });
     if (token === undefined)
-      return problemResponse(options.errorMediaType, 409, `A workspace named ${JSON.stringify(given.name)} exists already; nothing was created.`);
+      return problemAnswer(options.errorMediaType, 409, `A workspace named ${JSON.stringify(given.name)} exists already; nothing was created.`);
     const data = dataOf(source);
-    return Response.json(
-      { name: given.name, token, bots: data.bots.length, conversations: data.count },
-      { status: 201, headers: { location: `/_sandbox/workspaces/${given.name}` } },
-    );
+    return jsonAnswer({ name: given.name, token, bots: data.bots.length, conversations: data.count }, 201, { location: `/_sandbox/workspaces/${given.name}` });
   },
 
   listSandboxWorkspaces: async (context, c) => {
-    const checked = checkWorkspacesQuery(new URL(c.req.url).searchParams, { rejectUnknown: true });
+    const checked = checkWorkspacesQuery(queryOf(c.req.target), { rejectUnknown: true });
     if (!checked.ok) return refusal(context, checked);
     const { limit = workspacesPageSize, cursor } = checked.value as { limit?: number; cursor?: string };
     const page = await context.workspaces.list(cursor, limit);
-    if (page.next === undefined) return Response.json(page.workspaces);
+    if (page.next === undefined) return jsonAnswer(page.workspaces);
     // More workspaces than the page holds: the next page is named by a cursor, in a header and as a `Link`, as fired events are.
     const next = new URL(c.req.url);
     next.searchParams.set("cursor", page.next);
-    return Response.json(page.workspaces, { headers: { "x-next-cursor": page.next, link: `<${next.pathname}${next.search}>; rel="next"` } });
+    return jsonAnswer(page.workspaces, 200, { "x-next-cursor": page.next, link: `<${next.pathname}${next.search}>; rel="next"` });
   },
 
   deleteSandboxWorkspace: async ({ options, workspaces }, c) => {
@@ -89,8 +87,8 @@ export const workspaceHandlers: Readonly<Record<string, OperationHandler>> = {
     if (unholdable)
       return refusal({ options }, { ok: false, status: 400, detail: "The workspace name is invalid.", defects: [{ path: "path.name", message: unholdable }] });
     if (name === defaultWorkspace)
-      return problemResponse(options.errorMediaType, 409, `The workspace "${defaultWorkspace}" serves the sandbox's --token tokens and cannot be removed.`);
-    if (!(await workspaces.remove(name))) return problemResponse(options.errorMediaType, 404, `No workspace named ${JSON.stringify(name)}.`);
-    return new Response(null, { status: 204 });
+      return problemAnswer(options.errorMediaType, 409, `The workspace "${defaultWorkspace}" serves the sandbox's --token tokens and cannot be removed.`);
+    if (!(await workspaces.remove(name))) return problemAnswer(options.errorMediaType, 404, `No workspace named ${JSON.stringify(name)}.`);
+    return emptyAnswer(204);
   },
 };

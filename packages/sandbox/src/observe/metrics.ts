@@ -33,7 +33,9 @@ export interface DatabaseProbe {
 
 /** The metrics one label set of a request records into. */
 interface RequestSeries {
-  readonly requests: { inc(): void };
+  readonly requests: { inc(value: number): void };
+  /** Requests counted since the counter was last told (it is told at each scrape: prom-client hashes the labels at every `inc`). */
+  counted: number;
   readonly duration: { observe(value: number): void };
   /** Only for a fire answered 200. */
   readonly fires: { inc(): void } | undefined;
@@ -61,6 +63,14 @@ export class SandboxMetrics {
       help: "Requests answered, by operation (operationId, or none), HTTP status and workspace.",
       labelNames: ["operation", "status", "workspace"],
       registers,
+      // The requests counted since the last scrape, told now.
+      collect: () => {
+        for (const series of this.#series.values()) {
+          if (series.counted === 0) continue;
+          series.requests.inc(series.counted);
+          series.counted = 0;
+        }
+      },
     });
     this.#duration = new Histogram({
       name: "sandbox_request_duration_seconds",
@@ -172,7 +182,7 @@ export class SandboxMetrics {
   request(operation: string, status: number, workspace: string | undefined, seconds: number): void {
     const label = this.workspaceLabel(workspace);
     const series = this.#seriesOf(operation, status, label);
-    series.requests.inc();
+    series.counted++;
     series.duration.observe(seconds);
     series.fires?.inc();
   }
@@ -188,6 +198,7 @@ export class SandboxMetrics {
     if (series === undefined) {
       series = {
         requests: this.#requests.labels({ operation, status, workspace }),
+        counted: 0,
         duration: this.#duration.labels({ operation, workspace }),
         fires: operation === "fireExternalEvent" && status === 200 ? this.#fires.labels({ workspace }) : undefined,
       };

@@ -3,7 +3,8 @@ import { maxFixtureBytes } from "../data/fixture.ts";
 import type { SearchIndex } from "../engine/search-index.ts";
 import type { Checked } from "../json.ts";
 import type { SandboxOptions } from "../options.ts";
-import { problemResponse } from "./problem.ts";
+import type { Answer } from "./answer.ts";
+import { problemAnswer } from "./problem.ts";
 
 /** What an operation of the service works with: the data in place, the options, and where fired events are kept. */
 export interface OperationContext {
@@ -20,11 +21,11 @@ export interface OperationContext {
  * and what was expected), so a client that shows only `detail` still tells the caller what to fix;
  * `errors` lists every defect.
  */
-export function refusal(context: Pick<OperationContext, "options">, checked: Extract<Checked<unknown>, { ok: false }>): Response {
+export function refusal(context: Pick<OperationContext, "options">, checked: Extract<Checked<unknown>, { ok: false }>): Answer {
   const [first, ...rest] = checked.defects;
   const more = rest.length > 0 ? ` (and ${rest.length} more, in errors)` : "";
   const detail = first ? `${checked.detail.replace(/\.$/, "")}: ${first.path}: ${first.message}${more}.` : checked.detail;
-  return problemResponse(context.options.errorMediaType, checked.status, detail, checked.defects);
+  return problemAnswer(context.options.errorMediaType, checked.status, detail, checked.defects);
 }
 
 /** Bodies larger than this are refused with 413: the service states no limit, so this is the sandbox's own. */

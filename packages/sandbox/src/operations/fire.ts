@@ -4,8 +4,9 @@ import { nowInUtc } from "../data/dates.ts";
 import { StoreUnavailableError } from "../data/fired-events.ts";
 import { WorkspaceGoneError } from "../data/store.ts";
 import { appendJsonPath, type Defect, requestBodySchema, serviceChecker, serviceDescription } from "../description.ts";
+import { type Answer, emptyAnswer } from "./answer.ts";
 import { maxBodyBytes, type OperationContext, refusal } from "./context.ts";
-import { problemResponse, storeUnavailable } from "./problem.ts";
+import { problemAnswer, storeUnavailable } from "./problem.ts";
 import { readJsonBody } from "./request.ts";
 
 const checkRequest = serviceChecker(requestBodySchema(serviceDescription, "fireExternalEvent"));
@@ -40,7 +41,7 @@ const livechatSuffix = "|livechat";
  * otherwise 200 with an empty body, and the event is recorded (committed to the `--data` file) before the
  * answer; 503 when the file could not keep it (the sandbox's own status: the event was not fired).
  */
-export async function fireExternalEvent(context: OperationContext, request: Request): Promise<Response> {
+export async function fireExternalEvent(context: OperationContext, request: Request): Promise<Answer> {
   const { options } = context;
   const body = await readJsonBody(request, maxBodyBytes.operation);
   if (!body.ok) return refusal(context, body);
@@ -59,11 +60,11 @@ export async function fireExternalEvent(context: OperationContext, request: Requ
     : data.findConversation("id", fire.conversationId!);
   if (!conversation) {
     const [name, value] = byExternal ? ["externalConversationId", fire.externalConversationId] : ["conversationId", fire.conversationId];
-    return problemResponse(options.errorMediaType, 404, `No conversation with ${name} ${JSON.stringify(value)}.`);
+    return problemAnswer(options.errorMediaType, 404, `No conversation with ${name} ${JSON.stringify(value)}.`);
   }
   const trigger = data.trigger(conversation.agentStageId, fire.externalEventId);
   if (!trigger) {
-    return problemResponse(
+    return problemAnswer(
       options.errorMediaType,
       404,
       `No trigger with externalEventId ${JSON.stringify(fire.externalEventId)} for the bot of conversation ${JSON.stringify(conversation.id)}.`,
@@ -71,7 +72,7 @@ export async function fireExternalEvent(context: OperationContext, request: Requ
   }
   const problems = validateEventPayload(trigger, fire.externalEventPayload);
   if (problems.length > 0) {
-    return problemResponse(
+    return problemAnswer(
       options.errorMediaType,
       500,
       // Each variable named with what its type expects, as the client's check says it.
@@ -98,11 +99,11 @@ export async function fireExternalEvent(context: OperationContext, request: Requ
     if (error instanceof WorkspaceGoneError) throw error;
     // A database that cannot be reached, or data replaced meanwhile: the documented 503 with Retry-After.
     if (error instanceof StoreUnavailableError) return storeUnavailable(options.errorMediaType, error);
-    return problemResponse(
+    return problemAnswer(
       options.errorMediaType,
       503,
       `The sandbox could not keep the event, so it was not fired (${(error as Error).message}); send it again once the sandbox can write.`,
     );
   }
-  return new Response(null, { status: 200 });
+  return emptyAnswer(200);
 }

@@ -1,4 +1,5 @@
 import type { Defect } from "../description.ts";
+import { Answer, headerListOf } from "./answer.ts";
 
 /** An error answer of the sandbox: RFC 9457 problem-details fields, with every defect in `errors`. */
 export interface Problem {
@@ -55,9 +56,9 @@ const reasonPhrases: Record<number, string> = {
   505: "HTTP Version Not Supported",
 };
 
-/** Builds an error response; `mediaType` is the `errorMediaType` switch. */
-export function problemResponse(mediaType: string, status: number, detail: string, errors?: readonly Defect[], headers: Record<string, string> = {}): Response {
-  return new Response(problemText(status, detail, errors), { status, headers: { ...headers, "content-type": mediaType } });
+/** Builds an error answer; `mediaType` is the `errorMediaType` switch. */
+export function problemAnswer(mediaType: string, status: number, detail: string, errors?: readonly Defect[], headers?: Record<string, string>): Answer {
+  return new Answer(status, problemText(status, detail, errors), [...(headers === undefined ? [] : headerListOf(headers)), "content-type", mediaType]);
 }
 
 /** The JSON text of a problem. */
@@ -67,11 +68,11 @@ export function problemText(status: number, detail: string, errors?: readonly De
 }
 
 /** The answer to a request without an accepted token (a 401); `mediaType` is the `errorMediaType` switch. */
-export function tokenRefused(mediaType: string): Response {
-  return problemResponse(mediaType, 401, "Authorization failed. Check the X-Token header.");
+export function tokenRefused(mediaType: string): Answer {
+  return problemAnswer(mediaType, 401, "Authorization failed. Check the X-Token header.");
 }
 
 /** The answer to a request whose kept state cannot be reached now (the database is gone): 503 with `Retry-After`. */
-export function storeUnavailable(mediaType: string, error: { message: string; retryAfter: number }): Response {
-  return problemResponse(mediaType, 503, error.message, undefined, { "retry-after": String(error.retryAfter) });
+export function storeUnavailable(mediaType: string, error: { message: string; retryAfter: number }): Answer {
+  return problemAnswer(mediaType, 503, error.message, undefined, { "retry-after": String(error.retryAfter) });
 }

@@ -62,8 +62,16 @@ export function queryChecker(parameters: readonly ParameterDescription[], compil
   return (searchParams: URLSearchParams, rules: QueryRules): Checked<QueryValues> => {
     const defects: Defect[] = [];
     const values: QueryValues = {};
-    for (const name of new Set(searchParams.keys())) {
-      if (!names.has(name) && rules.rejectUnknown) {
+    // The query read once, each value under its name (most searches send a few parameters, or none).
+    const given = new Map<string, string[]>();
+    for (const [name, value] of searchParams) {
+      const before = given.get(name);
+      if (before === undefined) given.set(name, [value]);
+      else before.push(value);
+    }
+    // Only a sandbox that refuses unlisted parameters looks for them.
+    for (const name of rules.rejectUnknown ? given.keys() : []) {
+      if (!names.has(name)) {
         defects.push({
           path: `query.${name}`,
           message: `is not a parameter of this operation; ${names.size === 0 ? "it takes no query parameters" : `expected one of ${[...names].join(", ")}`}`,
@@ -71,7 +79,7 @@ export function queryChecker(parameters: readonly ParameterDescription[], compil
       }
     }
     for (const parameter of query) {
-      const sent = searchParams.getAll(parameter.name);
+      const sent = given.get(parameter.name) ?? none;
       const path = `query.${parameter.name}`;
       if (sent.length === 0) {
         if (parameter.required) defects.push({ path, message: wrongValueMessage(parameter.schema, undefined) });
@@ -109,6 +117,8 @@ export function queryChecker(parameters: readonly ParameterDescription[], compil
     return defects.length > 0 ? { ok: false, status: 400, detail: "Invalid query parameters.", defects } : { ok: true, value: values };
   };
 }
+
+const none: readonly string[] = Object.freeze([]);
 
 /** A decimal integer written plainly (no sign but `-`, no exponent, no spaces), within the safe range. */
 function toInteger(text: string): number | undefined {

@@ -3,6 +3,7 @@ import type { ConversationPage } from "@bot-conversation/types";
 import { operationParameters, serviceDescription, serviceEnum } from "../description.ts";
 import { searchFiltersOf } from "../engine/filters.ts";
 import { pageBody } from "../engine/summary.ts";
+import { Answer, jsonHeaders } from "./answer.ts";
 import { type OperationContext, refusal } from "./context.ts";
 import { queryChecker } from "./request.ts";
 
@@ -10,7 +11,7 @@ const checkQuery = queryChecker(operationParameters(serviceDescription, "searchC
 const statuses = serviceEnum("ConversationStatus");
 
 /** `GET /api/v2/channels/conversations`: one page of the conversations matching every filter sent. */
-export function searchConversations(context: OperationContext, searchParams: URLSearchParams): Response {
+export function searchConversations(context: OperationContext, searchParams: URLSearchParams): Answer {
   const { options } = context;
   const checked = checkQuery(searchParams, {
     rejectUnknown: options.unknownParameters === "reject",
@@ -64,11 +65,8 @@ export function searchConversations(context: OperationContext, searchParams: URL
     toItemExclusive: Math.min(offset + pageSize, total),
   };
   // The stored summaries are joined as bytes, not parsed and serialized again: most of a search's time otherwise.
-  return new Response(pageBody(found, options.inboundDirection, envelopeJson(envelope)), pageInit);
+  return new Answer(200, pageBody(found, options.inboundDirection, envelopeJson(envelope)), jsonHeaders);
 }
-
-/** A page's status and headers, made once: every page answers 200 with this one header (the server adds its own). */
-const pageInit: ResponseInit = Object.freeze({ headers: Object.freeze({ "content-type": "application/json" }) });
 
 /** The page envelope without its items. */
 type PageEnvelope = Omit<ConversationPage, "items">;

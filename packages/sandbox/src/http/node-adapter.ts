@@ -1,0 +1,216 @@
+/**
+ * The Node adapter of the one pipeline: Node's `IncomingMessage` read lazily as the transport-neutral request
+ * (`context.ts`: a header looked up in its raw header list when a part asks for it, the URL made when one asks for
+ * it, a Fetch `Request` made only to read a body), and the pipeline's answer written with one `writeHead` and one
+ * `end`; no `Request`, `Headers` or `Response` on a GET.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Answer } from "../operations/answer.ts";
+import { problemAnswer } from "../operations/problem.ts";
+import { type Handler, RequestContext, type TransportRequest } from "./context.ts";
+
+/** What the adapter answers with: a sandbox's pipeline, and its options (the error media type of its own refusals). */
+export interface NodeServed {
+  /** Answers a request, in the pipeline's own terms (`http/app.ts`). */
+  readonly pipeline: Handler;
+  /** Its options, read at each request (its switches may change). */
+  readonly options: { readonly errorMediaType: string };
+}
+
+/** A request target Node hands over as most clients send it: a path and query of plain characters, no dot segment. */
+const plainTarget = /^\/[!#$&-;=?-[\]_a-z~]*$/;
+const dotSegment = /\/\.\.?(?:[/?#]|$)/;
+/** A Host header as most clients send it: a name or IPv4 address, and a port. */
+const plainHost = /^[a-z0-9._-]+(?::\d{1,5})?$/i;
+
+/** The request target as the pipeline reads it (a path and query, dot segments resolved), or why it cannot be read. */
+function targetOf(incoming: IncomingMessage, host: string | undefined): { target: string; url?: string } | { refused: string } {
+  const sent = incoming.url ?? "";
+  if (plainTarget.test(sent) && !dotSegment.test(sent)) return { target: sent };
+  if (sent.startsWith("http://") || sent.startsWith("https://")) {
+    // The absolute form (a request to a proxy): its own URL.
+    if (!URL.canParse(sent)) return { refused: "The request target is not a valid URL." };
+    const url = new URL(sent);
+    return { target: `${url.pathname}${url.search}`, url: url.href };
+  }
+  if (!sent.startsWith("/")) return { refused: "The request target must be a path (starting with /) or an absolute URL." };
+  const query = sent.indexOf("?");
+  if (sent.lastIndexOf("\\", query < 0 ? sent.length : query) !== -1) return { refused: "The request path must not hold a backslash." };
+  if (!URL.canParse(`http://${host ?? "localhost"}${sent}`)) return { refused: "The request target is not a valid path." };
+  const url = new URL(`http://${host ?? "localhost"}${sent}`);
+  return { target: `${url.pathname}${url.search}` };
+}
+
+/** Whether a Host header names a host: a plain name and port, or what a URL reads as one (an IPv6 address in brackets). */
+function validHost(host: string): boolean {
+  if (plainHost.test(host)) return true;
+  if (!URL.canParse(`http://${host}/`)) return false;
+  const { hostname, port } = new URL(`http://${host}/`);
+  return `${hostname}${port === "" ? "" : `:${port}`}`.toLowerCase() === host.toLowerCase() || hostname === host.toLowerCase();
+}
+
+/** Node's request as the pipeline reads it: everything lazily, from its raw header list. */
+class NodeRequest implements TransportRequest {
+  readonly network = true;
+  readonly method: string;
+  readonly target: string;
+  readonly #incoming: IncomingMessage;
+  readonly #outgoing: ServerResponse;
+  #url: string | undefined;
+  #raw: Request | undefined;
+  #abort: AbortController | undefined;
+
+  constructor(incoming: IncomingMessage, outgoing: ServerResponse, target: string, url: string | undefined) {
+    this.#incoming = incoming;
+    this.#outgoing = outgoing;
+    this.method = incoming.method ?? "GET";
+    this.target = target;
+    this.#url = url;
+  }
+
+  get url(): string {
+    this.#url ??= `http://${this.header("host") ?? "localhost"}${this.target}`;
+    return this.#url;
+  }
+
+  header(name: string): string | undefined {
+    const raw = this.#incoming.rawHeaders;
+    let found: string | undefined;
+    for (let index = 0; index < raw.length; index += 2) {
+      const sent = raw[index]!;
+      if (sent.length === name.length && (sent === name || sent.toLowerCase() === name))
+        found = found === undefined ? raw[index + 1]! : `${found}, ${raw[index + 1]!}`;
+    }
+    return found;
+  }
+
+  get rawHeaders(): readonly string[] {
+    return this.#incoming.rawHeaders;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#abort === undefined) {
+      const abort = new AbortController();
+      this.#abort = abort;
+      const outgoing = this.#outgoing;
+      const gaveUp = () => {
+        if (!outgoing.writableFinished) abort.abort();
+      };
+      if (outgoing.closed) gaveUp();
+      else outgoing.once("close", gaveUp);
+    }
+    return this.#abort.signal;
+  }
+
+  get raw(): Request {
+    if (this.#raw === undefined) {
+      const headers = new Headers();
+      const raw = this.#incoming.rawHeaders;
+      for (let index = 0; index < raw.length; index += 2) headers.append(raw[index]!, raw[index + 1]!);
+      const body = this.method === "GET" || this.method === "HEAD" ? null : bodyStreamOf(this.#incoming);
+      this.#raw = new Request(this.url, { method: this.method, headers, body, signal: this.signal, duplex: "half" } as RequestInit);
+    }
+    return this.#raw;
+  }
+}
+
+/**
+ * A request body as a stream, pulled from Node's request as it is read. A reader that stops reading (a body over its
+ * route's limit) cancels it: the rest is read and dropped, so the answer still reaches the client on its open
+ * connection.
+ */
+function bodyStreamOf(incoming: IncomingMessage): ReadableStream<Uint8Array> {
+  const onData = (chunk: Buffer) => {
+    controller!.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    if ((controller!.desiredSize ?? 0) <= 0) incoming.pause();
+  };
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  let settled = false;
+  return new ReadableStream<Uint8Array>({
+    start(given) {
+      controller = given;
+      incoming.on("data", onData);
+      incoming.once("end", () => {
+        settled = true;
+        given.close();
+      });
+      incoming.once("close", () => {
+        if (settled || incoming.readableEnded) return;
+        settled = true;
+        given.error(new Error("The client stopped sending the request body."));
+      });
+    },
+    pull() {
+      incoming.resume();
+    },
+    cancel() {
+      settled = true;
+      incoming.off("data", onData);
+      incoming.resume();
+    },
+  });
+}
+
+/** Answers one request of Node's server through the pipeline. */
+export function answerNode(sandbox: NodeServed, incoming: IncomingMessage, outgoing: ServerResponse): void {
+  const host = hostOf(incoming);
+  const target = host === null ? { refused: "The Host header is not a host name." } : targetOf(incoming, host);
+  if ("refused" in target) {
+    // A request the pipeline cannot read: refused here, before any part of it (never a 500).
+    writeAnswer(outgoing, problemAnswer(sandbox.options.errorMediaType, 400, target.refused), noHeaders, sandbox.options.errorMediaType);
+    return;
+  }
+  const c = new RequestContext(new NodeRequest(incoming, outgoing, target.target, target.url));
+  let answered: Answer | Promise<Answer>;
+  try {
+    answered = sandbox.pipeline(c);
+  } catch (error) {
+    answered = Promise.reject(error);
+  }
+  const { errorMediaType } = sandbox.options;
+  if (!(answered instanceof Promise)) return writeAnswer(outgoing, answered, c.answerHeaders, errorMediaType);
+  answered.then(
+    (answer) => writeAnswer(outgoing, answer, c.answerHeaders, errorMediaType),
+    (error: unknown) => {
+      // The pipeline answers its errors itself (http/app.ts); this is a last resort, never a request's headers logged.
+      console.error("sandbox: internal error:", error);
+      writeAnswer(outgoing, problemAnswer(errorMediaType, 500, "Internal error of the sandbox."), noHeaders, errorMediaType);
+    },
+  );
+}
+
+/** The request's Host header when it names a host, `undefined` when there is none (HTTP/1.0), `null` when it is not a host name. */
+function hostOf(incoming: IncomingMessage): string | undefined | null {
+  const raw = incoming.rawHeaders;
+  for (let index = 0; index < raw.length; index += 2) {
+    const name = raw[index]!;
+    if (name.length === 4 && name.toLowerCase() === "host") return validHost(raw[index + 1]!) ? raw[index + 1]! : null;
+  }
+  return undefined;
+}
+
+const noHeaders: readonly string[] = Object.freeze([]);
+
+/**
+ * Writes an answer: one `writeHead` (its headers, those the pipeline added, and the length of its body) and one
+ * `end`. A header Node refuses (a value it cannot send) is the sandbox's mistake: answered 500, logged without the
+ * request's headers.
+ */
+function writeAnswer(outgoing: ServerResponse, answer: Answer, added: readonly string[], mediaType: string): void {
+  try {
+    writeHeadAndEnd(outgoing, answer, added);
+  } catch (error) {
+    console.error("sandbox: internal error:", error);
+    if (!outgoing.headersSent && !outgoing.destroyed) writeHeadAndEnd(outgoing, problemAnswer(mediaType, 500, "Internal error of the sandbox."), noHeaders);
+  }
+}
+
+function writeHeadAndEnd(outgoing: ServerResponse, answer: Answer, added: readonly string[]): void {
+  if (outgoing.headersSent || outgoing.destroyed) return;
+  const { body, status } = answer;
+  const headers = added.length === 0 ? answer.headers.slice() : [...answer.headers, ...added];
+  if (body !== null) headers.push("content-length", String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength));
+  else if (status !== 204 && status !== 304 && status >= 200) headers.push("content-length", "0");
+  outgoing.writeHead(status, headers);
+  outgoing.end(body ?? undefined);
+}
