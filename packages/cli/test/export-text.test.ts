@@ -134,6 +134,19 @@ describe("search --output ndjson writes the records from the text read", () => {
     expect(run.stdout).toBe(`${plain.join("\n")}\n`);
   });
 
+  it.each([
+    ["ASCII", ['{"id":"c-1","messagesCount":1.50,"members":[{"id":"u","name":"a, b]"}]}', '{"id":"c-2","channelData":{"x":[{}]}}', '{"id":"c-3"}']],
+    ["not ASCII", ['{"id":"c-1","members":[{"id":"u","name":"Ünïcode ✓"}]}', '{"id":"c-2","latestMessageText":"日本語, 😀"}', '{"id":"c-3"}']],
+  ])("records one comma apart, %s: each line is the record's text as the server wrote it, the commas between them line feeds", async (_text, compact) => {
+    const text = JSON.stringify(page(compact.map(() => ({})))).replace(/"items":\[[^\]]*\]/, `"items":[${compact.join(",")}]`);
+    expect(text).toContain(compact.join(","));
+    const env = await serving(text);
+    for (const argv of [["search"], ["search", "--all"]]) {
+      const run = await runCli([...argv, "--output", "ndjson"], env);
+      expect(run.stdout).toBe(`${compact.join("\n")}\n`);
+    }
+  });
+
   it("--limit (a part of a page) and a page laid out over lines are serialised: one record a line, as JSON.stringify writes it", async () => {
     for (const [env, argv] of [
       [await serving(pageText(records)), ["search", "--limit", "1"]],

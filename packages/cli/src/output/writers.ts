@@ -1,7 +1,7 @@
 import { redactText, truncateText } from "@bot-conversation/client/text";
 import { write } from "../io.js";
 import { type Column, cellText } from "./columns.js";
-import { bracesAreJson, objectCount, objectsOfArray } from "./json-text.js";
+import { bracesAreJson, objectCount, objectSpansOfArray } from "./json-text.js";
 
 /** Writes records in one output format, batch by batch (a page at a time), so memory stays flat. */
 export interface RecordWriter {
@@ -63,28 +63,62 @@ const redacted = (text: string, hidden: readonly string[]): string =>
   hidden.some((secret) => secret && text.includes(secret)) ? redactText(text, hidden) : text;
 
 /**
- * The text of each record of a page, cut from the page's text as read (`objectsOfArray`), when it can be
- * written as it stands: one line each (no line break in the text), as many as the records parsed, and
- * nothing to redact. A secret is looked for in the whole text at once, as it is and JSON-escaped; a text
- * with a `\u` or `\/` escape (which could spell a secret some other way) is serialised again instead.
- * When no brace of the text stands inside a string (its braces as many as the page's objects: the
- * records' and the envelope), the records are cut from brace to brace, not by scanning their strings.
+ * Where the text of each record of a page stands in the page's text as read (`objectSpansOfArray`: a start
+ * and an end a record), when it can be written as it stands: one line each (no line break in the text), as
+ * many as the records parsed, and nothing to redact. A secret is looked for in the whole text at once, as
+ * it is and JSON-escaped; a text with a `\u` or `\/` escape (which could spell a secret some other way) is
+ * serialised again instead. When no brace of the text stands inside a string (its braces as many as the
+ * page's objects: the records' and the envelope), the records are cut from brace to brace, not by
+ * scanning their strings.
  */
-function textsToWrite(pageText: string | undefined, records: readonly unknown[], hidden: readonly string[]): string[] | undefined {
+function spansToWrite(pageText: string | undefined, records: readonly unknown[], hidden: readonly string[]): number[] | undefined {
   if (pageText === undefined || /[\n\r]|\\[u/]/.test(pageText) || hidden.some((secret) => secret && pageText.includes(secret))) return undefined;
-  const texts = objectsOfArray(pageText, "items", bracesAreJson(pageText, objectCount(records) + 1));
-  return texts?.length === records.length ? texts : undefined;
+  const spans = objectSpansOfArray(pageText, "items", bracesAreJson(pageText, objectCount(records) + 1));
+  return spans?.length === records.length * 2 ? spans : undefined;
 }
 
-/** One JSON object per line: a page's records from the text the client read when it can (`textsToWrite`), else each serialised and redacted. */
+/** Writes a page's records as NDJSON lines from its text at `spans`; false when it could not (nothing written). */
+type CompactWrite = (stream: NodeJS.WritableStream, pageText: string, spans: readonly number[]) => Promise<boolean>;
+
+/**
+ * Writes the records of a page as NDJSON lines straight from its text, when the records stand one comma
+ * apart and the text is ASCII: the text is encoded at once into one buffer kept from page to page, each
+ * comma between two records and the character after the last become line feeds, and the part from the
+ * first record to that line feed is written. No string per record or per line is built, nor a buffer per
+ * page: a long export's heap holds little besides the pages. False when the page is not such a text
+ * (nothing written; the caller writes each record). Resolves once the stream has taken the bytes, so the
+ * buffer can be filled again.
+ */
+function compactWriter(): CompactWrite {
+  const encoder = new TextEncoder();
+  let scratch = new Uint8Array(0);
+  return async (stream, pageText, spans) => {
+    for (let index = 2; index < spans.length; index += 2) if (spans[index]! !== spans[index - 1]! + 1) return false;
+    if (scratch.length < pageText.length) scratch = new Uint8Array(pageText.length);
+    // As many bytes as characters, every character read: ASCII, so a character's index is its byte's.
+    const { read, written } = encoder.encodeInto(pageText, scratch);
+    if (read !== pageText.length || written !== pageText.length) return false;
+    const last = spans[spans.length - 1]!;
+    for (let index = 1; index < spans.length; index += 2) scratch[spans[index]!] = 10;
+    const lines = scratch.subarray(spans[0], last + 1);
+    // The write's callback: the stream has the bytes (a file's are written; a pipe's handed on), so `scratch` is free again.
+    await new Promise<void>((resolve) => stream.write(lines, () => resolve()));
+    return true;
+  };
+}
+
+/** One JSON object per line: a page's records from the text the client read when it can (`spansToWrite`), else each serialised and redacted. */
 export function ndjsonWriter(stream: NodeJS.WritableStream, { secrets }: WriterOptions): RecordWriter {
   const hidden = jsonSecrets(secrets);
+  const writeCompact = compactWriter();
   return {
-    write: (records, pageText) => {
-      const texts = textsToWrite(pageText, records, hidden);
-      return texts
-        ? writeRecords(stream, texts, (text) => `${text}\n`)
-        : writeRecords(stream, records, (record) => `${redacted(JSON.stringify(record), hidden)}\n`);
+    write: async (records, pageText) => {
+      const spans = spansToWrite(pageText, records, hidden);
+      if (!spans) return writeRecords(stream, records, (record) => `${redacted(JSON.stringify(record), hidden)}\n`);
+      if (spans.length === 0 || (await writeCompact(stream, pageText!, spans))) return;
+      const texts: string[] = [];
+      for (let index = 0; index < spans.length; index += 2) texts.push(pageText!.slice(spans[index], spans[index + 1]));
+      await writeRecords(stream, texts, (text) => `${text}\n`);
     },
     end: async () => {},
   };
