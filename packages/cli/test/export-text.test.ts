@@ -8,6 +8,7 @@ import { conversation, page } from "@bot-conversation/test-support/hostile-serve
 import { type LoopbackServer, listenOnLoopback } from "@bot-conversation/test-support/loopback";
 import { afterEach, describe, expect, it } from "vitest";
 import { bracesAreJson, objectCount, objectsOfArray } from "../src/output/json-text.ts";
+import { holdsSecret } from "../src/output/writers.ts";
 import { runCli } from "./support/cli.ts";
 
 const secret = "tok-SECRET-export-77";
@@ -156,6 +157,27 @@ describe("search --output ndjson writes the records from the text read", () => {
       const expected = records.slice(0, (argv as readonly string[]).includes("--limit") ? 1 : 2).map((text) => `${JSON.stringify(JSON.parse(text))}\n`);
       expect(run.stdout).toBe(expected.join(""));
     }
+  });
+});
+
+describe("holdsSecret: a secret found wherever it stands, looked for by its rarest character", () => {
+  const filler = "sssss-aaaa-tttt ".repeat(400);
+  it.each([
+    ["at the start", `${secret}${filler}`, [secret], true],
+    ["at the end", `${filler}${secret}`, [secret], true],
+    ["past the sample", `${filler}${filler}x${secret}`, [secret], true],
+    ["after a near miss", `${filler}tok-SECRET-export-7tok-SECRET-export-77`, [secret], true],
+    ["its characters all common in the text", `${filler}sat-ts-sat`, ["sat-ts-sat"], true],
+    ["one character", "abc", ["c"], true],
+    ["the second of two", `${filler}b-secret`, ["a-secret", "b-secret"], true],
+    ["absent", filler, [secret], false],
+    ["longer than the text", "tok", [secret], false],
+    ["cut at the text's end", `${filler}${secret.slice(0, -1)}`, [secret], false],
+    ["empty secrets only", filler, ["", ""], false],
+  ])("%s", (_where, text, secrets, expected) => {
+    expect(holdsSecret(text, secrets)).toBe(expected);
+    // The plain search agrees.
+    expect(secrets.some((each) => each !== "" && text.includes(each))).toBe(expected);
   });
 });
 
