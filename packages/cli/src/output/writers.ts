@@ -104,45 +104,38 @@ function spansToWrite(pageText: string | undefined, records: readonly unknown[],
   return spans?.length === records.length * 2 ? spans : undefined;
 }
 
-/** Writes a page's records as NDJSON lines from its text at `spans`; false when it could not (nothing written). */
-type CompactWrite = (stream: NodeJS.WritableStream, pageText: string, spans: readonly number[]) => Promise<boolean>;
-
 /**
- * Writes the records of a page as NDJSON lines straight from its text, when the records stand one comma
- * apart and the text is ASCII: the text is encoded at once into one buffer kept from page to page, each
- * comma between two records and the character after the last become line feeds, and the part from the
- * first record to that line feed is written. No string per record or per line is built, nor a buffer per
- * page: a long export's heap holds little besides the pages. False when the page is not such a text
- * (nothing written; the caller writes each record). Resolves once the stream has taken the bytes, so the
- * buffer can be filled again.
+ * The NDJSON lines of a page's records straight from its text, when the records stand one comma apart and the
+ * text is ASCII: the text from the first record to the character after the last is encoded at once into one
+ * buffer, each comma between two records and that last character made line feeds. No string per record or per
+ * line is built: a long export's heap holds little besides the pages. A new buffer each page: a stream may keep
+ * the chunk it is given (a `PassThrough`'s reader does), so one buffer filled again would change lines already
+ * written. `undefined` when the page is not such a text (the caller writes each record).
  */
-function compactWriter(): CompactWrite {
-  const encoder = new TextEncoder();
-  let scratch = new Uint8Array(0);
-  return async (stream, pageText, spans) => {
-    for (let index = 2; index < spans.length; index += 2) if (spans[index]! !== spans[index - 1]! + 1) return false;
-    if (scratch.length < pageText.length) scratch = new Uint8Array(pageText.length);
-    // As many bytes as characters, every character read: ASCII, so a character's index is its byte's.
-    const { read, written } = encoder.encodeInto(pageText, scratch);
-    if (read !== pageText.length || written !== pageText.length) return false;
-    const last = spans[spans.length - 1]!;
-    for (let index = 1; index < spans.length; index += 2) scratch[spans[index]!] = 10;
-    const lines = scratch.subarray(spans[0], last + 1);
-    // The write's callback: the stream has the bytes (a file's are written; a pipe's handed on), so `scratch` is free again.
-    await new Promise<void>((resolve) => stream.write(lines, () => resolve()));
-    return true;
-  };
+function compactLines(pageText: string, spans: readonly number[]): Uint8Array | undefined {
+  for (let index = 2; index < spans.length; index += 2) if (spans[index]! !== spans[index - 1]! + 1) return undefined;
+  const first = spans[0]!;
+  const last = spans[spans.length - 1]!;
+  const lines = Buffer.allocUnsafe(last + 1 - first);
+  // As many bytes as characters, every character read: ASCII, so a character's index is its byte's.
+  const { read, written } = encoder.encodeInto(pageText.slice(first, last + 1), lines);
+  if (read !== lines.length || written !== lines.length) return undefined;
+  for (let index = 1; index < spans.length; index += 2) lines[spans[index]! - first] = 10;
+  return lines;
 }
+
+const encoder = new TextEncoder();
 
 /** One JSON object per line: a page's records from the text the client read when it can (`spansToWrite`), else each serialised and redacted. */
 export function ndjsonWriter(stream: NodeJS.WritableStream, { secrets }: WriterOptions): RecordWriter {
   const hidden = jsonSecrets(secrets);
-  const writeCompact = compactWriter();
   return {
     write: async (records, pageText) => {
       const spans = spansToWrite(pageText, records, hidden);
       if (!spans) return writeRecords(stream, records, (record) => `${redacted(JSON.stringify(record), hidden)}\n`);
-      if (spans.length === 0 || (await writeCompact(stream, pageText!, spans))) return;
+      if (spans.length === 0) return;
+      const lines = compactLines(pageText!, spans);
+      if (lines) return write(stream, lines);
       const texts: string[] = [];
       for (let index = 0; index < spans.length; index += 2) texts.push(pageText!.slice(spans[index], spans[index + 1]));
       await writeRecords(stream, texts, (text) => `${text}\n`);
