@@ -9,8 +9,8 @@ export const { version } = JSON.parse(readFileSync(new URL("../package.json", im
 /** Where a command reads and writes, and the one usage error (exit 2): the toolkit's, shared by every command (`check` and `sandbox` too). */
 export { type CommandIo, exitCodes, UsageError } from "@bot-conversation/client/command-line";
 
-/** Writes text (or bytes), waiting for the stream to drain when its buffer is full (memory stays flat on a slow reader). */
-export async function write(stream: NodeJS.WritableStream, text: string | Uint8Array): Promise<void> {
+/** Writes text, waiting for the stream to drain when its buffer is full (memory stays flat on a slow reader). */
+export async function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
   if (!stream.write(text)) await once(stream, "drain");
 }
 

@@ -79,11 +79,10 @@ function skipSpace(text: string, at: number): number {
 /**
  * The elements of an array whose text starts at `at` (after its `[`), each an object, cut from brace to
  * brace: only when every brace of the text is JSON's own (`bracesAreJson`), so an element ends at the
- * `}` that closes as many braces as opened since its `{`, whatever its strings hold. Each element's start
- * and end (after its `}`) are pushed on `spans`. The index of the array's `]`; -1 when an element is not
- * an object or the text ends first.
+ * `}` that closes as many braces as opened since its `{`, whatever its strings hold. The index of the
+ * array's `]`; -1 when an element is not an object or the text ends first.
  */
-function objectsByBraces(text: string, at: number, spans: number[]): number {
+function objectsByBraces(text: string, at: number, elements: string[]): number {
   at = skipSpace(text, at);
   if (text.charCodeAt(at) === closeBracket) return at;
   // The next `{` and `}` not yet counted.
@@ -104,7 +103,7 @@ function objectsByBraces(text: string, at: number, spans: number[]): number {
         close = text.indexOf("}", close + 1);
       }
     }
-    spans.push(at, end + 1);
+    elements.push(text.slice(at, end + 1));
     at = skipSpace(text, end + 1);
     const code = text.charCodeAt(at);
     if (code === closeBracket) return at;
@@ -114,17 +113,16 @@ function objectsByBraces(text: string, at: number, spans: number[]): number {
 }
 
 /**
- * Where each element of the array under `key` in the top-level object of `text` stands, each an object
- * (`{…}`, as it stands in the text), in order: its start and its end (after its `}`), two numbers an
- * element; `undefined` when the text is not one object holding that key once, its value an array of
- * objects (the caller then serialises the parsed value instead). The text is trusted to be JSON (it was
- * parsed already): only its layout is read here. With `bracesOnly` (the caller found every brace of the
- * text JSON's own, `bracesAreJson`), the array's elements are cut from brace to brace; the rest of the
- * text is scanned as always.
+ * The text of each element of the array under `key` in the top-level object of `text`, each an object
+ * (`{…}`, as it stands in the text), in order; `undefined` when the text is not one object holding that
+ * key once, its value an array of objects (the caller then serialises the parsed value instead).
+ * The text is trusted to be JSON (it was parsed already): only its layout is read here. With
+ * `bracesOnly` (the caller found every brace of the text JSON's own, `bracesAreJson`), the array's
+ * elements are cut from brace to brace; the rest of the text is scanned as always.
  */
-export function objectSpansOfArray(text: string, key: string, bracesOnly = false): number[] | undefined {
+export function objectsOfArray(text: string, key: string, bracesOnly = false): string[] | undefined {
   const quotedKey = JSON.stringify(key);
-  const spans: number[] = [];
+  const elements: string[] = [];
   let depth = 0;
   let found = false;
   // Whether the scan is inside the array under `key`; the start of the element being read.
@@ -150,7 +148,7 @@ export function objectSpansOfArray(text: string, key: string, bracesOnly = false
         depth = 2;
         at = next;
         if (bracesOnly) {
-          const end = objectsByBraces(text, next + 1, spans);
+          const end = objectsByBraces(text, next + 1, elements);
           if (end === -1) return undefined;
           // The loop goes on at the array's `]`, which ends it.
           at = end - 1;
@@ -165,7 +163,7 @@ export function objectSpansOfArray(text: string, key: string, bracesOnly = false
         start = at;
       }
     } else if (code === closeBrace || code === closeBracket) {
-      if (inside && depth === 3) spans.push(start, at + 1);
+      if (inside && depth === 3) elements.push(text.slice(start, at + 1));
       if (inside && depth === 2) inside = false;
       depth--;
     } else if (inside && depth === 2 && code !== comma && code > 32) {
@@ -173,14 +171,5 @@ export function objectSpansOfArray(text: string, key: string, bracesOnly = false
       return undefined;
     }
   }
-  return found && !inside && depth === 0 ? spans : undefined;
-}
-
-/** The text of each element of the array under `key` in the top-level object of `text`, as it stands (`objectSpansOfArray`). */
-export function objectsOfArray(text: string, key: string, bracesOnly = false): string[] | undefined {
-  const spans = objectSpansOfArray(text, key, bracesOnly);
-  if (!spans) return undefined;
-  const elements: string[] = [];
-  for (let index = 0; index < spans.length; index += 2) elements.push(text.slice(spans[index], spans[index + 1]));
-  return elements;
+  return found && !inside && depth === 0 ? elements : undefined;
 }

@@ -1,7 +1,7 @@
 import { redactText, truncateText } from "@bot-conversation/client/text";
 import { write } from "../io.js";
 import { type Column, cellText } from "./columns.js";
-import { bracesAreJson, objectCount, objectSpansOfArray } from "./json-text.js";
+import { bracesAreJson, objectCount, objectsOfArray } from "./json-text.js";
 
 /** Writes records in one output format, batch by batch (a page at a time), so memory stays flat. */
 export interface RecordWriter {
@@ -90,55 +90,28 @@ export function holdsSecret(text: string, secrets: readonly string[]): boolean {
 const redacted = (text: string, hidden: readonly string[]): string => (holdsSecret(text, hidden) ? redactText(text, hidden) : text);
 
 /**
- * Where the text of each record of a page stands in the page's text as read (`objectSpansOfArray`: a start
- * and an end a record), when it can be written as it stands: one line each (no line break in the text), as
- * many as the records parsed, and nothing to redact. A secret is looked for in the whole text at once, as
- * it is and JSON-escaped; a text with a `\u` or `\/` escape (which could spell a secret some other way) is
- * serialised again instead. When no brace of the text stands inside a string (its braces as many as the
- * page's objects: the records' and the envelope), the records are cut from brace to brace, not by
- * scanning their strings.
+ * The text of each record of a page, cut from the page's text as read (`objectsOfArray`), when it can be
+ * written as it stands: one line each (no line break in the text), as many as the records parsed, and
+ * nothing to redact. A secret is looked for in the whole text at once, as it is and JSON-escaped; a text
+ * with a `\u` or `\/` escape (which could spell a secret some other way) is serialised again instead.
+ * When no brace of the text stands inside a string (its braces as many as the page's objects: the
+ * records' and the envelope), the records are cut from brace to brace, not by scanning their strings.
  */
-function spansToWrite(pageText: string | undefined, records: readonly unknown[], hidden: readonly string[]): number[] | undefined {
+function textsToWrite(pageText: string | undefined, records: readonly unknown[], hidden: readonly string[]): string[] | undefined {
   if (pageText === undefined || /[\n\r]|\\[u/]/.test(pageText) || holdsSecret(pageText, hidden)) return undefined;
-  const spans = objectSpansOfArray(pageText, "items", bracesAreJson(pageText, objectCount(records) + 1));
-  return spans?.length === records.length * 2 ? spans : undefined;
+  const texts = objectsOfArray(pageText, "items", bracesAreJson(pageText, objectCount(records) + 1));
+  return texts?.length === records.length ? texts : undefined;
 }
 
-/**
- * The NDJSON lines of a page's records straight from its text, when the records stand one comma apart and the
- * text is ASCII: the text from the first record to the character after the last is encoded at once into one
- * buffer, each comma between two records and that last character made line feeds. No string per record or per
- * line is built: a long export's heap holds little besides the pages. A new buffer each page: a stream may keep
- * the chunk it is given (a `PassThrough`'s reader does), so one buffer filled again would change lines already
- * written. `undefined` when the page is not such a text (the caller writes each record).
- */
-function compactLines(pageText: string, spans: readonly number[]): Uint8Array | undefined {
-  for (let index = 2; index < spans.length; index += 2) if (spans[index]! !== spans[index - 1]! + 1) return undefined;
-  const first = spans[0]!;
-  const last = spans[spans.length - 1]!;
-  const lines = Buffer.allocUnsafe(last + 1 - first);
-  // As many bytes as characters, every character read: ASCII, so a character's index is its byte's.
-  const { read, written } = encoder.encodeInto(pageText.slice(first, last + 1), lines);
-  if (read !== lines.length || written !== lines.length) return undefined;
-  for (let index = 1; index < spans.length; index += 2) lines[spans[index]! - first] = 10;
-  return lines;
-}
-
-const encoder = new TextEncoder();
-
-/** One JSON object per line: a page's records from the text the client read when it can (`spansToWrite`), else each serialised and redacted. */
+/** One JSON object per line: a page's records from the text the client read when it can (`textsToWrite`), else each serialised and redacted. */
 export function ndjsonWriter(stream: NodeJS.WritableStream, { secrets }: WriterOptions): RecordWriter {
   const hidden = jsonSecrets(secrets);
   return {
-    write: async (records, pageText) => {
-      const spans = spansToWrite(pageText, records, hidden);
-      if (!spans) return writeRecords(stream, records, (record) => `${redacted(JSON.stringify(record), hidden)}\n`);
-      if (spans.length === 0) return;
-      const lines = compactLines(pageText!, spans);
-      if (lines) return write(stream, lines);
-      const texts: string[] = [];
-      for (let index = 0; index < spans.length; index += 2) texts.push(pageText!.slice(spans[index], spans[index + 1]));
-      await writeRecords(stream, texts, (text) => `${text}\n`);
+    write: (records, pageText) => {
+      const texts = textsToWrite(pageText, records, hidden);
+      return texts
+        ? writeRecords(stream, texts, (text) => `${text}\n`)
+        : writeRecords(stream, records, (record) => `${redacted(JSON.stringify(record), hidden)}\n`);
     },
     end: async () => {},
   };
