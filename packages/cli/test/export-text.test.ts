@@ -8,6 +8,7 @@ import { conversation, page } from "@bot-conversation/test-support/hostile-serve
 import { type LoopbackServer, listenOnLoopback } from "@bot-conversation/test-support/loopback";
 import { afterEach, describe, expect, it } from "vitest";
 import { bracesAreJson, objectCount, objectsOfArray } from "../src/output/json-text.ts";
+import { holdsSecret } from "../src/output/writers.ts";
 import { runCli } from "./support/cli.ts";
 
 const secret = "tok-SECRET-export-77";
@@ -134,6 +135,19 @@ describe("search --output ndjson writes the records from the text read", () => {
     expect(run.stdout).toBe(`${plain.join("\n")}\n`);
   });
 
+  it.each([
+    ["ASCII", ['{"id":"c-1","messagesCount":1.50,"members":[{"id":"u","name":"a, b]"}]}', '{"id":"c-2","channelData":{"x":[{}]}}', '{"id":"c-3"}']],
+    ["not ASCII", ['{"id":"c-1","members":[{"id":"u","name":"Ünïcode ✓"}]}', '{"id":"c-2","latestMessageText":"日本語, 😀"}', '{"id":"c-3"}']],
+  ])("records one comma apart, %s: each line is the record's text as the server wrote it, the commas between them line feeds", async (_text, compact) => {
+    const text = JSON.stringify(page(compact.map(() => ({})))).replace(/"items":\[[^\]]*\]/, `"items":[${compact.join(",")}]`);
+    expect(text).toContain(compact.join(","));
+    const env = await serving(text);
+    for (const argv of [["search"], ["search", "--all"]]) {
+      const run = await runCli([...argv, "--output", "ndjson"], env);
+      expect(run.stdout).toBe(`${compact.join("\n")}\n`);
+    }
+  });
+
   it("--limit (a part of a page) and a page laid out over lines are serialised: one record a line, as JSON.stringify writes it", async () => {
     for (const [env, argv] of [
       [await serving(pageText(records)), ["search", "--limit", "1"]],
@@ -143,6 +157,27 @@ describe("search --output ndjson writes the records from the text read", () => {
       const expected = records.slice(0, (argv as readonly string[]).includes("--limit") ? 1 : 2).map((text) => `${JSON.stringify(JSON.parse(text))}\n`);
       expect(run.stdout).toBe(expected.join(""));
     }
+  });
+});
+
+describe("holdsSecret: a secret found wherever it stands, looked for by its rarest character", () => {
+  const filler = "sssss-aaaa-tttt ".repeat(400);
+  it.each([
+    ["at the start", `${secret}${filler}`, [secret], true],
+    ["at the end", `${filler}${secret}`, [secret], true],
+    ["past the sample", `${filler}${filler}x${secret}`, [secret], true],
+    ["after a near miss", `${filler}tok-SECRET-export-7tok-SECRET-export-77`, [secret], true],
+    ["its characters all common in the text", `${filler}sat-ts-sat`, ["sat-ts-sat"], true],
+    ["one character", "abc", ["c"], true],
+    ["the second of two", `${filler}b-secret`, ["a-secret", "b-secret"], true],
+    ["absent", filler, [secret], false],
+    ["longer than the text", "tok", [secret], false],
+    ["cut at the text's end", `${filler}${secret.slice(0, -1)}`, [secret], false],
+    ["empty secrets only", filler, ["", ""], false],
+  ])("%s", (_where, text, secrets, expected) => {
+    expect(holdsSecret(text, secrets)).toBe(expected);
+    // The plain search agrees.
+    expect(secrets.some((each) => each !== "" && text.includes(each))).toBe(expected);
   });
 });
 

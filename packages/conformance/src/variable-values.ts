@@ -60,14 +60,49 @@ export const ruledOutBySeed = (type: string, value: unknown, fits: (value: unkno
   type === "DateTime" ? !isIso8601(value) : !fits(value);
 
 /**
+ * An arbitrary made by `build` on its first draw (or shrink), then kept: the very values the built one draws, by the
+ * same seeds. fast-check's strings of the `binary` unit map every code point of Unicode back to its index when they are
+ * made (about 80 MiB of heap, held as long as the process lives): a process that loads the kit and never draws such
+ * text (the recorder, which runs the kit's checks on each exchange) does not pay it.
+ */
+class BuiltOnFirstDraw<T> extends fc.Arbitrary<T> {
+  readonly #build: () => fc.Arbitrary<T>;
+  #built: fc.Arbitrary<T> | undefined;
+
+  constructor(build: () => fc.Arbitrary<T>) {
+    super();
+    this.#build = build;
+  }
+
+  get #arbitrary(): fc.Arbitrary<T> {
+    this.#built ??= this.#build();
+    return this.#built;
+  }
+
+  generate(random: fc.Random, biasFactor: number | undefined): fc.Value<T> {
+    return this.#arbitrary.generate(random, biasFactor);
+  }
+
+  canShrinkWithoutContext(value: unknown): value is T {
+    return this.#arbitrary.canShrinkWithoutContext(value);
+  }
+
+  shrink(value: T, context: unknown): fc.Stream<fc.Value<T>> {
+    return this.#arbitrary.shrink(value, context);
+  }
+}
+
+/**
  * Text of any code point of Unicode but U+0000: a NUL in a value is a point the seed leaves open, which stores such as
  * PostgreSQL's `text` cannot keep (the sandbox refuses it with a 400), so the kit demands no server take it (our choice).
  */
 const anyText = (constraints: { minLength?: number; maxLength: number }): fc.Arbitrary<string> =>
-  fc
-    .string({ unit: "binary", ...constraints })
-    .map((text) => text.replaceAll("\u0000", ""))
-    .filter((text) => text.length >= (constraints.minLength ?? 0));
+  new BuiltOnFirstDraw(() =>
+    fc
+      .string({ unit: "binary", ...constraints })
+      .map((text) => text.replaceAll("\u0000", ""))
+      .filter((text) => text.length >= (constraints.minLength ?? 0)),
+  );
 
 /** A letter of any script Unicode has (`\p{L}`), from the whole range of code points: names are not only Latin. */
 const letter = fc

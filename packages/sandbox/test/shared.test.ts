@@ -272,6 +272,19 @@ describe("two replicas in process on one database", () => {
     expect(await (await call(first, "sandbox-token", "/_sandbox/switches")).json()).toMatchObject({ pageBase: 0 });
   });
 
+  test("fires sent at once (one statement, their columns as arrays) are each listed by the other replica with its payload exactly as sent", async () => {
+    const token = await createWorkspace(first, { name: "arrays", fixture: fixtureOf("arrays") });
+    const conversations = (await search(second, token)).items;
+    // Texts a PostgreSQL array literal must quote or escape, and others it must leave alone.
+    const markers = ['quote " inside', "back\\slash", "{brace}, comma", "NULL", "", "  spaced  ", "Ünïcode ✓ 日本語 😀", "line\nbreak", '{"a":[1,2]}'];
+    const sent = markers.map((marker, index) => ({ conversationId: conversations[index % conversations.length]!.id, marker }));
+    const answers = await Promise.all(sent.map(({ conversationId, marker }) => fire(first, token, conversationId, marker)));
+    expect(answers.map((answer) => answer.status)).toEqual(sent.map(() => 200));
+    const listed = (await fired(second, token)).map((event) => ({ conversationId: event.conversationId, marker: event.externalEventPayload?.["orderNumber"] }));
+    const order = (a: { marker: unknown }, b: { marker: unknown }) => String(a.marker).localeCompare(String(b.marker));
+    expect(listed.sort(order)).toEqual([...sent].sort(order));
+  });
+
   test("a fire checked against data another replica has replaced is refused with 503 and kept nowhere", async () => {
     const token = await createWorkspace(first, { name: "racing", fixture: fixtureOf("racing") });
     const [conversation] = (await search(second, token)).items;

@@ -34,8 +34,11 @@ type KeptConversation =
 
 /** Bots, triggers and conversations seen, ready to be written as a sandbox fixture. */
 export class RecordedEntities {
-  /** The bots learned (each with a conversation of its own). */
-  readonly #bots = new Map<string, undefined>();
+  /**
+   * The bots learned (each with a conversation of its own), each mapped to the one string of its id that every
+   * conversation kept under it holds: each page parses the id again, and 100,000 conversations held 100,000 copies.
+   */
+  readonly #bots = new Map<string, string>();
   /** agentStageId → its triggers as listed, for every trigger list recorded. */
   readonly #lists = new Map<string, readonly ExternalEventTrigger[]>();
   readonly #contradictions = new Set<string>();
@@ -76,11 +79,14 @@ export class RecordedEntities {
     return { agentStageId, offset, length: bytes.length, session: typeof session === "string" ? session : undefined };
   }
 
+  /** The buffer records are read into, grown to the longest read so far: one buffer, not one per record (each lived off the heap until a collection). */
+  #readBuffer = Buffer.alloc(0);
+
   /** The record kept at a place of the scratch file, as its text. */
   #recordAt(offset: number, length: number): string {
-    const bytes = Buffer.alloc(length);
-    readSync(this.#scratch!.descriptor, bytes, 0, length, offset);
-    return bytes.toString("utf8");
+    if (this.#readBuffer.length < length) this.#readBuffer = Buffer.alloc(Math.max(length, 2 * this.#readBuffer.length));
+    readSync(this.#scratch!.descriptor, this.#readBuffer, 0, length, offset);
+    return this.#readBuffer.toString("utf8", 0, length);
   }
 
   /** Removes the scratch file. */
@@ -110,9 +116,10 @@ export class RecordedEntities {
         this.#contradictions.add(`conversation ${item.id}: answered for bot ${bot} too; kept under bot ${known}, where it was seen first`);
         continue;
       }
-      if (!this.#bots.has(bot)) this.#bots.set(bot, undefined);
+      let kept = this.#bots.get(bot);
+      if (kept === undefined) this.#bots.set(bot, (kept = bot));
       this.#unplaced.delete(item.id);
-      this.#conversations.set(item.id, this.#keep(item, bot));
+      this.#conversations.set(item.id, this.#keep(item, kept));
     }
   }
 
@@ -169,10 +176,18 @@ export class RecordedEntities {
       if (!out.write(text)) await once(out, "drain");
     };
     await write(`{\n"bots": [\n${bots.map((bot) => JSON.stringify(bot)).join(",\n")}\n],\n"conversations": [\n`);
-    const order = [...this.#conversations].sort(([idA, a], [idB, b]) => compare(a.agentStageId, b.agentStageId) || compare(idA, idB));
+    // By bot, then by id: the ids grouped under their bot and each group sorted (no pair per conversation).
+    const byBot = new Map<string, string[]>();
+    for (const [id, kept] of this.#conversations) {
+      const ids = byBot.get(kept.agentStageId);
+      if (ids) ids.push(id);
+      else byBot.set(kept.agentStageId, [id]);
+    }
+    const order = [...byBot.keys()].sort(compare).flatMap((bot) => byBot.get(bot)!.sort(compare));
     const sessions = new Set<string>();
     let written = 0;
-    for (const [id, kept] of order) {
+    for (const id of order) {
+      const kept = this.#conversations.get(id)!;
       if ("refused" in kept) {
         leftOut.push(`conversation ${id}: ${kept.refused}`);
         continue;

@@ -25,8 +25,26 @@ import { creationThere, holdCreation } from "./creation.ts";
  */
 const firesLockClass = "hashtext('bot-conversation-sandbox fires')";
 
-/** Fires one INSERT writes at most (6 parameters each, well within PostgreSQL's 65,535). */
+/** Fires one INSERT writes at most (six arrays of this many elements, one per column). */
 const firesPerInsert = 500;
+
+/**
+ * The INSERT of a batch of fires, one text whatever the batch's size: the rows come as six arrays, one per column
+ * (`$4` to `$9`), unnested in their order, so the statement is prepared once per connection (by its name) and
+ * PostgreSQL parses and plans it once, not at every commit. The lock is taken before any row is joined, so before
+ * the transaction has an id (its first row written).
+ */
+const insertFires = {
+  name: "sandbox-insert-fires",
+  text: `WITH fires_lock AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared(${firesLockClass}, hashtext($1)))
+         INSERT INTO sandbox_fired_events (workspace, generation, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id)
+         SELECT w.name, w.generation, v.received_at, v.sent_conversation_id, v.sent_external_conversation_id, v.external_event_id, v.payload::json, v.conversation_id
+           FROM fires_lock, sandbox_workspaces w,
+                unnest($4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+                  WITH ORDINALITY AS v(received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id, position)
+          WHERE w.name = $1 AND w.generation = $2 AND w.incarnation = $3
+          ORDER BY v.position`,
+};
 
 /** The fires of one creation of a workspace and generation of its data recorded in one turn, and the promise all of them wait on. */
 interface FireBatch {
@@ -95,23 +113,13 @@ export class FireWriter {
    */
   async #insertFires(workspace: WorkspaceIdentity, generation: number, events: readonly FiredEventRecord[]): Promise<void> {
     const write = async (on: pg.Pool | pg.PoolClient, rows: readonly FiredEventRecord[]) => {
-      const values: unknown[] = [workspace.name, generation, workspace.incarnation];
-      const tuples = rows.map((event, index) => {
-        const first = values.length + 1;
-        values.push(...firedEventValues(event));
-        return `(${index}, $${first}::text, $${first + 1}::text, $${first + 2}::text, $${first + 3}::text, $${first + 4}::json, $${first + 5}::text)`;
-      });
-      return on.query(
-        // The lock is taken before any row is joined, so before the transaction has an id (its first row written).
-        `WITH fires_lock AS MATERIALIZED (SELECT pg_advisory_xact_lock_shared(${firesLockClass}, hashtext($1)))
-         INSERT INTO sandbox_fired_events (workspace, generation, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id)
-         SELECT w.name, w.generation, v.received_at, v.sent_conversation_id, v.sent_external_conversation_id, v.external_event_id, v.payload, v.conversation_id
-           FROM fires_lock, sandbox_workspaces w,
-                (VALUES ${tuples.join(", ")}) AS v(position, received_at, sent_conversation_id, sent_external_conversation_id, external_event_id, payload, conversation_id)
-          WHERE w.name = $1 AND w.generation = $2 AND w.incarnation = $3
-          ORDER BY v.position`,
-        values,
-      );
+      // One array a column (`firedEventValues`' order), each holding that column of every row.
+      const columns: (string | null)[][] = [[], [], [], [], [], []];
+      for (const event of rows) {
+        const row = firedEventValues(event);
+        for (let column = 0; column < columns.length; column++) columns[column]!.push(row[column] ?? null);
+      }
+      return on.query({ ...insertFires, values: [workspace.name, generation, workspace.incarnation, ...columns] });
     };
     /** Why the fires were refused: that creation removed, or its data replaced. */
     const refusal = async () => ((await creationThere(this.#pool, workspace)) ? dataChanged() : new WorkspaceGoneError(workspace));
