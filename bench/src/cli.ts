@@ -22,7 +22,6 @@ const rounds = 3;
 const token = "sandbox-token";
 const cliBin = fileURLToPath(import.meta.resolve("@bot-conversation/cli/package.json").replace(/package\.json$/, "dist/bin.js"));
 const pagerScript = fileURLToPath(new URL("./cli-pager.ts", import.meta.url));
-const scratch = mkdtempSync(join(tmpdir(), "bench-cli-"));
 
 /** A process's run: wall time, CPU time, the conversations it wrote or counted, and its peak RSS (VmHWM, polled). */
 interface Run {
@@ -33,7 +32,7 @@ interface Run {
   readonly peakRssMiB: number;
 }
 
-async function timed(args: readonly string[], env: NodeJS.ProcessEnv, countOf: (stdout: string, lines: number) => number): Promise<Run> {
+async function timed(scratch: string, args: readonly string[], env: NodeJS.ProcessEnv, countOf: (stdout: string, lines: number) => number): Promise<Run> {
   // Stdout goes to a file, as an export does (`> conversations.ndjson`): the bench's own process does not
   // share the two cores with the command while it runs; the lines are counted after.
   const output = join(scratch, "stdout");
@@ -60,11 +59,16 @@ const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[
 
 /** Runs the CLI export and the pager baseline in alternating rounds against one sandbox of 100,000 conversations. */
 export async function cliExport(): Promise<Section> {
-  const sandbox = await launchSandbox(["--conversations", String(conversations)], { readyWithinMs: 300_000 });
+  // The runs' output folder, made when the benchmark runs (not when the bench loads this module), removed after.
+  const scratch = mkdtempSync(join(tmpdir(), "bench-cli-"));
+  const sandbox = await launchSandbox(["--conversations", String(conversations)], { readyWithinMs: 300_000 }).catch((error: unknown) => {
+    rmSync(scratch, { recursive: true, force: true });
+    throw error;
+  });
   try {
     const env = { BOT_CONVERSATION_BASE_URL: sandbox.url, BOT_CONVERSATION_TOKEN: token };
-    const cli = () => timed([cliBin, "search", "--all", "--output", "ndjson", "--page-size", pageSize], env, (_tail, lines) => lines);
-    const pager = () => timed([pagerScript, sandbox.url, token, pageSize], {}, (tail) => Number(tail.trim().split("\n").at(-1)));
+    const cli = () => timed(scratch, [cliBin, "search", "--all", "--output", "ndjson", "--page-size", pageSize], env, (_tail, lines) => lines);
+    const pager = () => timed(scratch, [pagerScript, sandbox.url, token, pageSize], {}, (tail) => Number(tail.trim().split("\n").at(-1)));
     const results: { cli: Run; pager: Run }[] = [];
     for (let round = 0; round < rounds; round++) {
       // Alternating order: neither always runs first.
