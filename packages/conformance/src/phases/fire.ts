@@ -170,7 +170,16 @@ function platformSessionOf(session: Session): string | undefined {
  * request fires into the given conversation; once a wrong value of a type is accepted (a real event),
  * no more wrong values of that type are sent.
  */
-export async function checkPayloads(session: Session, triggers: readonly ExternalEventTrigger[]): Promise<void> {
+/** The first wrong value fired for a variable and the status it was answered with (what a later probe may reuse instead of firing it again). */
+export interface FirstRefusal {
+  readonly variable: TriggerVariable;
+  readonly value: unknown;
+  readonly what: string;
+  readonly status: number;
+}
+
+/** Fires every variable's near misses and generated wrong and right values; returns the first wrong value fired of each variable, with its answer's status. */
+export async function checkPayloads(session: Session, triggers: readonly ExternalEventTrigger[]): Promise<FirstRefusal[]> {
   const variables = variablesByType(triggers);
   const missing = variableTypes.filter((type) => !variables.has(type));
   if (missing.length > 0) {
@@ -179,6 +188,7 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
     session.results.skip("payload_acceptance", reason);
   }
   const acceptedWrong = new Set<VariableType>();
+  const firstWrong = new Map<TriggerVariable, FirstRefusal>();
   const bodyOf = (variable: TriggerVariable, value: unknown): Record<string, unknown> => ({
     ...target(session),
     ...triggerFields(session, variable.trigger),
@@ -193,6 +203,7 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
       variableNearMissesFamily,
     );
     if (answer && answer.exchange.status >= 200 && answer.exchange.status < 300) acceptedWrong.add(variable.type);
+    if (answer && !firstWrong.has(variable)) firstWrong.set(variable, { variable, value, what, status: answer.exchange.status });
     return answer?.failed ?? [];
   };
   for (const variable of allVariables(triggers)) {
@@ -228,6 +239,7 @@ export async function checkPayloads(session: Session, triggers: readonly Externa
       familiarValues(variable),
     );
   }
+  return [...firstWrong.values()];
 }
 
 /**

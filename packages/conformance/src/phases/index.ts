@@ -204,8 +204,7 @@ const table: ReadonlyArray<{ readonly plan: Step["plan"]; readonly phases: reado
         name: "fireExternalEvent: variable values",
         unless: needsTriggers,
         run: async (session, state) => {
-          await checkPayloads(session, state.listed?.triggers ?? []);
-          await checkExternalIdentifier(session, state.listed?.triggers ?? []);
+          await checkExternalIdentifier(session, await checkPayloads(session, state.listed?.triggers ?? []));
           state.discovery.dateTimeVariableForms = await probeOpenForms(session, state.listed?.triggers ?? []);
         },
       },
