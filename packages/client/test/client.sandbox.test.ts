@@ -135,11 +135,18 @@ describe("against the sandbox", () => {
     await expect(client.listExternalEventTriggers("any-bot")).rejects.toBeInstanceOf(TimeoutError);
   });
 
-  test("in the process that serves the sandbox, whose HTTP adapter puts Hono's Response in the global scope, the answers of a fetch in process are read and bounded", async () => {
+  test("answers whose Response has read-only methods on its prototype (as a server adapter may put in the global scope: Hono's node adapter does) are read and bounded", async () => {
     const { server } = await sandbox();
-    // What `new Response` makes in this process now has its methods read-only on the prototype (an assignment throws).
-    expect(Object.getOwnPropertyDescriptor(Object.getPrototypeOf(new Response("{}")), "json")).toMatchObject({ writable: false });
-    const inProcess = { baseUrl: server.url, token: server.token, fetch: (request: Request) => server.sandbox.fetch(request) };
+    // A Response whose body readers cannot be assigned on an answer (an assignment throws in strict code).
+    class ReadOnlyResponse extends Response {}
+    for (const name of ["json", "text", "arrayBuffer", "blob", "bytes", "formData"] as const)
+      Object.defineProperty(ReadOnlyResponse.prototype, name, { value: Response.prototype[name], writable: false });
+    const readOnly = async (request: Request) => {
+      const answer = await server.sandbox.fetch(request);
+      return new ReadOnlyResponse(answer.body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+    };
+    expect(Object.getOwnPropertyDescriptor(Object.getPrototypeOf(await readOnly(new Request(`${server.url}/`))), "json")).toMatchObject({ writable: false });
+    const inProcess = { baseUrl: server.url, token: server.token, fetch: readOnly };
     const page = await createBotConversationClient(inProcess).searchConversations({ pageSize: 5 });
     expect(page.items).toHaveLength(5);
     await expect(createBotConversationClient({ ...inProcess, maxResponseBytes: 100 }).searchConversations({ pageSize: 5 })).rejects.toBeInstanceOf(
