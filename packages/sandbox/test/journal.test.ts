@@ -58,6 +58,40 @@ describe("the request journal", () => {
     expect(kept.at(-1)?.sequence).toBe(total);
   });
 
+  test("requests that repeat the last one's headers, URL or path, or differ from it in one value, are each read back as sent", () => {
+    const journal = new RequestJournal();
+    const headers = (accept: string) => ["Host", "127.0.0.1:4011", "X-Token", "sandbox-token", "Accept", accept];
+    const url = (query: string) => `http://127.0.0.1:4011/api/v2/channels/conversations${query}`;
+    const sent: { headers: readonly string[] | Headers; url: string; path: string }[] = [
+      { headers: headers("application/json"), url: url(""), path: "/api/v2/channels/conversations" },
+      // The same texts in new strings, as Node's parser makes them for each request.
+      { headers: headers("application/json").map((text) => `${text} `.trimEnd()), url: url(""), path: "/api/v2/channels/conversations" },
+      // One value differs; then one name; then a header more.
+      { headers: headers("text/plain"), url: url("?limit=1"), path: "/api/v2/channels/conversations" },
+      {
+        headers: ["Host", "127.0.0.1:4011", "X-Token", "sandbox-token", "Accept-Language", "text/plain"],
+        url: url("?limit=1"),
+        path: "/api/v2/channels/conversations",
+      },
+      { headers: [...headers("text/plain"), "X-Request-Id", "a"], url: url("?limit=1"), path: "/api/v2/channels/conversations" },
+      // A Fetch transport's Headers between two raw lists equal to each other, then no header at all.
+      { headers: new Headers({ accept: "application/xml" }), url: url("?limit=2"), path: "/api/v2/channels/conversations" },
+      { headers: [...headers("text/plain"), "X-Request-Id", "a"], url: url("?limit=2"), path: "/api/v2/channels/other" },
+      { headers: [], url: url(""), path: "/api/v2/channels/conversations" },
+    ];
+    for (const [index, request] of sent.entries()) journal.add(received(index, { ...request, method: "GET", body: null }), "searchConversations");
+    expect(journal.list().map(({ headers, query, path }) => ({ headers, query, path }))).toEqual([
+      { headers: { accept: "application/json", host: "127.0.0.1:4011" }, query: {}, path: "/api/v2/channels/conversations" },
+      { headers: { accept: "application/json", host: "127.0.0.1:4011" }, query: {}, path: "/api/v2/channels/conversations" },
+      { headers: { accept: "text/plain", host: "127.0.0.1:4011" }, query: { limit: "1" }, path: "/api/v2/channels/conversations" },
+      { headers: { "accept-language": "text/plain", host: "127.0.0.1:4011" }, query: { limit: "1" }, path: "/api/v2/channels/conversations" },
+      { headers: { accept: "text/plain", host: "127.0.0.1:4011", "x-request-id": "a" }, query: { limit: "1" }, path: "/api/v2/channels/conversations" },
+      { headers: { accept: "application/xml" }, query: { limit: "2" }, path: "/api/v2/channels/conversations" },
+      { headers: { accept: "text/plain", host: "127.0.0.1:4011", "x-request-id": "a" }, query: { limit: "2" }, path: "/api/v2/channels/other" },
+      { headers: {}, query: {}, path: "/api/v2/channels/conversations" },
+    ]);
+  });
+
   test("filters by method, path, status and operation; a body is kept as it came, whatever it holds", () => {
     const journal = new RequestJournal();
     journal.add(received(1, { body: { text: "not json \u0000 with a NUL\u0000" }, status: 400 }), "fireExternalEvent");

@@ -105,20 +105,40 @@ export class RequestJournal {
   #dropped = 0;
   #size = 0;
 
-  /** Adds a request, dropping the oldest beyond `maxRecordedRequests` or `maxRecordedText`. */
+  /** The texts of the last request kept, shared by the next one that repeats them (see `add`). */
+  #last: { rawHeaders: readonly string[] | undefined; headers: string; url: string; path: string } = { rawHeaders: undefined, headers: "", url: "", path: "" };
+
+  /**
+   * Adds a request, dropping the oldest beyond `maxRecordedRequests` or `maxRecordedText`. A request that repeats the
+   * last one's headers, URL or path (a client polling, a load) keeps the last one's strings rather than its own: the
+   * journal then holds one small object per request and no new text, so a busy sandbox's old generation barely grows
+   * (its own copies, kept 10,000 requests, were promoted out of the young generation and made V8 run a full mark-compact
+   * every few scavenges: about 12% of a search's CPU, `bench/search-profile.md`).
+   */
   add(request: ReceivedRequest, operationId: string | undefined): void {
-    const headers = packedHeaders(request.headers);
+    const last = this.#last;
+    const raw = request.headers;
+    let headers: string;
+    if (isRawHeaders(raw) && last.rawHeaders !== undefined && sameStrings(raw, last.rawHeaders)) headers = last.headers;
+    else {
+      headers = packedHeaders(raw);
+      // A `Headers` (the Fetch transport's) is packed each time: only a raw list is compared.
+      last.rawHeaders = isRawHeaders(raw) ? raw : undefined;
+      last.headers = headers;
+    }
+    if (request.url !== last.url) last.url = request.url;
+    if (request.path !== last.path) last.path = request.path;
     const { body } = request;
     const bodyText = body === null ? null : "text" in body ? body.text : body.note;
-    const size = 256 + request.url.length + headers.length + (bodyText?.length ?? 0);
+    const size = 256 + last.url.length + headers.length + (bodyText?.length ?? 0);
     this.#records.push({
       sequence: ++this.#sequence,
       operationId,
       size,
       receivedAt: request.receivedAt,
       method: request.method,
-      url: request.url,
-      path: request.path,
+      url: last.url,
+      path: last.path,
       headers,
       body: bodyText,
       bodyIsNote: body !== null && "note" in body,
@@ -208,6 +228,13 @@ function journalHeaders(headers: readonly string[]): Record<string, string> {
   }
   for (const name of sandboxSecretHeaders) joined.delete(name);
   return Object.fromEntries([...joined].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** Whether two lists hold the same strings in the same order. */
+function sameStrings(one: readonly string[], other: readonly string[]): boolean {
+  if (one.length !== other.length) return false;
+  for (let index = 0; index < one.length; index++) if (one[index] !== other[index]) return false;
+  return true;
 }
 
 function isRawHeaders(headers: Headers | readonly string[]): headers is readonly string[] {
