@@ -114,26 +114,38 @@ function openSpellingProblems(exchange: Exchange, description: Description): Val
   if (exchange.case.operationId !== "searchConversations" || exchange.status !== 200) return [];
   const items = (exchange.json as { items?: unknown } | null)?.items;
   if (!Array.isArray(items)) return [];
-  const properties = (description.resolve("#/components/schemas/ConversationSummary")["properties"] ?? {}) as Record<string, Record<string, unknown>>;
   const problems: ValueProblem[] = [];
-  for (const [field, property] of Object.entries(properties)) {
-    // A named value schema only: an identifier's letter case (a channel's, ChannelId) is never judged, the seed being silent on it.
-    if (typeof property["$ref"] !== "string") continue;
-    const schema = description.resolve(property["$ref"]);
-    const value = schema["type"] === "string" && schema["enum"] === undefined && !/Id$/.test(String(schema["title"]));
-    const named = value && Array.isArray(schema["examples"]) ? (schema["examples"] as unknown[]) : [];
+  for (const { field, named } of openSpellingsOf(description)) {
     items.forEach((item, index) => {
-      const value = (item as Record<string, unknown> | null)?.[field];
-      const misspelled = named.find(
-        (each) => typeof each === "string" && typeof value === "string" && each !== value && each.toLowerCase() === value.toLowerCase(),
-      );
+      const sent = (item as Record<string, unknown> | null)?.[field];
+      if (typeof sent !== "string") return;
+      const misspelled = named.find((each) => each !== sent && each.toLowerCase() === sent.toLowerCase());
+      if (misspelled === undefined) return;
       const at = `/items/${index}/${field}`;
       // The keyword is the schema's `examples`, where the description keeps the spellings the seed names.
-      if (misspelled !== undefined)
-        problems.push({ pointer: at, keyword: "examples", text: `${at}: expected "${misspelled}" as the seed spells it; got ${shown(value)}` });
+      problems.push({ pointer: at, keyword: "examples", text: `${at}: expected "${misspelled}" as the seed spells it; got ${shown(sent)}` });
     });
   }
   return problems;
+}
+
+/** The summary fields with an open spelling, and the spellings the seed names for each: read once per description. */
+const openSpellings = new WeakMap<Description, readonly { field: string; named: readonly string[] }[]>();
+
+function openSpellingsOf(description: Description): readonly { field: string; named: readonly string[] }[] {
+  let found = openSpellings.get(description);
+  if (found !== undefined) return found;
+  const properties = (description.resolve("#/components/schemas/ConversationSummary")["properties"] ?? {}) as Record<string, Record<string, unknown>>;
+  found = Object.entries(properties).flatMap(([field, property]) => {
+    // A named value schema only: an identifier's letter case (a channel's, ChannelId) is never judged, the seed being silent on it.
+    if (typeof property["$ref"] !== "string") return [];
+    const schema = description.resolve(property["$ref"]);
+    const open = schema["type"] === "string" && schema["enum"] === undefined && !/Id$/.test(String(schema["title"]));
+    const named = open && Array.isArray(schema["examples"]) ? (schema["examples"] as unknown[]).filter((each) => typeof each === "string") : [];
+    return named.length > 0 ? [{ field, named }] : [];
+  });
+  openSpellings.set(description, found);
+  return found;
 }
 
 /**
