@@ -4,10 +4,18 @@
  * absolute-form target and dot segments are read as the path they name, a HEAD gets its GET's headers and length with
  * no body, and a search's answer carries its headers and the exact length of its body.
  */
-import { connect } from "node:net";
+import { once } from "node:events";
+import { createServer } from "node:http";
+import { type AddressInfo, connect } from "node:net";
 import { hangGuardMs } from "@bot-conversation/test-support/timeouts";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { RequestContext } from "../src/http/context.ts";
+import { answerNode } from "../src/http/node-adapter.ts";
 import { type RunningSandbox, startSandboxServer } from "../src/index.ts";
+import { Answer } from "../src/operations/answer.ts";
+import { maxBodyBytes } from "../src/operations/context.ts";
+import { readText } from "../src/operations/request.ts";
+import { exampleFixture } from "./support/fixture.ts";
 
 let server: RunningSandbox;
 beforeAll(async () => {
@@ -79,5 +87,155 @@ describe("the Node adapter", () => {
     expect(answer.status).toBe(400);
     expect(answer.headers["content-type"]).toBe(server.sandbox.options.errorMediaType);
     expect(JSON.parse(answer.body)).toMatchObject({ status: 400, detail });
+  });
+});
+
+/**
+ * A request body read from Node's `IncomingMessage` itself (no `Request`, no web stream): whole within the limit,
+ * refused past it with the rest read and dropped (so the connection goes on), and a body the client stops sending
+ * noted in the journal, never a hang.
+ */
+describe("request bodies over Node's HTTP server", () => {
+  let bodies: RunningSandbox;
+  beforeAll(async () => {
+    bodies = await startSandboxServer({ host: "127.0.0.1", port: 0, fixture: exampleFixture() });
+  });
+  afterAll(() => bodies.stop());
+
+  const firePath = "/api/v1/runtime/simple/external/events";
+  const exampleConversationId = "0b6e2a4c-7d1f-4e8a-9c3b-5a2d1e0f9b8c";
+  const fire = JSON.stringify({ conversationId: exampleConversationId, externalEventId: "order-status-changed", externalEventPayload: { orderNumber: "1" } });
+  const head = (framing: string) =>
+    `POST ${firePath} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Token: sandbox-token\r\nContent-Type: application/json\r\n${framing}\r\n`;
+  const sized = (body: string) => `${head(`Content-Length: ${Buffer.byteLength(body)}\r\n`)}${body}`;
+  const chunked = (body: string) => `${head("Transfer-Encoding: chunked\r\n")}${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+  const overLimit = JSON.stringify({ conversationId: exampleConversationId, externalEventId: "x", padding: "x".repeat(maxBodyBytes.operation) });
+
+  /** One kept-alive connection: each request written, its answer read by its `Content-Length`. */
+  async function keptAlive(): Promise<{ ask(request: string): Promise<{ status: number; body: string }>; close(): void }> {
+    const { hostname, port } = new URL(bodies.url);
+    const socket = connect(Number(port), hostname);
+    await once(socket, "connect");
+    socket.setTimeout(hangGuardMs(5_000), () => socket.destroy(new Error("no answer")));
+    let received = Buffer.alloc(0);
+    let waiting: (() => void) | undefined;
+    socket.on("data", (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      waiting?.();
+    });
+    const closed = new Promise<never>((_resolve, reject) => socket.on("close", () => reject(new Error("the server closed the connection"))));
+    closed.catch(() => undefined);
+    const answer = async (): Promise<{ status: number; body: string }> => {
+      for (;;) {
+        const end = received.indexOf("\r\n\r\n");
+        if (end >= 0) {
+          const headText = received.subarray(0, end).toString("latin1");
+          const length = Number(/\r\ncontent-length: *(\d+)/i.exec(headText)?.[1] ?? 0);
+          if (received.length >= end + 4 + length) {
+            const body = received.subarray(end + 4, end + 4 + length).toString("utf8");
+            received = received.subarray(end + 4 + length);
+            return { status: Number(headText.split(" ")[1]), body };
+          }
+        }
+        await Promise.race([new Promise<void>((resolve) => (waiting = resolve)), closed]);
+      }
+    };
+    return {
+      ask: (request) => {
+        socket.write(request);
+        return answer();
+      },
+      close: () => socket.destroy(),
+    };
+  }
+
+  test.each([
+    ["with its Content-Length", sized],
+    ["chunked, its length unknown until read", chunked],
+  ])("a body over the limit, %s: a 413, and the next requests on the same connection are answered", async (_name, framed) => {
+    const connection = await keptAlive();
+    try {
+      const refused = await connection.ask(framed(overLimit));
+      expect(refused.status).toBe(413);
+      expect(JSON.parse(refused.body)).toMatchObject({
+        errors: [{ path: "$", message: `must be at most ${maxBodyBytes.operation} bytes (the sandbox's limit)` }],
+      });
+      expect(await connection.ask(framed(fire))).toEqual({ status: 200, body: "" });
+      expect((await connection.ask(requestOf(search).replace("Connection: close\r\n", ""))).status).toBe(200);
+    } finally {
+      connection.close();
+    }
+  });
+
+  test("a body in many chunks is read whole: fired, and journaled as sent", async () => {
+    const connection = await keptAlive();
+    try {
+      const payload = { orderNumber: "ü".repeat(5000) };
+      const body = JSON.stringify({ conversationId: exampleConversationId, externalEventId: "order-status-changed", externalEventPayload: payload });
+      const pieces = body.match(/[\s\S]{1,777}/g)!;
+      const framed = `${head("Transfer-Encoding: chunked\r\n")}${pieces.map((piece) => `${Buffer.byteLength(piece).toString(16)}\r\n${piece}\r\n`).join("")}0\r\n\r\n`;
+      expect(await connection.ask(framed)).toEqual({ status: 200, body: "" });
+      expect((await bodies.sandbox.firedEvents()).at(-1)?.externalEventPayload).toEqual(payload);
+      expect(bodies.sandbox.requests({ method: "POST" }).at(-1)?.body).toEqual(JSON.parse(body));
+    } finally {
+      connection.close();
+    }
+  });
+
+  test("a client that stops sending its body: the request is journaled with a note, and the sandbox answers the next", async () => {
+    const { hostname, port } = new URL(bodies.url);
+    const before = bodies.sandbox.requests({ method: "POST" }).length;
+    const socket = connect(Number(port), hostname);
+    await once(socket, "connect");
+    socket.write(`${head("Content-Length: 1000\r\n")}{"conversationId":`);
+    // The connection closed while the body is awaited: nothing tells the test when the server saw it, so the journal
+    // is looked at until the request is in it (the guard only against a hang).
+    socket.destroy();
+    const until = Date.now() + hangGuardMs(5_000);
+    while (bodies.sandbox.requests({ method: "POST" }).length === before) {
+      if (Date.now() > until) throw new Error("the cut-off request was never journaled");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(bodies.sandbox.requests({ method: "POST" }).at(-1)).toMatchObject({
+      status: 400,
+      body: "(a body that could not be read: the client stopped sending it)",
+    });
+    const connection = await keptAlive();
+    try {
+      expect(await connection.ask(sized(fire))).toEqual({ status: 200, body: "" });
+    } finally {
+      connection.close();
+    }
+  });
+});
+
+describe("a body and the Fetch Request of a recording's replay, in either order", () => {
+  /** A server whose pipeline reads the body through the transport's reader and through its `Request`, in the order given. */
+  async function serving(order: "body first" | "request first"): Promise<{ url: string; close(): Promise<void> }> {
+    const pipeline = async (c: RequestContext) => {
+      const seen =
+        order === "body first"
+          ? { body: await readText(c.req.body, 1024), request: await c.req.raw.text() }
+          : { request: await c.req.raw.clone().text(), body: await readText(c.req.body, 1024) };
+      return new Answer(200, JSON.stringify(seen), ["content-type", "application/json"]);
+    };
+    const server = createServer((incoming, outgoing) => answerNode({ pipeline, options: { errorMediaType: "application/problem+json" } }, incoming, outgoing));
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      close: () => new Promise((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  test.each(["body first", "request first"] as const)("%s: both read the same text", async (order) => {
+    const served = await serving(order);
+    try {
+      const body = `{"text":"é ${order}"}`;
+      const answer = await fetch(`${served.url}/any`, { method: "POST", body, headers: { "content-type": "application/json" } });
+      expect(await answer.json()).toEqual({ body, request: body });
+    } finally {
+      await served.close();
+    }
   });
 });

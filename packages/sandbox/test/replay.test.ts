@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createSandbox, type ExchangeRecord, parseExchanges } from "../src/index.ts";
+import { createSandbox, type ExchangeRecord, parseExchanges, startSandboxServer } from "../src/index.ts";
 import { createSandboxHandlers } from "../src/msw.ts";
 
 const searchPath = "/api/v2/channels/conversations";
@@ -86,6 +86,13 @@ async function replays(fetcher: (path: string, init?: RequestInit) => Promise<Re
     "application/problem+json",
     { title: "Error", status: 500, detail: "Variable amount: expected a number." },
   ]);
+  // A fire not recorded: its body, read by the replay to look it up, is read again by the rules (a 404 naming it).
+  const unrecorded = await fetcher(firePath, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ conversationId: "c-2", externalEventId: "order-shipped" }),
+  });
+  expect([unrecorded.status, ((await unrecorded.json()) as { detail: string }).detail]).toEqual([404, 'No conversation with conversationId "c-2".']);
   // Not recorded: the rules over the sandbox's data (its own envelope, its own default page size).
   const other = await fetcher(`${searchPath}?pageSize=3`);
   expect(other.status).toBe(200);
@@ -109,6 +116,17 @@ describe("exact replay of a recording (exchanges)", () => {
       expect(wrong.status).toBe(401);
     } finally {
       await sandbox.close();
+    }
+  });
+
+  test("the server (Node's HTTP) answers a recorded request as recorded, every other by the rules", async () => {
+    const server = await startSandboxServer({ host: "127.0.0.1", port: 0, conversations: 10, exchanges: recording });
+    try {
+      await replays((path, init = {}) =>
+        fetch(`${server.url}${path}`, { ...init, headers: { ...(init.headers as Record<string, string>), "X-Token": "sandbox-token" } }),
+      );
+    } finally {
+      await server.stop();
     }
   });
 

@@ -23,7 +23,7 @@ import { workspaceHandlers } from "./workspaces.ts";
 const serviceHandlers: { readonly [operationId in OperationId]: OperationHandler } = {
   searchConversations: (context, c) => searchConversations(context, queryOf(c.req.target)),
   listExternalEventTriggers: (context, c) => listExternalEventTriggers(context, c.req.param("agentStageId") ?? "", queryOf(c.req.target)),
-  fireExternalEvent: (context, c) => fireExternalEvent(context, c.req.raw),
+  fireExternalEvent: (context, c) => fireExternalEvent(context, c.req.body),
 };
 
 /** The handlers of the control API's operations, by `operationId`: a workspace's (`control.ts`) and the administrator's (`workspaces.ts`). */

@@ -3,7 +3,8 @@
  * of our own rather than Hono's `Context` and the Fetch `Request`: what every middleware and handler reads (method,
  * URL, path, a header, a path parameter), made by a transport's adapter (`node-adapter.ts` from Node's `IncomingMessage`,
  * `fetch-adapter.ts` from a `Request`) and read lazily, so a GET answered over HTTP makes no `Request`, no `Headers`
- * and no `URL`. A body is read through the Fetch `Request` the adapter makes on first use (`raw`).
+ * and no `URL`. A body is read by the transport itself (`body`, a `RequestBody`): over Node's HTTP server, from its
+ * `IncomingMessage`, with no `Request` or web stream; a Fetch `Request` (`raw`) is made only for a recording's replay.
  */
 
 import type { ExchangeReplay } from "../data/exchanges.ts";
@@ -13,6 +14,7 @@ import type { WorkspacePage } from "../data/store.ts";
 import type { DataSource } from "../model.ts";
 import type { Answer } from "../operations/answer.ts";
 import type { OperationContext } from "../operations/context.ts";
+import type { RequestBody } from "../operations/request.ts";
 import type { SandboxSwitches } from "../switches.ts";
 import type { RequestJournal } from "./journal.ts";
 
@@ -114,7 +116,9 @@ export interface TransportRequest {
   header(name: string): string | undefined;
   /** The headers as received, for the journal: Node's raw list (name, value, name, value…) or a `Headers`. */
   readonly rawHeaders: readonly string[] | Headers;
-  /** The request as a Fetch `Request`, to read its body (made on first use). */
+  /** Its body, read by the transport itself (see `RequestBody`). */
+  readonly body: RequestBody;
+  /** The request as a Fetch `Request` (made on first use): only for a recording's replay (`data/exchanges.ts`), which clones it. */
   readonly raw: Request;
   /** Aborted when the client gives up on the request (made on first use). */
   readonly signal: AbortSignal;
@@ -166,7 +170,9 @@ export interface SandboxRequest {
   header(name: string): string | undefined;
   /** A path parameter of the route matched, decoded. */
   param(name: string): string | undefined;
-  /** The request as a Fetch `Request` (for its body). */
+  /** Its body (see `TransportRequest.body`). */
+  readonly body: RequestBody;
+  /** The request as a Fetch `Request`: only for a recording's replay (see `TransportRequest.raw`). */
   readonly raw: Request;
   /** Aborted when the client gives up. */
   readonly signal: AbortSignal;
@@ -204,6 +210,9 @@ class PipelineRequest implements SandboxRequest {
   }
   param(name: string): string | undefined {
     return this.pathParameters[name];
+  }
+  get body(): RequestBody {
+    return this.#transport.body;
   }
   get raw(): Request {
     return this.#transport.raw;

@@ -28,7 +28,7 @@ export const firedEventsPageSize = 1000;
  */
 export const controlHandlers: Readonly<Record<string, OperationHandler>> = {
   resetSandbox: async (context, c) => {
-    const body = await readJsonBody(c.req.raw, maxBodyBytes.operation, false);
+    const body = await readJsonBody(c.req.body, maxBodyBytes.operation, false);
     if (!body.ok) return refusal(context, body);
     const defects = checkReset(body.value ?? {});
     if (defects.length > 0) return refusal(context, { ok: false, status: 400, detail: "The reset request is invalid; nothing was changed.", defects });
@@ -45,7 +45,7 @@ export const controlHandlers: Readonly<Record<string, OperationHandler>> = {
   },
 
   loadSandboxFixture: async (context, c) => {
-    const body = await readJsonBody(c.req.raw, maxBodyBytes.fixture);
+    const body = await readJsonBody(c.req.body, maxBodyBytes.fixture);
     if (!body.ok) return refusal(context, body);
     const defects = fixtureDefects(body.value);
     if (defects.length > 0) {
@@ -99,7 +99,7 @@ export const controlHandlers: Readonly<Record<string, OperationHandler>> = {
   },
 
   addSandboxFault: async (context, c) => {
-    const body = await readJsonBody(c.req.raw, maxBodyBytes.operation);
+    const body = await readJsonBody(c.req.body, maxBodyBytes.operation);
     if (!body.ok) return refusal(context, body);
     const defects = checkFault(body.value);
     if (defects.length > 0) return refusal(context, { ok: false, status: 400, detail: "The fault is invalid.", defects });
@@ -115,7 +115,7 @@ export const controlHandlers: Readonly<Record<string, OperationHandler>> = {
 
   // The switches given change, the others are kept; the workspace is opened again with them (every replica's).
   setSandboxSwitches: async (context, c) => {
-    const body = await readJsonBody(c.req.raw, maxBodyBytes.operation);
+    const body = await readJsonBody(c.req.body, maxBodyBytes.operation);
     if (!body.ok) return refusal(context, body);
     const invalid = (defects: { path: string; message: string }[]) =>
       refusal(context, { ok: false, status: 400, detail: "The switches are invalid; nothing was changed.", defects });

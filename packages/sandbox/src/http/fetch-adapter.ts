@@ -6,6 +6,7 @@
  * without the body.
  */
 import type { Answer } from "../operations/answer.ts";
+import { fetchBodyOf, type RequestBody } from "../operations/request.ts";
 import type { Handler } from "./context.ts";
 import { RequestContext, type TransportRequest } from "./context.ts";
 
@@ -14,6 +15,7 @@ class FetchRequest implements TransportRequest {
   readonly raw: Request;
   readonly network: boolean;
   #target: string | undefined;
+  #body: RequestBody | undefined;
 
   constructor(request: Request, network: boolean) {
     this.raw = request;
@@ -35,6 +37,10 @@ class FetchRequest implements TransportRequest {
   }
   header(name: string): string | undefined {
     return this.raw.headers.get(name) ?? undefined;
+  }
+  get body(): RequestBody {
+    this.#body ??= fetchBodyOf(this.raw);
+    return this.#body;
   }
   get rawHeaders(): Headers {
     return this.raw.headers;

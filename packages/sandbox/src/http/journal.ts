@@ -1,7 +1,7 @@
 /** The request journal: what the sandbox received over its service operations (`GET /_sandbox/requests`). */
 import { sandboxSecretHeaders } from "../description.ts";
 import { parseJson } from "../json.ts";
-import { type BodyRead, bodyRead, readText } from "../operations/request.ts";
+import { type BodyRead, bodyRead, type RequestBody, readText } from "../operations/request.ts";
 
 /** One request the sandbox received, as the request journal keeps it. */
 export interface RequestRecord {
@@ -252,12 +252,12 @@ export const refusedBodyNote = "(the body of a request without a valid token: no
  * to 64 KiB, or a note), or, when the route read nothing (a fault, a 405), the body read now up to 64 KiB;
  * `null` for none.
  */
-export async function bodyForJournal(request: Request): Promise<JournalBody> {
+export async function bodyForJournal(body: RequestBody): Promise<JournalBody> {
   return journalBodyOf(
-    bodyRead(request) ??
-      (await readText(request, maxJournalBodyBytes).then(
-        (text) => bodyRead(request) ?? { text: text ?? "" },
-        () => bodyRead(request),
+    bodyRead(body) ??
+      (await readText(body, maxJournalBodyBytes).then(
+        (text) => bodyRead(body) ?? { text: text ?? "" },
+        () => bodyRead(body),
       )),
   );
 }

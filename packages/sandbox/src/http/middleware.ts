@@ -103,14 +103,14 @@ function journal(
   const authorized = c.get("workspace") !== undefined;
   const { method } = c.req;
   // A GET has no body to look for: its Request is never made.
-  const read = method === "GET" || method === "HEAD" ? undefined : bodyRead(c.req.raw);
+  const read = method === "GET" || method === "HEAD" ? undefined : bodyRead(c.req.body);
   const body =
     read !== undefined
       ? journalBodyOf(read)
       : method === "GET" || method === "HEAD" || !hasContent(c)
         ? null
         : authorized
-          ? bodyForJournal(c.req.raw)
+          ? bodyForJournal(c.req.body)
           : { note: refusedBodyNote };
   const entry = { host, operationId: authorized ? operationId : undefined, c, answer, receivedAt, durationMs };
   return body instanceof Promise ? body.then((text) => added(entry, text)) : added(entry, body);
@@ -194,14 +194,9 @@ async function faulted(c: RequestContext, operationId: OperationId, fault: Fault
   return answer();
 }
 
-/**
- * Whether a request has a body, read from its headers where it has them: reading `body` of the server's
- * request builds a stream, and the server then reads the body through it rather than in one call.
- */
+/** Whether a request has a body, as its transport tells from its headers (never reading it, never making a `Request`). */
 function hasContent(c: RequestContext): boolean {
-  const length = c.req.header("content-length");
-  if (length !== undefined) return length !== "0";
-  return c.req.header("transfer-encoding") !== undefined || c.req.raw.body !== null;
+  return c.req.body.present;
 }
 
 /** A recorded answer (a `Response`, `data/exchanges.ts`) as the pipeline's own: its status, headers and body, read whole. */

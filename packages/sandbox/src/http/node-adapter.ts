@@ -1,12 +1,14 @@
 /**
  * The Node adapter of the one pipeline: Node's `IncomingMessage` read lazily as the transport-neutral request
  * (`context.ts`: a header looked up in its raw header list when a part asks for it, the URL made when one asks for
- * it, a Fetch `Request` made only to read a body), and the pipeline's answer written with one `writeHead` and one
- * `end`; no `Request`, `Headers` or `Response` on a GET.
+ * it, the body read from the `IncomingMessage` itself, chunks counted), and the pipeline's answer written with one
+ * `writeHead` and one `end`; no `Request`, `Headers`, web stream or `Response`, but the `Request` a recording's replay
+ * asks for.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Answer } from "../operations/answer.ts";
 import { problemAnswer } from "../operations/problem.ts";
+import { bodyText, fetchBodyOf, type RequestBody } from "../operations/request.ts";
 import { type Handler, RequestContext, type TransportRequest } from "./context.ts";
 
 /** What the adapter answers with: a sandbox's pipeline, and its options (the error media type of its own refusals). */
@@ -58,6 +60,7 @@ class NodeRequest implements TransportRequest {
   readonly #outgoing: ServerResponse;
   #url: string | undefined;
   #raw: Request | undefined;
+  #body: NodeBody | undefined;
   #abort: AbortController | undefined;
 
   constructor(incoming: IncomingMessage, outgoing: ServerResponse, target: string, url: string | undefined) {
@@ -102,16 +105,111 @@ class NodeRequest implements TransportRequest {
     return this.#abort.signal;
   }
 
+  get body(): NodeBody {
+    this.#body ??= new NodeBody(this, this.#incoming);
+    return this.#body;
+  }
+
+  /** The `Request` if one was made (a body is then read through it). */
+  get rawMade(): Request | undefined {
+    return this.#raw;
+  }
+
+  /** The request as a Fetch `Request`: its body read through a stream of the `IncomingMessage`, or, when the body was read first, the bytes read. */
   get raw(): Request {
     if (this.#raw === undefined) {
       const headers = new Headers();
       const raw = this.#incoming.rawHeaders;
       for (let index = 0; index < raw.length; index += 2) headers.append(raw[index]!, raw[index + 1]!);
-      const body = this.method === "GET" || this.method === "HEAD" ? null : bodyStreamOf(this.#incoming);
+      const read = this.#body?.bytesRead;
+      const body = this.method === "GET" || this.method === "HEAD" ? null : read === undefined ? bodyStreamOf(this.#incoming) : read;
       this.#raw = new Request(this.url, { method: this.method, headers, body, signal: this.signal, duplex: "half" } as RequestInit);
     }
     return this.#raw;
   }
+}
+
+/**
+ * A Node request's body, read from its `IncomingMessage`: the chunks as they come, counted, joined once at the end
+ * (one chunk, the usual fire, is decoded as it is). Past the limit the rest is read and dropped, so the answer still
+ * reaches the client on its open connection. Once the replay made a `Request`, the body is read through it.
+ */
+class NodeBody implements RequestBody {
+  readonly #request: NodeRequest;
+  readonly #incoming: IncomingMessage;
+  /** The bytes read, once read whole (a `Request` made later is built over them); `null` when they were not kept (past the limit, cut off). */
+  bytesRead: Uint8Array | null | undefined;
+
+  constructor(request: NodeRequest, incoming: IncomingMessage) {
+    this.#request = request;
+    this.#incoming = incoming;
+  }
+  get contentType(): string | undefined {
+    return this.#request.header("content-type");
+  }
+  get contentLength(): string | undefined {
+    return this.#request.header("content-length");
+  }
+  get present(): boolean {
+    const length = this.contentLength;
+    return length !== undefined ? length !== "0" : this.#request.header("transfer-encoding") !== undefined;
+  }
+  read(maxBytes: number): Promise<string | undefined> {
+    const raw = this.#request.rawMade;
+    if (raw !== undefined) return fetchBodyOf(raw).read(maxBytes);
+    this.bytesRead = null;
+    return bytesOf(this.#incoming, maxBytes).then((bytes) => {
+      if (bytes === undefined) return undefined;
+      this.bytesRead = bytes;
+      return bodyText(bytes);
+    });
+  }
+}
+
+const noBytes = new Uint8Array(0);
+
+/**
+ * The body of Node's request read whole, or `undefined` as soon as it passes `maxBytes` (the rest then read and
+ * dropped); rejects when the client stops sending it (the connection closed first).
+ */
+function bytesOf(incoming: IncomingMessage, maxBytes: number): Promise<Uint8Array | undefined> {
+  if (incoming.readableEnded) return Promise.resolve(noBytes);
+  if (incoming.destroyed) return Promise.reject(new Error("The client stopped sending the request body."));
+  return new Promise((resolve, reject) => {
+    let first: Buffer | undefined;
+    let chunks: Buffer[] | undefined;
+    let size = 0;
+    let over = false;
+    const onData = (chunk: Buffer) => {
+      if (over) return;
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        // Answered at once; the rest is read and dropped (the listener stays, so the stream keeps flowing).
+        over = true;
+        first = chunks = undefined;
+        resolve(undefined);
+      } else if (first === undefined) first = chunk;
+      else (chunks ??= [first]).push(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve(over ? undefined : chunks !== undefined ? Buffer.concat(chunks, size) : (first ?? noBytes));
+    };
+    const onClose = () => {
+      done();
+      reject(new Error("The client stopped sending the request body."));
+    };
+    const done = () => {
+      incoming.off("data", onData);
+      incoming.off("end", onEnd);
+      incoming.off("close", onClose);
+      incoming.off("error", onClose);
+    };
+    incoming.on("data", onData);
+    incoming.on("end", onEnd);
+    incoming.on("close", onClose);
+    incoming.on("error", onClose);
+  });
 }
 
 /**

@@ -31,7 +31,7 @@ const invalid = (context: SandboxContext, defects: { path: string; message: stri
 export const workspaceHandlers: Readonly<Record<string, OperationHandler>> = {
   createSandboxWorkspace: async (context, c) => {
     const { options, workspaces } = context;
-    const body = await readJsonBody(c.req.raw, maxBodyBytes.fixture);
+    const body = await readJsonBody(c.req.body, maxBodyBytes.fixture);
     if (!body.ok) return refusal(context, body);
     const defects = checkWorkspaceRequest(body.value);
     if (defects.length > 0) return invalid(context, defects);

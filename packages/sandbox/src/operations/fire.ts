@@ -7,7 +7,7 @@ import { appendJsonPath, type Defect, requestBodySchema, serviceChecker, service
 import { type Answer, emptyAnswer } from "./answer.ts";
 import { maxBodyBytes, type OperationContext, refusal } from "./context.ts";
 import { problemAnswer, storeUnavailable } from "./problem.ts";
-import { readJsonBody } from "./request.ts";
+import { type RequestBody, readJsonBody } from "./request.ts";
 
 const checkRequest = serviceChecker(requestBodySchema(serviceDescription, "fireExternalEvent"));
 // The description's two variants, checked one at a time: the variant is the one the request chose by the
@@ -41,9 +41,9 @@ const livechatSuffix = "|livechat";
  * otherwise 200 with an empty body, and the event is recorded (committed to the `--data` file) before the
  * answer; 503 when the file could not keep it (the sandbox's own status: the event was not fired).
  */
-export async function fireExternalEvent(context: OperationContext, request: Request): Promise<Answer> {
+export async function fireExternalEvent(context: OperationContext, requestBody: RequestBody): Promise<Answer> {
   const { options } = context;
-  const body = await readJsonBody(request, maxBodyBytes.operation);
+  const body = await readJsonBody(requestBody, maxBodyBytes.operation);
   if (!body.ok) return refusal(context, body);
   const defects = requestDefects(body.value);
   if (defects.length > 0) return refusal(context, { ok: false, status: 400, detail: "The request body does not match FireExternalEventRequest.", defects });

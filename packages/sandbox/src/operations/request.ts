@@ -127,35 +127,70 @@ function toInteger(text: string): number | undefined {
   return Number.isSafeInteger(value) ? value : undefined;
 }
 
+/**
+ * A request's body as its transport reads it (`http/node-adapter.ts` from Node's `IncomingMessage`, `fetchBodyOf`
+ * from a Fetch `Request`): the headers that say what it is, whether there is one, and the whole of it read once.
+ * No `Request`, `Headers` or web stream is made to read a body over Node's HTTP server.
+ */
+export interface RequestBody {
+  /** The `Content-Type` header, or `undefined`. */
+  readonly contentType: string | undefined;
+  /** The `Content-Length` header, or `undefined`. */
+  readonly contentLength: string | undefined;
+  /** Whether the request carries a body, from its headers where they say it (a `Content-Length` not `0`, or a `Transfer-Encoding`): never read for it. */
+  readonly present: boolean;
+  /**
+   * The body whole, decoded as UTF-8 (a leading BOM dropped, as `Request.text()` drops it), when it holds at most
+   * `maxBytes`; `undefined` as soon as it passes them, the rest read and dropped so that the answer still reaches the
+   * client on its open connection. Rejects when the client stops sending it. Called once per request (`readText`).
+   */
+  read(maxBytes: number): Promise<string | undefined>;
+}
+
 /** Reads a JSON request body: `application/json` only, at most `maxBytes`, parsed; defects otherwise. */
-export async function readJsonBody(request: Request, maxBytes: number, required = true): Promise<Checked<unknown>> {
-  const contentType = request.headers.get("content-type");
-  const declared = request.headers.get("content-length");
+export async function readJsonBody(body: RequestBody, maxBytes: number, required = true): Promise<Checked<unknown>> {
+  const { contentType, contentLength: declared } = body;
   // The usual header as it is; any other (parameters, letter case, spaces) read for its media type.
   const mediaType = contentType === "application/json" ? contentType : contentType?.split(";")[0]?.trim().toLowerCase();
   const length = Number(declared ?? Number.NaN);
+  // A body the client stopped sending is answered as one (see `cutOff`), never as an internal error.
+  const textOf = () => readText(body, maxBytes).catch(() => cutOff);
   // An optional body may be left out, with or without `Content-Length: 0` (curl -X POST sends neither).
-  if (contentType === null && !required && (length === 0 || request.body === null || (await readText(request, maxBytes)) === ""))
-    return { ok: true, value: undefined };
+  if (contentType === undefined && !required && (length === 0 || !body.present)) return { ok: true, value: undefined };
+  const optional = contentType === undefined && !required ? await textOf() : undefined;
+  if (typeof optional === "object") return optional;
+  if (optional === "") return { ok: true, value: undefined };
   // Past this point with no content type, the body (read above when optional) had content: a 415 names the header.
   if (mediaType !== "application/json") {
     return {
       ok: false,
       status: 415,
       detail: "The request body must be JSON.",
-      defects: [{ path: "header.content-type", message: `must be application/json; got ${contentType === null ? "none" : JSON.stringify(contentType)}` }],
+      defects: [{ path: "header.content-type", message: `must be application/json; got ${contentType === undefined ? "none" : JSON.stringify(contentType)}` }],
     };
   }
   if (length > maxBytes) return tooLarge(maxBytes);
-  const text = await readText(request, maxBytes, declared);
+  const text = await textOf();
+  if (typeof text === "object") return text;
   if (text === undefined) return tooLarge(maxBytes);
-  if (text.trim() === "" && !required) return { ok: true, value: undefined };
+  if (!required && text.trim() === "") return { ok: true, value: undefined };
   const parsed = parseJson(text, "The request body");
   if (!parsed.ok) return parsed;
   // Text no store can keep (NUL, an unpaired surrogate) is refused here, for every route and every mode.
   const defects = unholdableJsonDefects(text, parsed.value);
   return defects.length > 0 ? { ok: false, status: 400, detail: "The request body holds text the sandbox cannot keep.", defects } : parsed;
 }
+
+/**
+ * A body the client stopped sending (its connection closed first): nobody reads this answer, but the journal keeps
+ * the request with its note and the log line its status, never an internal error. A 400: our choice.
+ */
+const cutOff: Extract<Checked<never>, { ok: false }> = {
+  ok: false,
+  status: 400,
+  detail: "The request body was cut off.",
+  defects: [{ path: "$", message: "the client stopped sending it before its end" }],
+};
 
 function tooLarge(maxBytes: number): Checked<never> {
   return {
@@ -170,33 +205,56 @@ function tooLarge(maxBytes: number): Checked<never> {
 export type BodyRead = { readonly text: string } | { readonly over: number } | { readonly aborted: true };
 
 /** The bodies read so far, by request: the request journal keeps what the route read, without reading it again. */
-const bodiesRead = new WeakMap<Request, BodyRead>();
+const bodiesRead = new WeakMap<RequestBody, BodyRead>();
 
 /** What `readText` made of the request's body, or `undefined` when nothing read it. */
-export function bodyRead(request: Request): BodyRead | undefined {
-  return bodiesRead.get(request);
+export function bodyRead(body: RequestBody): BodyRead | undefined {
+  return bodiesRead.get(body);
 }
 
-/**
- * The body as text, or `undefined` as soon as it passes `maxBytes` (the rest is not read); `declared` is its
- * `Content-Length` header, when the caller has read it already. A body whose
- * `Content-Length` is within the limit is read in one call (Node's parser holds the body to that length,
- * and the server reads it without a stream); any other is read chunk by chunk, counting.
- */
-export async function readText(request: Request, maxBytes: number, declared = request.headers.get("content-length")): Promise<string | undefined> {
-  if (declared === "0" || (declared === null && !request.headers.has("transfer-encoding") && request.body === null)) return "";
+/** The body as text, or `undefined` as soon as it passes `maxBytes` (see `RequestBody.read`); what became of it is kept for `bodyRead`. */
+export async function readText(body: RequestBody, maxBytes: number): Promise<string | undefined> {
+  if (body.contentLength === "0" || !body.present) return "";
   try {
-    const text = declared !== null && /^\d+$/.test(declared) && Number(declared) <= maxBytes ? await request.text() : await readCounting(request, maxBytes);
-    bodiesRead.set(request, text === undefined ? { over: maxBytes } : { text });
+    const text = await body.read(maxBytes);
+    bodiesRead.set(body, text === undefined ? { over: maxBytes } : { text });
     return text;
   } catch (error) {
-    bodiesRead.set(request, { aborted: true });
+    bodiesRead.set(body, { aborted: true });
     throw error;
   }
 }
 
+/** Decodes a body's bytes as `Request.text()` does: UTF-8, a leading BOM dropped, a malformed sequence replaced. */
+const utf8 = new TextDecoder();
+
+/** A body's bytes as text (see `utf8`). */
+export function bodyText(bytes: Uint8Array): string {
+  return utf8.decode(bytes);
+}
+
+/**
+ * A Fetch `Request`'s body as the pipeline reads it (the Fetch adapter's, and the Node adapter's once it made a
+ * `Request`): a body whose `Content-Length` is within the limit is read in one call; any other chunk by chunk,
+ * counting, cancelled (the rest dropped) past the limit.
+ */
+export function fetchBodyOf(request: Request): RequestBody {
+  const { headers } = request;
+  const contentLength = headers.get("content-length") ?? undefined;
+  return {
+    contentType: headers.get("content-type") ?? undefined,
+    contentLength,
+    present: contentLength !== undefined ? contentLength !== "0" : request.body !== null,
+    read: async (maxBytes) =>
+      contentLength !== undefined && /^\d+$/.test(contentLength) && Number(contentLength) <= maxBytes
+        ? bodyText(new Uint8Array(await request.arrayBuffer()))
+        : readCounting(request, maxBytes),
+  };
+}
+
 async function readCounting(request: Request, maxBytes: number): Promise<string | undefined> {
-  const reader = request.body!.getReader();
+  if (request.body === null) return "";
+  const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -215,5 +273,5 @@ async function readCounting(request: Request, maxBytes: number): Promise<string 
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return bodyText(bytes);
 }
