@@ -130,9 +130,10 @@ class NodeRequest implements TransportRequest {
 }
 
 /**
- * A Node request's body, read from its `IncomingMessage`: the chunks as they come, counted, joined once at the end
- * (one chunk, the usual fire, is decoded as it is). Past the limit the rest is read and dropped, so the answer still
- * reaches the client on its open connection. Once the replay made a `Request`, the body is read through it.
+ * A Node request's body, read from its `IncomingMessage`: the chunks as they come, counted, joined once at the end.
+ * Past the limit it is answered at once and the rest is read and dropped, so the answer still reaches the client on
+ * its open connection; a connection closed before the body's end rejects. Once the replay made a `Request`, the
+ * body is read through it.
  */
 class NodeBody implements RequestBody {
   readonly #request: NodeRequest;
@@ -158,59 +159,53 @@ class NodeBody implements RequestBody {
     const raw = this.#request.rawMade;
     if (raw !== undefined) return fetchBodyOf(raw).read(maxBytes);
     this.bytesRead = null;
-    return bytesOf(this.#incoming, maxBytes).then((bytes) => {
-      if (bytes === undefined) return undefined;
-      this.bytesRead = bytes;
-      return bodyText(bytes);
+    const incoming = this.#incoming;
+    if (incoming.readableEnded) return Promise.resolve("");
+    if (incoming.destroyed) return Promise.reject(new Error(cutOffMessage));
+    return new Promise((resolve, reject) => {
+      let first: Buffer | undefined;
+      let chunks: Buffer[] | undefined;
+      let size = 0;
+      let over = false;
+      const onData = (chunk: Buffer) => {
+        if (over) return;
+        size += chunk.byteLength;
+        if (size > maxBytes) {
+          // Answered at once; the rest is read and dropped (the listener stays, so the stream keeps flowing).
+          over = true;
+          first = chunks = undefined;
+          resolve(undefined);
+        } else if (first === undefined) first = chunk;
+        else (chunks ??= [first]).push(chunk);
+      };
+      const onEnd = () => {
+        done();
+        if (over) return;
+        // One chunk (the usual small body) is decoded as it is; more are joined once.
+        const bytes = chunks !== undefined ? Buffer.concat(chunks, size) : (first ?? noBytes);
+        this.bytesRead = bytes;
+        resolve(bodyText(bytes));
+      };
+      const onClose = () => {
+        done();
+        reject(new Error(cutOffMessage));
+      };
+      const done = () => {
+        incoming.off("data", onData);
+        incoming.off("end", onEnd);
+        incoming.off("close", onClose);
+        incoming.off("error", onClose);
+      };
+      incoming.on("data", onData);
+      incoming.on("end", onEnd);
+      incoming.on("close", onClose);
+      incoming.on("error", onClose);
     });
   }
 }
 
 const noBytes = new Uint8Array(0);
-
-/**
- * The body of Node's request read whole, or `undefined` as soon as it passes `maxBytes` (the rest then read and
- * dropped); rejects when the client stops sending it (the connection closed first).
- */
-function bytesOf(incoming: IncomingMessage, maxBytes: number): Promise<Uint8Array | undefined> {
-  if (incoming.readableEnded) return Promise.resolve(noBytes);
-  if (incoming.destroyed) return Promise.reject(new Error("The client stopped sending the request body."));
-  return new Promise((resolve, reject) => {
-    let first: Buffer | undefined;
-    let chunks: Buffer[] | undefined;
-    let size = 0;
-    let over = false;
-    const onData = (chunk: Buffer) => {
-      if (over) return;
-      size += chunk.byteLength;
-      if (size > maxBytes) {
-        // Answered at once; the rest is read and dropped (the listener stays, so the stream keeps flowing).
-        over = true;
-        first = chunks = undefined;
-        resolve(undefined);
-      } else if (first === undefined) first = chunk;
-      else (chunks ??= [first]).push(chunk);
-    };
-    const onEnd = () => {
-      done();
-      resolve(over ? undefined : chunks !== undefined ? Buffer.concat(chunks, size) : (first ?? noBytes));
-    };
-    const onClose = () => {
-      done();
-      reject(new Error("The client stopped sending the request body."));
-    };
-    const done = () => {
-      incoming.off("data", onData);
-      incoming.off("end", onEnd);
-      incoming.off("close", onClose);
-      incoming.off("error", onClose);
-    };
-    incoming.on("data", onData);
-    incoming.on("end", onEnd);
-    incoming.on("close", onClose);
-    incoming.on("error", onClose);
-  });
-}
+const cutOffMessage = "The client stopped sending the request body.";
 
 /**
  * A request body as a stream, pulled from Node's request as it is read. A reader that stops reading (a body over its
@@ -235,7 +230,7 @@ function bodyStreamOf(incoming: IncomingMessage): ReadableStream<Uint8Array> {
       incoming.once("close", () => {
         if (settled || incoming.readableEnded) return;
         settled = true;
-        given.error(new Error("The client stopped sending the request body."));
+        given.error(new Error(cutOffMessage));
       });
     },
     pull() {

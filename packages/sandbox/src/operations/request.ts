@@ -148,37 +148,44 @@ export interface RequestBody {
 }
 
 /** Reads a JSON request body: `application/json` only, at most `maxBytes`, parsed; defects otherwise. */
-export async function readJsonBody(body: RequestBody, maxBytes: number, required = true): Promise<Checked<unknown>> {
+export function readJsonBody(body: RequestBody, maxBytes: number, required = true): Promise<Checked<unknown>> {
   const { contentType, contentLength: declared } = body;
+  const length = Number(declared ?? Number.NaN);
+  // An optional body may be left out, with or without `Content-Length: 0` (curl -X POST sends neither); one sent
+  // without a content type is read to tell: empty, it was left out; with content, a 415 names the header.
+  if (contentType === undefined && !required) {
+    if (length === 0 || !body.present) return Promise.resolve(leftOut);
+    return readText(body, maxBytes).then((text) => (text === "" ? leftOut : notJson(contentType)), cutOffRead);
+  }
   // The usual header as it is; any other (parameters, letter case, spaces) read for its media type.
   const mediaType = contentType === "application/json" ? contentType : contentType?.split(";")[0]?.trim().toLowerCase();
-  const length = Number(declared ?? Number.NaN);
-  // A body the client stopped sending is answered as one (see `cutOff`), never as an internal error.
-  const textOf = () => readText(body, maxBytes).catch(() => cutOff);
-  // An optional body may be left out, with or without `Content-Length: 0` (curl -X POST sends neither).
-  if (contentType === undefined && !required && (length === 0 || !body.present)) return { ok: true, value: undefined };
-  const optional = contentType === undefined && !required ? await textOf() : undefined;
-  if (typeof optional === "object") return optional;
-  if (optional === "") return { ok: true, value: undefined };
-  // Past this point with no content type, the body (read above when optional) had content: a 415 names the header.
-  if (mediaType !== "application/json") {
-    return {
-      ok: false,
-      status: 415,
-      detail: "The request body must be JSON.",
-      defects: [{ path: "header.content-type", message: `must be application/json; got ${contentType === undefined ? "none" : JSON.stringify(contentType)}` }],
-    };
-  }
-  if (length > maxBytes) return tooLarge(maxBytes);
-  const text = await textOf();
-  if (typeof text === "object") return text;
+  if (mediaType !== "application/json") return Promise.resolve(notJson(contentType));
+  if (length > maxBytes) return Promise.resolve(tooLarge(maxBytes));
+  return readText(body, maxBytes).then((text) => jsonOf(text, maxBytes, required), cutOffRead);
+}
+
+/** A body's text as JSON (see `readJsonBody`): too large, left out (an optional one, blank), invalid, or its value. */
+function jsonOf(text: string | undefined, maxBytes: number, required: boolean): Checked<unknown> {
   if (text === undefined) return tooLarge(maxBytes);
-  if (!required && text.trim() === "") return { ok: true, value: undefined };
+  if (!required && text.trim() === "") return leftOut;
   const parsed = parseJson(text, "The request body");
   if (!parsed.ok) return parsed;
   // Text no store can keep (NUL, an unpaired surrogate) is refused here, for every route and every mode.
   const defects = unholdableJsonDefects(text, parsed.value);
   return defects.length > 0 ? { ok: false, status: 400, detail: "The request body holds text the sandbox cannot keep.", defects } : parsed;
+}
+
+/** An optional body left out. */
+const leftOut: Checked<unknown> = Object.freeze({ ok: true, value: undefined });
+
+/** A body that is not JSON by its content type: a 415 naming the header. */
+function notJson(contentType: string | undefined): Checked<never> {
+  return {
+    ok: false,
+    status: 415,
+    detail: "The request body must be JSON.",
+    defects: [{ path: "header.content-type", message: `must be application/json; got ${contentType === undefined ? "none" : JSON.stringify(contentType)}` }],
+  };
 }
 
 /**
@@ -191,6 +198,9 @@ const cutOff: Extract<Checked<never>, { ok: false }> = {
   detail: "The request body was cut off.",
   defects: [{ path: "$", message: "the client stopped sending it before its end" }],
 };
+
+/** The answer to a body whose read failed (see `cutOff`). */
+const cutOffRead = (): Checked<never> => cutOff;
 
 function tooLarge(maxBytes: number): Checked<never> {
   return {
@@ -213,16 +223,18 @@ export function bodyRead(body: RequestBody): BodyRead | undefined {
 }
 
 /** The body as text, or `undefined` as soon as it passes `maxBytes` (see `RequestBody.read`); what became of it is kept for `bodyRead`. */
-export async function readText(body: RequestBody, maxBytes: number): Promise<string | undefined> {
-  if (body.contentLength === "0" || !body.present) return "";
-  try {
-    const text = await body.read(maxBytes);
-    bodiesRead.set(body, text === undefined ? { over: maxBytes } : { text });
-    return text;
-  } catch (error) {
-    bodiesRead.set(body, { aborted: true });
-    throw error;
-  }
+export function readText(body: RequestBody, maxBytes: number): Promise<string | undefined> {
+  if (body.contentLength === "0" || !body.present) return Promise.resolve("");
+  return body.read(maxBytes).then(
+    (text) => {
+      bodiesRead.set(body, text === undefined ? { over: maxBytes } : { text });
+      return text;
+    },
+    (error: unknown) => {
+      bodiesRead.set(body, { aborted: true });
+      throw error;
+    },
+  );
 }
 
 /** Decodes a body's bytes as `Request.text()` does: UTF-8, a leading BOM dropped, a malformed sequence replaced. */
