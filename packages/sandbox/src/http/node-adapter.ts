@@ -167,6 +167,7 @@ class NodeBody implements RequestBody {
       let chunks: Buffer[] | undefined;
       let size = 0;
       let over = false;
+      let ended = false;
       const onData = (chunk: Buffer) => {
         if (over) return;
         size += chunk.byteLength;
@@ -178,8 +179,10 @@ class NodeBody implements RequestBody {
         } else if (first === undefined) first = chunk;
         else (chunks ??= [first]).push(chunk);
       };
+      // Settled once: a later event (the close after the end, the end after the limit) changes nothing, so no listener
+      // is taken off (they go with the request).
       const onEnd = () => {
-        done();
+        ended = true;
         if (over) return;
         // One chunk (the usual small body) is decoded as it is; more are joined once.
         const bytes = chunks !== undefined ? Buffer.concat(chunks, size) : (first ?? noBytes);
@@ -187,14 +190,7 @@ class NodeBody implements RequestBody {
         resolve(bodyText(bytes));
       };
       const onClose = () => {
-        done();
-        reject(new Error(cutOffMessage));
-      };
-      const done = () => {
-        incoming.off("data", onData);
-        incoming.off("end", onEnd);
-        incoming.off("close", onClose);
-        incoming.off("error", onClose);
+        if (!ended) reject(new Error(cutOffMessage));
       };
       incoming.on("data", onData);
       incoming.on("end", onEnd);
