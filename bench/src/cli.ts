@@ -20,11 +20,22 @@ const conversations = 100_000;
 const pageSize = "500";
 const rounds = 3;
 const token = "sandbox-token";
-const cliBin = fileURLToPath(import.meta.resolve("@bot-conversation/cli/package.json").replace(/package\.json$/, "dist/bin.js"));
-const pagerScript = fileURLToPath(new URL("./cli-pager.ts", import.meta.url));
+/** The workspace's built command. */
+export const cliBin = fileURLToPath(import.meta.resolve("@bot-conversation/cli/package.json").replace(/package\.json$/, "dist/bin.js"));
+/** The baseline: the client's pager in a process of its own. */
+export const pagerScript = fileURLToPath(new URL("./cli-pager.ts", import.meta.url));
+
+/** The export the section measures: every conversation, as NDJSON, in pages of `size`. */
+export const exportArgs = (size: string): string[] => ["search", "--all", "--output", "ndjson", "--page-size", size];
+
+/** The conversations a CLI export wrote: its lines. */
+export const linesWritten = (_tail: string, lines: number): number => lines;
+
+/** The conversations the pager counted: the number on its last line. */
+export const pagerCount = (tail: string): number => Number(tail.trim().split("\n").at(-1));
 
 /** A process's run: wall time, CPU time, the conversations it wrote or counted, and its peak RSS (VmHWM, polled). */
-interface Run {
+export interface Run {
   readonly seconds: number;
   /** The process's own CPU time (user + system), from start to exit. */
   readonly cpuSeconds: number;
@@ -32,7 +43,13 @@ interface Run {
   readonly peakRssMiB: number;
 }
 
-async function timed(scratch: string, args: readonly string[], env: NodeJS.ProcessEnv, countOf: (stdout: string, lines: number) => number): Promise<Run> {
+/** Runs `node <args>` with its stdout written to a file in `scratch`: its wall and CPU time, peak RSS, and the count `countOf` reads from its output. */
+export async function timed(
+  scratch: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  countOf: (stdout: string, lines: number) => number,
+): Promise<Run> {
   // Stdout goes to a file, as an export does (`> conversations.ndjson`): the bench's own process does not
   // share the two cores with the command while it runs; the lines are counted after.
   const output = join(scratch, "stdout");
@@ -55,7 +72,8 @@ async function timed(scratch: string, args: readonly string[], env: NodeJS.Proce
   return { seconds, cpuSeconds, count: countOf(tail, lines), peakRssMiB };
 }
 
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
+/** The median of the values (the upper one of an even count). */
+export const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 /** Runs the CLI export and the pager baseline in alternating rounds against one sandbox of 100,000 conversations. */
 export async function cliExport(): Promise<Section> {
@@ -67,8 +85,8 @@ export async function cliExport(): Promise<Section> {
   });
   try {
     const env = { BOT_CONVERSATION_BASE_URL: sandbox.url, BOT_CONVERSATION_TOKEN: token };
-    const cli = () => timed(scratch, [cliBin, "search", "--all", "--output", "ndjson", "--page-size", pageSize], env, (_tail, lines) => lines);
-    const pager = () => timed(scratch, [pagerScript, sandbox.url, token, pageSize], {}, (tail) => Number(tail.trim().split("\n").at(-1)));
+    const cli = () => timed(scratch, [cliBin, ...exportArgs(pageSize)], env, linesWritten);
+    const pager = () => timed(scratch, [pagerScript, sandbox.url, token, pageSize], {}, pagerCount);
     const results: { cli: Run; pager: Run }[] = [];
     for (let round = 0; round < rounds; round++) {
       // Alternating order: neither always runs first.

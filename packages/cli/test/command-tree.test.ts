@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -10,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { schemaOf } from "../src/description.ts";
 import { program } from "../src/index.ts";
 import { outputFormats } from "../src/output/format.ts";
-import { runCli } from "./support/cli.ts";
+import { binPath, runCli } from "./support/cli.ts";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
 const io = { stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
@@ -94,5 +95,38 @@ describe("one command tree", () => {
     }
     expect(sandbox).toContain(choices(sandboxStates));
     expect(flat((await runCli(["completion", "--help"])).stdout)).toContain(choices(["bash", "zsh", "fish"]));
+  });
+});
+
+describe("a command loads its own module, not the others'", () => {
+  /** The modules of the toolkit the built command loads for `argv`, as its own process: each load traced on stderr by a module hook. */
+  const loadedBy = (argv: readonly string[]): string => {
+    const hook = `import { registerHooks } from "node:module"; import { writeSync } from "node:fs";
+      registerHooks({ load(url, context, next) { writeSync(2, "loaded " + url + "\\n"); return next(url, context); } });`;
+    const run = spawnSync(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(hook)}`, binPath, ...argv], {
+      encoding: "utf8",
+      env: { PATH: process.env["PATH"] },
+    });
+    expect(run.status).toBe(0);
+    return run.stderr;
+  };
+  const others = [
+    "sandbox/dist/cli/command.js",
+    "conformance/dist/command.js",
+    "cli/dist/record/command.js",
+    "cli/dist/mcp/command.js",
+    "cli/dist/fire.js",
+    "cli/dist/workspaces.js",
+  ];
+
+  it("search --help: the search's module and none of the other commands'", () => {
+    const loaded = loadedBy(["search", "--help"]);
+    expect(loaded).toContain("cli/dist/search.js");
+    for (const module of others) expect(loaded).not.toContain(module);
+  });
+
+  it("the top-level --help: every command's", () => {
+    const loaded = loadedBy(["--help"]);
+    for (const module of ["cli/dist/search.js", ...others]) expect(loaded).toContain(module);
   });
 });
