@@ -178,6 +178,14 @@ describe("a request's line", () => {
     expect("workspace" in parsed).toBe(fields.workspace !== undefined);
   });
 
+  test("a lone surrogate is escaped as JSON escapes it, so the line reads back the very path (pino's shortcut writes it raw)", async () => {
+    const output = capture();
+    const path = "/a\ud800b";
+    requestLineWriter(await createLogger(output.stream, "json"))({ ...line, path });
+    expect(output.text()).toContain('"path":"/a\\ud800b"');
+    expect((JSON.parse(output.text()) as { path: string }).path).toBe(path);
+  });
+
   test("to a file (fs.createWriteStream): batched as the command's stdout is, so flushLogs writes it at once", async () => {
     const folder = mkdtempSync(join(tmpdir(), "sandbox-log-"));
     try {
