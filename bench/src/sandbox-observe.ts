@@ -21,9 +21,12 @@ import { type Budget, formatNumber, markdownTable, median, type Section } from "
 /** A filtered search of the default data, as a client sends it. */
 const searchUrl = "http://127.0.0.1:4011/api/v2/channels/conversations?status=Active&pageSize=20";
 const headers = { "x-token": "sandbox-token" };
-/** Rounds counted (a first, uncounted one warms every variant up), and each variant's time in a round. */
+/**
+ * Rounds counted (a first, uncounted one warms every variant up), and each variant's time in a round; a run by hand
+ * may ask for more or shorter ones (`OBSERVE_ROUNDS`, `OBSERVE_WINDOW_MS`).
+ */
 const rounds = Number(process.env["OBSERVE_ROUNDS"] ?? 7);
-const windowMs = 1_000;
+const windowMs = Number(process.env["OBSERVE_WINDOW_MS"] ?? 1_000);
 
 /** What the section needs of a build of the sandbox package. */
 interface SandboxBuild {
