@@ -201,7 +201,11 @@ export class SandboxMetrics {
    * kept sets are too): a request then neither builds nor checks a labels object.
    */
   readonly #series = new Map<string, RequestSeries>();
+  /** The last request's label set and series: a steady load asks for the same one again, found without a key. */
+  #last: { readonly operation: string; readonly status: number; readonly workspace: string; readonly series: RequestSeries } | undefined;
   #seriesOf(operation: string, status: number, workspace: string): RequestSeries {
+    const last = this.#last;
+    if (last !== undefined && last.operation === operation && last.status === status && last.workspace === workspace) return last.series;
     const key = `${operation} ${status} ${workspace}`;
     let series = this.#series.get(key);
     if (series === undefined) {
@@ -213,6 +217,7 @@ export class SandboxMetrics {
       };
       this.#series.set(key, series);
     }
+    this.#last = { operation, status, workspace, series };
     return series;
   }
 
