@@ -37,7 +37,7 @@ const benchmarks: [string, () => Promise<Section>][] = [
   ["Prism mock", mockServer],
   ["sandbox", sandboxServer],
   ["sandbox with --data", sandboxData],
-  ["sandbox search: logs and metrics", sandboxObserve],
+  ["sandbox search: logs and metrics", () => sandboxObserve(options.before)],
   ["sandbox in the browser", browserSandbox],
   ["shared sandbox on PostgreSQL", sharedSandbox],
   ["build", buildTimes],

@@ -3,10 +3,24 @@
  * included), drops the lines its bounded buffer cannot hold, counts them in `sandbox_log_lines_dropped_total`,
  * and says how many in one line once its reader reads again; one whose reader is gone drops and counts its lines.
  */
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
 import { hangGuardMs, heavyTestTimeoutMs } from "@bot-conversation/test-support/timeouts";
-import { afterEach, expect, test } from "vitest";
+import pino from "pino";
+import { afterEach, describe, expect, test } from "vitest";
 import { type LaunchedSandbox, launchSandbox } from "../src/index.ts";
-import { droppedLinesMessage, logBuffer } from "../src/observe/log.ts";
+import {
+  createLogger,
+  droppedLinesMessage,
+  flushLogs,
+  heldUntilReleased,
+  logBuffer,
+  type RequestLine,
+  requestLineWriter,
+  requestMessage,
+} from "../src/observe/log.ts";
 import { parseMetrics, sampleOf } from "./support/prometheus.ts";
 
 const token = "sandbox-token";
@@ -120,3 +134,107 @@ test(
   },
   heavyTestTimeoutMs,
 );
+
+describe("a request's line", () => {
+  const line: RequestLine = {
+    requestId: "0f0e0d0c-0b0a-4908-8706-00000000002a",
+    method: "GET",
+    path: "/api/v2/channels/conversations",
+    operation: "searchConversations",
+    workspace: "default",
+    status: 200,
+    durationMs: 0.123456789,
+  };
+  // Values that JSON must escape, and one past pino's shortcut for short strings.
+  const lines: [string, RequestLine][] = [
+    ["a search", line],
+    ["a token of no workspace (no workspace field)", { ...line, workspace: undefined, status: 401 }],
+    ['a path with " and \\', { ...line, path: '/api/v1/runtime/simple/external/events/a"b\\c', operation: "listExternalEventTriggers" }],
+    ["control characters, non-ASCII and an emoji", { ...line, path: "/a\u0000b\tc\u001f/é/😀", workspace: "équipe \n" }],
+    ["a path of 150 characters with a quote", { ...line, path: `/${"x".repeat(140)}"${"y".repeat(8)}` }],
+    ["a whole number of milliseconds, a 500", { ...line, durationMs: 12, status: 500 }],
+  ];
+  /** The text written to a stream, with each line's time (the only field that may differ) replaced. */
+  function capture(): { stream: Writable; text(): string } {
+    let text = "";
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        text += String(chunk);
+        done();
+      },
+    });
+    return { stream, text: () => text.replace(/"time":"[^"]*"/g, '"time":"<time>"') };
+  }
+
+  test.each(lines)("%s: the very line pino writes for the same fields, and JSON", async (_name, fields) => {
+    const prepared = capture();
+    const logged = capture();
+    requestLineWriter(await createLogger(prepared.stream, "json"))(fields);
+    // What the observer wrote before the line was prepared: pino's own line, the duration rounded to the microsecond.
+    (await createLogger(logged.stream, "json")).info({ ...fields, durationMs: Math.round(fields.durationMs * 1000) / 1000 }, requestMessage);
+    expect(prepared.text()).toBe(logged.text());
+    const parsed = JSON.parse(prepared.text()) as Record<string, unknown>;
+    expect(parsed).toMatchObject({ level: "info", msg: "request", path: fields.path, status: fields.status });
+    expect("workspace" in parsed).toBe(fields.workspace !== undefined);
+  });
+
+  test("a lone surrogate is escaped as JSON escapes it, so the line reads back the very path (pino's shortcut writes it raw)", async () => {
+    const output = capture();
+    const path = "/a\ud800b";
+    requestLineWriter(await createLogger(output.stream, "json"))({ ...line, path });
+    expect(output.text()).toContain('"path":"/a\\ud800b"');
+    expect((JSON.parse(output.text()) as { path: string }).path).toBe(path);
+  });
+
+  test("to a file (fs.createWriteStream): batched as the command's stdout is, so flushLogs writes it at once", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "sandbox-log-"));
+    try {
+      const file = join(folder, "sandbox.log");
+      const stream = createWriteStream(file);
+      const logger = await createLogger(stream, "json");
+      requestLineWriter(logger)(line);
+      logger.warn({ droppedLines: 3 }, "a warning");
+      flushLogs();
+      const written = readFileSync(file, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((text) => JSON.parse(text) as Record<string, unknown>);
+      expect(written.map(({ msg, level }) => ({ msg, level }))).toEqual([
+        { msg: "request", level: "info" },
+        { msg: "a warning", level: "warn" },
+      ]);
+      expect(written[0]).toMatchObject({ requestId: line.requestId, durationMs: 0.123 });
+      stream.end();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  test("not written when the logger's level is above info; held with the logger's other lines until released", async () => {
+    const quiet = capture();
+    const logger = await createLogger(quiet.stream, "json");
+    logger.level = "warn";
+    requestLineWriter(logger)(line);
+    expect(quiet.text()).toBe("");
+
+    const output = capture();
+    const held = heldUntilReleased(await createLogger(output.stream, "json"));
+    held.info({}, "first");
+    requestLineWriter(held)(line);
+    expect(output.text()).toBe("");
+    held.release();
+    expect(
+      output
+        .text()
+        .trimEnd()
+        .split("\n")
+        .map((text) => (JSON.parse(text) as { msg: string }).msg),
+    ).toEqual(["first", "request"]);
+  });
+
+  test("a logger not made by createLogger (the caller's own pino) gets the same fields through its info", () => {
+    const output = capture();
+    requestLineWriter(pino(output.stream))(line);
+    expect(JSON.parse(output.text())).toMatchObject({ ...line, durationMs: 0.123, msg: "request", level: 30 });
+  });
+});

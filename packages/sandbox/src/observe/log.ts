@@ -5,6 +5,7 @@
  * terminal. Nothing logged carries a token, a password or a request body: the fields are chosen here and
  * in `observe.ts`, never a request's headers or body.
  */
+import { once } from "node:events";
 import pino from "pino";
 import type { LogFormat } from "../model.ts";
 
@@ -163,6 +164,64 @@ export function droppedLogLines(logger: object): number {
   return batchingOf.get(logger)?.dropped ?? 0;
 }
 
+/** What a request's line says (see the README's "Logs and metrics"), in the order its fields are written. */
+export interface RequestLine {
+  readonly requestId: string;
+  readonly method: string;
+  readonly path: string;
+  readonly operation: string;
+  /** Absent from the line when `undefined` (a token of no workspace). */
+  readonly workspace: string | undefined;
+  readonly status: number;
+  /** Written rounded to the microsecond. */
+  readonly durationMs: number;
+}
+
+/** The message of a request's line. */
+export const requestMessage = "request";
+
+/** The request line's writer of each JSON logger made by `createLogger` (and of a held one), prepared once. */
+const preparedLines = new WeakMap<object, (line: RequestLine) => void>();
+
+/**
+ * How a request's line is written through `logger`: for a JSON logger made by `createLogger`, the line's text is
+ * put together here from pino's own parts of it (its level's opening, the `time`, the process's bindings, its end)
+ * and handed to the logger's destination, the very line `logger.info(fields, "request")` writes without pino's
+ * walk over the fields; for any other logger (a pretty one, one of the caller's), `logger.info`.
+ */
+export function requestLineWriter(logger: SandboxLogger): (line: RequestLine) => void {
+  return preparedLines.get(logger) ?? ((line) => logger.info({ ...line, durationMs: roundedDuration(line.durationMs) }, requestMessage));
+}
+
+const roundedDuration = (durationMs: number) => Math.round(durationMs * 1000) / 1000;
+
+/** The characters JSON's quoting changes (a surrogate sends the string to `JSON.stringify`, which knows a lone one). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes.
+const needsEscaping = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * A string as JSON quotes it (and pino writes it): a plain one (most paths, ids, names) between quotes as it is,
+ * any other through `JSON.stringify` (which, called for every field, cost a third of a line).
+ */
+const quoted = (text: string) => (needsEscaping.test(text) ? JSON.stringify(text) : `"${text}"`);
+
+/** The request line's writer of a JSON logger whose lines go to `destination`: skipped while `info` is below the logger's level. */
+function prepareRequestLine(logger: pino.Logger, destination: { write(text: string): unknown }): (line: RequestLine) => void {
+  const parts = logger as unknown as Record<symbol, unknown>;
+  const opening = (parts[pino.symbols.lsCacheSym] as Record<number, string>)[pino.levels.values["info"]!]!;
+  const bindings = parts[pino.symbols.chindingsSym] as string;
+  const end = parts[pino.symbols.endSym] as string;
+  const infoLevel = pino.levels.values["info"]!;
+  const message = `,"msg":${quoted(requestMessage)}${end}`;
+  return (line) => {
+    if (logger.levelVal > infoLevel) return;
+    const workspace = line.workspace === undefined ? "" : `,"workspace":${quoted(line.workspace)}`;
+    destination.write(
+      `${opening}${isoTimeOfMillisecond()}${bindings},"requestId":${quoted(line.requestId)},"method":${quoted(line.method)},"path":${quoted(line.path)},"operation":${quoted(line.operation)}${workspace},"status":${line.status},"durationMs":${roundedDuration(line.durationMs)}${message}`,
+    );
+  };
+}
+
 /** The `time` field of a line (ISO 8601, as pino's `isoTime`), made once per millisecond: a busy sandbox logs many lines in one. */
 let lastTime = { ms: Number.NaN, field: "" };
 function isoTimeOfMillisecond(): string {
@@ -191,7 +250,15 @@ export async function createLogger(stream: NodeJS.WritableStream & { isTTY?: boo
     formatters: { level: (label) => ({ level: label }) },
   };
   if (chosen === "json") {
-    if (typeof stream.fd !== "number" || stream.isTTY) return pino(options, stream);
+    // A file stream still opening (`fs.createWriteStream(path)`) gets its descriptor first, and so the batches.
+    if (stream.fd === null && "pending" in stream && stream.pending === true) await once(stream, "open");
+    if (typeof stream.fd !== "number" || stream.isTTY) {
+      const logger = pino(options, stream);
+      // A stream that routes by each line's level (pino's multistream) is told the level by pino itself: left to it.
+      if ((stream as unknown as Record<symbol, unknown>)[pino.symbols.needsMetadataGsym] !== true)
+        preparedLines.set(logger, prepareRequestLine(logger, stream));
+      return logger;
+    }
     // Written at once, never retried by sleeping (see `LineBatches`), and bounded in memory.
     const destination = pino.destination({ dest: stream.fd, sync: true, maxLength: logBuffer.maxBytes, retryEAGAIN: retryWhileFlushing });
     const batches = new LineBatches(destination);
@@ -202,6 +269,7 @@ export async function createLogger(stream: NodeJS.WritableStream & { isTTY?: boo
       process.once("exit", flushLogs);
     }
     const logger = pino(options, batches);
+    preparedLines.set(logger, prepareRequestLine(logger, batches));
     batches.logger = logger;
     batchingOf.set(logger, batches);
     return logger;
@@ -235,5 +303,11 @@ export function heldUntilReleased(logger: SandboxLogger): SandboxLogger & { rele
   };
   const batching = batchingOf.get(logger);
   if (batching !== undefined) batchingOf.set(held, batching);
+  const prepared = preparedLines.get(logger);
+  if (prepared !== undefined)
+    preparedLines.set(held, (line) => {
+      if (waiting === undefined) prepared(line);
+      else waiting.push(() => prepared(line));
+    });
   return held;
 }

@@ -6,6 +6,7 @@
  * workspace is named only for the first `workspaceLabelLimit` names seen (`other` past them).
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { type HistogramSeries, KeptHistogram } from "./histogram.ts";
 
 /** Workspaces named in labels, `default` included; the others are counted under `other` (our choice). */
 export const workspaceLabelLimit = 20;
@@ -36,9 +37,9 @@ interface RequestSeries {
   readonly requests: { inc(value: number): void };
   /** Requests counted since the counter was last told (it is told at each scrape: prom-client hashes the labels at every `inc`). */
   counted: number;
-  readonly duration: { observe(value: number): void };
-  /** Only for a fire answered 200. */
-  readonly fires: { inc(): void } | undefined;
+  readonly duration: HistogramSeries;
+  /** Only for a fire answered 200: its workspace's counter, and the fires counted since it was last told (at each scrape). */
+  readonly fires: { readonly counter: { inc(value: number): void }; counted: number } | undefined;
 }
 
 /** One sandbox's metrics: its registry and the calls that record into it. */
@@ -47,7 +48,7 @@ export class SandboxMetrics {
   readonly registry = new Registry();
   readonly #workspaceLabels = new Set<string>(["default", noWorkspace]);
   readonly #requests: Counter<"operation" | "status" | "workspace">;
-  readonly #duration: Histogram<"operation" | "workspace">;
+  readonly #duration: KeptHistogram<"operation" | "workspace">;
   readonly #fires: Counter<"workspace">;
   readonly #notificationLag: Histogram;
   readonly #evicted: Counter;
@@ -72,7 +73,7 @@ export class SandboxMetrics {
         }
       },
     });
-    this.#duration = new Histogram({
+    this.#duration = new KeptHistogram({
       name: "sandbox_request_duration_seconds",
       help: "Time from a request's arrival to its answer's headers, by operation and workspace.",
       labelNames: ["operation", "workspace"],
@@ -84,6 +85,14 @@ export class SandboxMetrics {
       help: "External events fired and kept (answered 200, so committed first where they are kept), by workspace.",
       labelNames: ["workspace"],
       registers,
+      // The fires counted since the last scrape, told now.
+      collect: () => {
+        for (const series of this.#series.values()) {
+          if (series.fires === undefined || series.fires.counted === 0) continue;
+          series.fires.counter.inc(series.fires.counted);
+          series.fires.counted = 0;
+        }
+      },
     });
     this.#notificationLag = new Histogram({
       name: "sandbox_notification_lag_seconds",
@@ -184,7 +193,7 @@ export class SandboxMetrics {
     const series = this.#seriesOf(operation, status, label);
     series.counted++;
     series.duration.observe(seconds);
-    series.fires?.inc();
+    if (series.fires !== undefined) series.fires.counted++;
   }
 
   /**
@@ -192,18 +201,23 @@ export class SandboxMetrics {
    * kept sets are too): a request then neither builds nor checks a labels object.
    */
   readonly #series = new Map<string, RequestSeries>();
+  /** The last request's label set and series: a steady load asks for the same one again, found without a key. */
+  #last: { readonly operation: string; readonly status: number; readonly workspace: string; readonly series: RequestSeries } | undefined;
   #seriesOf(operation: string, status: number, workspace: string): RequestSeries {
+    const last = this.#last;
+    if (last !== undefined && last.operation === operation && last.status === status && last.workspace === workspace) return last.series;
     const key = `${operation} ${status} ${workspace}`;
     let series = this.#series.get(key);
     if (series === undefined) {
       series = {
         requests: this.#requests.labels({ operation, status, workspace }),
         counted: 0,
-        duration: this.#duration.labels({ operation, workspace }),
-        fires: operation === "fireExternalEvent" && status === 200 ? this.#fires.labels({ workspace }) : undefined,
+        duration: this.#duration.series({ operation, workspace }),
+        fires: operation === "fireExternalEvent" && status === 200 ? { counter: this.#fires.labels({ workspace }), counted: 0 } : undefined,
       };
       this.#series.set(key, series);
     }
+    this.#last = { operation, status, workspace, series };
     return series;
   }
 

@@ -14,7 +14,7 @@ import { defaultWorkspace } from "../data/store.ts";
 import type { Middleware, RequestContext, RequestObserver } from "../http/context.ts";
 import type { ServedSandbox } from "../http/server.ts";
 import { Answer } from "../operations/answer.ts";
-import { droppedLogLines, type SandboxLogger, silentLogger } from "./log.ts";
+import { droppedLogLines, type RequestLine, requestLineWriter, type SandboxLogger, silentLogger } from "./log.ts";
 import { type DatabaseProbe, SandboxMetrics } from "./metrics.ts";
 
 /** A change heard this long after another replica announced it is logged as lagging (our choice). */
@@ -90,15 +90,7 @@ export const recordEveryMs = 20;
 export const recordBatchLimit = 4096;
 
 /** A request answered, as its log line and the metrics record it. */
-interface Answered {
-  readonly requestId: string;
-  readonly method: string;
-  readonly path: string;
-  readonly operation: string;
-  readonly workspace: string | undefined;
-  readonly status: number;
-  readonly durationMs: number;
-}
+type Answered = RequestLine;
 
 /**
  * A new request id: a UUID in form, its first 20 hex digits random per process and its last 12 a count of the
@@ -137,10 +129,11 @@ function observedRequests(logger: SandboxLogger, metrics: SandboxMetrics): Obser
   const drain = { draining: false, inFlight: 0, idle: [] as (() => void)[] };
   const answered: Answered[] = [];
   let recordTimer: NodeJS.Timeout | undefined;
-  const record = ({ requestId, method, path, operation, workspace, status, durationMs }: Answered) => {
-    metrics.request(operation, status, workspace, durationMs / 1000);
+  const writeLine = requestLineWriter(logger);
+  const record = (answered: Answered) => {
+    metrics.request(answered.operation, answered.status, answered.workspace, answered.durationMs / 1000);
     // Chosen fields only: never a header (the token), the query or a body.
-    logger.info({ requestId, method, path, operation, workspace, status, durationMs: Math.round(durationMs * 1000) / 1000 }, "request");
+    writeLine(answered);
   };
   const flush = () => {
     clearTimeout(recordTimer);
