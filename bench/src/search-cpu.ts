@@ -8,6 +8,9 @@
  * the change at hand: a build of the earlier commit is a copy of its `dist/` inside the package's own
  * `node_modules/.cache/` (so that it resolves the same dependencies, and git never sees it), e.g.
  * `node src/search-cpu.ts before=../packages/sandbox/node_modules/.cache/sandbox-base/main.js after=../packages/sandbox/dist/main.js`.
+ * `--data <file>` after a build serves that build with `--data <file>` (a SQLite file of its own per build: a new
+ * one is made), e.g. `memory=<main.js> data=<main.js> --data /tmp/search-cpu.db` compares a search with `--data` to
+ * one in memory.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -25,8 +28,9 @@ const rounds = Number(process.env["ROUNDS"] ?? 6);
 const readyPrefix = "Sandbox ready at ";
 
 /** A build of the sandbox's command started on a free port, its stdout read to the end (as a log shipper would). */
-async function startBuild(main: string): Promise<{ url: string; process: ChildProcess }> {
-  const child = spawn(process.execPath, [main, "--port", "0", "--log-format", "json"], { stdio: ["ignore", "pipe", "inherit"] });
+async function startBuild({ main, data }: Build): Promise<{ url: string; process: ChildProcess }> {
+  const dataArguments = data === undefined ? [] : ["--data", data];
+  const child = spawn(process.execPath, [main, "--port", "0", "--log-format", "json", ...dataArguments], { stdio: ["ignore", "pipe", "inherit"] });
   for await (const line of createInterface({ input: child.stdout })) {
     if (!line.startsWith(readyPrefix)) continue;
     // Every later line is read and left.
@@ -36,14 +40,36 @@ async function startBuild(main: string): Promise<{ url: string; process: ChildPr
   throw new Error(`${main} exited before its ready line`);
 }
 
-if (import.meta.main) {
-  const named = process.argv.slice(2).map((argument) => {
+/** A build to load: its name in the tables, its `main.js`, and the `--data` file it serves, if any. */
+interface Build {
+  readonly name: string;
+  readonly main: string;
+  readonly data?: string | undefined;
+}
+
+/** The builds of the command line: `<name>=<path of main.js>`, each optionally followed by `--data <file>`. */
+function buildsOf(argv: readonly string[]): Build[] {
+  const builds: Build[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index]!;
+    if (argument === "--data") {
+      const data = argv[++index];
+      const last = builds.pop();
+      if (last === undefined || data === undefined) throw new Error("expected --data <file> after a <name>=<path of main.js>");
+      builds.push({ ...last, data });
+      continue;
+    }
     const [name, path] = argument.split("=") as [string, string | undefined];
-    if (path === undefined) throw new Error(`expected <name>=<path of main.js>, got "${argument}"`);
-    return { name, main: path };
-  });
+    if (path === undefined) throw new Error(`expected <name>=<path of main.js> [--data <file>], got "${argument}"`);
+    builds.push({ name, main: path });
+  }
+  return builds;
+}
+
+if (import.meta.main) {
+  const named = buildsOf(process.argv.slice(2));
   const builds = named.length > 0 ? named : [{ name: "sandbox", main: fileURLToPath(new URL("../../packages/sandbox/dist/main.js", import.meta.url)) }];
-  const started = await Promise.all(builds.map(({ main }) => startBuild(main)));
+  const started = await Promise.all(builds.map(startBuild));
   const body = await (await fetch(`${started[0]!.url}${searchPath}`, { headers })).arrayBuffer();
   const ceiling = await startCeiling(body);
   try {
