@@ -21,7 +21,7 @@ import { workspaceHandlers } from "./workspaces.ts";
 
 /** Each operation of the service by its `operationId` (paths, methods and security come from the description). */
 const serviceHandlers: { readonly [operationId in OperationId]: OperationHandler } = {
-  searchConversations: (context, c) => searchConversations(context, queryOf(c.req.target)),
+  searchConversations: (context, c) => searchConversations(context, c.req.target),
   listExternalEventTriggers: (context, c) => listExternalEventTriggers(context, c.req.param("agentStageId") ?? "", queryOf(c.req.target)),
   fireExternalEvent: (context, c) => fireExternalEvent(context, c.req.raw),
 };

@@ -2,16 +2,32 @@ import { expectedButGot } from "@bot-conversation/client/text";
 import type { ConversationPage } from "@bot-conversation/types";
 import { operationParameters, serviceDescription, serviceEnum } from "../description.ts";
 import { searchFiltersOf } from "../engine/filters.ts";
+import type { SearchIndex } from "../engine/search-index.ts";
 import { pageBody } from "../engine/summary.ts";
+import type { SandboxOptions } from "../options.ts";
 import { Answer, jsonHeaders } from "./answer.ts";
 import { type OperationContext, refusal } from "./context.ts";
-import { queryChecker } from "./request.ts";
+import { queryChecker, queryOf } from "./request.ts";
 
 const checkQuery = queryChecker(operationParameters(serviceDescription, "searchConversations"));
 const statuses = serviceEnum("ConversationStatus");
 
-/** `GET /api/v2/channels/conversations`: one page of the conversations matching every filter sent. */
-export function searchConversations(context: OperationContext, searchParams: URLSearchParams): Answer {
+/**
+ * `GET /api/v2/channels/conversations`: one page of the conversations matching every filter sent, for the request
+ * target `target` (its path and query as sent). A page answered is kept among the workspace's last few
+ * (`SearchAnswers`), so the same search over the same data answers with the same bytes.
+ */
+export function searchConversations(context: OperationContext, target: string): Answer {
+  const index = context.index();
+  const kept = context.searchAnswers.get(index, context.options, target);
+  if (kept !== undefined) return kept;
+  const answer = searchPage(context, index, queryOf(target));
+  if (answer.status === 200) context.searchAnswers.set(index, context.options, target, answer);
+  return answer;
+}
+
+/** One page of the conversations of `index` matching every filter of the query, or the refusal of the query. */
+function searchPage(context: OperationContext, index: SearchIndex, searchParams: URLSearchParams): Answer {
   const { options } = context;
   const checked = checkQuery(searchParams, {
     rejectUnknown: options.unknownParameters === "reject",
@@ -54,7 +70,7 @@ export function searchConversations(context: OperationContext, searchParams: URL
   const offset = (pageIndex - options.pageBase) * pageSize;
   // Every filter by the one table; its dates read once, as instants, by the query check (the one date rule, parseDateTime).
   const filters = searchFiltersOf(query, options.dateTo === "inclusive");
-  const { total, items: found } = context.index().search(filters, options.order, pageSize, offset);
+  const { total, items: found } = index.search(filters, options.order, pageSize, offset);
   const envelope: PageEnvelope = {
     hasMore: offset + pageSize < total,
     pageIndex,
@@ -78,4 +94,42 @@ type PageEnvelope = Omit<ConversationPage, "items">;
 export function envelopeJson(envelope: PageEnvelope): string {
   const { hasMore, pageIndex, pageSize, totalItemCount, totalPageCount, fromItemInclusive, toItemExclusive } = envelope;
   return `{"hasMore":${hasMore},"pageIndex":${pageIndex},"pageSize":${pageSize},"totalItemCount":${totalItemCount},"totalPageCount":${totalPageCount},"fromItemInclusive":${fromItemInclusive},"toItemExclusive":${toItemExclusive}}`;
+}
+
+/** How many pages a workspace keeps (`SearchAnswers`): the last few searches asked (our choice). */
+export const keptSearchAnswers = 8;
+
+/**
+ * A workspace's last few search pages, each kept with what it was made from: the data (the search index in place,
+ * read-only once loaded: a reset or a load swaps in another), the options (switches included: a workspace opened
+ * with other switches has other options) and the request target (path and query as sent). A page is answered again
+ * only for the same three, so nothing that could change its answer is ever served from here: fires, faults and
+ * the journal change no page, and a latency, a fault or a recording answers before the search is asked.
+ */
+export class SearchAnswers {
+  readonly #kept: { index: SearchIndex; options: SandboxOptions; target: string; answer: Answer }[] = [];
+  /** Where the next page kept goes once every place is taken: the oldest kept. */
+  #next = 0;
+
+  /** The page kept for this data, these options and this target, or `undefined`. */
+  get(index: SearchIndex, options: SandboxOptions, target: string): Answer | undefined {
+    for (const kept of this.#kept) if (kept.target === target && kept.index === index && kept.options === options) return kept.answer;
+    return undefined;
+  }
+
+  /** Keeps a page, in place of the oldest once `keptSearchAnswers` are kept. */
+  set(index: SearchIndex, options: SandboxOptions, target: string, answer: Answer): void {
+    const kept = { index, options, target, answer };
+    if (this.#kept.length < keptSearchAnswers) this.#kept.push(kept);
+    else {
+      this.#kept[this.#next] = kept;
+      this.#next = (this.#next + 1) % keptSearchAnswers;
+    }
+  }
+
+  /** Forgets every page (the data was replaced: their index is let go). */
+  clear(): void {
+    this.#kept.length = 0;
+    this.#next = 0;
+  }
 }
