@@ -9,7 +9,7 @@ import { SearchIndex } from "./engine/search-index.ts";
 import type { SandboxContext, ServedWorkspace, Workspaces } from "./http/context.ts";
 import { RequestJournal } from "./http/journal.ts";
 import type { DataSource } from "./model.ts";
-import { SearchAnswers } from "./operations/search.ts";
+import { SearchAnswers } from "./operations/search-answers.ts";
 import type { SandboxOptions } from "./options.ts";
 import type { SandboxSwitches } from "./switches.ts";
 

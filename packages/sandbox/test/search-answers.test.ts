@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { ConversationPage } from "@bot-conversation/types";
 import { afterAll, describe, expect, test } from "vitest";
 import { createSandbox, type LaunchedSandbox, launchSandbox } from "../src/index.ts";
-import { keptSearchAnswers } from "../src/operations/search.ts";
+import { keptSearchAnswers } from "../src/operations/search-answers.ts";
 import { exampleFixture } from "./support/fixture.ts";
 import { json, sandboxForTests, token } from "./support/sandbox.ts";
 import { adminToken, call, createWorkspace } from "./support/shared.ts";

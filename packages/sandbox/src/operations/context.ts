@@ -5,7 +5,7 @@ import type { Checked } from "../json.ts";
 import type { SandboxOptions } from "../options.ts";
 import type { Answer } from "./answer.ts";
 import { problemAnswer } from "./problem.ts";
-import type { SearchAnswers } from "./search.ts";
+import type { SearchAnswers } from "./search-answers.ts";
 
 /** What an operation of the service works with: the data in place, the options, and where fired events are kept. */
 export interface OperationContext {
