@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { ConversationPage } from "@bot-conversation/types";
 import { afterAll, describe, expect, test } from "vitest";
 import { createSandbox, type LaunchedSandbox, launchSandbox } from "../src/index.ts";
-import { keptSearchAnswers } from "../src/operations/search-answers.ts";
+import { keptPageBytes, keptSearchAnswers } from "../src/operations/search-answers.ts";
 import { exampleFixture } from "./support/fixture.ts";
 import { json, sandboxForTests, token } from "./support/sandbox.ts";
 import { adminToken, call, createWorkspace } from "./support/shared.ts";
@@ -91,6 +91,19 @@ describe("a workspace's last search pages", () => {
         for (const target of targets) expect({ round, target, text: (await pageOf(target)).text }).toEqual({ round, target, text: expected.get(target) });
     } finally {
       await fresh.close();
+    }
+  });
+
+  test(`a page over ${keptPageBytes} bytes is answered whole each time (and not kept)`, async () => {
+    const large = await createSandbox({ conversations: 600 });
+    try {
+      const target = `${searchPath}?pageSize=600`;
+      const first = await (await call(large, token, target)).text();
+      expect(new TextEncoder().encode(first).byteLength).toBeGreaterThan(keptPageBytes);
+      expect((JSON.parse(first) as ConversationPage).items).toHaveLength(600);
+      expect(await (await call(large, token, target)).text()).toBe(first);
+    } finally {
+      await large.close();
     }
   });
 

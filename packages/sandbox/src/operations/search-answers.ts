@@ -7,6 +7,13 @@ import type { Answer } from "./answer.ts";
 export const keptSearchAnswers = 8;
 
 /**
+ * The largest page kept, in bytes (our choice): a page of the usual sizes is a few tens of kB, and a page body shares
+ * its 256 KiB slab with others (`engine/summary.ts`), so a workspace's pages hold at most about 2 MiB; a larger page
+ * (a client asking thousands of conversations at once) is answered, not kept.
+ */
+export const keptPageBytes = 256 * 1024;
+
+/**
  * A workspace's last few search pages, each kept with what it was made from: the data (the search index in place,
  * read-only once loaded: a reset or a load swaps in another), the options (switches included: a workspace opened
  * with other switches has other options) and the request target (path and query as sent). A page is answered again
@@ -24,8 +31,10 @@ export class SearchAnswers {
     return undefined;
   }
 
-  /** Keeps a page, in place of the oldest once `keptSearchAnswers` are kept. */
+  /** Keeps a page (of at most `keptPageBytes`), in place of the oldest once `keptSearchAnswers` are kept. */
   set(index: SearchIndex, options: SandboxOptions, target: string, answer: Answer): void {
+    const { body } = answer;
+    if (body !== null && (typeof body === "string" ? body.length * 3 : body.byteLength) > keptPageBytes) return;
     const kept = { index, options, target, answer };
     if (this.#kept.length < keptSearchAnswers) this.#kept.push(kept);
     else {
