@@ -14,6 +14,10 @@
  * `LOAD=fire` (the fire of the `--data` section, `sandbox-data.ts`'s body and path, 16 connections; the ceiling
  * answers its empty 200); `DATA=1` starts each build with `--data`, a file of its own; `PRISM=1` adds Prism to the
  * rounds, each build's ratio to it printed too; `ROUNDS` (6).
+ *
+ * `--data <file>` after a build serves that build with `--data <file>` (a SQLite file of its own per build: a new
+ * one is made; `DATA=1` gives every other build a file of its own too), e.g. `memory=<main.js> data=<main.js> --data
+ * /tmp/search-cpu.db` compares a search with `--data` to one in memory.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -52,9 +56,9 @@ const rounds = Number(process.env["ROUNDS"] ?? 6);
 const readyPrefix = "Sandbox ready at ";
 
 /** A build of the sandbox's command started on a free port (with `--data` when given), its stdout read to the end (as a log shipper would). */
-async function startBuild(main: string, data: string | undefined): Promise<{ url: string; process: ChildProcess }> {
-  const args = [main, "--port", "0", "--log-format", "json", ...(data === undefined ? [] : ["--data", data])];
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+async function startBuild({ main, data }: Build): Promise<{ url: string; process: ChildProcess }> {
+  const dataArguments = data === undefined ? [] : ["--data", data];
+  const child = spawn(process.execPath, [main, "--port", "0", "--log-format", "json", ...dataArguments], { stdio: ["ignore", "pipe", "inherit"] });
   for await (const line of createInterface({ input: child.stdout })) {
     if (!line.startsWith(readyPrefix)) continue;
     // Every later line is read and left.
@@ -64,15 +68,39 @@ async function startBuild(main: string, data: string | undefined): Promise<{ url
   throw new Error(`${main} exited before its ready line`);
 }
 
-if (import.meta.main) {
-  const named = process.argv.slice(2).map((argument) => {
+/** A build to load: its name in the tables, its `main.js`, and the `--data` file it serves, if any. */
+interface Build {
+  readonly name: string;
+  readonly main: string;
+  readonly data?: string | undefined;
+}
+
+/** The builds of the command line: `<name>=<path of main.js>`, each optionally followed by `--data <file>`. */
+function buildsOf(argv: readonly string[]): Build[] {
+  const builds: Build[] = [];
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index]!;
+    if (argument === "--data") {
+      const data = argv[++index];
+      const last = builds.pop();
+      if (last === undefined || data === undefined) throw new Error("expected --data <file> after a <name>=<path of main.js>");
+      builds.push({ ...last, data });
+      continue;
+    }
     const [name, path] = argument.split("=") as [string, string | undefined];
-    if (path === undefined) throw new Error(`expected <name>=<path of main.js>, got "${argument}"`);
-    return { name, main: path };
-  });
+    if (path === undefined) throw new Error(`expected <name>=<path of main.js> [--data <file>], got "${argument}"`);
+    builds.push({ name, main: path });
+  }
+  return builds;
+}
+
+if (import.meta.main) {
+  const named = buildsOf(process.argv.slice(2));
   const builds = named.length > 0 ? named : [{ name: "sandbox", main: fileURLToPath(new URL("../../packages/sandbox/dist/main.js", import.meta.url)) }];
   const scratch = mkdtempSync(join(tmpdir(), "bench-search-cpu-"));
-  const started = await Promise.all(builds.map(({ main }, index) => startBuild(main, withData ? join(scratch, `data-${index}.db`) : undefined)));
+  const started = await Promise.all(
+    builds.map((build, index) => startBuild({ ...build, data: build.data ?? (withData ? join(scratch, `data-${index}.db`) : undefined) })),
+  );
   // The ceiling answers what the first build answers the same request with.
   const sample = await fetch(`${started[0]!.url}${asked.path}`, asked.request);
   if (!sample.ok) throw new Error(`${builds[0]!.name} answered the ${asked.name} with ${sample.status}`);

@@ -9,6 +9,7 @@ import { SearchIndex } from "./engine/search-index.ts";
 import type { SandboxContext, ServedWorkspace, Workspaces } from "./http/context.ts";
 import { RequestJournal } from "./http/journal.ts";
 import type { DataSource } from "./model.ts";
+import { SearchAnswers } from "./operations/search-answers.ts";
 import type { SandboxOptions } from "./options.ts";
 import type { SandboxSwitches } from "./switches.ts";
 
@@ -50,6 +51,7 @@ export class Workspace implements ServedWorkspace {
       fired: start.kept.fired,
       faults: start.kept.faults,
       requests: new RequestJournal(),
+      searchAnswers: new SearchAnswers(),
       latencyDraws: new Random(`${start.options.seed}\u0000latency`, 0),
       replaceData: (source) => this.load(source, (swap) => this.kept.replaced(source, swap)),
       changeSwitches: start.changeSwitches,
@@ -73,6 +75,8 @@ export class Workspace implements ServedWorkspace {
       await commit(() => {
         this.#index = next;
         this.context.requests.clear();
+        // The pages kept are of the data replaced (never answered again: each is kept with its index); let go now.
+        this.context.searchAnswers.clear();
       });
       return this.#index.counts();
     });

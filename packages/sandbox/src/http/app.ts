@@ -21,7 +21,7 @@ import { workspaceHandlers } from "./workspaces.ts";
 
 /** Each operation of the service by its `operationId` (paths, methods and security come from the description). */
 const serviceHandlers: { readonly [operationId in OperationId]: OperationHandler } = {
-  searchConversations: (context, c) => searchConversations(context, queryOf(c.req.target)),
+  searchConversations: (context, c) => searchConversations(context, c.req.target),
   listExternalEventTriggers: (context, c) => listExternalEventTriggers(context, c.req.param("agentStageId") ?? "", queryOf(c.req.target)),
   fireExternalEvent: (context, c) => fireExternalEvent(context, c.req.body),
 };
@@ -138,10 +138,17 @@ export function createApp(host: SandboxHost, observer?: RequestObserver): Handle
     return operation ? otherMethods.get(operation.path)! : isControlPath(pathname) ? unknownPath.control : unknownPath.service;
   };
   const answer = (error: unknown) => answerOf(error, host);
-  /** The route of a request, by the compiled descriptions' matchers (a HEAD is its GET's), with its path parameters. */
+  const plainRoutes = plainRoutesOf(routes);
+  /**
+   * The route of a request: a path without parameters, written plain, by its method and path in the table of such
+   * routes (most requests); any other by the compiled descriptions' matchers (a HEAD is its GET's), with its path
+   * parameters.
+   */
   const routeOfRequest = (c: RequestContext): Handler => {
     const pathname = encodedPathOfTarget(c.req.target);
     const { method } = c.req;
+    const plain = plainRoutes.get(method)?.get(pathname);
+    if (plain !== undefined) return plain;
     if (pathname === "/" && (method === "GET" || method === "HEAD")) return indexRoute;
     const match = sandboxOperationOf(method, pathname);
     const route = match && routes.get(match.operation);
@@ -157,6 +164,26 @@ export function createApp(host: SandboxHost, observer?: RequestObserver): Handle
       return answer(error);
     }
   };
+}
+
+/**
+ * The routes of operations whose path has no parameter, by method (as a request spells it: upper case) and path: what
+ * the compiled descriptions' matchers find for a request that names such a path plainly (`operationOf`: a path
+ * without parameters is matched before a template, and a HEAD is its GET's where no operation takes HEAD), in two
+ * lookups rather than a key made for each request. A request it does not hold goes to the matchers.
+ */
+function plainRoutesOf(routes: ReadonlyMap<CompiledOperation, Handler>): Map<string, Map<string, Handler>> {
+  const table = new Map<string, Map<string, Handler>>();
+  const add = (method: string, path: string, route: Handler) => {
+    let byPath = table.get(method);
+    if (byPath === undefined) table.set(method, (byPath = new Map()));
+    if (!byPath.has(path)) byPath.set(path, route);
+  };
+  const plain = [...routes].filter(([operation]) => operation.template.parameterNames.length === 0);
+  for (const [operation, route] of plain) add(operation.method.toUpperCase(), operation.path, route);
+  // Then HEAD for GET, where no operation of the path took HEAD itself.
+  for (const [operation, route] of plain) if (operation.method === "get") add("HEAD", operation.path, route);
+  return table;
 }
 
 /** Errors thrown by a route answered inside the pipeline, so its log line and metrics count the answer. */

@@ -5,6 +5,7 @@ import type { Checked } from "../json.ts";
 import type { SandboxOptions } from "../options.ts";
 import type { Answer } from "./answer.ts";
 import { problemAnswer } from "./problem.ts";
+import type { SearchAnswers } from "./search-answers.ts";
 
 /** What an operation of the service works with: the data in place, the options, and where fired events are kept. */
 export interface OperationContext {
@@ -14,6 +15,8 @@ export interface OperationContext {
   readonly options: SandboxOptions;
   /** The workspace's fired events. */
   readonly fired: FiredEventsStore;
+  /** The workspace's last few search pages, each with the data, options and query it answers (`search.ts`). */
+  readonly searchAnswers: SearchAnswers;
 }
 
 /**

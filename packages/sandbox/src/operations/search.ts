@@ -2,16 +2,31 @@ import { expectedButGot } from "@bot-conversation/client/text";
 import type { ConversationPage } from "@bot-conversation/types";
 import { operationParameters, serviceDescription, serviceEnum } from "../description.ts";
 import { searchFiltersOf } from "../engine/filters.ts";
+import type { SearchIndex } from "../engine/search-index.ts";
 import { pageBody } from "../engine/summary.ts";
 import { Answer, jsonHeaders } from "./answer.ts";
 import { type OperationContext, refusal } from "./context.ts";
-import { queryChecker } from "./request.ts";
+import { queryChecker, queryOf } from "./request.ts";
 
 const checkQuery = queryChecker(operationParameters(serviceDescription, "searchConversations"));
 const statuses = serviceEnum("ConversationStatus");
 
-/** `GET /api/v2/channels/conversations`: one page of the conversations matching every filter sent. */
-export function searchConversations(context: OperationContext, searchParams: URLSearchParams): Answer {
+/**
+ * `GET /api/v2/channels/conversations`: one page of the conversations matching every filter sent, for the request
+ * target `target` (its path and query as sent). A page answered is kept among the workspace's last few
+ * (`SearchAnswers`), so the same search over the same data answers with the same bytes.
+ */
+export function searchConversations(context: OperationContext, target: string): Answer {
+  const index = context.index();
+  const kept = context.searchAnswers.get(index, context.options, target);
+  if (kept !== undefined) return kept;
+  const answer = searchPage(context, index, queryOf(target));
+  if (answer.status === 200) context.searchAnswers.set(index, context.options, target, answer);
+  return answer;
+}
+
+/** One page of the conversations of `index` matching every filter of the query, or the refusal of the query. */
+function searchPage(context: OperationContext, index: SearchIndex, searchParams: URLSearchParams): Answer {
   const { options } = context;
   const checked = checkQuery(searchParams, {
     rejectUnknown: options.unknownParameters === "reject",
@@ -54,7 +69,7 @@ export function searchConversations(context: OperationContext, searchParams: URL
   const offset = (pageIndex - options.pageBase) * pageSize;
   // Every filter by the one table; its dates read once, as instants, by the query check (the one date rule, parseDateTime).
   const filters = searchFiltersOf(query, options.dateTo === "inclusive");
-  const { total, items: found } = context.index().search(filters, options.order, pageSize, offset);
+  const { total, items: found } = index.search(filters, options.order, pageSize, offset);
   const envelope: PageEnvelope = {
     hasMore: offset + pageSize < total,
     pageIndex,
