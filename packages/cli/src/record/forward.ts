@@ -64,6 +64,9 @@ export interface Upstream {
   readonly maxResponseBytes: number;
 }
 
+/** The methods RFC 9110 (9.2.2) calls idempotent: sent again when a kept-alive connection was closed under them. */
+const idempotent = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "TRACE"]);
+
 /** Statuses whose responses have no body (RFC 9110). */
 const bodiless = new Set([204, 205, 304]);
 
@@ -84,12 +87,22 @@ export function forwarder(upstream: Upstream, systemCa: readonly string[]) {
       const signal = AbortSignal.timeout(upstream.timeoutMs);
       const headers = endToEndHeaders(rawHeaders, true);
       headers.push("Host", url.host);
-      const response = await new Promise<IncomingMessage>((resolve, reject) => {
-        const request = (https ? httpsRequest : httpRequest)(url, { method, headers, agent, signal });
-        request.on("response", resolve);
-        request.on("error", (error) => reject(signal.aborted ? new Error(`no answer within ${upstream.timeoutMs} ms`) : error));
-        request.end(body.length > 0 ? body : undefined);
-      });
+      const attempt = (retried: boolean): Promise<IncomingMessage> =>
+        new Promise<IncomingMessage>((resolve, reject) => {
+          const request = (https ? httpsRequest : httpRequest)(url, { method, headers, agent, signal });
+          request.on("response", resolve);
+          request.on("error", (error: NodeJS.ErrnoException) => {
+            if (signal.aborted) return reject(new Error(`no answer within ${upstream.timeoutMs} ms`));
+            // A kept-alive connection the upstream closed as this request went out on it (its idle timeout): the
+            // request never reached it, so an idempotent one is sent once more on a new connection (Node's
+            // `request.reusedSocket` recipe); a POST is never sent twice.
+            if (!retried && request.reusedSocket && idempotent.has(method) && (error.code === "ECONNRESET" || error.code === "EPIPE"))
+              return resolve(attempt(true));
+            reject(error);
+          });
+          request.end(body.length > 0 ? body : undefined);
+        });
+      const response = await attempt(false);
       const status = response.statusCode ?? 0;
       const label = `${method} ${url.pathname}`;
       let bytes: Uint8Array;
