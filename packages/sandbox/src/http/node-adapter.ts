@@ -1,9 +1,9 @@
 /**
- * The Node adapter of the one pipeline: Node's `IncomingMessage` read lazily as the transport-neutral request
- * (`context.ts`: a header looked up in its raw header list when a part asks for it, the URL made when one asks for
- * it, the body read from the `IncomingMessage` itself, chunks counted), and the pipeline's answer written with one
- * `writeHead` and one `end`; no `Request`, `Headers`, web stream or `Response`, but the `Request` a recording's replay
- * asks for.
+ * The Node adapter of the one pipeline: Node's `IncomingMessage` read as the transport-neutral request (`context.ts`:
+ * the headers the pipeline reads taken from its raw header list in one scan, any other looked up when a part asks
+ * for it, the URL made when one asks for it, the body read from the `IncomingMessage` itself, chunks counted), and
+ * the pipeline's answer written with one `writeHead` and one `end`; no `Request`, `Headers`, web stream or
+ * `Response`, but the `Request` a recording's replay asks for.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Answer } from "../operations/answer.ts";
