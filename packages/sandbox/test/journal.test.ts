@@ -5,7 +5,7 @@ import { maxRecordedRequests, maxRecordedText, type ReceivedRequest, RequestJour
 const received = (index: number, overrides: Partial<ReceivedRequest> = {}): ReceivedRequest => ({
   receivedAt: Date.UTC(2026, 10, 26, 10) + index,
   method: "POST",
-  url: `http://127.0.0.1:4011/api/v1/runtime/simple/external/events?n=${index}`,
+  target: `/api/v1/runtime/simple/external/events?n=${index}`,
   path: "/api/v1/runtime/simple/external/events",
   headers: ["Host", "127.0.0.1:4011", "X-Token", "sandbox-token", "Accept", "text/plain", "accept", "application/json", "Content-Type", "application/json"],
   body: { text: JSON.stringify({ n: index }) },
@@ -58,26 +58,26 @@ describe("the request journal", () => {
     expect(kept.at(-1)?.sequence).toBe(total);
   });
 
-  test("requests that repeat the last one's headers, URL or path, or differ from it in one value, are each read back as sent", () => {
+  test("requests that repeat the last one's headers, target or path, or differ from it in one value, are each read back as sent", () => {
     const journal = new RequestJournal();
     const headers = (accept: string) => ["Host", "127.0.0.1:4011", "X-Token", "sandbox-token", "Accept", accept];
-    const url = (query: string) => `http://127.0.0.1:4011/api/v2/channels/conversations${query}`;
-    const sent: { headers: readonly string[] | Headers; url: string; path: string }[] = [
-      { headers: headers("application/json"), url: url(""), path: "/api/v2/channels/conversations" },
+    const targetOf = (query: string) => `/api/v2/channels/conversations${query}`;
+    const sent: { headers: readonly string[] | Headers; target: string; path: string }[] = [
+      { headers: headers("application/json"), target: targetOf(""), path: "/api/v2/channels/conversations" },
       // The same texts in new strings, as Node's parser makes them for each request.
-      { headers: headers("application/json").map((text) => `${text} `.trimEnd()), url: url(""), path: "/api/v2/channels/conversations" },
+      { headers: headers("application/json").map((text) => `${text} `.trimEnd()), target: targetOf(""), path: "/api/v2/channels/conversations" },
       // One value differs; then one name; then a header more.
-      { headers: headers("text/plain"), url: url("?limit=1"), path: "/api/v2/channels/conversations" },
+      { headers: headers("text/plain"), target: targetOf("?limit=1"), path: "/api/v2/channels/conversations" },
       {
         headers: ["Host", "127.0.0.1:4011", "X-Token", "sandbox-token", "Accept-Language", "text/plain"],
-        url: url("?limit=1"),
+        target: targetOf("?limit=1"),
         path: "/api/v2/channels/conversations",
       },
-      { headers: [...headers("text/plain"), "X-Request-Id", "a"], url: url("?limit=1"), path: "/api/v2/channels/conversations" },
+      { headers: [...headers("text/plain"), "X-Request-Id", "a"], target: targetOf("?limit=1"), path: "/api/v2/channels/conversations" },
       // A Fetch transport's Headers between two raw lists equal to each other, then no header at all.
-      { headers: new Headers({ accept: "application/xml" }), url: url("?limit=2"), path: "/api/v2/channels/conversations" },
-      { headers: [...headers("text/plain"), "X-Request-Id", "a"], url: url("?limit=2"), path: "/api/v2/channels/other" },
-      { headers: [], url: url(""), path: "/api/v2/channels/conversations" },
+      { headers: new Headers({ accept: "application/xml" }), target: targetOf("?limit=2"), path: "/api/v2/channels/conversations" },
+      { headers: [...headers("text/plain"), "X-Request-Id", "a"], target: targetOf("?limit=2"), path: "/api/v2/channels/other" },
+      { headers: [], target: targetOf(""), path: "/api/v2/channels/conversations" },
     ];
     for (const [index, request] of sent.entries()) journal.add(received(index, { ...request, method: "GET", body: null }), "searchConversations");
     expect(journal.list().map(({ headers, query, path }) => ({ headers, query, path }))).toEqual([
@@ -98,7 +98,7 @@ describe("the request journal", () => {
     journal.add(
       received(2, {
         method: "GET",
-        url: "http://127.0.0.1:4011/api/v2/channels/conversations?status=Active",
+        target: "/api/v2/channels/conversations?status=Active",
         path: "/api/v2/channels/conversations",
         body: null,
         headers: [],

@@ -73,6 +73,63 @@ describe("the Node adapter", () => {
     expect(JSON.parse(dots.body)).toMatchObject({ pageSize: 2 });
   });
 
+  test("a header is read by its name in any case, a repeated one's values joined, the first Host the one checked", async () => {
+    // Every name a part of the pipeline reads, and one it reads only now and then (accept), as a client may spell them.
+    const names = ["host", "x-token", "authorization", "x-request-id", "origin", "content-type", "content-length", "transfer-encoding", "accept", "x-other"];
+    const seen: Record<string, string | undefined>[] = [];
+    const pipeline = (c: RequestContext) => {
+      seen.push(Object.fromEntries(names.map((name) => [name, c.req.header(name)])));
+      return new Answer(204, null);
+    };
+    const echo = createServer((incoming, outgoing) => answerNode({ pipeline, options: { errorMediaType: "application/problem+json" } }, incoming, outgoing));
+    echo.listen(0, "127.0.0.1");
+    await once(echo, "listening");
+    const port = (echo.address() as AddressInfo).port;
+    const send = (head: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, "127.0.0.1", () => socket.end(`${head}Connection: close\r\n\r\n`));
+        let text = "";
+        socket.setTimeout(hangGuardMs(5_000), () => socket.destroy(new Error("no answer")));
+        socket.on("data", (chunk: Buffer) => {
+          text += chunk.toString("latin1");
+        });
+        socket.on("error", reject);
+        socket.on("close", () => resolve(text.slice(0, text.indexOf("\r\n"))));
+      });
+    try {
+      const statuses = [
+        await send(
+          "POST / HTTP/1.1\r\nHOST: 127.0.0.1\r\nX-Token: a\r\nAuthorization: Bearer b\r\nX-REQUEST-ID: c\r\nx-request-id: d\r\nOrigin: http://e\r\n" +
+            "Content-Type: text/plain\r\nContent-Length: 0\r\nACCEPT: f\r\naccept: g\r\nX-Other: h\r\n",
+        ),
+        await send("GET / HTTP/1.1\r\nhost: localhost\r\nx-token: a\r\nX-Token: b\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n"),
+        // Node's server reads the first Host of two: that one is checked, and both are what the header holds.
+        await send("GET / HTTP/1.1\r\nHost: localhost\r\nHost: bad host\r\n"),
+        await send("GET / HTTP/1.1\r\nHost: bad host\r\nHost: localhost\r\n"),
+      ];
+      expect(statuses).toEqual(["HTTP/1.1 204 No Content", "HTTP/1.1 204 No Content", "HTTP/1.1 204 No Content", "HTTP/1.1 400 Bad Request"]);
+      const none = Object.fromEntries(names.map((name) => [name, undefined]));
+      expect(seen).toEqual([
+        {
+          ...none,
+          host: "127.0.0.1",
+          "x-token": "a",
+          authorization: "Bearer b",
+          "x-request-id": "c, d",
+          origin: "http://e",
+          "content-type": "text/plain",
+          "content-length": "0",
+          accept: "f, g",
+          "x-other": "h",
+        },
+        { ...none, host: "localhost", "x-token": "a, b", "transfer-encoding": "chunked" },
+        { ...none, host: "localhost, bad host" },
+      ]);
+    } finally {
+      await new Promise((resolve) => echo.close(resolve));
+    }
+  });
+
   test.each([
     ["a Host that names no host", requestOf(search, "bad host"), "The Host header is not a host name."],
     ["a backslash in the path", requestOf("/api\\v2/channels/conversations"), "The request path must not hold a backslash."],

@@ -62,6 +62,21 @@ const fireInit = (marker: string): RequestInit => ({
 });
 
 describe("the log", () => {
+  test("request ids made here: a UUID in form, one per request, their last 12 hex digits counting by one past every 4,096", async () => {
+    const sandbox = await open({ logger: await createLogger(capture().stream, "json") });
+    const ids: string[] = [];
+    // More than twice the table of the count's low digits, so the count's higher digits change at least twice.
+    for (let index = 0; index < 2 * 4096 + 10; index++) {
+      const response = await sandbox.fetch("http://127.0.0.1/api/v2/channels/conversations?pageSize=1", { headers: { "x-token": token } });
+      ids.push(response.headers.get("x-request-id") ?? "");
+    }
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    const counts = ids.map((id) => Number.parseInt(id.slice(24), 16));
+    expect(counts.slice(1).every((count, index) => count === counts[index]! + 1)).toBe(true);
+    expect(new Set(ids.map((id) => id.slice(0, 24))).size).toBe(1);
+  });
+
   test("one JSON line per request: request id (the client's X-Request-Id, else one made and answered), method, path, operation, workspace, status, duration", async () => {
     const log = capture();
     const sandbox = await open({ logger: await createLogger(log.stream, "json") });

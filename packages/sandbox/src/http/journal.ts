@@ -53,8 +53,8 @@ export interface ReceivedRequest {
   readonly receivedAt: number;
   /** HTTP method. */
   readonly method: string;
-  /** The full URL. */
-  readonly url: string;
+  /** The request target: its path and query as sent (the URL is made only when the journal is read). */
+  readonly target: string;
   /** Its path, without the query. */
   readonly path: string;
   /**
@@ -84,7 +84,8 @@ interface Kept {
   readonly size: number;
   readonly receivedAt: number;
   readonly method: string;
-  readonly url: string;
+  /** The request target (path and query as sent). */
+  readonly target: string;
   readonly path: string;
   /** Header names and values in the order received, joined by line breaks (see `packedHeaders`). */
   readonly headers: string;
@@ -106,11 +107,16 @@ export class RequestJournal {
   #size = 0;
 
   /** The texts of the last request kept, shared by the next one that repeats them (see `add`). */
-  #last: { rawHeaders: readonly string[] | undefined; headers: string; url: string; path: string } = { rawHeaders: undefined, headers: "", url: "", path: "" };
+  #last: { rawHeaders: readonly string[] | undefined; headers: string; target: string; path: string } = {
+    rawHeaders: undefined,
+    headers: "",
+    target: "",
+    path: "",
+  };
 
   /**
    * Adds a request, dropping the oldest beyond `maxRecordedRequests` or `maxRecordedText`. A request that repeats the
-   * last one's headers, URL or path (a client polling, a load) keeps the last one's strings rather than its own: the
+   * last one's headers, target or path (a client polling, a load) keeps the last one's strings rather than its own: the
    * journal then holds one small object per request and no new text, so a busy sandbox's old generation barely grows
    * (its own copies, kept 10,000 requests, were promoted out of the young generation and made V8 run a full mark-compact
    * every few scavenges: about 12% of a search's CPU, `bench/search-profile.md`).
@@ -126,18 +132,18 @@ export class RequestJournal {
       last.rawHeaders = isRawHeaders(raw) ? raw : undefined;
       last.headers = headers;
     }
-    if (request.url !== last.url) last.url = request.url;
+    if (request.target !== last.target) last.target = request.target;
     if (request.path !== last.path) last.path = request.path;
     const { body } = request;
     const bodyText = body === null ? null : "text" in body ? body.text : body.note;
-    const size = 256 + last.url.length + headers.length + (bodyText?.length ?? 0);
+    const size = 256 + last.target.length + headers.length + (bodyText?.length ?? 0);
     this.#records.push({
       sequence: ++this.#sequence,
       operationId,
       size,
       receivedAt: request.receivedAt,
       method: request.method,
-      url: last.url,
+      target: last.target,
       path: last.path,
       headers,
       body: bodyText,
@@ -173,7 +179,7 @@ export class RequestJournal {
         receivedAt: new Date(record.receivedAt).toISOString(),
         method: record.method,
         path: record.path,
-        query: Object.fromEntries(new URL(record.url).searchParams),
+        query: Object.fromEntries(new URL(`${targetOrigin}${record.target}`).searchParams),
         headers: journalHeaders(record.headers === "" ? [] : record.headers.split("\n")),
         body: record.bodyIsNote ? record.body : bodyOf(record.body),
         status: record.status,
@@ -194,6 +200,9 @@ export class RequestJournal {
     this.#size = 0;
   }
 }
+
+/** The origin a kept target is read with to make its URL, as the transport made it (only its query is shown: the host changes nothing of it). */
+const targetOrigin = "http://localhost";
 
 /** Headers packed in one string: names and values joined by line breaks, which neither may hold (HTTP and `Headers` refuse one). */
 function packedHeaders(headers: Headers | readonly string[]): string {

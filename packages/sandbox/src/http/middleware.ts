@@ -133,7 +133,7 @@ function added(
     {
       receivedAt,
       method: c.req.method,
-      url: c.req.url,
+      target: c.req.target,
       path: c.req.path,
       headers: c.req.rawHeaders,
       body,

@@ -1,9 +1,9 @@
 /**
- * The Node adapter of the one pipeline: Node's `IncomingMessage` read lazily as the transport-neutral request
- * (`context.ts`: a header looked up in its raw header list when a part asks for it, the URL made when one asks for
- * it, the body read from the `IncomingMessage` itself, chunks counted), and the pipeline's answer written with one
- * `writeHead` and one `end`; no `Request`, `Headers`, web stream or `Response`, but the `Request` a recording's replay
- * asks for.
+ * The Node adapter of the one pipeline: Node's `IncomingMessage` read as the transport-neutral request (`context.ts`:
+ * the headers the pipeline reads taken from its raw header list in one scan, any other looked up when a part asks
+ * for it, the URL made when one asks for it, the body read from the `IncomingMessage` itself, chunks counted), and
+ * the pipeline's answer written with one `writeHead` and one `end`; no `Request`, `Headers`, web stream or
+ * `Response`, but the `Request` a recording's replay asks for.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Answer } from "../operations/answer.ts";
@@ -58,14 +58,16 @@ class NodeRequest implements TransportRequest {
   readonly target: string;
   readonly #incoming: IncomingMessage;
   readonly #outgoing: ServerResponse;
+  readonly #read: ReadHeaders;
   #url: string | undefined;
   #raw: Request | undefined;
   #body: NodeBody | undefined;
   #abort: AbortController | undefined;
 
-  constructor(incoming: IncomingMessage, outgoing: ServerResponse, target: string, url: string | undefined) {
+  constructor(incoming: IncomingMessage, outgoing: ServerResponse, read: ReadHeaders, target: string, url: string | undefined) {
     this.#incoming = incoming;
     this.#outgoing = outgoing;
+    this.#read = read;
     this.method = incoming.method ?? "GET";
     this.target = target;
     this.#url = url;
@@ -77,14 +79,8 @@ class NodeRequest implements TransportRequest {
   }
 
   header(name: string): string | undefined {
-    const raw = this.#incoming.rawHeaders;
-    let found: string | undefined;
-    for (let index = 0; index < raw.length; index += 2) {
-      const sent = raw[index]!;
-      if (sent.length === name.length && (sent === name || sent.toLowerCase() === name))
-        found = found === undefined ? raw[index + 1]! : `${found}, ${raw[index + 1]!}`;
-    }
-    return found;
+    const slot = slotOf(name);
+    return slot < 0 ? headerOf(this.#incoming.rawHeaders, name) : this.#read[slot];
   }
 
   get rawHeaders(): readonly string[] {
@@ -242,14 +238,15 @@ function bodyStreamOf(incoming: IncomingMessage): ReadableStream<Uint8Array> {
 
 /** Answers one request of Node's server through the pipeline. */
 export function answerNode(sandbox: NodeServed, incoming: IncomingMessage, outgoing: ServerResponse): void {
-  const host = hostOf(incoming);
-  const target = host === null ? { refused: "The Host header is not a host name." } : targetOf(incoming, host);
+  const read = readHeaders(incoming.rawHeaders);
+  const host = read[firstHostSlot];
+  const target = host !== undefined && !validHost(host) ? { refused: "The Host header is not a host name." } : targetOf(incoming, host);
   if ("refused" in target) {
     // A request the pipeline cannot read: refused here, before any part of it (never a 500).
     writeAnswer(outgoing, problemAnswer(sandbox.options.errorMediaType, 400, target.refused), noHeaders, sandbox.options.errorMediaType);
     return;
   }
-  const c = new RequestContext(new NodeRequest(incoming, outgoing, target.target, target.url));
+  const c = new RequestContext(new NodeRequest(incoming, outgoing, read, target.target, target.url));
   let answered: Answer | Promise<Answer>;
   try {
     answered = sandbox.pipeline(c);
@@ -268,14 +265,74 @@ export function answerNode(sandbox: NodeServed, incoming: IncomingMessage, outgo
   );
 }
 
-/** The request's Host header when it names a host, `undefined` when there is none (HTTP/1.0), `null` when it is not a host name. */
-function hostOf(incoming: IncomingMessage): string | undefined | null {
-  const raw = incoming.rawHeaders;
+/**
+ * The headers the pipeline reads of most requests, by their names in lower case, each in its place (see `slotOf`):
+ * the Host guard's and the URL's `host`, the security's `x-token` and `authorization`, the request id's
+ * `x-request-id`, CORS's and the guard's `origin`, and the body's `content-type`, `content-length` and
+ * `transfer-encoding`; a repeated header's values joined by `, `, as `Headers` joins them; and in the last place
+ * the first Host header's value (the one Node's server reads). Read from Node's raw list in one scan when the request
+ * comes in, into one array, rather than the list scanned again (and a name whose case differs lower-cased again) for
+ * each part that asks: about five scans of a search.
+ */
+function readHeaders(raw: readonly string[]): ReadHeaders {
+  const values: ReadHeaders = [undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined, undefined];
   for (let index = 0; index < raw.length; index += 2) {
-    const name = raw[index]!;
-    if (name.length === 4 && name.toLowerCase() === "host") return validHost(raw[index + 1]!) ? raw[index + 1]! : null;
+    const slot = slotOf(raw[index]!);
+    if (slot < 0) continue;
+    const value = raw[index + 1]!;
+    const before = values[slot];
+    if (before === undefined) {
+      values[slot] = value;
+      if (slot === hostSlot) values[firstHostSlot] = value;
+    } else values[slot] = `${before}, ${value}`;
   }
-  return undefined;
+  return values;
+}
+
+/** What `readHeaders` read: each header's value (or `undefined`) by its place, the first Host's last. */
+type ReadHeaders = (string | undefined)[];
+
+/** The place of the first Host header's value in `ReadHeaders`. */
+const firstHostSlot = 8;
+const hostSlot = 0;
+
+/** The place of a header read in one scan (`readHeaders`), by its name as sent in any case, or -1 for another header. */
+function slotOf(name: string): number {
+  switch (name.length) {
+    case 4:
+      return sameName(name, "host") ? hostSlot : -1;
+    case 6:
+      return sameName(name, "origin") ? 4 : -1;
+    case 7:
+      return sameName(name, "x-token") ? 1 : -1;
+    case 12: {
+      const lower = name === "x-request-id" || name === "content-type" ? name : name.toLowerCase();
+      return lower === "x-request-id" ? 3 : lower === "content-type" ? 5 : -1;
+    }
+    case 13:
+      return sameName(name, "authorization") ? 2 : -1;
+    case 14:
+      return sameName(name, "content-length") ? 6 : -1;
+    case 17:
+      return sameName(name, "transfer-encoding") ? 7 : -1;
+    default:
+      return -1;
+  }
+}
+
+/** Whether a header's name as sent is `lower` (a name in lower case) in any case. */
+function sameName(sent: string, lower: string): boolean {
+  return sent === lower || sent.toLowerCase() === lower;
+}
+
+/** A header no part reads on most requests (`accept`, a preflight's), by its name in lower case, from the raw list. */
+function headerOf(raw: readonly string[], name: string): string | undefined {
+  let found: string | undefined;
+  for (let index = 0; index < raw.length; index += 2) {
+    const sent = raw[index]!;
+    if (sent.length === name.length && sameName(sent, name)) found = found === undefined ? raw[index + 1]! : `${found}, ${raw[index + 1]!}`;
+  }
+  return found;
 }
 
 const noHeaders: readonly string[] = Object.freeze([]);
