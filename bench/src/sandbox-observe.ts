@@ -152,7 +152,7 @@ export async function sandboxObserve(before?: string): Promise<Section> {
     return {
       name: `a search with ${variant === metrics ? "the metrics" : "the metrics and the log"} within the noise of one without (its rounds' spread)`,
       ok: cpu <= noneCpu * spreadOf(none.cpuMicros),
-      detail: `${formatNumber(cpu, 1)} µs of CPU per answer against ${formatNumber(noneCpu, 1)} µs (${times(cpu / noneCpu)}, ${formatNumber(cpu - noneCpu, 1)} µs more); the unobserved rounds' spread ${times(spreadOf(none.cpuMicros))}; load ${formatNumber(Math.min(...machineLoads), 1)}–${formatNumber(Math.max(...machineLoads), 1)}`,
+      detail: `${formatNumber(cpu, 1)} µs of CPU per answer against ${formatNumber(noneCpu, 1)} µs (${times(cpu / noneCpu)}, ${formatNumber(Math.abs(cpu - noneCpu), 1)} µs ${cpu >= noneCpu ? "more" : "less"}); the unobserved rounds' spread ${times(spreadOf(none.cpuMicros))}; load ${formatNumber(Math.min(...machineLoads), 1)}–${formatNumber(Math.max(...machineLoads), 1)}`,
     };
   });
   const thisBuilds = variants.filter((variant) => variant.build === "this build");
