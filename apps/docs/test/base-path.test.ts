@@ -102,13 +102,17 @@ describe(`the built site under ${subPath}, from a plain static host that has not
     // What fails beyond the addresses loaded (the host answers an unknown one 404): a request, a console error.
     const failures: string[] = [];
     const loaded = new Set<string>();
-    // A request the test's own next navigation cancelled (a script still loading when the test leaves the page, on a
-    // busy machine) is not a failure of the site: one aborted after a later navigation of the page is left out.
+    // A request the test's own next navigation cancelled (a script still loading, or only starting, in the page the
+    // test leaves, on a busy machine) is not a failure of the site: one aborted once the page has committed another
+    // document is left out. (The old document runs until the new one commits, so it is counted by commits, not by
+    // navigation requests.)
     let navigations = 0;
     const navigationsBefore = new WeakMap<Request, number>();
+    page.on("framenavigated", (frame) => {
+      if (frame === page.mainFrame()) navigations += 1;
+    });
     page.on("request", (request) => {
       if (request.isNavigationRequest()) loaded.add(request.url());
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) navigations += 1;
       else navigationsBefore.set(request, navigations);
     });
     page.on("response", (response) => {
