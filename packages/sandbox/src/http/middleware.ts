@@ -102,12 +102,14 @@ function journal(
   if (c.get("replayed")) return answer;
   const authorized = c.get("workspace") !== undefined;
   const { method } = c.req;
-  // A GET has no body to look for: its Request is never made.
-  const read = method === "GET" || method === "HEAD" ? undefined : bodyRead(c.req.body);
+  // A GET or a HEAD has no body to look for: its body reader is never made.
+  const bodiless = method === "GET" || method === "HEAD";
+  const read = bodiless ? undefined : bodyRead(c.req.body);
   const body =
     read !== undefined
       ? journalBodyOf(read)
-      : method === "GET" || method === "HEAD" || !hasContent(c)
+      : // Whether there is a body, as its transport tells from the headers (never reading it).
+        bodiless || !c.req.body.present
         ? null
         : authorized
           ? bodyForJournal(c.req.body)
@@ -192,11 +194,6 @@ async function faulted(c: RequestContext, operationId: OperationId, fault: Fault
     return problemAnswer(mediaType, fault.status, `Fault injected by the sandbox for ${operationId}.`, undefined, headers);
   }
   return answer();
-}
-
-/** Whether a request has a body, as its transport tells from its headers (never reading it, never making a `Request`). */
-function hasContent(c: RequestContext): boolean {
-  return c.req.body.present;
 }
 
 /** A recorded answer (a `Response`, `data/exchanges.ts`) as the pipeline's own: its status, headers and body, read whole. */
