@@ -1,6 +1,5 @@
 import { once } from "node:events";
-import { readFileSync, writeSync } from "node:fs";
-import { Writable } from "node:stream";
+import { readFileSync } from "node:fs";
 import { redactText, sanitizeText } from "@bot-conversation/client/text";
 
 /** This package's version, from its package.json. */
@@ -10,34 +9,9 @@ export const { version } = JSON.parse(readFileSync(new URL("../package.json", im
 /** Where a command reads and writes, and the one usage error (exit 2): the toolkit's, shared by every command (`check` and `sandbox` too). */
 export { type CommandIo, exitCodes, UsageError } from "@bot-conversation/client/command-line";
 
-/** Writes text (or bytes), waiting for the stream to drain when its buffer is full (memory stays flat on a slow reader). */
-export async function write(stream: NodeJS.WritableStream, chunk: string | Uint8Array): Promise<void> {
-  if (!stream.write(chunk)) await once(stream, "drain");
-}
-
-/**
- * Output into an open regular file (standard output redirected, `> conversations.ndjson`): each chunk is written
- * with `writeSync` before `write` returns, text as it is (Node's stream for a file would first copy each part into a
- * Buffer, which made a long export's memory grow). So a chunk is never kept: a writer may fill a buffer it gave
- * again at once (the NDJSON export does, `ndjsonWriter`).
- */
-export class FileOutput extends Writable {
-  /** Writes to the open file `fd` (standard output is 1). */
-  constructor(fd: number) {
-    super({
-      decodeStrings: false,
-      write(chunk: string | Uint8Array, encoding: BufferEncoding, callback: (error?: Error | null) => void) {
-        try {
-          if (typeof chunk === "string") writeSync(fd, chunk, null, encoding);
-          else writeSync(fd, chunk);
-        } catch (error) {
-          callback(error as Error);
-          return;
-        }
-        callback();
-      },
-    });
-  }
+/** Writes text, waiting for the stream to drain when its buffer is full (memory stays flat on a slow reader). */
+export async function write(stream: NodeJS.WritableStream, text: string): Promise<void> {
+  if (!stream.write(text)) await once(stream, "drain");
 }
 
 /**

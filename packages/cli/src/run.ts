@@ -1,9 +1,29 @@
-import { fstatSync } from "node:fs";
+import { fstatSync, writeSync } from "node:fs";
+import { Writable } from "node:stream";
 import { runCommand } from "./command.js";
-import { type CommandIo, FileOutput } from "./io.js";
+import type { CommandIo } from "./io.js";
 
-/** Standard output: written straight to the file when it is a regular file (`> conversations.ndjson`, `FileOutput`); otherwise Node's own stream. */
-const standardOutput = (): CommandIo["stdout"] => (fstatSync(1).isFile() ? new FileOutput(1) : process.stdout);
+/**
+ * Standard output. When it is a regular file (`> conversations.ndjson`), text is written to it as it
+ * is; Node's stream for a file would first copy each part into a Buffer, which made a long export's
+ * memory grow. Otherwise, Node's own stream.
+ */
+function standardOutput(): CommandIo["stdout"] {
+  if (!fstatSync(1).isFile()) return process.stdout;
+  return new Writable({
+    decodeStrings: false,
+    write(chunk: string | Uint8Array, encoding: BufferEncoding, callback: (error?: Error | null) => void) {
+      try {
+        if (typeof chunk === "string") writeSync(1, chunk, null, encoding);
+        else writeSync(1, chunk);
+      } catch (error) {
+        callback(error as Error);
+        return;
+      }
+      callback();
+    },
+  });
+}
 
 const command = process.argv[2];
 const stop = new AbortController();

@@ -1,5 +1,5 @@
 import { redactText, truncateText } from "@bot-conversation/client/text";
-import { FileOutput, write } from "../io.js";
+import { write } from "../io.js";
 import { type Column, cellText } from "./columns.js";
 import { objectCount, objectSpansOfArray, textsOfSpans } from "./json-text.js";
 
@@ -107,47 +107,15 @@ function spansToWrite(pageText: string | undefined, records: readonly unknown[],
   return spans?.length === records.length * 2 ? spans : undefined;
 }
 
-const encoder = new TextEncoder();
-
-/**
- * A page's NDJSON lines straight from its text into `into`, when its records stand one comma apart and the text
- * is ASCII (a character's index is its byte's): the text from the first record to the character after the last,
- * encoded at once, each comma between two records and that last character made line feeds. No string per
- * record, per line or per part is built. The bytes' length; `undefined` when the page is not such a text or
- * `into` is too short (nothing usable written).
- */
-function compactLines(pageText: string, spans: readonly number[], into: Uint8Array): number | undefined {
-  for (let index = 2; index < spans.length; index += 2) if (spans[index]! !== spans[index - 1]! + 1) return undefined;
-  const first = spans[0]!;
-  const length = spans[spans.length - 1]! + 1 - first;
-  if (into.length < length) return undefined;
-  const { read, written } = encoder.encodeInto(pageText.slice(first, first + length), into);
-  if (read !== length || written !== length) return undefined;
-  for (let index = 1; index < spans.length; index += 2) into[spans[index]! - first] = 10;
-  return length;
-}
-
-/**
- * One JSON object per line: a page's records cut from the text the client read when it can (`spansToWrite`), else
- * each serialised and redacted. Into a `FileOutput` (standard output a regular file), which writes each chunk before
- * `write` returns, a page's lines are encoded into one buffer filled again page after page (`compactLines`); any
- * other stream may keep the chunk it is given (a pipe's pending write, a `PassThrough`'s reader), so it gets strings.
- */
+/** One JSON object per line: a page's records cut from the text the client read when it can (`spansToWrite`), else each serialised and redacted. */
 export function ndjsonWriter(stream: NodeJS.WritableStream, { secrets }: WriterOptions): RecordWriter {
   const hidden = jsonSecrets(secrets);
-  let scratch = stream instanceof FileOutput ? new Uint8Array(0) : undefined;
   return {
-    write: async (records, pageText) => {
+    write: (records, pageText) => {
       const spans = spansToWrite(pageText, records, hidden);
-      if (!spans) return writeRecords(stream, records, (record) => `${redacted(JSON.stringify(record), hidden)}\n`);
-      if (spans.length === 0) return;
-      if (scratch) {
-        // The longest page so far: a page of 500 summaries is about 311 KB.
-        if (scratch.length < pageText!.length) scratch = Buffer.allocUnsafe(pageText!.length);
-        const length = compactLines(pageText!, spans, scratch);
-        if (length !== undefined) return write(stream, scratch.subarray(0, length));
-      }
-      await writeRecords(stream, textsOfSpans(pageText!, spans), (text) => `${text}\n`);
+      return spans
+        ? writeRecords(stream, textsOfSpans(pageText!, spans), (text) => `${text}\n`)
+        : writeRecords(stream, records, (record) => `${redacted(JSON.stringify(record), hidden)}\n`);
     },
     end: async () => {},
   };

@@ -1,13 +1,9 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { closeSync, openSync, readFileSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { closeSync, openSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { runCommand } from "../../src/index.ts";
-import { FileOutput } from "../../src/io.ts";
 
 /** The built command, as npm links it. */
 export const binPath = fileURLToPath(new URL("../../dist/bin.js", import.meta.url));
@@ -28,21 +24,6 @@ export async function runCli(argv: readonly string[], env: NodeJS.ProcessEnv = {
   stderr.on("data", (chunk: Buffer) => chunks.stderr.push(chunk));
   const code = await runCommand(argv, { stdout, stderr, env });
   return { code, stdout: Buffer.concat(chunks.stdout).toString(), stderr: Buffer.concat(chunks.stderr).toString() };
-}
-
-/** Runs `bot-conversation <argv>` in process with its standard output a new regular file (`FileOutput`, as the bin makes it for `> file`): the exit code, the file's text and stderr. */
-export async function runCliToFile(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
-  const file = join(await mkdtemp(join(tmpdir(), "cli-file-")), "out");
-  const fd = openSync(file, "w");
-  const stderr = new PassThrough();
-  const chunks: Buffer[] = [];
-  stderr.on("data", (chunk: Buffer) => chunks.push(chunk));
-  try {
-    const code = await runCommand(argv, { stdout: new FileOutput(fd), stderr, env });
-    return { code, stdout: readFileSync(file, "utf8"), stderr: Buffer.concat(chunks).toString() };
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /** Runs the built command as its own process with its standard output in a new file, as `> file` does; resolves to its exit code and stderr. */
