@@ -4,7 +4,8 @@
  * [--conversations 100000] [--page-size 500]`. One sandbox (this tree's) serves every run; each round runs the
  * pager (`cli-pager.ts`) and each build's `bot-conversation search --all --output ndjson` once, in an order that
  * turns with the round, stdout to a file, as the bench's "CLI export" section does (`timed` of `cli.ts`). It prints
- * each run's CPU µs per conversation, peak RSS and the machine's 1-minute load when it ended, then each build's
+ * each run's CPU µs per conversation, peak RSS and the machine's 1-minute load when it ended (every process started
+ * alike, `startsAlike`, after one uncounted run of each), then each build's
  * share of the pager (the pager's CPU over the build's, round by round, and their median) and each build over the
  * first. `--conversations 1` measures what the processes' start costs (one page of one conversation). Not part
  * of `pnpm bench`: a tool for the change at hand; it reads the other trees' `packages/cli/dist/bin.js` and writes
@@ -15,7 +16,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { launchSandbox } from "@bot-conversation/sandbox";
-import { cliBin, exportArgs, linesWritten, median, pagerCount, pagerScript, type Run, timed } from "./cli.ts";
+import { cliBin, exportArgs, linesWritten, median, pagerCount, pagerScript, type Run, startsAlike, timed } from "./cli.ts";
 import { formatNumber, markdownTable } from "./report.ts";
 
 const token = "sandbox-token";
@@ -39,11 +40,14 @@ if (import.meta.main) {
   const scratch = mkdtempSync(join(tmpdir(), "bench-cli-rounds-"));
   const sandbox = await launchSandbox(["--conversations", String(conversations)], { readyWithinMs: 300_000 });
   try {
-    const env = { BOT_CONVERSATION_BASE_URL: sandbox.url, BOT_CONVERSATION_TOKEN: token };
+    const alike = startsAlike(scratch);
+    const env = { ...alike, BOT_CONVERSATION_BASE_URL: sandbox.url, BOT_CONVERSATION_TOKEN: token };
     const runners = [
-      { name: "pager", run: () => timed(scratch, [pagerScript, sandbox.url, token, pageSize], {}, pagerCount) },
+      { name: "pager", run: () => timed(scratch, [pagerScript, sandbox.url, token, pageSize], alike, pagerCount) },
       ...builds.map(({ name, bin }) => ({ name, run: () => timed(scratch, [bin, ...exportArgs(pageSize)], env, linesWritten) })),
     ];
+    // Uncounted, as the section does: the compile cache filled for every process.
+    for (const runner of runners) await runner.run();
     const runs: { run: Run; load: number }[][] = runners.map(() => []);
     const rows: (string | number)[][] = [];
     for (let round = 0; round < rounds; round++) {

@@ -145,6 +145,7 @@ describe("search --output ndjson writes the records from the text read", () => {
   it.each([
     ["ASCII", ['{"id":"c-1","messagesCount":1.50,"members":[{"id":"u","name":"a, b]"}]}', '{"id":"c-2","channelData":{"x":[{}]}}', '{"id":"c-3"}']],
     ["not ASCII", ['{"id":"c-1","members":[{"id":"u","name":"Ünïcode ✓"}]}', '{"id":"c-2","latestMessageText":"日本語, 😀"}', '{"id":"c-3"}']],
+    ["Latin-1, not ASCII", ['{"id":"c-1","latestMessageText":"café, 10 €"}', '{"id":"c-2","latestMessageText":"naïve ü ÿ"}']],
   ])("records one comma apart, %s: each line is the record's text as the server wrote it, the commas between them line feeds", async (_text, compact) => {
     const text = JSON.stringify(page(compact.map(() => ({})))).replace(/"items":\[[^\]]*\]/, `"items":[${compact.join(",")}]`);
     expect(text).toContain(compact.join(","));
@@ -153,6 +154,32 @@ describe("search --output ndjson writes the records from the text read", () => {
       const run = await runCli([...argv, "--output", "ndjson"], env);
       expect(run.stdout).toBe(`${compact.join("\n")}\n`);
     }
+  });
+
+  it("pages of records one comma apart, in turn: every page's lines as the server wrote them, in order", async () => {
+    const pages = [
+      ['{"id":"p0-a","latestMessageText":"the first page, its longest record"}', '{"id":"p0-b","n":1}', '{"id":"p0-c","n":2}'],
+      ['{"id":"p1-a"}', '{"id":"p1-b","members":[{"id":"u"},{"id":"v"}]}'],
+      ['{"id":"p2-a","n":3}'],
+    ];
+    const total = pages.flat().length;
+    const server = await listenOnLoopback(
+      createServer((request, response) => {
+        const index = Number(new URL(request.url!, "http://127.0.0.1").searchParams.get("pageIndex") ?? 0);
+        const envelope = page(
+          pages[index]!.map(() => ({})),
+          index,
+          { hasMore: index < pages.length - 1, totalItemCount: total, totalPageCount: pages.length },
+        );
+        response
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify(envelope).replace(/"items":\[[^\]]*\]/, `"items":[${pages[index]!.join(",")}]`));
+      }),
+    );
+    servers.push(server);
+    const run = await runCli(["search", "--all", "--output", "ndjson"], { BOT_CONVERSATION_BASE_URL: server.url, BOT_CONVERSATION_TOKEN: secret });
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(run.stdout).toBe(`${pages.flat().join("\n")}\n`);
   });
 
   it("--limit (a part of a page) and a page laid out over lines are serialised: one record a line, as JSON.stringify writes it", async () => {
