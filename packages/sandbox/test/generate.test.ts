@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { ConversationExport, MessageActivity } from "@bot-conversation/types";
 import { describe, expect, test } from "vitest";
 import { exampleData } from "../src/data/examples.ts";
@@ -19,6 +20,20 @@ describe("generated data", () => {
     expect([...generateData("another seed", 200).conversations].map((entry) => entry.conversation.id)).not.toEqual(
       exports.map((conversation) => conversation.id),
     );
+  });
+
+  test("draws the same data as it always has: the bots and 3,000 conversations of two seeds, hashed", () => {
+    // Fixtures, examples and tests elsewhere name generated identifiers and dates: a change to the generator's speed
+    // must leave every conversation as it was (these hashes are of the data before the generator wrote UUIDs into a
+    // buffer and left the history's identifiers out of what the index reads).
+    const hashOf = (seed: string) => {
+      const data = generateData(seed, 3000);
+      const hash = createHash("sha256").update(JSON.stringify(data.bots));
+      for (const stored of data.conversations) hash.update(JSON.stringify(stored));
+      return hash.digest("hex");
+    };
+    expect(hashOf("bot-conversation")).toBe("a77b4bf7d855fd0205a65d4f43cc0b145c65e81a68e9c3a22095a311cef4313d");
+    expect(hashOf("another")).toBe("1d9600ed7cf69cb6d63307e5dd8bea4a1a38f8b800debf695aa8eee527ee80b6");
   });
 
   test("every export is valid against the description's strict ConversationExport", () => {
