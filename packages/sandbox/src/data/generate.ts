@@ -28,6 +28,8 @@ export interface GeneratedData {
   conversationAt(index: number): StoredConversation;
   /** Every conversation in order, generated as they are read (100,000 never sit in memory at once). */
   readonly conversations: Iterable<StoredConversation>;
+  /** The conversation at `index` as the search index reads it: the same, but for the identifiers inside its history, drawn and left empty (see `SandboxData`). */
+  searchedAt(index: number): StoredConversation;
 }
 
 /** Channels of the generated conversations: the seed's `directline` and `platform`, and its two placeholder messenger names. */
@@ -177,15 +179,17 @@ export function generateData(seed: string, count: number): GeneratedData {
     triggers: [triggerTemplates[0]!, ...random.sample(triggerTemplates.slice(1), 2 + (index % 2))].map(toTrigger),
   }));
   const fromExamples = examples.conversations.slice(0, count);
-  const conversationAt = (index: number): StoredConversation => {
+  const generatedAt = (index: number, historyIds: boolean): StoredConversation => {
     if (index < fromExamples.length) return fromExamples[index]!;
     const drawn = index - fromExamples.length;
-    return conversation(new Random(seed, index + 1), generatedBots[drawn % generatedBots.length]!, drawn);
+    return conversation(new Random(seed, index + 1), generatedBots[drawn % generatedBots.length]!, drawn, historyIds);
   };
+  const conversationAt = (index: number) => generatedAt(index, true);
   return {
     bots: [examples.bot, ...generatedBots],
     count,
     conversationAt,
+    searchedAt: (index) => generatedAt(index, false),
     conversations: {
       *[Symbol.iterator]() {
         for (let index = 0; index < count; index++) yield conversationAt(index);
@@ -202,8 +206,13 @@ function toTrigger(template: (typeof triggerTemplates)[number]): ExternalEventTr
   };
 }
 
-function conversation(random: Random, bot: StoredBot & { name: string }, index: number): StoredConversation {
+/**
+ * The conversation drawn from `random`; with `historyIds` false, the identifiers inside its history (activities,
+ * scenarios, intents) are drawn and left empty: what the search index reads, with a third of the UUIDs to write.
+ */
+function conversation(random: Random, bot: StoredBot & { name: string }, index: number, historyIds: boolean): StoredConversation {
   const uuid = () => random.uuid();
+  const activityId = historyIds ? uuid : () => (random.skipUuid(), "");
   // The first twelve conversations go through every channel in every status; the rest are drawn at random.
   const inCycle = index < channels.length * statuses.length;
   const channelId = inCycle ? channels[index % channels.length]! : random.pick(channels);
@@ -217,13 +226,13 @@ function conversation(random: Random, bot: StoredBot & { name: string }, index: 
   const fill = (text: string) => text.replaceAll("{n}", number);
   let clock = startedMs;
   const at = (maxSeconds: number) => formatWithOffset((clock += random.int(1, maxSeconds) * 1000), offset);
-  const scenarioId = uuid();
+  const scenarioId = activityId();
   const history: Activity[] = [
-    { id: uuid(), type: "Event", timestamp: formatWithOffset(clock, offset), eventName: "trigger-fired", triggerType: "start-trigger", scenarioId },
-    { id: uuid(), type: "Event", timestamp: formatWithOffset(clock, offset), eventName: "scenario-started", scenarioId, scenarioName: topic.scenario },
+    { id: activityId(), type: "Event", timestamp: formatWithOffset(clock, offset), eventName: "trigger-fired", triggerType: "start-trigger", scenarioId },
+    { id: activityId(), type: "Event", timestamp: formatWithOffset(clock, offset), eventName: "scenario-started", scenarioId, scenarioName: topic.scenario },
   ];
   const message = (from: Member, to: Member, text: string, extra: Partial<MessageActivity> = {}): MessageActivity => ({
-    id: uuid(),
+    id: activityId(),
     type: "Message",
     timestamp: at(90),
     text,
@@ -243,10 +252,10 @@ function conversation(random: Random, bot: StoredBot & { name: string }, index: 
       ],
     }),
   );
-  if (index % 2 === 0) history.push({ id: uuid(), type: "Event", timestamp: at(5), eventName: "menu-item-selected", text: topic.scenario });
+  if (index % 2 === 0) history.push({ id: activityId(), type: "Event", timestamp: at(5), eventName: "menu-item-selected", text: topic.scenario });
   history.push(
     message(user, botMember, fill(topic.question), {
-      recognizedIntents: [{ id: uuid(), name: topic.intent, score: (random.int(50, 99) / 100).toFixed(2) }],
+      recognizedIntents: [{ id: activityId(), name: topic.intent, score: (random.int(50, 99) / 100).toFixed(2) }],
       attachments:
         index % 5 === 0
           ? [{ contentType: "image/jpeg", contentUrl: `https://files.example.com/uploads/${number}.jpg`, content: null, name: `${number}.jpg` }]
@@ -258,11 +267,11 @@ function conversation(random: Random, bot: StoredBot & { name: string }, index: 
       knowledgeBaseAnswers: index % 3 === 0 ? [{ id: `kb-${number}`, question: fill(topic.question), answer: fill(topic.answer), score: "0.87" }] : null,
     }),
   );
-  history.push(event(random, eventNames[index % eventNames.length]!, at(30), number));
-  history.push(event(random, "successfull-service", at(10), number));
+  history.push(event(random, activityId, eventNames[index % eventNames.length]!, at(30), number));
+  history.push(event(random, activityId, "successfull-service", at(10), number));
   const userGoesLast = index % 3 === 1;
   if (userGoesLast) history.push(message(user, botMember, random.pick(["Thank you!", "Great, thanks.", "OK"])));
-  if (status === "Operator") history.push({ id: uuid(), type: "Event", timestamp: at(20), eventName: "TransferToOperatorInitiated" });
+  if (status === "Operator") history.push({ id: activityId(), type: "Event", timestamp: at(20), eventName: "TransferToOperatorInitiated" });
   const export_: ConversationExport = {
     id: uuid(),
     channelId,
@@ -296,9 +305,9 @@ function platformChannelData(random: Random, index: number): ChannelData {
   };
 }
 
-/** One event activity of the given kind, with plausible values for its fields. */
-function event(random: Random, eventName: EventName, timestamp: string, number: string): EventActivity {
-  const id = random.uuid();
+/** One event activity of the given kind, with plausible values for its fields; its identifiers from `activityId`. */
+function event(random: Random, activityId: () => string, eventName: EventName, timestamp: string, number: string): EventActivity {
+  const id = activityId();
   const base = { id, type: "Event" as const, timestamp };
   switch (eventName) {
     case "successfull-service":
@@ -310,7 +319,7 @@ function event(random: Random, eventName: EventName, timestamp: string, number: 
     case "menu-item-selected":
       return { ...base, eventName, text: "Talk to an operator" };
     case "trigger-fired":
-      return { ...base, eventName, triggerType: random.pick(triggerNames) as "intent-trigger", scenarioId: random.uuid() };
+      return { ...base, eventName, triggerType: random.pick(triggerNames) as "intent-trigger", scenarioId: activityId() };
     case "error":
       return { ...base, eventName, message: "The order service did not answer in time.", stackTrace: null };
     case "promptAccepted":

@@ -67,9 +67,11 @@ export class SearchIndex implements SearchEngine {
    */
   static async load(data: SandboxData, pause: () => Promise<void> = async () => undefined): Promise<SearchIndex> {
     const index = new SearchIndex(data.bots, data.count, (at) => data.conversationAt(at));
+    // What a search filters and sorts by, read from the cheaper form when the source has one; pages and exports read `conversationAt`.
+    const searchedAt = data.searchedAt === undefined ? (at: number) => data.conversationAt(at) : (at: number) => data.searchedAt!(at);
     for (let at = 0; at < data.count; at++) {
       if (at > 0 && at % loadChunk === 0) await pause();
-      index.#add(at, data.conversationAt(at));
+      index.#add(at, searchedAt(at));
     }
     // Each column in the narrowest array its codes fit: most hold a few values, and a scan then reads a quarter of the bytes.
     index.#equal = index.#equal.map((column, at) => narrowed(column, index.#codes[at]!.size));
