@@ -64,7 +64,8 @@ export interface SandboxData {
   conversationAt(index: number): StoredConversation;
   /**
    * The conversation numbered `index` as the search index reads it, when the source has a cheaper one than
-   * `conversationAt`: the same but for what no search reads (generated data leaves its history's identifiers empty).
+   * `conversationAt`: the same but for what no search reads (generated data leaves its history's identifiers and its
+   * events' timestamps empty).
    */
   searchedAt?(index: number): StoredConversation;
 }

@@ -28,7 +28,7 @@ export interface GeneratedData {
   conversationAt(index: number): StoredConversation;
   /** Every conversation in order, generated as they are read (100,000 never sit in memory at once). */
   readonly conversations: Iterable<StoredConversation>;
-  /** The conversation at `index` as the search index reads it: the same, but for the identifiers inside its history, drawn and left empty (see `SandboxData`). */
+  /** The conversation at `index` as the search index reads it: the same, but for the identifiers inside its history and its events' timestamps, drawn and left empty (see `SandboxData`). */
   searchedAt(index: number): StoredConversation;
 }
 
@@ -179,10 +179,10 @@ export function generateData(seed: string, count: number): GeneratedData {
     triggers: [triggerTemplates[0]!, ...random.sample(triggerTemplates.slice(1), 2 + (index % 2))].map(toTrigger),
   }));
   const fromExamples = examples.conversations.slice(0, count);
-  const generatedAt = (index: number, historyIds: boolean): StoredConversation => {
+  const generatedAt = (index: number, whole: boolean): StoredConversation => {
     if (index < fromExamples.length) return fromExamples[index]!;
     const drawn = index - fromExamples.length;
-    return conversation(new Random(seed, index + 1), generatedBots[drawn % generatedBots.length]!, drawn, historyIds);
+    return conversation(new Random(seed, index + 1), generatedBots[drawn % generatedBots.length]!, drawn, whole);
   };
   const conversationAt = (index: number) => generatedAt(index, true);
   return {
@@ -207,12 +207,13 @@ function toTrigger(template: (typeof triggerTemplates)[number]): ExternalEventTr
 }
 
 /**
- * The conversation drawn from `random`; with `historyIds` false, the identifiers inside its history (activities,
- * scenarios, intents) are drawn and left empty: what the search index reads, with a third of the UUIDs to write.
+ * The conversation drawn from `random`; not `whole`, what no search reads is drawn and left empty: the identifiers
+ * inside its history (activities, scenarios, intents) and its events' timestamps. That is what the search index
+ * reads, with a third of the UUIDs and half the timestamps to write.
  */
-function conversation(random: Random, bot: StoredBot & { name: string }, index: number, historyIds: boolean): StoredConversation {
+function conversation(random: Random, bot: StoredBot & { name: string }, index: number, whole: boolean): StoredConversation {
   const uuid = () => random.uuid();
-  const activityId = historyIds ? uuid : () => (random.skipUuid(), "");
+  const activityId = whole ? uuid : () => (random.skipUuid(), "");
   // The first twelve conversations go through every channel in every status; the rest are drawn at random.
   const inCycle = index < channels.length * statuses.length;
   const channelId = inCycle ? channels[index % channels.length]! : random.pick(channels);
@@ -226,10 +227,13 @@ function conversation(random: Random, bot: StoredBot & { name: string }, index: 
   const fill = (text: string) => text.replaceAll("{n}", number);
   let clock = startedMs;
   const at = (maxSeconds: number) => formatWithOffset((clock += random.int(1, maxSeconds) * 1000), offset);
+  /** An event's timestamp: the clock moved on as for a message, the time written only in the whole conversation. */
+  const eventAt = whole ? at : (maxSeconds: number) => ((clock += random.int(1, maxSeconds) * 1000), "");
+  const startText = whole ? formatWithOffset(clock, offset) : "";
   const scenarioId = activityId();
   const history: Activity[] = [
-    { id: activityId(), type: "Event", timestamp: formatWithOffset(clock, offset), eventName: "trigger-fired", triggerType: "start-trigger", scenarioId },
-    { id: activityId(), type: "Event", timestamp: formatWithOffset(clock, offset), eventName: "scenario-started", scenarioId, scenarioName: topic.scenario },
+    { id: activityId(), type: "Event", timestamp: startText, eventName: "trigger-fired", triggerType: "start-trigger", scenarioId },
+    { id: activityId(), type: "Event", timestamp: startText, eventName: "scenario-started", scenarioId, scenarioName: topic.scenario },
   ];
   const message = (from: Member, to: Member, text: string, extra: Partial<MessageActivity> = {}): MessageActivity => ({
     id: activityId(),
@@ -252,7 +256,7 @@ function conversation(random: Random, bot: StoredBot & { name: string }, index: 
       ],
     }),
   );
-  if (index % 2 === 0) history.push({ id: activityId(), type: "Event", timestamp: at(5), eventName: "menu-item-selected", text: topic.scenario });
+  if (index % 2 === 0) history.push({ id: activityId(), type: "Event", timestamp: eventAt(5), eventName: "menu-item-selected", text: topic.scenario });
   history.push(
     message(user, botMember, fill(topic.question), {
       recognizedIntents: [{ id: activityId(), name: topic.intent, score: (random.int(50, 99) / 100).toFixed(2) }],
@@ -267,11 +271,11 @@ function conversation(random: Random, bot: StoredBot & { name: string }, index: 
       knowledgeBaseAnswers: index % 3 === 0 ? [{ id: `kb-${number}`, question: fill(topic.question), answer: fill(topic.answer), score: "0.87" }] : null,
     }),
   );
-  history.push(event(random, activityId, eventNames[index % eventNames.length]!, at(30), number));
-  history.push(event(random, activityId, "successfull-service", at(10), number));
+  history.push(event(random, activityId, eventNames[index % eventNames.length]!, eventAt(30), number));
+  history.push(event(random, activityId, "successfull-service", eventAt(10), number));
   const userGoesLast = index % 3 === 1;
   if (userGoesLast) history.push(message(user, botMember, random.pick(["Thank you!", "Great, thanks.", "OK"])));
-  if (status === "Operator") history.push({ id: activityId(), type: "Event", timestamp: at(20), eventName: "TransferToOperatorInitiated" });
+  if (status === "Operator") history.push({ id: activityId(), type: "Event", timestamp: eventAt(20), eventName: "TransferToOperatorInitiated" });
   const export_: ConversationExport = {
     id: uuid(),
     channelId,
