@@ -45,7 +45,8 @@ const openClosingStatuses = closingStatuses.filter((value) => value !== "Session
 const generatedUntil = Date.parse("2026-11-20T18:00:00Z");
 const offsets = [180, 0, 60, -300, 330];
 const botRoles = ["Order assistant", "Support bot", "Booking assistant", "Billing helper"];
-const topics = [
+/** What a conversation is about; `{n}` in a text stands for the order or visit number it is about. */
+const topicTexts = [
   { intent: "order-status", question: "Where is my order {n}?", answer: "Your order {n} left our warehouse today.", scenario: "Order status" },
   { intent: "delivery-date", question: "When will order {n} arrive?", answer: "Order {n} arrives in two to four working days.", scenario: "Delivery" },
   { intent: "refund", question: "I want a refund for order {n}.", answer: "I have opened refund request {n} for you.", scenario: "Refunds" },
@@ -57,6 +58,18 @@ const topics = [
   },
   { intent: "book-visit", question: "I need an appointment next week.", answer: "I booked visit {n} for you.", scenario: "Booking" },
 ];
+/** The topics with their texts split at `{n}` once, so a conversation joins its number in rather than searching each text. */
+const topics = topicTexts.map((topic) => ({ ...topic, question: withNumber(topic.question), answer: withNumber(topic.answer) }));
+
+/** A text with `{n}` in it as a function of the number. */
+function withNumber(text: string): (number: string) => string {
+  const [first, ...rest] = text.split("{n}");
+  return (number) => {
+    let filled = first!;
+    for (const part of rest) filled += number + part;
+    return filled;
+  };
+}
 const triggerTemplates: { id: string; name: string; parameters: [string, string, VariableType][] }[] = [
   {
     id: "order-status-changed",
@@ -224,7 +237,6 @@ function conversation(random: Random, bot: StoredBot & { name: string }, index: 
   const botMember: Member = { id: bot.agentStageId, name: bot.name, role: "Bot" };
   const topic = random.pick(topics);
   const number = String(random.int(10_000, 99_999));
-  const fill = (text: string) => text.replaceAll("{n}", number);
   let clock = startedMs;
   const at = (maxSeconds: number) => formatWithOffset((clock += random.int(1, maxSeconds) * 1000), offset);
   /** An event's timestamp: the clock moved on as for a message, the time written only in the whole conversation. */
@@ -258,7 +270,7 @@ function conversation(random: Random, bot: StoredBot & { name: string }, index: 
   );
   if (index % 2 === 0) history.push({ id: activityId(), type: "Event", timestamp: eventAt(5), eventName: "menu-item-selected", text: topic.scenario });
   history.push(
-    message(user, botMember, fill(topic.question), {
+    message(user, botMember, topic.question(number), {
       recognizedIntents: [{ id: activityId(), name: topic.intent, score: (random.int(50, 99) / 100).toFixed(2) }],
       attachments:
         index % 5 === 0
@@ -267,8 +279,8 @@ function conversation(random: Random, bot: StoredBot & { name: string }, index: 
     }),
   );
   history.push(
-    message(botMember, user, fill(topic.answer), {
-      knowledgeBaseAnswers: index % 3 === 0 ? [{ id: `kb-${number}`, question: fill(topic.question), answer: fill(topic.answer), score: "0.87" }] : null,
+    message(botMember, user, topic.answer(number), {
+      knowledgeBaseAnswers: index % 3 === 0 ? [{ id: `kb-${number}`, question: topic.question(number), answer: topic.answer(number), score: "0.87" }] : null,
     }),
   );
   history.push(event(random, activityId, eventNames[index % eventNames.length]!, eventAt(30), number));
