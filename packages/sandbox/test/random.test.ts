@@ -1,4 +1,4 @@
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { Random } from "../src/data/random.ts";
 
 describe("the seeded random source", () => {
@@ -26,5 +26,19 @@ describe("the seeded random source", () => {
     drawing.uuid();
     skipping.skipUuid();
     expect(Array.from({ length: 8 }, () => skipping.next())).toEqual(Array.from({ length: 8 }, () => drawing.next()));
+  });
+
+  test("without Node's Buffer (a browser), the same UUIDs, read by a TextDecoder", async () => {
+    const inNode = Array.from({ length: 500 }, (_, stream) => new Random("browser", stream).uuid());
+    vi.stubGlobal("Buffer", undefined);
+    try {
+      // A module instance of its own, loaded while there is no Buffer.
+      const path: string = "../src/data/random.ts?without-buffer";
+      const { Random: BrowserRandom } = (await import(path)) as typeof import("../src/data/random.ts");
+      expect(BrowserRandom).not.toBe(Random);
+      expect(Array.from({ length: 500 }, (_, stream) => new BrowserRandom("browser", stream).uuid())).toEqual(inNode);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
