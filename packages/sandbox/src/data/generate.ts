@@ -70,6 +70,7 @@ function withNumber(text: string): (number: string) => string {
     return filled;
   };
 }
+
 const triggerTemplates: { id: string; name: string; parameters: [string, string, VariableType][] }[] = [
   {
     id: "order-status-changed",

@@ -90,6 +90,7 @@ for (let byte = 0; byte < 256; byte++) {
   hexCodes[2 * byte + 1] = digits.charCodeAt(1);
 }
 
+/** Writes the four hex digits of a 16-bit value into the UUID's bytes at `at`. */
 function writeHex16(at: number, value: number): void {
   const high = 2 * ((value >>> 8) & 0xff);
   const low = 2 * (value & 0xff);
@@ -99,6 +100,7 @@ function writeHex16(at: number, value: number): void {
   uuidBytes[at + 3] = hexCodes[low + 1]!;
 }
 
+/** Writes the eight hex digits of a 32-bit value into the UUID's bytes at `at`. */
 function writeHex32(at: number, value: number): void {
   writeHex16(at, value >>> 16);
   writeHex16(at + 4, value & 0xffff);

@@ -21,8 +21,8 @@ const loadChunk = 4096;
  * Conversations are kept as columns (typed arrays) of what a search filters and sorts by; each summary is written
  * (UTF-8 JSON in a `TextArena`) when a page first holds its conversation, and a generated conversation's export is
  * generated again when it is asked for, so 100,000 conversations hold no export in memory and a start writes no
- * summary. Data is replaced by loading a new `SearchIndex` and
- * swapping it in, so requests keep the old data until the new data is complete.
+ * summary. Data is replaced by loading a new `SearchIndex` and swapping it in, so requests keep the old data until
+ * the new data is complete.
  */
 export class SearchIndex implements SearchEngine {
   readonly #bots: StoredBot[];
