@@ -62,6 +62,12 @@ export interface SandboxData {
   readonly count: number;
   /** The conversation numbered `index` (a generated one may be generated afresh on each call). */
   conversationAt(index: number): StoredConversation;
+  /**
+   * The conversation numbered `index` as the search index reads it, when the source has a cheaper one than
+   * `conversationAt`: the same but for what no search reads (generated data leaves its history's identifiers and its
+   * events' timestamps empty).
+   */
+  searchedAt?(index: number): StoredConversation;
 }
 
 /** The log formats of `--log-format`. */

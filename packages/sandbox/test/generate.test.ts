@@ -1,7 +1,10 @@
+import { createHash } from "node:crypto";
 import type { ConversationExport, MessageActivity } from "@bot-conversation/types";
 import { describe, expect, test } from "vitest";
 import { exampleData } from "../src/data/examples.ts";
 import { generateData } from "../src/data/generate.ts";
+import { equalityFilters } from "../src/engine/filters.ts";
+import { columnsOf, openSummaryOf } from "../src/engine/summary.ts";
 import { schemaProblems, service } from "./support/description.ts";
 
 const enumOf = (name: string) => (service as unknown as { components: { schemas: Record<string, { enum: string[] }> } }).components.schemas[name]!.enum;
@@ -19,6 +22,44 @@ describe("generated data", () => {
     expect([...generateData("another seed", 200).conversations].map((entry) => entry.conversation.id)).not.toEqual(
       exports.map((conversation) => conversation.id),
     );
+  });
+
+  test("draws the same data as it always has: the bots and 3,000 conversations of two seeds, hashed", () => {
+    // Fixtures, examples and tests elsewhere name generated identifiers and dates: a change to the generator's speed
+    // must leave every conversation as it was (these hashes are of the data before the generator wrote UUIDs into a
+    // buffer and left the history's identifiers out of what the index reads).
+    const hashOf = (seed: string) => {
+      const data = generateData(seed, 3000);
+      const hash = createHash("sha256").update(JSON.stringify(data.bots));
+      for (const stored of data.conversations) hash.update(JSON.stringify(stored));
+      return hash.digest("hex");
+    };
+    expect(hashOf("bot-conversation")).toBe("a77b4bf7d855fd0205a65d4f43cc0b145c65e81a68e9c3a22095a311cef4313d");
+    expect(hashOf("another")).toBe("1d9600ed7cf69cb6d63307e5dd8bea4a1a38f8b800debf695aa8eee527ee80b6");
+  });
+
+  test("the form the search index reads is the conversation but for its history's identifiers and its events' timestamps, left empty", () => {
+    // Everything the index and a page read (the columns, each filter's value, the summary) is the same from either form.
+    const data = generateData("bot-conversation", 3000);
+    for (let index = 0; index < data.count; index++) {
+      const full = data.conversationAt(index);
+      const searched = data.searchedAt(index);
+      expect(columnsOf(searched)).toEqual(columnsOf(full));
+      expect(equalityFilters.map((filter) => filter.valueOf(searched))).toEqual(equalityFilters.map((filter) => filter.valueOf(full)));
+      expect(openSummaryOf(searched)).toBe(openSummaryOf(full));
+      // Only identifiers inside the history and the events' timestamps differ: emptied, every other value and the shape kept.
+      const emptied = full.conversation.history.map((activity) => ({
+        ...activity,
+        id: "",
+        ...(activity.type === "Event" ? { timestamp: "" } : {}),
+        ...("scenarioId" in activity && activity.scenarioId !== null ? { scenarioId: "" } : {}),
+        ...("recognizedIntents" in activity && activity.recognizedIntents !== null
+          ? { recognizedIntents: activity.recognizedIntents.map((intent) => ({ ...intent, id: "" })) }
+          : {}),
+      }));
+      expect(searched.conversation.history).toEqual(index < exampleCount ? full.conversation.history : emptied);
+      expect({ ...searched.conversation, history: [] }).toEqual({ ...full.conversation, history: [] });
+    }
   });
 
   test("every export is valid against the description's strict ConversationExport", () => {

@@ -28,6 +28,8 @@ export interface GeneratedData {
   conversationAt(index: number): StoredConversation;
   /** Every conversation in order, generated as they are read (100,000 never sit in memory at once). */
   readonly conversations: Iterable<StoredConversation>;
+  /** The conversation at `index` as the search index reads it: the same, but for the identifiers inside its history and its events' timestamps, drawn and left empty (see `SandboxData`). */
+  searchedAt(index: number): StoredConversation;
 }
 
 /** Channels of the generated conversations: the seed's `directline` and `platform`, and its two placeholder messenger names. */
@@ -43,7 +45,8 @@ const openClosingStatuses = closingStatuses.filter((value) => value !== "Session
 const generatedUntil = Date.parse("2026-11-20T18:00:00Z");
 const offsets = [180, 0, 60, -300, 330];
 const botRoles = ["Order assistant", "Support bot", "Booking assistant", "Billing helper"];
-const topics = [
+/** What a conversation is about; `{n}` in a text stands for the order or visit number it is about. */
+const topicTexts = [
   { intent: "order-status", question: "Where is my order {n}?", answer: "Your order {n} left our warehouse today.", scenario: "Order status" },
   { intent: "delivery-date", question: "When will order {n} arrive?", answer: "Order {n} arrives in two to four working days.", scenario: "Delivery" },
   { intent: "refund", question: "I want a refund for order {n}.", answer: "I have opened refund request {n} for you.", scenario: "Refunds" },
@@ -55,6 +58,19 @@ const topics = [
   },
   { intent: "book-visit", question: "I need an appointment next week.", answer: "I booked visit {n} for you.", scenario: "Booking" },
 ];
+/** The topics with their texts split at `{n}` once, so a conversation joins its number in rather than searching each text. */
+const topics = topicTexts.map((topic) => ({ ...topic, question: withNumber(topic.question), answer: withNumber(topic.answer) }));
+
+/** A text with `{n}` in it as a function of the number. */
+function withNumber(text: string): (number: string) => string {
+  const [first, ...rest] = text.split("{n}");
+  return (number) => {
+    let filled = first!;
+    for (const part of rest) filled += number + part;
+    return filled;
+  };
+}
+
 const triggerTemplates: { id: string; name: string; parameters: [string, string, VariableType][] }[] = [
   {
     id: "order-status-changed",
@@ -177,15 +193,17 @@ export function generateData(seed: string, count: number): GeneratedData {
     triggers: [triggerTemplates[0]!, ...random.sample(triggerTemplates.slice(1), 2 + (index % 2))].map(toTrigger),
   }));
   const fromExamples = examples.conversations.slice(0, count);
-  const conversationAt = (index: number): StoredConversation => {
+  const generatedAt = (index: number, whole: boolean): StoredConversation => {
     if (index < fromExamples.length) return fromExamples[index]!;
     const drawn = index - fromExamples.length;
-    return conversation(new Random(seed, index + 1), generatedBots[drawn % generatedBots.length]!, drawn);
+    return conversation(new Random(seed, index + 1), generatedBots[drawn % generatedBots.length]!, drawn, whole);
   };
+  const conversationAt = (index: number) => generatedAt(index, true);
   return {
     bots: [examples.bot, ...generatedBots],
     count,
     conversationAt,
+    searchedAt: (index) => generatedAt(index, false),
     conversations: {
       *[Symbol.iterator]() {
         for (let index = 0; index < count; index++) yield conversationAt(index);
@@ -202,8 +220,14 @@ function toTrigger(template: (typeof triggerTemplates)[number]): ExternalEventTr
   };
 }
 
-function conversation(random: Random, bot: StoredBot & { name: string }, index: number): StoredConversation {
+/**
+ * The conversation drawn from `random`; not `whole`, what no search reads is drawn and left empty: the identifiers
+ * inside its history (activities, scenarios, intents) and its events' timestamps. That is what the search index
+ * reads, with a third of the UUIDs and half the timestamps to write.
+ */
+function conversation(random: Random, bot: StoredBot & { name: string }, index: number, whole: boolean): StoredConversation {
   const uuid = () => random.uuid();
+  const activityId = whole ? uuid : () => (random.skipUuid(), "");
   // The first twelve conversations go through every channel in every status; the rest are drawn at random.
   const inCycle = index < channels.length * statuses.length;
   const channelId = inCycle ? channels[index % channels.length]! : random.pick(channels);
@@ -214,16 +238,18 @@ function conversation(random: Random, bot: StoredBot & { name: string }, index: 
   const botMember: Member = { id: bot.agentStageId, name: bot.name, role: "Bot" };
   const topic = random.pick(topics);
   const number = String(random.int(10_000, 99_999));
-  const fill = (text: string) => text.replaceAll("{n}", number);
   let clock = startedMs;
   const at = (maxSeconds: number) => formatWithOffset((clock += random.int(1, maxSeconds) * 1000), offset);
-  const scenarioId = uuid();
+  /** An event's timestamp: the clock moved on as for a message, the time written only in the whole conversation. */
+  const eventAt = whole ? at : (maxSeconds: number) => ((clock += random.int(1, maxSeconds) * 1000), "");
+  const startText = whole ? formatWithOffset(clock, offset) : "";
+  const scenarioId = activityId();
   const history: Activity[] = [
-    { id: uuid(), type: "Event", timestamp: formatWithOffset(clock, offset), eventName: "trigger-fired", triggerType: "start-trigger", scenarioId },
-    { id: uuid(), type: "Event", timestamp: formatWithOffset(clock, offset), eventName: "scenario-started", scenarioId, scenarioName: topic.scenario },
+    { id: activityId(), type: "Event", timestamp: startText, eventName: "trigger-fired", triggerType: "start-trigger", scenarioId },
+    { id: activityId(), type: "Event", timestamp: startText, eventName: "scenario-started", scenarioId, scenarioName: topic.scenario },
   ];
   const message = (from: Member, to: Member, text: string, extra: Partial<MessageActivity> = {}): MessageActivity => ({
-    id: uuid(),
+    id: activityId(),
     type: "Message",
     timestamp: at(90),
     text,
@@ -243,10 +269,10 @@ function conversation(random: Random, bot: StoredBot & { name: string }, index: 
       ],
     }),
   );
-  if (index % 2 === 0) history.push({ id: uuid(), type: "Event", timestamp: at(5), eventName: "menu-item-selected", text: topic.scenario });
+  if (index % 2 === 0) history.push({ id: activityId(), type: "Event", timestamp: eventAt(5), eventName: "menu-item-selected", text: topic.scenario });
   history.push(
-    message(user, botMember, fill(topic.question), {
-      recognizedIntents: [{ id: uuid(), name: topic.intent, score: (random.int(50, 99) / 100).toFixed(2) }],
+    message(user, botMember, topic.question(number), {
+      recognizedIntents: [{ id: activityId(), name: topic.intent, score: (random.int(50, 99) / 100).toFixed(2) }],
       attachments:
         index % 5 === 0
           ? [{ contentType: "image/jpeg", contentUrl: `https://files.example.com/uploads/${number}.jpg`, content: null, name: `${number}.jpg` }]
@@ -254,15 +280,15 @@ function conversation(random: Random, bot: StoredBot & { name: string }, index: 
     }),
   );
   history.push(
-    message(botMember, user, fill(topic.answer), {
-      knowledgeBaseAnswers: index % 3 === 0 ? [{ id: `kb-${number}`, question: fill(topic.question), answer: fill(topic.answer), score: "0.87" }] : null,
+    message(botMember, user, topic.answer(number), {
+      knowledgeBaseAnswers: index % 3 === 0 ? [{ id: `kb-${number}`, question: topic.question(number), answer: topic.answer(number), score: "0.87" }] : null,
     }),
   );
-  history.push(event(random, eventNames[index % eventNames.length]!, at(30), number));
-  history.push(event(random, "successfull-service", at(10), number));
+  history.push(event(random, activityId, eventNames[index % eventNames.length]!, eventAt(30), number));
+  history.push(event(random, activityId, "successfull-service", eventAt(10), number));
   const userGoesLast = index % 3 === 1;
   if (userGoesLast) history.push(message(user, botMember, random.pick(["Thank you!", "Great, thanks.", "OK"])));
-  if (status === "Operator") history.push({ id: uuid(), type: "Event", timestamp: at(20), eventName: "TransferToOperatorInitiated" });
+  if (status === "Operator") history.push({ id: activityId(), type: "Event", timestamp: eventAt(20), eventName: "TransferToOperatorInitiated" });
   const export_: ConversationExport = {
     id: uuid(),
     channelId,
@@ -296,9 +322,9 @@ function platformChannelData(random: Random, index: number): ChannelData {
   };
 }
 
-/** One event activity of the given kind, with plausible values for its fields. */
-function event(random: Random, eventName: EventName, timestamp: string, number: string): EventActivity {
-  const id = random.uuid();
+/** One event activity of the given kind, with plausible values for its fields; its identifiers from `activityId`. */
+function event(random: Random, activityId: () => string, eventName: EventName, timestamp: string, number: string): EventActivity {
+  const id = activityId();
   const base = { id, type: "Event" as const, timestamp };
   switch (eventName) {
     case "successfull-service":
@@ -310,7 +336,7 @@ function event(random: Random, eventName: EventName, timestamp: string, number: 
     case "menu-item-selected":
       return { ...base, eventName, text: "Talk to an operator" };
     case "trigger-fired":
-      return { ...base, eventName, triggerType: random.pick(triggerNames) as "intent-trigger", scenarioId: random.uuid() };
+      return { ...base, eventName, triggerType: random.pick(triggerNames) as "intent-trigger", scenarioId: activityId() };
     case "error":
       return { ...base, eventName, message: "The order service did not answer in time.", stackTrace: null };
     case "promptAccepted":

@@ -1,7 +1,7 @@
 import { boundSide, dateFilters, type InstantField } from "@bot-conversation/openapi";
 import type { SandboxData } from "../model.ts";
 import { equalityFilters, type SearchEngine, type SearchFilters, type SearchOrder, type SummaryRow } from "./filters.ts";
-import { columnsOf } from "./summary.ts";
+import { columnsOf, openSummaryOf } from "./summary.ts";
 
 /** A conversation as the plain engine keeps it: each equality filter's value, each instant a date filter bounds, its page item. */
 interface PlainRow {
@@ -33,7 +33,7 @@ export class PlainEngine implements SearchEngine {
         return {
           values: equalityFilters.map((filter) => filter.valueOf(stored)),
           instants: { startedOn: columns.startedOnMs, latestMessageOn: columns.latestMessageOnMs },
-          item: { openSummary: encoder.encode(columns.openSummary), inbound: columns.latestMessageInbound },
+          item: { openSummary: encoder.encode(openSummaryOf(stored)), inbound: columns.latestMessageInbound },
         };
       }),
     );

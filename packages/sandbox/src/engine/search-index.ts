@@ -3,7 +3,7 @@ import type { SandboxData, StoredBot, StoredConversation } from "../model.ts";
 import { TextArena } from "./arena.ts";
 import { combinedPlaces, equalityFilters, type Period, placeOf, type SearchEngine, type SearchFilters, type SearchOrder, type SummaryRow } from "./filters.ts";
 import { answer, type Column, combinationKey, type Indexes, type OrderLists, type Range } from "./strategies.ts";
-import { columnsOf } from "./summary.ts";
+import { columnsOf, openSummaryOf } from "./summary.ts";
 
 /** The bot's column: its codes are the bots' numbers in load order. */
 const botFilter = placeOf("agentStageId");
@@ -18,10 +18,11 @@ const loadChunk = 4096;
 
 /**
  * The sandbox's data, in memory, read-only once loaded: the same engine in Node and in a browser.
- * Conversations are kept as columns (typed arrays) of what a search filters and sorts by, plus each
- * summary as UTF-8 JSON in a `TextArena`; a generated conversation's export is generated again when it is asked for, so
- * 100,000 conversations hold no export in memory. Data is replaced by loading a new `SearchIndex` and
- * swapping it in, so requests keep the old data until the new data is complete.
+ * Conversations are kept as columns (typed arrays) of what a search filters and sorts by; each summary is written
+ * (UTF-8 JSON in a `TextArena`) when a page first holds its conversation, and a generated conversation's export is
+ * generated again when it is asked for, so 100,000 conversations hold no export in memory and a start writes no
+ * summary. Data is replaced by loading a new `SearchIndex` and swapping it in, so requests keep the old data until
+ * the new data is complete.
  */
 export class SearchIndex implements SearchEngine {
   readonly #bots: StoredBot[];
@@ -41,9 +42,10 @@ export class SearchIndex implements SearchEngine {
   readonly #rows: (SummaryRow | undefined)[];
   /** What a search reads (see `strategies.ts`), made once the data is loaded and sorted. */
   #indexes: Indexes | undefined;
-  readonly #exportAt: (index: number) => ConversationExport;
+  /** The conversation numbered `index`, as loaded (a generated one generated again). */
+  readonly #storedAt: (index: number) => StoredConversation;
 
-  private constructor(bots: readonly StoredBot[], count: number, exportAt: (index: number) => ConversationExport) {
+  private constructor(bots: readonly StoredBot[], count: number, storedAt: (index: number) => StoredConversation) {
     this.#bots = [...bots];
     this.#botIndex = new Map(bots.map((bot, index) => [bot.agentStageId, index]));
     this.#ids = new Array<string>(count);
@@ -56,7 +58,7 @@ export class SearchIndex implements SearchEngine {
     this.#inbound = new Uint8Array(count);
     this.#summaries = new TextArena(count);
     this.#rows = new Array<SummaryRow | undefined>(count);
-    this.#exportAt = exportAt;
+    this.#storedAt = storedAt;
   }
 
   /**
@@ -64,10 +66,12 @@ export class SearchIndex implements SearchEngine {
    * running server lets other requests through (the HTTP server passes a macrotask yield).
    */
   static async load(data: SandboxData, pause: () => Promise<void> = async () => undefined): Promise<SearchIndex> {
-    const index = new SearchIndex(data.bots, data.count, (at) => data.conversationAt(at).conversation);
+    const index = new SearchIndex(data.bots, data.count, (at) => data.conversationAt(at));
+    // What a search filters and sorts by, read from the cheaper form when the source has one; pages and exports read `conversationAt`.
+    const searchedAt = data.searchedAt === undefined ? (at: number) => data.conversationAt(at) : (at: number) => data.searchedAt!(at);
     for (let at = 0; at < data.count; at++) {
       if (at > 0 && at % loadChunk === 0) await pause();
-      index.#add(at, data.conversationAt(at));
+      index.#add(at, searchedAt(at));
     }
     // Each column in the narrowest array its codes fit: most hold a few values, and a scan then reads a quarter of the bytes.
     index.#equal = index.#equal.map((column, at) => narrowed(column, index.#codes[at]!.size));
@@ -85,7 +89,6 @@ export class SearchIndex implements SearchEngine {
     this.#startedMs[index] = columns.startedOnMs;
     this.#latestMs[index] = columns.latestMessageOnMs;
     this.#inbound[index] = columns.latestMessageInbound ? 1 : 0;
-    this.#summaries.set(index, columns.openSummary);
   }
 
   #sort(): void {
@@ -160,9 +163,11 @@ export class SearchIndex implements SearchEngine {
 
   /** The page item of conversation number `index`. */
   #row(index: number): SummaryRow {
-    // Made once per conversation, when a page first holds it: a page's items are then no new objects.
+    // Made once per conversation, when a page first holds it: a page's items are then no new objects, and a start
+    // writes no summary (a generated conversation is generated again for it, about 10 µs: a page of 20 pays 0.2 ms once).
     let row = this.#rows[index];
-    if (row === undefined) this.#rows[index] = row = { openSummary: this.#summaries.bytes(index), inbound: this.#inbound[index] === 1 };
+    if (row === undefined)
+      this.#rows[index] = row = { openSummary: this.#summaries.add(openSummaryOf(this.#storedAt(index))), inbound: this.#inbound[index] === 1 };
     return row;
   }
 
@@ -198,7 +203,7 @@ export class SearchIndex implements SearchEngine {
   /** A conversation as the export model (a copy), or `undefined`. */
   exportOf(conversationId: string): ConversationExport | undefined {
     const index = this.#idIndex.get(conversationId);
-    return index === undefined ? undefined : structuredClone(this.#exportAt(index));
+    return index === undefined ? undefined : structuredClone(this.#storedAt(index).conversation);
   }
 }
 

@@ -10,8 +10,6 @@ export interface ConversationColumns {
   readonly latestMessageOnMs: number;
   /** Platform session identifier, or `null`. */
   readonly sessionId: string | null;
-  /** The search summary as JSON text without `latestMessageDirection` and without its closing brace: the direction is appended when a page is written. */
-  readonly openSummary: string;
   /** Whether the user (not the bot) sent the last message. */
   readonly latestMessageInbound: boolean;
 }
@@ -66,16 +64,23 @@ export function exportFromSummary(summary: ConversationSummary, members: Convers
   return { id, channelId, status, closingStatus, closingReason, channelData, members, history };
 }
 
-/** What is stored for a conversation besides its export: the columns it is searched and sorted by, and its summary. */
+/** What is stored for a conversation besides its export: the columns it is searched and sorted by (its summary is `openSummaryOf`). */
 export function columnsOf(stored: StoredConversation): ConversationColumns {
   const latest = lastMessage(stored);
   return {
     startedOnMs: Date.parse(stored.startedOn),
     latestMessageOnMs: Date.parse(latest?.timestamp ?? stored.startedOn),
     sessionId: stored.conversation.channelData?.platform.session.id ?? null,
-    openSummary: JSON.stringify(summarize(stored, latest)).slice(0, -1),
     latestMessageInbound: latest !== undefined && latest.from.role !== "Bot",
   };
+}
+
+/**
+ * The search summary of a conversation as JSON text without `latestMessageDirection` and without its closing brace:
+ * the direction is appended when a page is written.
+ */
+export function openSummaryOf(stored: StoredConversation): string {
+  return JSON.stringify(summarize(stored, lastMessage(stored))).slice(0, -1);
 }
 
 const encoder = new TextEncoder();
