@@ -17,6 +17,11 @@ export const load = { connections: 10, durationSeconds: 5 };
 export const warmUpSeconds = { first: 10, eachRound: 2 };
 /** Rounds of measured windows per server. */
 export const rounds = 3;
+/**
+ * Rounds of the sandbox section's searches (`sandbox.ts`): more than the other sections' 3, for a steadier median of
+ * the share of the ceiling, whose rounds spread 57–86% in one run of 3 on this shared machine.
+ */
+export const searchRounds = 5;
 
 /** A server under load. */
 export interface LoadTarget {
@@ -33,8 +38,26 @@ export interface RoundsShape {
   readonly eachRoundWarmUpSeconds: number;
 }
 
+/** The order of the targets in a round (0 the first): their indexes, each once. */
+export type RoundOrder = (round: number, targets: number) => number[];
+
+/** Every target in turn, the first of a round moving one place each round. */
+export const turningOrder: RoundOrder = (round, targets) => Array.from({ length: targets }, (_, position) => (position + round) % targets);
+
 /**
- * Loads each target with `request` once per round, in an order that turns round by round, `firstWarmUpSeconds`
+ * The first target first in every round, then the others, the last two back to back, which of them first
+ * alternating round by round: the two a budget compares (the sandbox and the ceiling) are loaded in adjacent windows
+ * in every round, each first as often (one round more for the earlier of them when the rounds are odd), so a
+ * round's ratio never spans a third server's window, nor more of the machine's drift than one window's.
+ */
+export const lastTwoPaired: RoundOrder = (round, targets) => {
+  const order = Array.from({ length: targets }, (_, index) => index);
+  if (round % 2 === 1 && targets >= 2) order.push(...order.splice(targets - 2, 2).reverse());
+  return order;
+};
+
+/**
+ * Loads each target with `request` once per round, in `order` (`turningOrder` unless given), `firstWarmUpSeconds`
  * of warm-up before a target's first window; the loads of each target in round order. `shape` is the sandbox
  * benchmarks' (`rounds`, `load.durationSeconds`, `warmUpSeconds.eachRound`) unless given.
  */
@@ -43,10 +66,11 @@ export async function roundsOf(
   request: (target: LoadTarget) => Omit<Parameters<typeof loadServer>[1], "warmUpSeconds" | "durationSeconds">,
   firstWarmUpSeconds: number,
   shape: RoundsShape = { rounds, durationSeconds: load.durationSeconds, eachRoundWarmUpSeconds: warmUpSeconds.eachRound },
+  order: RoundOrder = turningOrder,
 ): Promise<ServerLoad[][]> {
   const results: ServerLoad[][] = targets.map(() => []);
   for (let round = 0; round < shape.rounds; round++) {
-    for (const index of targets.map((_, position) => (position + round) % targets.length)) {
+    for (const index of order(round, targets.length)) {
       const target = targets[index]!;
       const warmUp = round === 0 ? firstWarmUpSeconds : shape.eachRoundWarmUpSeconds;
       results[index]!.push(await loadServer(target.pid, { ...request(target), warmUpSeconds: warmUp, durationSeconds: shape.durationSeconds }));

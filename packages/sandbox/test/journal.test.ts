@@ -129,6 +129,23 @@ describe("the request journal", () => {
     expect(journal.dropped).toBe(10 - kept.length);
   });
 
+  test("slots freed by large bodies are taken again, and past maxRecordedRequests every request is read back in order", () => {
+    const journal = new RequestJournal();
+    const large = "x".repeat(maxRecordedText / 4);
+    // Large bodies first: the oldest are dropped by size while few slots are made, so the ring wraps before it is full.
+    for (let index = 1; index <= 6; index++) journal.add(received(index, { body: { text: `${index}${large}` } }), undefined);
+    const total = 6 + maxRecordedRequests + 25;
+    for (let index = 7; index <= total; index++) journal.add(received(index), "fireExternalEvent");
+    const kept = journal.list();
+    expect(kept).toHaveLength(maxRecordedRequests);
+    expect(journal.dropped).toBe(total - maxRecordedRequests);
+    expect(kept.map((record) => record.sequence)).toEqual(Array.from({ length: maxRecordedRequests }, (_, index) => total - maxRecordedRequests + 1 + index));
+    for (const record of kept) {
+      expect(record.body).toEqual({ n: record.sequence });
+      expect(record.query).toEqual({ n: String(record.sequence) });
+    }
+  });
+
   test("through many times its budget, every request kept is read back whole, and the newest are the ones kept", () => {
     const journal = new RequestJournal();
     const bodyOf = (index: number) => `${index}:${"é日x".repeat(4000 + (index % 7) * 1500)}`;

@@ -178,6 +178,31 @@ describe("a request's line", () => {
     expect("workspace" in parsed).toBe(fields.workspace !== undefined);
   });
 
+  test("one writer through lines that repeat the last one's fields, or differ from it in one: each the very line pino writes", async () => {
+    const prepared = capture();
+    const logged = capture();
+    const write = requestLineWriter(await createLogger(prepared.stream, "json"));
+    const pinoLogger = await createLogger(logged.stream, "json");
+    const sequence: RequestLine[] = [
+      line,
+      { ...line, requestId: "a-client-id", durationMs: 2 },
+      { ...line, status: 404 },
+      { ...line, status: 404, path: "/api/v2/channels/other" },
+      { ...line, status: 404, path: "/api/v2/channels/other", method: "HEAD" },
+      { ...line, status: 404, path: "/api/v2/channels/other", method: "HEAD", operation: "none" },
+      { ...line, status: 404, path: "/api/v2/channels/other", method: "HEAD", operation: "none", workspace: undefined },
+      { ...line, workspace: "équipe" },
+      // The same path in a new string, as each request's path is.
+      { ...line, path: `${line.path} `.trimEnd() },
+    ];
+    for (const fields of sequence) {
+      write(fields);
+      pinoLogger.info({ ...fields, durationMs: Math.round(fields.durationMs * 1000) / 1000 }, requestMessage);
+    }
+    expect(prepared.text()).toBe(logged.text());
+    expect(prepared.text().trimEnd().split("\n")).toHaveLength(sequence.length);
+  });
+
   test("a lone surrogate is escaped as JSON escapes it, so the line reads back the very path (pino's shortcut writes it raw)", async () => {
     const output = capture();
     const path = "/a\ud800b";

@@ -130,6 +130,21 @@ describe("the Node adapter", () => {
     }
   });
 
+  test("requests that repeat the last one's target or Host, or differ from it in one: each read, checked and answered as itself", async () => {
+    const [first, badHost, again, other, refused] = await [
+      requestOf(search),
+      requestOf(search, "bad host"),
+      requestOf(search),
+      requestOf("/api/v2/channels/conversations?pageSize=3"),
+      requestOf("/api/v2/channels/../../conversations"),
+    ].reduce<Promise<Awaited<ReturnType<typeof exchange>>[]>>(async (answers, request) => [...(await answers), await exchange(request)], Promise.resolve([]));
+    expect([first, badHost, again, other, refused].map((answer) => answer!.status)).toEqual([200, 400, 200, 200, 404]);
+    expect(again!.body).toBe(first!.body);
+    for (const answer of [first, badHost, again, other, refused]) expect(Number(answer!.headers["content-length"])).toBe(Buffer.byteLength(answer!.body));
+    expect(JSON.parse(other!.body)).toMatchObject({ pageSize: 3 });
+    expect(JSON.parse(refused!.body)).toMatchObject({ status: 404, detail: "No route GET /api/conversations." });
+  });
+
   test.each([
     ["a Host that names no host", requestOf(search, "bad host"), "The Host header is not a host name."],
     ["a backslash in the path", requestOf("/api\\v2/channels/conversations"), "The request path must not hold a backslash."],

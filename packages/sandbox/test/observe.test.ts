@@ -145,6 +145,24 @@ describe("the log", () => {
     for (const secret of [token, "wrong-secret-token", "marker-in-a-body", "pageSize"]) expect(log.text()).not.toContain(secret);
   });
 
+  test("a request's journal record and its log line give the one time from its arrival to its answer, the latency option's wait included", async () => {
+    const log = capture();
+    const sandbox = await open({ logger: await createLogger(log.stream, "json"), latency: 25 });
+    const answers = await Promise.all(
+      ["a", "b"].map((id) => sandbox.fetch("http://127.0.0.1/api/v2/channels/conversations?pageSize=1", { headers: { "x-token": token, "x-request-id": id } })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    const journaled = sandbox.requests({ path: "/api/v2/channels/conversations" });
+    const lines = log.lines();
+    expect(journaled).toHaveLength(2);
+    for (const id of ["a", "b"]) {
+      const line = lines.find((candidate) => candidate["requestId"] === id)!;
+      expect(line["durationMs"]).toBe(journaled.find((record) => record.headers["x-request-id"] === id)!.durationMs);
+      // The wait is counted (the timer may fire a little before 25 ms by the clock the time is read from).
+      expect(line["durationMs"]).toBeGreaterThan(15);
+    }
+  });
+
   test("pretty: one line per request for a person, with the same fields", async () => {
     const log = capture();
     const sandbox = await open({ logger: await createLogger(log.stream, "pretty") });

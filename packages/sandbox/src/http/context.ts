@@ -233,10 +233,23 @@ export class RequestContext {
   /** Headers the transport adds to the answer it writes (flat: name, value…), e.g. the request id: cheaper than copying an answer. */
   readonly answerHeaders: string[] = [];
   readonly #variables: ContextVariables = { workspace: undefined, requestId: "", replayed: false };
+  /** When the request came in (`performance.now()`), read once for every part that times it. */
+  readonly #receivedMs = performance.now();
+  #answeredAfterMs: number | undefined;
 
   constructor(transport: TransportRequest) {
     this.network = transport.network;
     this.req = new PipelineRequest(transport);
+  }
+
+  /**
+   * Milliseconds from the request's arrival to its answer, read from the clock when a part first asks once it has the
+   * answer (the journal's, then the observer's log line and metrics): one time for every part, and one reading of the
+   * clock rather than one a part.
+   */
+  answeredAfterMs(): number {
+    this.#answeredAfterMs ??= performance.now() - this.#receivedMs;
+    return this.#answeredAfterMs;
   }
 
   /** A variable of the request (see `ContextVariables`). */

@@ -74,34 +74,41 @@ export interface ReceivedRequest {
 export type JournalBody = { readonly text: string } | { readonly note: string } | null;
 
 /**
- * A request as kept, in few objects (thousands are kept at once): its headers packed in one string and its
- * body's text or note held directly, rather than a list of a dozen header strings and the wrappers around it.
+ * A request as kept, in one slot of the journal's ring (thousands are kept at once): its headers packed in one string
+ * and its body's text or note held directly, rather than a list of a dozen header strings and the wrappers around it.
+ * A slot is made once and written again for each request that takes its place (see `RequestJournal`).
  */
-interface Kept {
-  readonly sequence: number;
-  readonly operationId: string | undefined;
+class Kept {
+  sequence = 0;
+  operationId: string | undefined = undefined;
   /** Its size in characters (see `maxRecordedText`). */
-  readonly size: number;
-  readonly receivedAt: number;
-  readonly method: string;
+  size = 0;
+  receivedAt = 0;
+  method = "";
   /** The request target (path and query as sent). */
-  readonly target: string;
-  readonly path: string;
+  target = "";
+  path = "";
   /** Header names and values in the order received, joined by line breaks (see `packedHeaders`). */
-  readonly headers: string;
+  headers = "";
   /** The body's text, or the note kept in its place, or `null` for none. */
-  readonly body: string | null;
+  body: string | null = null;
   /** Whether `body` is a note. */
-  readonly bodyIsNote: boolean;
-  readonly status: number;
-  readonly durationMs: number;
+  bodyIsNote = false;
+  status = 0;
+  durationMs = 0;
 }
 
-/** The journal of requests received (the service's operations; the control API's own requests are not kept). */
+/**
+ * The journal of requests received (the service's operations; the control API's own requests are not kept), in a
+ * ring of slots: a slot is made for each of the first `maxRecordedRequests` requests, and from then on a request is
+ * written into the slot of the oldest, which it drops. A busy sandbox then keeps its requests with no object made per
+ * request, so nothing of the journal is promoted to the old generation, and nothing dropped is left there to collect.
+ */
 export class RequestJournal {
-  /** Oldest first from `#start`: dropping the oldest moves `#start`, and the array is compacted now and then. */
-  #records: Kept[] = [];
-  #start = 0;
+  /** The slots, oldest first from `#first` (wrapping around): at most `maxRecordedRequests`. */
+  #slots: Kept[] = [];
+  #first = 0;
+  #count = 0;
   #sequence = 0;
   #dropped = 0;
   #size = 0;
@@ -117,9 +124,9 @@ export class RequestJournal {
   /**
    * Adds a request, dropping the oldest beyond `maxRecordedRequests` or `maxRecordedText`. A request that repeats the
    * last one's headers, target or path (a client polling, a load) keeps the last one's strings rather than its own: the
-   * journal then holds one small object per request and no new text, so a busy sandbox's old generation barely grows
-   * (its own copies, kept 10,000 requests, were promoted out of the young generation and made V8 run a full mark-compact
-   * every few scavenges: about 12% of a search's CPU, `bench/search-profile.md`).
+   * journal then holds no new text, so a busy sandbox's old generation barely grows (its own copies, kept 10,000
+   * requests, were promoted out of the young generation and made V8 run a full mark-compact every few scavenges: about
+   * 12% of a search's CPU, `bench/search-profile.md`).
    */
   add(request: ReceivedRequest, operationId: string | undefined): void {
     const last = this.#last;
@@ -137,36 +144,59 @@ export class RequestJournal {
     const { body } = request;
     const bodyText = body === null ? null : "text" in body ? body.text : body.note;
     const size = 256 + last.target.length + headers.length + (bodyText?.length ?? 0);
-    this.#records.push({
-      sequence: ++this.#sequence,
-      operationId,
-      size,
-      receivedAt: request.receivedAt,
-      method: request.method,
-      target: last.target,
-      path: last.path,
-      headers,
-      body: bodyText,
-      bodyIsNote: body !== null && "note" in body,
-      status: request.status,
-      durationMs: request.durationMs,
-    });
+    const slot = this.#freeSlot();
+    slot.sequence = ++this.#sequence;
+    slot.operationId = operationId;
+    slot.size = size;
+    slot.receivedAt = request.receivedAt;
+    slot.method = request.method;
+    slot.target = last.target;
+    slot.path = last.path;
+    slot.headers = headers;
+    slot.body = bodyText;
+    slot.bodyIsNote = body !== null && "note" in body;
+    slot.status = request.status;
+    slot.durationMs = request.durationMs;
+    this.#count++;
     this.#size += size;
-    while (this.#records.length - this.#start > maxRecordedRequests || (this.#size > maxRecordedText && this.#records.length - this.#start > 1)) {
-      this.#size -= this.#records[this.#start]!.size;
-      this.#records[this.#start++] = undefined as unknown as Kept;
-      this.#dropped++;
+    while (this.#size > maxRecordedText && this.#count > 1) this.#dropOldest();
+  }
+
+  /** The slot the next request is written into: the oldest one's once every slot is taken (it is dropped), else a free or a new one. */
+  #freeSlot(): Kept {
+    const slots = this.#slots;
+    if (this.#count === maxRecordedRequests) this.#dropOldest();
+    if (this.#count < slots.length) return slots[(this.#first + this.#count) % slots.length]!;
+    // Every slot made holds a request: one more is made, after the newest (the ring is put in order first, if it wraps).
+    if (this.#first !== 0) {
+      this.#slots = [...slots.slice(this.#first), ...slots.slice(0, this.#first)];
+      this.#first = 0;
     }
-    if (this.#start > 4096 && this.#start * 2 > this.#records.length) {
-      this.#records = this.#records.slice(this.#start);
-      this.#start = 0;
-    }
+    const slot = new Kept();
+    this.#slots.push(slot);
+    return slot;
+  }
+
+  /** Drops the oldest request: its slot lets go of its texts (so what `maxRecordedText` bounds is freed) and is free. */
+  #dropOldest(): void {
+    const slot = this.#slots[this.#first]!;
+    this.#size -= slot.size;
+    slot.headers = slot.target = slot.path = "";
+    slot.body = null;
+    this.#first = (this.#first + 1) % this.#slots.length;
+    this.#count--;
+    this.#dropped++;
+  }
+
+  /** The requests kept, oldest first. */
+  #kept(): Kept[] {
+    const slots = this.#slots;
+    return Array.from({ length: this.#count }, (_, index) => slots[(this.#first + index) % slots.length]!);
   }
 
   /** The requests matching the filter, oldest first. */
   list(filter: RequestFilter = {}): RequestRecord[] {
-    return this.#records
-      .slice(this.#start)
+    return this.#kept()
       .filter(
         (record) =>
           (filter.method === undefined || record.method === filter.method.toUpperCase()) &&
@@ -194,8 +224,9 @@ export class RequestJournal {
 
   /** Forgets every request. */
   clear(): void {
-    this.#records = [];
-    this.#start = 0;
+    this.#slots = [];
+    this.#first = 0;
+    this.#count = 0;
     this.#dropped = 0;
     this.#size = 0;
   }

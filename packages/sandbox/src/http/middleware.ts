@@ -11,7 +11,7 @@ import { Answer, emptyAnswer } from "../operations/answer.ts";
 import { problemAnswer } from "../operations/problem.ts";
 import { bodyRead } from "../operations/request.ts";
 import type { Delay, Latency } from "../options.ts";
-import type { Middleware, RequestContext, SandboxHost } from "./context.ts";
+import type { Handler, Middleware, RequestContext, SandboxContext, SandboxHost } from "./context.ts";
 import { controlGuard } from "./guard.ts";
 import { bodyForJournal, type JournalBody, journalBodyOf, refusedBodyNote } from "./journal.ts";
 
@@ -81,24 +81,16 @@ export function journaled(host: SandboxHost, operationId: OperationId | undefine
   return (c, next) => {
     if (c.req.method === "OPTIONS") return next(c);
     const receivedAt = Date.now();
-    const started = performance.now();
     const answer = next(c);
     return answer instanceof Promise
-      ? answer.then((response) => journal(host, operationId, c, response, receivedAt, started))
-      : journal(host, operationId, c, answer, receivedAt, started);
+      ? answer.then((response) => journal(host, operationId, c, response, receivedAt))
+      : journal(host, operationId, c, answer, receivedAt);
   };
 }
 
 /** Adds an answered request to the journal of its workspace (see `journaled`); resolves to its answer. */
-function journal(
-  host: SandboxHost,
-  operationId: OperationId | undefined,
-  c: RequestContext,
-  answer: Answer,
-  receivedAt: number,
-  started: number,
-): Answer | Promise<Answer> {
-  const durationMs = performance.now() - started;
+function journal(host: SandboxHost, operationId: OperationId | undefined, c: RequestContext, answer: Answer, receivedAt: number): Answer | Promise<Answer> {
+  const durationMs = c.answeredAfterMs();
   if (c.get("replayed")) return answer;
   const authorized = c.get("workspace") !== undefined;
   const { method } = c.req;
@@ -168,17 +160,18 @@ export function replayed(host: SandboxHost): Middleware | undefined {
 export function faultsOf(operationId: OperationId): Middleware {
   return (c, next) => {
     const { context } = c.get("workspace")!;
-    const { options } = context;
-    // Every store answers with a promise: absorbed here, once. Most requests meet no armed fault, which every store
-    // answers with the one settled `noFault`: those go on at once, so a search is answered without a promise.
-    const answer = () => {
-      const taken = context.faults.take(operationId);
-      return taken === noFault ? next(c) : taken.then((fault) => (fault ? faulted(c, operationId, fault, options.errorMediaType, () => next(c)) : next(c)));
-    };
-    const latency = latencyOf(options.latency, operationId, context.latencyDraws);
-    // Most requests wait for nothing: they are answered at once, without a promise of their own.
-    return latency > 0 ? sleep(latency, c.req.signal).then(answer) : answer();
+    const latency = latencyOf(context.options.latency, operationId, context.latencyDraws);
+    // Most requests wait for nothing: they are answered at once, without a promise or a closure of their own.
+    return latency > 0 ? sleep(latency, c.req.signal).then(() => unlessFaulted(c, next, context, operationId)) : unlessFaulted(c, next, context, operationId);
   };
+}
+
+/** The rest of the route, or the first armed fault of the operation (see `faultsOf`). */
+function unlessFaulted(c: RequestContext, next: Handler, context: SandboxContext, operationId: OperationId): Answer | Promise<Answer> {
+  // Every store answers with a promise: absorbed here, once. Most requests meet no armed fault, which every store
+  // answers with the one settled `noFault`: those go on at once, so a search is answered without a promise.
+  const taken = context.faults.take(operationId);
+  return taken === noFault ? next(c) : taken.then((fault) => (fault ? faulted(c, operationId, fault, context.options.errorMediaType, () => next(c)) : next(c)));
 }
 
 /** An armed fault applied to a request of the operation: a time-out, a delay, then its status or the operation's answer. */

@@ -25,10 +25,19 @@ const dotSegment = /\/\.\.?(?:[/?#]|$)/;
 /** A Host header as most clients send it: a name or IPv4 address, and a port. */
 const plainHost = /^[a-z0-9._-]+(?::\d{1,5})?$/i;
 
+/**
+ * The last request target found plain, and the last Host header found valid: a request that repeats them (a load, a
+ * client polling) is read without their tests again. Each is what its test answered for that very text.
+ */
+let lastPlainTarget = "";
+let lastValidHost = "";
+
 /** The request target as the pipeline reads it (a path and query, dot segments resolved), or why it cannot be read. */
-function targetOf(incoming: IncomingMessage, host: string | undefined): { target: string; url?: string } | { refused: string } {
-  const sent = incoming.url ?? "";
-  if (plainTarget.test(sent) && !dotSegment.test(sent)) return { target: sent };
+function targetOf(sent: string, host: string | undefined): { target: string; url?: string } | { refused: string } {
+  if (plainTarget.test(sent) && !dotSegment.test(sent)) {
+    lastPlainTarget = sent;
+    return { target: sent };
+  }
   if (sent.startsWith("http://") || sent.startsWith("https://")) {
     // The absolute form (a request to a proxy): its own URL.
     if (!URL.canParse(sent)) return { refused: "The request target is not a valid URL." };
@@ -45,7 +54,11 @@ function targetOf(incoming: IncomingMessage, host: string | undefined): { target
 
 /** Whether a Host header names a host: a plain name and port, or what a URL reads as one (an IPv6 address in brackets). */
 function validHost(host: string): boolean {
-  if (plainHost.test(host)) return true;
+  if (host === lastValidHost) return true;
+  if (plainHost.test(host)) {
+    lastValidHost = host;
+    return true;
+  }
   if (!URL.canParse(`http://${host}/`)) return false;
   const { hostname, port } = new URL(`http://${host}/`);
   return `${hostname}${port === "" ? "" : `:${port}`}`.toLowerCase() === host.toLowerCase() || hostname === host.toLowerCase();
@@ -240,13 +253,19 @@ function bodyStreamOf(incoming: IncomingMessage): ReadableStream<Uint8Array> {
 export function answerNode(sandbox: NodeServed, incoming: IncomingMessage, outgoing: ServerResponse): void {
   const read = readHeaders(incoming.rawHeaders);
   const host = read[firstHostSlot];
-  const target = host !== undefined && !validHost(host) ? { refused: "The Host header is not a host name." } : targetOf(incoming, host);
-  if ("refused" in target) {
-    // A request the pipeline cannot read: refused here, before any part of it (never a 500).
-    writeAnswer(outgoing, problemAnswer(sandbox.options.errorMediaType, 400, target.refused), noHeaders, sandbox.options.errorMediaType);
-    return;
+  const sent = incoming.url ?? "";
+  let request: NodeRequest;
+  if (sent === lastPlainTarget && (host === undefined || host === lastValidHost)) request = new NodeRequest(incoming, outgoing, read, sent, undefined);
+  else {
+    const target = host !== undefined && !validHost(host) ? { refused: "The Host header is not a host name." } : targetOf(sent, host);
+    if ("refused" in target) {
+      // A request the pipeline cannot read: refused here, before any part of it (never a 500).
+      writeAnswer(outgoing, problemAnswer(sandbox.options.errorMediaType, 400, target.refused), noHeaders, sandbox.options.errorMediaType);
+      return;
+    }
+    request = new NodeRequest(incoming, outgoing, read, target.target, target.url);
   }
-  const c = new RequestContext(new NodeRequest(incoming, outgoing, read, target.target, target.url));
+  const c = new RequestContext(request);
   let answered: Answer | Promise<Answer>;
   try {
     answered = sandbox.pipeline(c);
@@ -353,10 +372,32 @@ function writeAnswer(outgoing: ServerResponse, answer: Answer, added: readonly s
 
 function writeHeadAndEnd(outgoing: ServerResponse, answer: Answer, added: readonly string[]): void {
   if (outgoing.headersSent || outgoing.destroyed) return;
+  const head = headOf(answer);
+  if (added.length === 0) outgoing.writeHead(answer.status, head);
+  else {
+    // A copy and a push per header (usually the request id): `concat` takes V8's runtime, a copy of a plain list does not.
+    const headers = head.slice();
+    for (const text of added) headers.push(text);
+    outgoing.writeHead(answer.status, headers);
+  }
+  outgoing.end(answer.body ?? undefined);
+}
+
+/** The last answer written and its head (see `headOf`): a page answered again (a kept search page) is the same answer. */
+let lastAnswer: Answer | undefined;
+let lastHead: string[] = [];
+
+/**
+ * An answer's headers with the length of its body, as `writeHead` takes them (a flat list), made once for an answer
+ * written again and again (an answer never changes once made).
+ */
+function headOf(answer: Answer): string[] {
+  if (answer === lastAnswer) return lastHead;
   const { body, status } = answer;
-  const headers = added.length === 0 ? answer.headers.slice() : [...answer.headers, ...added];
-  if (body !== null) headers.push("content-length", String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength));
-  else if (status !== 204 && status !== 304 && status >= 200) headers.push("content-length", "0");
-  outgoing.writeHead(status, headers);
-  outgoing.end(body ?? undefined);
+  const head = answer.headers.slice();
+  if (body !== null) head.push("content-length", String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength));
+  else if (status !== 204 && status !== 304 && status >= 200) head.push("content-length", "0");
+  lastAnswer = answer;
+  lastHead = head;
+  return head;
 }

@@ -205,7 +205,11 @@ const needsEscaping = /["\\\u0000-\u001f\ud800-\udfff]/;
  */
 const quoted = (text: string) => (needsEscaping.test(text) ? JSON.stringify(text) : `"${text}"`);
 
-/** The request line's writer of a JSON logger whose lines go to `destination`: skipped while `info` is below the logger's level. */
+/**
+ * The request line's writer of a JSON logger whose lines go to `destination`: skipped while `info` is below the logger's
+ * level. The fields from the method to the status are written once for the last request's values and kept: a busy
+ * sandbox answers the same route, path and status again and again, so a line then quotes only its request id.
+ */
 function prepareRequestLine(logger: pino.Logger, destination: { write(text: string): unknown }): (line: RequestLine) => void {
   const parts = logger as unknown as Record<symbol, unknown>;
   const opening = (parts[pino.symbols.lsCacheSym] as Record<number, string>)[pino.levels.values["info"]!]!;
@@ -213,11 +217,26 @@ function prepareRequestLine(logger: pino.Logger, destination: { write(text: stri
   const end = parts[pino.symbols.endSym] as string;
   const infoLevel = pino.levels.values["info"]!;
   const message = `,"msg":${quoted(requestMessage)}${end}`;
+  /** The last line's fields from the method to the status, and the text written for them (up to `"durationMs":`). */
+  let last = { method: "", path: "", operation: "", workspace: undefined as string | undefined, status: Number.NaN, text: "" };
+  const middleOf = (line: RequestLine) => {
+    if (
+      line.status === last.status &&
+      line.path === last.path &&
+      line.operation === last.operation &&
+      line.method === last.method &&
+      line.workspace === last.workspace
+    )
+      return last.text;
+    const workspace = line.workspace === undefined ? "" : `,"workspace":${quoted(line.workspace)}`;
+    const text = `,"method":${quoted(line.method)},"path":${quoted(line.path)},"operation":${quoted(line.operation)}${workspace},"status":${line.status},"durationMs":`;
+    last = { method: line.method, path: line.path, operation: line.operation, workspace: line.workspace, status: line.status, text };
+    return text;
+  };
   return (line) => {
     if (logger.levelVal > infoLevel) return;
-    const workspace = line.workspace === undefined ? "" : `,"workspace":${quoted(line.workspace)}`;
     destination.write(
-      `${opening}${isoTimeOfMillisecond()}${bindings},"requestId":${quoted(line.requestId)},"method":${quoted(line.method)},"path":${quoted(line.path)},"operation":${quoted(line.operation)}${workspace},"status":${line.status},"durationMs":${roundedDuration(line.durationMs)}${message}`,
+      `${opening}${isoTimeOfMillisecond()}${bindings},"requestId":${quoted(line.requestId)}${middleOf(line)}${roundedDuration(line.durationMs)}${message}`,
     );
   };
 }

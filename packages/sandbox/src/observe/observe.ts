@@ -157,17 +157,8 @@ function observedRequests(logger: SandboxLogger, metrics: SandboxMetrics): Obser
     else if (waiting === 1) recordTimer = setTimeout(flush, recordEveryMs).unref();
   };
 
-  /** The request id: the client's `X-Request-Id` when it is a plain token, else a new one; answered in that header (the transport adds it to whatever answer it writes). */
-  const requestId: Middleware = (c, next) => {
-    const sent = c.req.header("x-request-id");
-    const id = sent !== undefined && requestIdPattern.test(sent) ? sent : newRequestId();
-    c.set("requestId", id);
-    c.header("x-request-id", id);
-    return next(c);
-  };
-
   /** A request to a route labelled `operation` answered: its entry for the log and the metrics, and one request fewer in flight. */
-  const answeredWith = (c: RequestContext, operation: string, started: number, status: number) => {
+  const answeredWith = (c: RequestContext, operation: string, status: number) => {
     // While draining, a connection is closed once it has answered (a kept-alive one too): its client moves on.
     if (drain.draining && c.network) c.header("connection", "close");
     const entry: Answered = {
@@ -177,7 +168,7 @@ function observedRequests(logger: SandboxLogger, metrics: SandboxMetrics): Obser
       operation,
       workspace: workspaceOf(c),
       status,
-      durationMs: performance.now() - started,
+      durationMs: c.answeredAfterMs(),
     };
     // A request over the network is recorded off its answer's path; one in process before its answer is returned.
     if (c.network) recordLater(entry);
@@ -185,30 +176,37 @@ function observedRequests(logger: SandboxLogger, metrics: SandboxMetrics): Obser
     if (--drain.inFlight === 0 && drain.idle.length > 0) for (const resolve of drain.idle.splice(0)) resolve();
   };
 
-  /** The log line and the metrics of a request to a route labelled `operation`, and the count of requests in flight (the drain's). */
+  /**
+   * The request id (the client's `X-Request-Id` when it is a plain token, else a new one; answered in that header: the
+   * transport adds it to whatever answer it writes), the log line and the metrics of a request to a route labelled
+   * `operation`, and the count of requests in flight (the drain's): one middleware, one step of the route.
+   */
   const observed =
     (operation: string): Middleware =>
     (c, next) => {
-      const started = performance.now();
+      const sent = c.req.header("x-request-id");
+      const id = sent !== undefined && requestIdPattern.test(sent) ? sent : newRequestId();
+      c.set("requestId", id);
+      c.header("x-request-id", id);
       drain.inFlight++;
       let answer: Answer | Promise<Answer>;
       try {
         answer = next(c);
       } catch (error) {
-        answeredWith(c, operation, started, 500);
+        answeredWith(c, operation, 500);
         throw error;
       }
       if (!(answer instanceof Promise)) {
-        answeredWith(c, operation, started, answer.status);
+        answeredWith(c, operation, answer.status);
         return answer;
       }
       return answer.then(
         (response) => {
-          answeredWith(c, operation, started, response.status);
+          answeredWith(c, operation, response.status);
           return response;
         },
         (error: unknown) => {
-          answeredWith(c, operation, started, 500);
+          answeredWith(c, operation, 500);
           throw error;
         },
       );
@@ -220,7 +218,7 @@ function observedRequests(logger: SandboxLogger, metrics: SandboxMetrics): Obser
   };
 
   return {
-    middlewareOf: (operation) => [requestId, observed(operation)],
+    middlewareOf: (operation) => [observed(operation)],
     handlers: { getSandboxMetrics: scrape },
     draining: () => drain.draining,
     flush,
