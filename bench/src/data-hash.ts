@@ -7,33 +7,21 @@
  * reset to another seed, and prints one SHA-256 of the bodies per part and per build. Equal lines: the same
  * answers. Not part of `pnpm bench`: a tool for the change at hand, beside `ready-cpu.ts`.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { type LaunchedSandbox, launchSandbox } from "@bot-conversation/sandbox";
 
-const readyPrefix = "Sandbox ready at ";
 const searchPath = "/api/v2/channels/conversations";
 const headers = { "x-token": "sandbox-token" };
 const conversations = Number(process.env["CONVERSATIONS"] ?? 100_000);
 const orders = ["startedOn-desc", "startedOn-asc", "latestMessageOn-desc"] as const;
 
 /** A build started over a new `--data` file, once it printed its ready line. */
-async function start(main: string, data: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [main, "--port", "0", "--conversations", String(conversations), "--data", data], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  for await (const line of createInterface({ input: child.stdout })) {
-    if (!line.startsWith(readyPrefix)) continue;
-    child.stdout.resume();
-    return { url: line.slice(readyPrefix.length), child };
-  }
-  throw new Error(`${main} exited before its ready line`);
-}
+const start = (main: string, data: string): Promise<LaunchedSandbox> =>
+  launchSandbox(["--conversations", String(conversations), "--data", data], { command: main, readyWithinMs: 600_000 });
 
 /** The body of a GET that must answer 200. */
 async function body(url: string): Promise<Uint8Array> {
@@ -76,7 +64,8 @@ async function filterQueries(url: string): Promise<string[]> {
 
 /** Each part's SHA-256 over one build. */
 async function fingerprint(main: string, scratch: string, name: string): Promise<Record<string, string>> {
-  const { url, child } = await start(main, join(scratch, `${name}.db`));
+  const sandbox = await start(main, join(scratch, `${name}.db`));
+  const { url } = sandbox;
   const parts: Record<string, string> = {};
   try {
     const pagesOf = async (label: string) => {
@@ -113,8 +102,7 @@ async function fingerprint(main: string, scratch: string, name: string): Promise
     if (reset.status !== 200) throw new Error(`reset answered ${reset.status}`);
     await pagesOf("after a reset to seed another");
   } finally {
-    child.kill("SIGTERM");
-    await once(child, "exit");
+    await sandbox.stop();
   }
   return parts;
 }

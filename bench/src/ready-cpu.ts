@@ -12,17 +12,15 @@
  *
  * From the environment: `ROUNDS` (8), `CONVERSATIONS` (100000), `AFTER_MS` (1000).
  */
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { launchSandbox } from "@bot-conversation/sandbox";
 import { cpuSecondsOf, memoryOf } from "./proc.ts";
 import { formatNumber, markdownTable, median } from "./report.ts";
 
-const readyPrefix = "Sandbox ready at ";
 const rounds = Number(process.env["ROUNDS"] ?? 8);
 const conversations = Number(process.env["CONVERSATIONS"] ?? 100_000);
 const afterMs = Number(process.env["AFTER_MS"] ?? 1_000);
@@ -38,33 +36,19 @@ interface Start {
   readonly load: number;
 }
 
-/** Starts `main` with 100,000 conversations over a new `--data` file and reads its CPU time at its ready line. */
+/** Starts `main` with 100,000 conversations over a new `--data` file (`launchSandbox`, as the section does) and reads its CPU time at its ready line. */
 async function startOnce(main: string, data: string): Promise<Start> {
   const spawned = performance.now();
-  const child = spawn(process.execPath, [main, "--port", "0", "--conversations", String(conversations), "--data", data], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const exited = once(child, "exit");
+  const sandbox = await launchSandbox(["--conversations", String(conversations), "--data", data], { command: main, readyWithinMs: 600_000 });
   try {
-    const [cpuSeconds, wallSeconds] = await new Promise<[number, number]>((resolve, reject) => {
-      let text = "";
-      const onData = (chunk: Buffer) => {
-        text += chunk.toString();
-        if (!text.includes(readyPrefix)) return;
-        // Read in the same turn as the line arrives: nothing of the bench runs between the two.
-        resolve([cpuSecondsOf(child.pid!).own, (performance.now() - spawned) / 1000]);
-        child.stdout.off("data", onData);
-        child.stdout.resume();
-      };
-      child.stdout.on("data", onData);
-      void exited.then(() => reject(new Error(`${main} exited before its ready line:\n${text}`)));
-    });
+    // Read as the ready line is handed over: nothing of the bench runs between the two.
+    const cpuSeconds = cpuSecondsOf(sandbox.process.pid!).own;
+    const wallSeconds = (performance.now() - spawned) / 1000;
     const load = loadavg()[0]!;
     await new Promise((resolve) => setTimeout(resolve, afterMs));
-    return { cpuSeconds, wallSeconds, cpuAfterSeconds: cpuSecondsOf(child.pid!).own, peakMiB: memoryOf(child.pid!, "VmHWM") / 1024, load };
+    return { cpuSeconds, wallSeconds, cpuAfterSeconds: cpuSecondsOf(sandbox.process.pid!).own, peakMiB: memoryOf(sandbox.process.pid!, "VmHWM") / 1024, load };
   } finally {
-    child.kill("SIGTERM");
-    await exited;
+    await sandbox.stop();
   }
 }
 
