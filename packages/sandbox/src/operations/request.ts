@@ -224,7 +224,8 @@ export function bodyRead(body: RequestBody): BodyRead | undefined {
 
 /** The body as text, or `undefined` as soon as it passes `maxBytes` (see `RequestBody.read`); what became of it is kept for `bodyRead`. */
 export function readText(body: RequestBody, maxBytes: number): Promise<string | undefined> {
-  if (body.contentLength === "0" || !body.present) return Promise.resolve("");
+  // No body by its headers (`present`: a `Content-Length: 0` is none), read as empty without reading.
+  if (!body.present) return Promise.resolve("");
   return body.read(maxBytes).then(
     (text) => {
       bodiesRead.set(body, text === undefined ? { over: maxBytes } : { text });
