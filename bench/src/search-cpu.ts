@@ -104,7 +104,7 @@ if (import.meta.main) {
   // The ceiling answers what the first build answers the same request with.
   const sample = await fetch(`${started[0]!.url}${asked.path}`, asked.request);
   if (!sample.ok) throw new Error(`${builds[0]!.name} answered the ${asked.name} with ${sample.status}`);
-  const ceiling = await startCeiling(await sample.arrayBuffer());
+  const ceiling = await startCeiling(sample);
   const prism: RunningMock | undefined = withPrism ? await startMockOnFreePort(defaultMockOptions) : undefined;
   try {
     const targets = [
