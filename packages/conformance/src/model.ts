@@ -13,6 +13,9 @@ import type { ConversationPage } from "@bot-conversation/types";
 /** A filter of the table the model can match: every one but the bot's, which a summary does not carry. */
 type ModelledFilter = Exclude<(typeof searchFilters)[number], { matches: "bot" }>;
 
+/** A filter of a date range (`…From`, `…To`), which the model matches by instants. */
+type DateFilter = Exclude<ModelledFilter, { how: "equal" }>;
+
 /** The filters the model matches on the summary, from the one table. */
 export const modelledFilters: readonly ModelledFilter[] = searchFilters.filter((filter): filter is ModelledFilter => filter.matches !== "bot");
 
@@ -31,12 +34,9 @@ const localDateTime = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?$/;
 /** Every offset (minutes east of UTC) a server may mean by its date-times without one: each quarter hour from -14 h to +14 h, UTC first and then outwards. */
 const everyOffset: readonly number[] = Array.from({ length: 113 }, (_, index) => (index % 2 === 0 ? 1 : -1) * Math.ceil(index / 2) * 15);
 
-/** The instant of a date-time: by its offset, or for a local time in the given zone; NaN when it names none. */
-const instantIn = (value: unknown, zone: number): number => {
-  const instant = parseDateTime(value);
-  if (!Number.isNaN(instant) || typeof value !== "string" || !localDateTime.test(value)) return instant;
-  return Date.parse(`${value.replace(",", ".")}Z`) - zone * 60_000;
-};
+/** The instant of a local time (no offset) in the given zone; NaN for any other value. */
+const localInstant = (value: unknown, zone: number): number =>
+  typeof value === "string" && localDateTime.test(value) ? Date.parse(`${value.replace(",", ".")}Z`) - zone * 60_000 : NaN;
 
 /** The server's conversations, read once, and how a search finds them. */
 export class SearchModel {
@@ -50,16 +50,25 @@ export class SearchModel {
    * time's zone to the parties), so the model keeps every zone its answers agree with, one zone for the whole run.
    */
   #zones: readonly number[] = everyOffset;
+  /** Each conversation's id and summary, in the walk's order: the order of every list of instants below. */
+  readonly #entries: readonly (readonly [string, Readonly<Record<string, unknown>>])[];
+  /**
+   * The instants of a field over every conversation (`#entries`' order), by field, and by zone for a field holding
+   * local times: each date parsed once for the run, not again for every search the model answers (a run judges
+   * hundreds of searches, each against every conversation).
+   */
+  readonly #instants = new Map<string, Float64Array>();
 
   private constructor(summaries: Map<string, Record<string, unknown>>, readings: ModelReadings) {
     this.summaries = summaries;
+    this.#entries = [...summaries];
     this.#readings = readings;
     this.#localFields = new Set(
       modelledFilters
         .filter((filter) => filter.how !== "equal")
         .map((filter) => filter.matches)
         .filter((field) =>
-          [...summaries.values()].some((summary) => Number.isNaN(parseDateTime(summary[field])) && localDateTime.test(String(summary[field]))),
+          this.#offsetInstants(field).some((instant, index) => Number.isNaN(instant) && localDateTime.test(String(this.#entries[index]![1][field]))),
         ),
     );
   }
@@ -98,11 +107,20 @@ export class SearchModel {
 
   #answerIn(query: Readonly<Record<string, string>>, zone: number): ModelAnswer {
     const sent = modelledFilters.filter((filter) => query[filter.name] !== undefined);
+    // A date filter's bound, and the instants of its field, read once for the search.
+    const dates = sent.map((filter) =>
+      filter.how === "equal" ? undefined : { filter, bound: parseDateTime(query[filter.name]), instants: this.#instantsIn(filter.matches, zone) },
+    );
     const ids = new Set<string>();
-    for (const [id, summary] of this.summaries) {
+    for (let index = 0; index < this.#entries.length; index++) {
+      const [id, summary] = this.#entries[index]!;
       let found = true;
-      for (const filter of sent) {
-        const verdict = this.#matches(filter, summary[filter.matches], query[filter.name]!, zone);
+      for (let at = 0; at < sent.length; at++) {
+        const filter = sent[at]!;
+        const date = dates[at];
+        const own = summary[filter.matches];
+        const verdict =
+          date === undefined ? own === query[filter.name] : this.#dateMatches(date.filter, own, date.instants[index]!, query[filter.name]!, date.bound);
         if (typeof verdict === "string") return { notModelled: `conversation ${JSON.stringify(id)}: ${verdict}` };
         found &&= verdict;
       }
@@ -111,11 +129,8 @@ export class SearchModel {
     return { ids };
   }
 
-  /** Whether a summary's value matches one filter's value: true, false, or why it cannot be said. */
-  #matches(filter: ModelledFilter, own: unknown, sent: string, zone: number): boolean | string {
-    if (filter.how === "equal") return own === sent;
-    const instant = instantIn(own, zone);
-    const bound = parseDateTime(sent);
+  /** Whether a summary's date (`own`, its `instant`) is inside a date filter's `bound` (`sent`): true, false, or why it cannot be said. */
+  #dateMatches(filter: DateFilter, own: unknown, instant: number, sent: string, bound: number): boolean | string {
     if (Number.isNaN(instant)) return `its ${filter.matches} ${JSON.stringify(own)} names no instant (no offset), so ${filter.name} cannot be modelled`;
     if (Number.isNaN(bound)) return `${filter.name} ${JSON.stringify(sent)} names no instant`;
     const side = boundSide(filter.how, instant, bound);
@@ -128,9 +143,32 @@ export class SearchModel {
     return side === "inside";
   }
 
+  /** The instants a field's values name by their offsets (`parseDateTime`), over every conversation in `#entries`' order; NaN where one names none. */
+  #offsetInstants(field: string): Float64Array {
+    let instants = this.#instants.get(field);
+    if (instants === undefined) {
+      instants = Float64Array.from(this.#entries, ([, summary]) => parseDateTime(summary[field]));
+      this.#instants.set(field, instants);
+    }
+    return instants;
+  }
+
+  /** The instants of a field over every conversation in `#entries`' order: by their offsets, and a local time's in `zone` (NaN where a value names none). */
+  #instantsIn(field: string, zone: number): Float64Array {
+    const byOffset = this.#offsetInstants(field);
+    if (!this.#localFields.has(field)) return byOffset;
+    const key = `${field} ${zone}`;
+    let instants = this.#instants.get(key);
+    if (instants === undefined) {
+      instants = byOffset.map((instant, index) => (Number.isNaN(instant) ? localInstant(this.#entries[index]![1][field], zone) : instant));
+      this.#instants.set(key, instants);
+    }
+    return instants;
+  }
+
   /** The instants of a field over every conversation, those that name one. */
   instantsOf(field: string): number[] {
-    return [...this.summaries.values()].map((summary) => instantIn(summary[field], this.#zones[0] ?? 0)).filter((instant) => !Number.isNaN(instant));
+    return [...this.#instantsIn(field, this.#zones[0] ?? 0)].filter((instant) => !Number.isNaN(instant));
   }
 
   /** The values of a field over every conversation, those that are strings, each once. */
