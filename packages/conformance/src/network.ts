@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { type Dispatcher, Pool, ProxyAgent, fetch as undiciFetch } from "undici";
+import { Agent, type Dispatcher, ProxyAgent, fetch as undiciFetch } from "undici";
 
 /** How requests reach the server: through a proxy, trusting another CA, or not checking certificates. */
 export interface NetworkOptions {
@@ -20,16 +20,11 @@ export interface NetworkFetch {
 }
 
 /**
- * The kit's fetch: undici's, over connections of its own to the server's one origin (the origin of the first request;
- * a request to another is refused, so the token never leaves it). Through a proxy when `options.proxy` is set
- * (`ProxyAgent`); otherwise an undici `Pool` for that origin, trusting `options.caCert` or not checking certificates
- * when asked. Not an `Agent` (the global fetch's dispatcher): undici's `Agent` (7.29, and Node's own fetch) closes an
- * origin's whole pool when a connection ends while the next request waits for its own, and so again for every request
- * after it (nodejs/undici#5022): after the kit's first `Connection: close` (a relation of its own), or a server's
- * `Keep-Alive: max`, every request opened a connection of its own. A `Pool` keeps its connections and opens one again
- * when one ends. Throws naming the option when the proxy URL or the CA file is bad.
+ * A fetch over undici's own `Agent` or `ProxyAgent` for these options, or undefined when none is set
+ * (the global fetch is used then). Throws naming the option when the proxy URL or the CA file is bad.
  */
-export function networkFetch(options: NetworkOptions = {}): NetworkFetch {
+export function networkFetch(options: NetworkOptions): NetworkFetch | undefined {
+  if (!options.proxy && !options.caCert && !options.insecure) return undefined;
   let ca: string | undefined;
   if (options.caCert) {
     try {
@@ -40,7 +35,7 @@ export function networkFetch(options: NetworkOptions = {}): NetworkFetch {
     if (!ca.includes("-----BEGIN CERTIFICATE-----")) throw new Error(`--ca-cert ${options.caCert}: expected PEM certificates (-----BEGIN CERTIFICATE-----)`);
   }
   const tls = { ...(ca ? { ca } : {}), ...(options.insecure ? { rejectUnauthorized: false } : {}) };
-  let proxy: ProxyAgent | undefined;
+  let dispatcher: Dispatcher;
   if (options.proxy) {
     let url: URL;
     try {
@@ -49,20 +44,14 @@ export function networkFetch(options: NetworkOptions = {}): NetworkFetch {
       throw new Error(`--proxy: expected a URL such as http://proxy.internal:3128; got ${JSON.stringify(options.proxy)}`);
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`--proxy: expected an http or https URL; got ${url.protocol}`);
-    proxy = new ProxyAgent({ uri: url.href, requestTls: tls });
+    dispatcher = new ProxyAgent({ uri: url.href, requestTls: tls });
+  } else {
+    dispatcher = new Agent({ connect: tls });
   }
-  let pool: { origin: string; dispatcher: Dispatcher } | undefined;
-  const dispatcherFor = (input: string | URL | Request): Dispatcher => {
-    const { origin } = new URL(input instanceof Request ? input.url : input);
-    pool ??= { origin, dispatcher: proxy ?? new Pool(origin, { connect: tls }) };
-    if (origin !== pool.origin) throw new Error(`the kit sends to ${pool.origin} only; refused a request to ${origin}`);
-    return pool.dispatcher;
-  };
-  const fetch = (async (input: string | URL | Request, init?: RequestInit) =>
+  const fetch = ((input: string | URL | Request, init?: RequestInit) =>
     undiciFetch(input as Parameters<typeof undiciFetch>[0], {
       ...(init as Parameters<typeof undiciFetch>[1]),
-      dispatcher: dispatcherFor(input),
+      dispatcher,
     })) as unknown as typeof globalThis.fetch;
-  // Destroyed, not closed: the run is over, and a request a stopped run left behind must not hold the process.
-  return { fetch, close: async () => (pool?.dispatcher ?? proxy)?.destroy() };
+  return { fetch, close: () => dispatcher.close() };
 }

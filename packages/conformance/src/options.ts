@@ -51,7 +51,7 @@ export interface ConformanceOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Stops the run; the report covers what ran. */
   readonly signal?: AbortSignal;
-  /** The fetch to send with: an in-process server's `fetch` works too. Default: undici's, over connections of the kit's own to the server (`runConformance`). */
+  /** The fetch to send with: an in-process server's `fetch` works too. Default `globalThis.fetch`. */
   readonly fetch?: typeof globalThis.fetch;
   /** Called after every response, for a progress display. */
   readonly onProgress?: (progress: Progress) => void;

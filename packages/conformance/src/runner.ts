@@ -6,7 +6,6 @@ import { badCredentials } from "./credentials.ts";
 import { bundledDescription, type Description } from "./description.ts";
 import { discover, type Finding } from "./discovery.ts";
 import type { RuleResult } from "./families.ts";
-import { networkFetch } from "./network.ts";
 import { type ConformanceOptions, resolveOptions } from "./options.ts";
 import { checksLeftOut, type Phase, phases, type RunState } from "./phases/index.ts";
 import { redactToken, redactTokenJson } from "./redact.ts";
@@ -93,21 +92,8 @@ export class ServerUnusableError extends Error {
   override name = "ServerUnusableError";
 }
 
-/**
- * Runs every check against a server and returns the report; only an unusable server or bad options throw. Without a
- * `fetch` of the caller's, the kit sends over connections of its own (`networkFetch`), closed when the run ends.
- */
+/** Runs every check against a server and returns the report; only an unusable server or bad options throw. */
 export async function runConformance(options: ConformanceOptions, description: Description = bundledDescription()): Promise<ConformanceReport> {
-  if (options.fetch !== undefined) return runWith(options, description);
-  const network = networkFetch();
-  try {
-    return await runWith({ ...options, fetch: network.fetch }, description);
-  } finally {
-    await network.close();
-  }
-}
-
-async function runWith(options: ConformanceOptions, description: Description): Promise<ConformanceReport> {
   const resolved = resolveOptions(options);
   const started = performance.now();
   let phase = "probe";
