@@ -18,6 +18,7 @@ import { parseArgs } from "node:util";
 import { launchSandbox } from "@bot-conversation/sandbox";
 import { cliBin, exportArgs, linesWritten, median, pagerCount, pagerScript, type Run, startsAlike, timed } from "./cli.ts";
 import { formatNumber, markdownTable } from "./report.ts";
+import { turningOrder } from "./sandbox-rounds.ts";
 
 const token = "sandbox-token";
 
@@ -51,7 +52,7 @@ if (import.meta.main) {
     const runs: { run: Run; load: number }[][] = runners.map(() => []);
     const rows: (string | number)[][] = [];
     for (let round = 0; round < rounds; round++) {
-      for (const index of runners.map((_, position) => (position + round) % runners.length)) {
+      for (const index of turningOrder(round, runners.length)) {
         const run = await runners[index]!.run();
         if (run.count !== conversations) throw new Error(`${runners[index]!.name}: expected ${conversations} conversations; got ${run.count}`);
         const load = loadavg()[0]!;

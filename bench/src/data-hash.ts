@@ -11,8 +11,8 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { type LaunchedSandbox, launchSandbox } from "@bot-conversation/sandbox";
+import type { LaunchedSandbox } from "@bot-conversation/sandbox";
+import { namedBuilds, startWithData } from "./sandbox-builds.ts";
 
 const searchPath = "/api/v2/channels/conversations";
 const headers = { "x-token": "sandbox-token" };
@@ -20,8 +20,7 @@ const conversations = Number(process.env["CONVERSATIONS"] ?? 100_000);
 const orders = ["startedOn-desc", "startedOn-asc", "latestMessageOn-desc"] as const;
 
 /** A build started over a new `--data` file, once it printed its ready line. */
-const start = (main: string, data: string): Promise<LaunchedSandbox> =>
-  launchSandbox(["--conversations", String(conversations), "--data", data], { command: main, readyWithinMs: 600_000 });
+const start = async (main: string, data: string): Promise<LaunchedSandbox> => (await startWithData(data, { command: main, conversations })).sandbox;
 
 /** The body of a GET that must answer 200. */
 async function body(url: string): Promise<Uint8Array> {
@@ -46,7 +45,7 @@ async function hashPages(url: string, query: string, pageSize: number, hash: Ret
 /** Filter mixes from the sandbox's own data, as the sandbox section builds them. */
 async function filterQueries(url: string): Promise<string[]> {
   const sample = (
-    JSON.parse(new TextDecoder().decode(await body(`${url}${searchPath}?pageSize=1&pageIndex=5000`))) as {
+    JSON.parse(new TextDecoder().decode(await body(`${url}${searchPath}?pageSize=1&pageIndex=${Math.min(5000, conversations - 1)}`))) as {
       items: { members: { id: string; role: string }[]; startedOn: string; latestMessageOn: string }[];
     }
   ).items[0]!;
@@ -108,12 +107,7 @@ async function fingerprint(main: string, scratch: string, name: string): Promise
 }
 
 if (import.meta.main) {
-  const named = process.argv.slice(2).map((argument) => {
-    const [name, main] = argument.split("=") as [string, string | undefined];
-    if (main === undefined || name === "") throw new Error(`expected <name>=<path of main.js>, got "${argument}"`);
-    return { name, main };
-  });
-  const builds = named.length > 0 ? named : [{ name: "sandbox", main: fileURLToPath(new URL("../../packages/sandbox/dist/main.js", import.meta.url)) }];
+  const builds = namedBuilds(process.argv.slice(2));
   const scratch = mkdtempSync(join(tmpdir(), "bench-data-hash-"));
   try {
     const results: Record<string, string>[] = [];

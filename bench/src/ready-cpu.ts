@@ -15,11 +15,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
-import { launchSandbox } from "@bot-conversation/sandbox";
 import { cpuSecondsOf, memoryOf } from "./proc.ts";
 import { formatNumber, markdownTable, median } from "./report.ts";
+import { namedBuilds, startWithData } from "./sandbox-builds.ts";
+import { turningOrder } from "./sandbox-rounds.ts";
 
 const rounds = Number(process.env["ROUNDS"] ?? 8);
 const conversations = Number(process.env["CONVERSATIONS"] ?? 100_000);
@@ -36,40 +35,32 @@ interface Start {
   readonly load: number;
 }
 
-/** Starts `main` with 100,000 conversations over a new `--data` file (`launchSandbox`, as the section does) and reads its CPU time at its ready line. */
+/** Starts `main` with `conversations` over a new `--data` file (as the section does) and reads its CPU time at its ready line, then `afterMs` later. */
 async function startOnce(main: string, data: string): Promise<Start> {
-  const spawned = performance.now();
-  const sandbox = await launchSandbox(["--conversations", String(conversations), "--data", data], { command: main, readyWithinMs: 600_000 });
+  const { sandbox, wallMs, cpuSeconds } = await startWithData(data, { command: main, conversations });
   try {
-    // Read as the ready line is handed over: nothing of the bench runs between the two.
-    const cpuSeconds = cpuSecondsOf(sandbox.process.pid!).own;
-    const wallSeconds = (performance.now() - spawned) / 1000;
     const load = loadavg()[0]!;
     await new Promise((resolve) => setTimeout(resolve, afterMs));
-    return { cpuSeconds, wallSeconds, cpuAfterSeconds: cpuSecondsOf(sandbox.process.pid!).own, peakMiB: memoryOf(sandbox.process.pid!, "VmHWM") / 1024, load };
+    return {
+      cpuSeconds,
+      wallSeconds: wallMs / 1000,
+      cpuAfterSeconds: cpuSecondsOf(sandbox.process.pid!).own,
+      peakMiB: memoryOf(sandbox.process.pid!, "VmHWM") / 1024,
+      load,
+    };
   } finally {
     await sandbox.stop();
   }
 }
 
-/** The builds of the command line: `<name>=<path of main.js>`. */
-function buildsOf(argv: readonly string[]): { name: string; main: string }[] {
-  return argv.map((argument) => {
-    const [name, main] = argument.split("=") as [string, string | undefined];
-    if (main === undefined || name === "") throw new Error(`expected <name>=<path of main.js>, got "${argument}"`);
-    return { name, main };
-  });
-}
-
 if (import.meta.main) {
-  const named = buildsOf(process.argv.slice(2));
-  const builds = named.length > 0 ? named : [{ name: "sandbox", main: fileURLToPath(new URL("../../packages/sandbox/dist/main.js", import.meta.url)) }];
+  const builds = namedBuilds(process.argv.slice(2));
   const scratch = mkdtempSync(join(tmpdir(), "bench-ready-cpu-"));
   const starts: Start[][] = builds.map(() => []);
   const rows: (string | number)[][] = [];
   try {
     for (let round = 0; round < rounds; round++) {
-      for (const index of builds.map((_, position) => (position + round) % builds.length)) {
+      for (const index of turningOrder(round, builds.length)) {
         const start = await startOnce(builds[index]!.main, join(scratch, `data-${round}-${index}.db`));
         starts[index]!.push(start);
         rows.push([

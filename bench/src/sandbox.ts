@@ -11,10 +11,11 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { DatabaseSync } from "node:sqlite";
 import { defaultMockOptions, startMockOnFreePort } from "@bot-conversation/mock";
-import { type LaunchedSandbox, launchSandbox } from "@bot-conversation/sandbox";
+import { launchSandbox } from "@bot-conversation/sandbox";
 import { startCeiling } from "./ceiling-server.ts";
-import { cpuSecondsOf, memoryOf } from "./proc.ts";
+import { memoryOf } from "./proc.ts";
 import { formatNumber, markdownTable, median, type Section } from "./report.ts";
+import { type LargeStart, startWithData } from "./sandbox-builds.ts";
 import { lastTwoPaired, load, percentile, searchRounds as rounds, roundsOf, searchPath, warmUpSeconds } from "./sandbox-rounds.ts";
 import { compareLoads, loadHeader, loadRow, loadServer, percent, ratioHeader, type ServerLoad, times } from "./server-load.ts";
 
@@ -34,16 +35,6 @@ function firedInFile(path: string, conversationId: string): boolean {
   } finally {
     database.close();
   }
-}
-
-/** A sandbox of 100,000 conversations over the `--data` file: its wall time from spawn to its ready line, and the CPU time it spent meanwhile. */
-async function startLarge(data: string): Promise<{ sandbox: LaunchedSandbox; wallMs: number; cpuSeconds: number }> {
-  const started = performance.now();
-  const sandbox = await launchSandbox(["--conversations", String(largeCount), "--data", data], { readyWithinMs: 600_000 });
-  const wallMs = performance.now() - started;
-  // Its CPU time (all its threads), read as its ready line arrives (it does nothing past it): what the budget reads, as
-  // the wall time moves with whatever else the machine runs.
-  return { sandbox, wallMs, cpuSeconds: cpuSecondsOf(sandbox.process.pid!).own };
 }
 
 /** Filter combinations a frontend sends, built from one conversation the sandbox itself returned. */
@@ -110,12 +101,12 @@ export async function sandboxServer(): Promise<Section> {
 
   const scratch = mkdtempSync(join(tmpdir(), "bench-sandbox-"));
   // Started `readyStarts` times (a new --data file each), the last kept for what follows.
-  const starts: Awaited<ReturnType<typeof startLarge>>[] = [];
+  const starts: LargeStart[] = [];
   for (let start = 1; start < readyStarts; start++) {
-    starts.push(await startLarge(join(scratch, `start-${start}.db`)));
+    starts.push(await startWithData(join(scratch, `start-${start}.db`), { conversations: largeCount }));
     await starts.at(-1)!.sandbox.stop();
   }
-  starts.push(await startLarge(join(scratch, "data.db")));
+  starts.push(await startWithData(join(scratch, "data.db"), { conversations: largeCount }));
   const large = starts.at(-1)!.sandbox;
   const readyMs = median(starts.map((start) => start.wallMs));
   const readyCpuSeconds = median(starts.map((start) => start.cpuSeconds));

@@ -25,12 +25,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { defaultMockOptions, type RunningMock, startMockOnFreePort } from "@bot-conversation/mock";
 import { startCeiling } from "./ceiling-server.ts";
 import type { LoadRequest } from "./load-generator.ts";
 import { markdownTable } from "./report.ts";
+import { buildOf, workspaceBuild } from "./sandbox-builds.ts";
 import { fireBody, firePath } from "./sandbox-data.ts";
+import { turningOrder } from "./sandbox-rounds.ts";
 import { compareLoads, loadHeader, loadRow, loadServer, percent, ratioHeader, type ServerLoad, times } from "./server-load.ts";
 
 const searchPath = "/api/v2/channels/conversations";
@@ -87,16 +88,14 @@ function buildsOf(argv: readonly string[]): Build[] {
       builds.push({ ...last, data });
       continue;
     }
-    const [name, path] = argument.split("=") as [string, string | undefined];
-    if (path === undefined) throw new Error(`expected <name>=<path of main.js> [--data <file>], got "${argument}"`);
-    builds.push({ name, main: path });
+    builds.push(buildOf(argument, "<name>=<path of main.js> [--data <file>]"));
   }
   return builds;
 }
 
 if (import.meta.main) {
   const named = buildsOf(process.argv.slice(2));
-  const builds = named.length > 0 ? named : [{ name: "sandbox", main: fileURLToPath(new URL("../../packages/sandbox/dist/main.js", import.meta.url)) }];
+  const builds: Build[] = named.length > 0 ? named : [workspaceBuild];
   const scratch = mkdtempSync(join(tmpdir(), "bench-search-cpu-"));
   const started = await Promise.all(
     builds.map((build, index) => startBuild({ ...build, data: build.data ?? (withData ? join(scratch, `data-${index}.db`) : undefined) })),
@@ -114,7 +113,7 @@ if (import.meta.main) {
     ];
     const measured: ServerLoad[][] = targets.map(() => []);
     for (let round = 0; round < rounds; round++) {
-      for (const index of targets.map((_, position) => (position + round) % targets.length)) {
+      for (const index of turningOrder(round, targets.length)) {
         const target = targets[index]!;
         const warmUp = round === 0 ? warmUpSeconds.first : warmUpSeconds.eachRound;
         measured[index]!.push(
